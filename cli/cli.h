@@ -1,0 +1,50 @@
+/* Shared pieces of the command-line front end: exit codes, option parsing, errors. */
+#ifndef KILN_CLI_H
+#define KILN_CLI_H
+
+#include <stdint.h>
+
+#include "kiln.h"
+
+enum {
+    EXIT_OK = 0,
+    EXIT_NOT_FOUND = 1, /* nothing found / check failed */
+    EXIT_USAGE = 2, /* bad usage or bad input */
+    EXIT_DEVICE = 3, /* device or system failure */
+};
+
+/* Prints "kiln <cmd>: <message>" on stderr and returns code. */
+int cli_error(int code, const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Exit code for a library status. */
+int cli_exit_for(kiln_status st);
+
+/* Reports a failed library call (its context's message) and returns the exit code. */
+int cli_fail(const char *cmd, kiln_ctx *ctx, kiln_status st);
+
+/* Matches argv[*i] against an option taking a value, given as "--name VALUE" or "--name=VALUE".
+ * Returns 1 and sets *value (advancing *i past a separate value), 0 when argv[*i] is another
+ * option, -1 when the value is missing. */
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* Unsigned integer in decimal or 0x-hex, at most max. 0 on success, -1 otherwise. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Positive finite number of seconds up to max. 0 on success, -1 otherwise. */
+int cli_parse_seconds(const char *s, double max, double *out);
+
+/* Creates a context on the device named by spec ("auto" when NULL) with `threads` CPU threads.
+ * On failure prints the error and returns NULL with *code set. */
+kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code);
+
+/* Commands */
+int cmd_mine(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+
+#endif

@@ -1,0 +1,39 @@
+/* kiln devices: the CPU and every GPU this build can use. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cmd_devices(int argc, char **argv)
+{
+    int json = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) json = 1;
+        else if (strcmp(argv[i], "--help") == 0) {
+            puts("usage: kiln devices [--json]");
+            return EXIT_OK;
+        } else return cli_error(EXIT_USAGE, "devices", "unknown option '%s'", argv[i]);
+    }
+    int n = 1 + kiln_cuda_device_count();
+    if (json) printf("[");
+    for (int i = 0; i < n; i++) {
+        kiln_device_info d;
+        if (kiln_device_get(i, &d) != KILN_OK) return cli_error(EXIT_DEVICE, "devices", "cannot query device %d", i);
+        if (json) {
+            printf("%s{\"device\": \"%s\", \"name\": \"%s\", \"units\": %d", i ? ", " : "",
+                   i ? "cuda" : "cpu", d.name, d.units);
+            if (i) printf(", \"index\": %d, \"compute_capability\": \"%d.%d\", \"memory_bytes\": %llu}", d.index,
+                          d.cc_major, d.cc_minor, (unsigned long long)d.memory_bytes);
+            else printf(", \"features\": \"%s\"}", d.features);
+        } else if (i == 0) {
+            printf("cpu       %s, %d cores, %s\n", d.name, d.units, d.features);
+        } else {
+            char id[16];
+            snprintf(id, sizeof id, "cuda:%d", d.index);
+            printf("%-9s %s, %d SMs, compute %d.%d, %.0f GiB\n", id, d.name, d.units, d.cc_major, d.cc_minor,
+                   (double)d.memory_bytes / (1024.0 * 1024 * 1024));
+        }
+    }
+    if (json) printf("]\n");
+    return EXIT_OK;
+}

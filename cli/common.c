@@ -1,0 +1,101 @@
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_error(int code, const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "kiln %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int cli_exit_for(kiln_status st)
+{
+    switch (st) {
+    case KILN_OK:
+    case KILN_STOPPED: return EXIT_OK;
+    case KILN_NOT_FOUND: return EXIT_NOT_FOUND;
+    case KILN_ERR_INPUT: return EXIT_USAGE;
+    case KILN_ERR_DEVICE: return EXIT_DEVICE;
+    }
+    return EXIT_DEVICE;
+}
+
+int cli_fail(const char *cmd, kiln_ctx *ctx, kiln_status st)
+{
+    return cli_error(cli_exit_for(st), cmd, "%s", kiln_last_error(ctx));
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (*i + 1 >= argc) return -1;
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!*s) return -1;
+    }
+    for (const char *p = s; *p; p++) {
+        int ok = base == 10 ? (*p >= '0' && *p <= '9')
+                            : ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'));
+        if (!ok) return -1;
+    }
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, base);
+    if (errno || *end || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_seconds(const char *s, double max, double *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v <= 0 || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    if (!ctx) {
+        *code = cli_error(EXIT_DEVICE, cmd, "out of memory");
+        return NULL;
+    }
+    kiln_status st = kiln_ctx_set_device(ctx, device ? device : "auto");
+    if (st == KILN_OK) st = kiln_ctx_set_threads(ctx, threads);
+    if (st != KILN_OK) {
+        *code = cli_fail(cmd, ctx, st);
+        kiln_ctx_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}

@@ -1,0 +1,46 @@
+/* kiln: command-line entry point. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"mine", cmd_mine, "search nonces of a block header (--demo for a real block)"},
+    {"devices", cmd_devices, "list the CPU and GPUs kiln can use"},
+    {"selftest", cmd_selftest, "known-answer checks of every algorithm on a device"},
+    {"bench", cmd_bench, "measure hash rates"},
+    {"tune", cmd_tune, "sweep GPU launch shapes, print the table, cache the best"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: kiln <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'kiln <command> --help' for a command's options; README.md documents each.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("kiln %s\n", KILN_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "kiln: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,128 @@
+#include "tune_cache.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int tune_cache_path(char *out, size_t n)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int w;
+    if (xdg && *xdg) w = snprintf(out, n, "%s/kiln/tune.txt", xdg);
+    else if (home && *home) w = snprintf(out, n, "%s/.cache/kiln/tune.txt", home);
+    else return -1;
+    return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+/* Copies the next TAB-separated field into out (at most cap-1 characters); NULL if it does not fit. */
+static const char *field(const char *p, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (*p && *p != '\t' && *p != '\n' && *p != '\r') {
+        if (n + 1 >= cap) return NULL;
+        out[n++] = *p++;
+    }
+    out[n] = '\0';
+    return p;
+}
+
+int tune_cache_parse_line(const char *line, tune_entry *e)
+{
+    char num[3][32];
+    const char *p = line;
+    if (!*p || *p == '#' || *p == '\n') return -1;
+    memset(e, 0, sizeof *e);
+    if (!(p = field(p, e->algo, sizeof e->algo)) || *p++ != '\t' || !e->algo[0]) return -1;
+    if (!(p = field(p, e->device, sizeof e->device)) || *p++ != '\t' || !e->device[0]) return -1;
+    for (int i = 0; i < 3; i++) {
+        if (!(p = field(p, num[i], sizeof num[i])) || !num[i][0]) return -1;
+        if (i < 2 && *p++ != '\t') return -1;
+    }
+    if (*p == '\r') p++;
+    if (*p == '\n') p++;
+    if (*p) return -1;
+    char *end;
+    long tpb = strtol(num[0], &end, 10);
+    if (*end || tpb < 32 || tpb > 1024 || tpb % 32) return -1;
+    long ipt = strtol(num[1], &end, 10);
+    if (*end || ipt < 1 || ipt > 16 || (ipt & (ipt - 1))) return -1;
+    double rate = strtod(num[2], &end);
+    if (*end || !(rate >= 0)) return -1;
+    e->launch.threads_per_block = (int)tpb;
+    e->launch.items_per_thread = (int)ipt;
+    e->rate = rate;
+    return 0;
+}
+
+int tune_cache_lookup(const char *path, const char *algo, const char *device, tune_entry *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[512];
+    int found = -1;
+    tune_entry e;
+    while (fgets(line, sizeof line, f)) {
+        if (tune_cache_parse_line(line, &e) == 0 && strcmp(e.algo, algo) == 0 && strcmp(e.device, device) == 0) {
+            *out = e;
+            found = 0;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static int make_parent_dirs(const char *path)
+{
+    char dir[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof dir) return -1;
+    memcpy(dir, path, n + 1);
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+int tune_cache_store(const char *path, const tune_entry *e)
+{
+    if (strchr(e->device, '\t') || strchr(e->device, '\n')) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (make_parent_dirs(path) != 0) return -1;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    if (!out) return -1;
+    fprintf(out, "# kiln tune cache: algo, device, threads per block, items per thread, rate (H/s)\n");
+    FILE *in = fopen(path, "r");
+    if (in) {
+        char line[512];
+        tune_entry old;
+        while (fgets(line, sizeof line, in)) {
+            if (tune_cache_parse_line(line, &old) != 0) continue;
+            if (strcmp(old.algo, e->algo) == 0 && strcmp(old.device, e->device) == 0) continue;
+            fprintf(out, "%s\t%s\t%d\t%d\t%.0f\n", old.algo, old.device, old.launch.threads_per_block,
+                    old.launch.items_per_thread, old.rate);
+        }
+        fclose(in);
+    }
+    fprintf(out, "%s\t%s\t%d\t%d\t%.0f\n", e->algo, e->device, e->launch.threads_per_block,
+            e->launch.items_per_thread, e->rate);
+    if (fclose(out) != 0) return -1;
+    return rename(tmp, path);
+}
+
+void tune_cache_apply(kiln_ctx *ctx, kiln_algo algo)
+{
+    char path[4096];
+    tune_entry e;
+    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA || tune_cache_path(path, sizeof path) != 0) return;
+    if (tune_cache_lookup(path, kiln_algo_name(algo), kiln_ctx_device_name(ctx), &e) == 0)
+        kiln_ctx_set_launch(ctx, algo, e.launch);
+}

@@ -1,0 +1,30 @@
+/* The tuning cache: the best GPU launch shape per algorithm and GPU model, as plain text in
+ * $XDG_CACHE_HOME/kiln/tune.txt (else ~/.cache/kiln/tune.txt), one line per entry:
+ *   <algo> TAB <device name> TAB <threads per block> TAB <items per thread> TAB <rate H/s> */
+#ifndef KILN_CLI_TUNE_CACHE_H
+#define KILN_CLI_TUNE_CACHE_H
+
+#include <stddef.h>
+
+#include "kiln.h"
+
+typedef struct tune_entry {
+    char algo[32];
+    char device[128];
+    kiln_launch launch;
+    double rate;
+} tune_entry;
+
+/* 0 on success, -1 when neither XDG_CACHE_HOME nor HOME is set or the path is too long. */
+int tune_cache_path(char *out, size_t n);
+/* Parses one line (without or with its newline). 0 on success, -1 for a comment, blank or
+ * malformed line. */
+int tune_cache_parse_line(const char *line, tune_entry *e);
+/* 0 when the file has an entry for algo and device. */
+int tune_cache_lookup(const char *path, const char *algo, const char *device, tune_entry *out);
+/* Adds or replaces the entry, creating the directory; 0 on success, -1 with errno set. */
+int tune_cache_store(const char *path, const tune_entry *e);
+/* Applies a cached launch shape to a GPU context; does nothing for the CPU or without an entry. */
+void tune_cache_apply(kiln_ctx *ctx, kiln_algo algo);
+
+#endif

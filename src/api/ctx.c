@@ -1,0 +1,146 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../cuda/cuda_backend.h"
+#include "cpu_features.h"
+#include "internal.h"
+
+kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
+{
+    if (ctx) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+double kiln_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+kiln_ctx *kiln_ctx_new(void)
+{
+    kiln_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return NULL;
+    ctx->backend = KILN_BACKEND_CPU;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", kiln_cpu_model());
+    return ctx;
+}
+
+void kiln_ctx_free(kiln_ctx *ctx)
+{
+    if (!ctx) return;
+    if (ctx->cuda) kiln_cuda_close(ctx->cuda);
+    free(ctx);
+}
+
+const char *kiln_last_error(const kiln_ctx *ctx)
+{
+    if (!ctx) return "no context";
+    return ctx->err[0] ? ctx->err : "no error";
+}
+
+static kiln_status use_gpu(kiln_ctx *ctx, int ordinal)
+{
+    int n = kiln_cuda_device_count();
+    if (n == 0) {
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU available%s",
+                         kiln_cuda_compiled() ? "" : " (kiln was built without CUDA)");
+    }
+    if (ordinal >= n) return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU cuda:%d (%d present)", ordinal, n);
+    kiln_device_info info;
+    char err[KILN_ERR_MAX];
+    if (kiln_cuda_device_info(ordinal, &info, err, sizeof err) != KILN_OK)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "%s", err);
+    if (ctx->cuda && ctx->gpu != ordinal) {
+        kiln_cuda_close(ctx->cuda);
+        ctx->cuda = NULL;
+    }
+    ctx->backend = KILN_BACKEND_CUDA;
+    ctx->gpu = ordinal;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", info.name);
+    return KILN_OK;
+}
+
+kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
+{
+    if (!ctx || !spec) return KILN_ERR_INPUT;
+    if (strcmp(spec, "cpu") == 0) {
+        ctx->backend = KILN_BACKEND_CPU;
+        snprintf(ctx->device_name, sizeof ctx->device_name, "%s", kiln_cpu_model());
+        return KILN_OK;
+    }
+    if (strcmp(spec, "auto") == 0) {
+        if (kiln_cuda_device_count() > 0) return use_gpu(ctx, 0);
+        return kiln_ctx_set_device(ctx, "cpu");
+    }
+    if (strcmp(spec, "cuda") == 0 || strcmp(spec, "gpu") == 0) return use_gpu(ctx, 0);
+    if (strncmp(spec, "cuda:", 5) == 0) {
+        const char *p = spec + 5;
+        int ordinal = 0, digits = 0;
+        for (; *p >= '0' && *p <= '9' && digits < 4; p++, digits++) ordinal = ordinal * 10 + (*p - '0');
+        if (digits == 0 || *p != '\0')
+            return kiln_fail(ctx, KILN_ERR_INPUT, "bad device '%s' (expected cuda:N)", spec);
+        return use_gpu(ctx, ordinal);
+    }
+    return kiln_fail(ctx, KILN_ERR_INPUT, "unknown device '%s' (expected auto, cpu, cuda or cuda:N)", spec);
+}
+
+kiln_backend kiln_ctx_backend(const kiln_ctx *ctx) { return ctx ? ctx->backend : KILN_BACKEND_CPU; }
+
+const char *kiln_ctx_device_name(const kiln_ctx *ctx) { return ctx ? ctx->device_name : ""; }
+
+kiln_status kiln_ctx_set_threads(kiln_ctx *ctx, int threads)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    if (threads < 0 || threads > 4096)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "thread count %d out of range 0..4096", threads);
+    ctx->threads = threads;
+    return KILN_OK;
+}
+
+int kiln_ctx_threads(const kiln_ctx *ctx) { return ctx ? ctx->threads : 0; }
+
+kiln_status kiln_ctx_set_launch(kiln_ctx *ctx, kiln_algo algo, kiln_launch launch)
+{
+    if (!ctx || (unsigned)algo >= KILN_ALGO_COUNT) return KILN_ERR_INPUT;
+    int tpb = launch.threads_per_block, ipt = launch.items_per_thread;
+    if (tpb != 0 && (tpb < 32 || tpb > 1024 || tpb % 32 != 0))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "threads per block %d must be a multiple of 32 in 32..1024", tpb);
+    if (ipt != 0 && (ipt < 1 || ipt > 16 || (ipt & (ipt - 1)) != 0))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "items per thread %d must be 1, 2, 4, 8 or 16", ipt);
+    ctx->launch[algo] = launch;
+    return KILN_OK;
+}
+
+kiln_launch kiln_ctx_launch(const kiln_ctx *ctx, kiln_algo algo)
+{
+    kiln_launch none = {0, 0};
+    if (!ctx || (unsigned)algo >= KILN_ALGO_COUNT) return none;
+    return ctx->launch[algo];
+}
+
+kiln_status kiln_algo_from_name(kiln_ctx *ctx, const char *name, kiln_algo *algo)
+{
+    if (name && strcmp(name, "sha256d") == 0) {
+        *algo = KILN_ALGO_SHA256D;
+        return KILN_OK;
+    }
+    return kiln_fail(ctx, KILN_ERR_INPUT, "unknown mining algorithm '%s' (expected sha256d)", name ? name : "");
+}
+
+const char *kiln_algo_name(kiln_algo algo)
+{
+    switch (algo) {
+    case KILN_ALGO_SHA256D: return "sha256d";
+    }
+    return "unknown";
+}

@@ -1,0 +1,27 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "../cuda/cuda_backend.h"
+#include "../pow/sha256d_cpu.h"
+#include "cpu_features.h"
+#include "internal.h"
+
+kiln_status kiln_device_get(int index, kiln_device_info *out)
+{
+    if (!out || index < 0) return KILN_ERR_INPUT;
+    memset(out, 0, sizeof *out);
+    if (index == 0) {
+        const kiln_cpu_features *f = kiln_cpu();
+        kiln_sha256d_impl best;
+        kiln_sha256d_cpu_impls(&best, 1);
+        out->backend = KILN_BACKEND_CPU;
+        snprintf(out->name, sizeof out->name, "%s", kiln_cpu_model());
+        out->units = kiln_cpu_cores();
+        snprintf(out->features, sizeof out->features, "%s%s%ssha256d=%s", f->avx512 ? "avx512 " : "",
+                 f->avx2 ? "avx2 " : "", f->sha_ni ? "sha-ni " : "", best.name);
+        return KILN_OK;
+    }
+    if (index > kiln_cuda_device_count()) return KILN_ERR_DEVICE;
+    char err[KILN_ERR_MAX];
+    return kiln_cuda_device_info(index - 1, out, err, sizeof err);
+}

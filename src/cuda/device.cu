@@ -1,0 +1,79 @@
+/* CUDA device discovery and the per-context device state. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_state.h"
+
+extern "C" int kiln_cuda_compiled(void) { return 1; }
+
+extern "C" int kiln_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError(); /* no driver or no device: clear the sticky error, report none */
+        return 0;
+    }
+    return n;
+}
+
+extern "C" kiln_status kiln_cuda_device_info(int ordinal, kiln_device_info *out, char *err, size_t errlen)
+{
+    cudaDeviceProp p;
+    KILN_CUDA_TRY(cudaGetDeviceProperties(&p, ordinal), "cudaGetDeviceProperties");
+    memset(out, 0, sizeof *out);
+    out->backend = KILN_BACKEND_CUDA;
+    out->index = ordinal;
+    snprintf(out->name, sizeof out->name, "%.127s", p.name);
+    out->units = p.multiProcessorCount;
+    out->cc_major = p.major;
+    out->cc_minor = p.minor;
+    out->memory_bytes = (uint64_t)p.totalGlobalMem;
+    return KILN_OK;
+}
+
+static kiln_status open_state(kiln_cuda_state *st, int ordinal, char *err, size_t errlen)
+{
+    st->ordinal = ordinal;
+    KILN_CUDA_TRY(cudaSetDevice(ordinal), "cudaSetDevice");
+    KILN_CUDA_TRY(cudaDeviceGetAttribute(&st->sm_count, cudaDevAttrMultiProcessorCount, ordinal),
+                  "cudaDeviceGetAttribute");
+    KILN_CUDA_TRY(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    KILN_CUDA_TRY(cudaEventCreate(&st->ev_start), "cudaEventCreate");
+    KILN_CUDA_TRY(cudaEventCreate(&st->ev_stop), "cudaEventCreate");
+    KILN_CUDA_TRY(cudaMalloc(&st->d_cand, KILN_CUDA_CAND_CAP * sizeof(uint32_t)), "cudaMalloc");
+    KILN_CUDA_TRY(cudaMalloc(&st->d_count, sizeof(unsigned long long)), "cudaMalloc");
+    KILN_CUDA_TRY(cudaMallocHost(&st->h_cand, KILN_CUDA_CAND_CAP * sizeof(uint32_t)), "cudaMallocHost");
+    KILN_CUDA_TRY(cudaMallocHost(&st->h_count, sizeof(unsigned long long)), "cudaMallocHost");
+    return KILN_OK;
+}
+
+extern "C" kiln_status kiln_cuda_open(int ordinal, kiln_cuda_state **out, char *err, size_t errlen)
+{
+    kiln_cuda_state *st = (kiln_cuda_state *)calloc(1, sizeof *st);
+    *out = NULL;
+    if (!st) {
+        snprintf(err, errlen, "out of host memory");
+        return KILN_ERR_DEVICE;
+    }
+    kiln_status s = open_state(st, ordinal, err, errlen);
+    if (s != KILN_OK) {
+        kiln_cuda_close(st);
+        return s;
+    }
+    *out = st;
+    return KILN_OK;
+}
+
+extern "C" void kiln_cuda_close(kiln_cuda_state *st)
+{
+    if (!st) return;
+    cudaSetDevice(st->ordinal);
+    if (st->d_cand) cudaFree(st->d_cand);
+    if (st->d_count) cudaFree(st->d_count);
+    if (st->h_cand) cudaFreeHost(st->h_cand);
+    if (st->h_count) cudaFreeHost(st->h_count);
+    if (st->ev_start) cudaEventDestroy(st->ev_start);
+    if (st->ev_stop) cudaEventDestroy(st->ev_stop);
+    if (st->stream) cudaStreamDestroy(st->stream);
+    free(st);
+}
