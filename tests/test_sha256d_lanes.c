@@ -76,7 +76,7 @@ static void random_job(kiln_sha256d_job *job, unsigned long long *seed, uint32_t
 
 static void test_random_headers(void)
 {
-    static const uint32_t counts[] = {1, 2, 15, 16, 17, 31, 33, 1000, 4099};
+    static const uint32_t counts[] = {0, 1, 2, 15, 16, 17, 31, 33, 1000, 4099};
     static const uint32_t targets[] = {0x00ffffffu, 0xffffffffu, 0x0fffffffu};
     unsigned long long seed = 20240611;
     for (int h = 0; h < 6; h++) {

@@ -2,7 +2,7 @@
  *
  * Work per nonce is cut to what depends on the nonce. The header's second block enters at round 3
  * (job->state3) with W3 = byte-swapped nonce; W4..W15 are padding constants and W16, W17 are
- * per-job, so the constant parts of round 3 and of W18..W32 are summed once per call (struct pre).
+ * per-job, so the constant parts of round 3 and of W18..W33 are summed once per call (struct pre).
  * The second hash's block is 8 varying words then constant padding, which folds the same way into
  * round 0 and W16..W31. The second hash stops after round 60: digest word 7 is h after round 63,
  * which is e after round 60 plus IV7, so rounds 57..60 compute only e and IV7 rides in round 60's
