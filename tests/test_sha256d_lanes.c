@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "pow/sha256d_cpu.h"
@@ -14,6 +15,14 @@
 
 static kiln_sha256d_impl impls[MAX_IMPLS];
 static int n_impls;
+static double impl_seconds[MAX_IMPLS], impl_nonces[MAX_IMPLS]; /* informational single-thread rates */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -209,7 +218,10 @@ static void test_real_blocks(void)
         compare_range(&job, start, count, "real block");
         uint32_t *got = malloc(count * sizeof *got);
         for (int k = 0; got && k < n_impls; k++) {
+            double t0 = now_s();
             uint64_t ng = impls[k].fn(&job, start, count, got, count);
+            impl_seconds[k] += now_s() - t0;
+            impl_nonces[k] += count;
             int seen = 0;
             for (uint64_t i = 0; i < ng && i < count; i++) {
                 if (got[i] != nonce) continue;
@@ -263,5 +275,9 @@ int main(void)
     test_small_cap();
     test_real_blocks();
     test_threaded_scan();
+    for (int k = 0; k < n_impls; k++)
+        if (impl_seconds[k] > 0)
+            printf("%-10s %7.2f MH/s on one thread (informational; kiln bench measures)\n", impls[k].name,
+                   impl_nonces[k] / impl_seconds[k] / 1e6);
     return check_summary();
 }
