@@ -247,6 +247,7 @@ void miner_run(miner *m)
     m->t0 = m->last_stats_t = cli_now();
     m->next_stats = m->t0 + m->mo->stats_interval;
     if (m->mo->duration > 0) m->deadline = m->t0 + m->mo->duration;
+    m->call_nonces = UINT64_C(1) << 16;
     for (;;) {
         double now = cli_now();
         if (*m->stop) {
@@ -270,6 +271,7 @@ void miner_run(miner *m)
         memcpy(job.target, m->share_target, 32);
         job.start = m->next_nonce;
         job.count = m->end_nonce - m->next_nonce;
+        if (job.count > m->call_nonces) job.count = m->call_nonces;
         job.find_all = 1;
         job.on_found = on_found;
         job.on_progress = on_progress;
@@ -286,6 +288,12 @@ void miner_run(miner *m)
             m->device_failed = 1;
             break;
         }
-        if (st != KILN_STOPPED) m->next_nonce = m->end_nonce;
+        if (st != KILN_STOPPED) m->next_nonce = job.start + job.count;
+        if (res.hashes > 0 && res.seconds > 0) { /* next call: about MINER_CALL_S at this rate */
+            double want = (double)res.hashes / res.seconds * MINER_CALL_S;
+            double lo = (double)m->call_nonces / 2, hi = (double)m->call_nonces * 8;
+            want = want < lo ? lo : want > hi ? hi : want;
+            m->call_nonces = want < 4096 ? 4096 : want > 4294967296.0 ? (UINT64_C(1) << 32) : (uint64_t)want;
+        }
     }
 }

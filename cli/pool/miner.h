@@ -11,6 +11,9 @@
 #include "kiln.h"
 
 #define MINER_EN2_SLOTS 32 /* jobs whose extranonce2 counter we remember */
+/* Each kiln_scan call covers about this long, so even its first launch (which the library sizes
+ * before it knows the device's speed) ends soon and a new job is picked up in time. */
+#define MINER_CALL_S 0.2
 
 typedef struct miner_opts {
     kiln_algo algo;
@@ -53,6 +56,8 @@ typedef struct miner {
     en2_slot slots[MINER_EN2_SLOTS];
     en2_slot *slot;
     uint64_t slot_clock;
+
+    uint64_t call_nonces; /* nonces per kiln_scan call, sized to about MINER_CALL_S */
 
     /* accounting */
     uint64_t scan_start, scan_done;

@@ -19,10 +19,10 @@ cleanup() {
     rm -rf "$dir"
 }
 trap cleanup EXIT
-python3 "$here/pool_server.py" --scenario "$scenario" --dir "$dir" --time-limit 60 ${POOL_DIFFICULTY:+--difficulty "$POOL_DIFFICULTY"} \
+python3 "$here/pool_server.py" --scenario "$scenario" --dir "$dir" --time-limit 60 --kiln "$kiln" ${POOL_DIFFICULTY:+--difficulty "$POOL_DIFFICULTY"} \
     > "$dir/server.out" 2>&1 &
 spid=$!
-for _ in $(seq 100); do [ -s "$dir/args" ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s "$dir/args" ] && break; sleep 0.05; done
 [ -s "$dir/args" ] || { echo "test pool did not start"; cat "$dir/server.out"; exit 1; }
 mapfile -t args < "$dir/args"
 t0=$(date +%s%N)
