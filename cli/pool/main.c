@@ -51,7 +51,7 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
                     int json)
 {
     double end = cli_now();
-    double mining = m->first_work > 0 ? end - m->first_work : 0;
+    double mining = m->first_work > 0 ? m->end_work - m->first_work : 0;
     double rate = mining > 0 ? (double)s->hashes / mining : 0;
     double device_rate = m->scan_seconds > 0 ? (double)s->hashes / m->scan_seconds : 0;
     char url[300];
@@ -157,6 +157,19 @@ int pool_main(int argc, char **argv)
     kiln_ctx *ctx = cli_open(cmd, device, (int)threads, &code);
     if (!ctx) return code;
     tune_cache_apply(ctx, mo.algo);
+    {   /* open the device now: a failure shows before any pool is contacted, and the
+         * start-up time does not count as mining time */
+        kiln_scan_job warm;
+        memset(&warm, 0, sizeof warm);
+        warm.algo = mo.algo;
+        warm.count = 1;
+        kiln_status st = kiln_scan(ctx, &warm, NULL);
+        if (st != KILN_OK && st != KILN_NOT_FOUND) {
+            code = cli_fail(cmd, ctx, st);
+            kiln_ctx_free(ctx);
+            return code;
+        }
+    }
 
     static pool_client client;
     pool_stats stats;

@@ -94,7 +94,7 @@ static int advance(miner *m)
 static void set_rolling(miner *m)
 {
     pool_client *c = m->c;
-    m->rolling = c->rolling && c->mask != 0;
+    m->rolling = c->rolling; /* negotiated: every submit carries version_bits, even with an empty mask */
     m->mask = m->rolling ? c->mask : 0;
     int bits = 0;
     for (uint32_t x = m->mask; x; x &= x - 1) bits++;
@@ -296,4 +296,5 @@ void miner_run(miner *m)
             m->call_nonces = want < 4096 ? 4096 : want > 4294967296.0 ? (UINT64_C(1) << 32) : (uint64_t)want;
         }
     }
+    m->end_work = cli_now();
 }

@@ -61,7 +61,7 @@ typedef struct miner {
 
     /* accounting */
     uint64_t scan_start, scan_done;
-    double t0, first_work, scan_seconds, deadline, next_stats, last_stats_t;
+    double t0, first_work, end_work, scan_seconds, deadline, next_stats, last_stats_t;
     uint64_t last_stats_hashes;
     int device_failed;
 } miner;

@@ -518,7 +518,7 @@ SCENARIOS = {
     "rolling": (sc_rolling, ["--duration", "4", "--work-nonces", "UNIT4"], {"grant_mask": 0x00FFE000}),
     "failover": (sc_failover, ["--duration", "4", "--work-nonces", "UNIT"], {"dead_first": True}),
     "nopool": (sc_nopool, ["--duration", "20"], {"dead_only": True}),
-    "gpu": (sc_gpu, ["--device", "cuda", "--stats-interval", "5"], {}),
+    "gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"], {}),
 }
 
 
@@ -679,7 +679,8 @@ class Pool:
         print("cpu rate %.0f H/s" % rate)
         self.base = 2.0 ** min(-8, max(-26, round(math.log2(rate / (SHARES_PER_S * 2 ** 32)))))
         unit = 2 ** min(24, max(12, round(math.log2(rate * 0.15))))
-        self.kiln_args = [str(unit) if a == "UNIT" else str(unit // 4) if a == "UNIT4" else a for a in self.kiln_args]
+        subst = {"UNIT": str(unit), "UNIT4": str(unit // 4), "DURATION": str(args.duration), "DEVICE": args.device}
+        self.kiln_args = [subst.get(a, a) for a in self.kiln_args]
         self.start_difficulty = args.difficulty if args.difficulty else self.base
         self.nbits = compact(share_target(self.base) >> 3)  # one share in 8 is also block-level
         if name == "gpu":
@@ -732,6 +733,8 @@ def main():
     ap.add_argument("--dir", required=True, help="folder for port/args files and kiln's outputs")
     ap.add_argument("--time-limit", type=float, default=60)
     ap.add_argument("--difficulty", type=float, default=0, help="start difficulty (default: from --cpu-rate)")
+    ap.add_argument("--duration", type=float, default=20, help="kiln's --duration for the gpu scenario")
+    ap.add_argument("--device", default="cuda", help="kiln's --device for the gpu scenario")
     ap.add_argument("--kiln", help="kiln binary: its CPU rate sizes the difficulty and work units")
     ap.add_argument("--report", help="write the share log and counts as JSON here")
     args = ap.parse_args()

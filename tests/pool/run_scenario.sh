@@ -20,6 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 python3 "$here/pool_server.py" --scenario "$scenario" --dir "$dir" --time-limit 60 --kiln "$kiln" ${POOL_DIFFICULTY:+--difficulty "$POOL_DIFFICULTY"} \
+    ${POOL_DURATION:+--duration "$POOL_DURATION"} ${POOL_DEVICE:+--device "$POOL_DEVICE"} \
     > "$dir/server.out" 2>&1 &
 spid=$!
 for _ in $(seq 600); do [ -s "$dir/args" ] && break; sleep 0.05; done
