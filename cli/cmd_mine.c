@@ -73,11 +73,11 @@ int cmd_mine(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
             return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'\n%s", argv[i], usage);
+        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s' (see kiln mine --help)", argv[i]);
     }
     if (pool) return pool_main(argc, argv);
     if (demo == (header_hex != NULL))
-        return cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo\n%s", usage);
+        return cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)");
     if (bits_hex && target_hex) return cli_error(EXIT_USAGE, cmd, "give --bits or --target, not both");
 
     kiln_scan_job job;

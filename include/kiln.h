@@ -135,6 +135,9 @@ kiln_status kiln_algo_diff1_target(kiln_algo algo, uint8_t target[32]);
  * clamped to 2^256 - 1. KILN_ERR_INPUT unless difficulty is finite and > 0. */
 kiln_status kiln_target_from_difficulty(kiln_ctx *ctx, kiln_algo algo, double difficulty, uint8_t target[32]);
 
+/* The algorithm's proof-of-work hash of a header (sha256d: the header's sha256d), raw bytes that
+ * are compared with targets as a little-endian number. KILN_ERR_INPUT for an unknown algorithm. */
+kiln_status kiln_pow_hash(kiln_algo algo, const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
 /* Parses "sha256d"; KILN_ERR_INPUT names the unknown algorithm. */
 kiln_status kiln_algo_from_name(kiln_ctx *ctx, const char *name, kiln_algo *algo);
 const char *kiln_algo_name(kiln_algo algo);

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "kiln.h"
+#include "real_headers.h"
 
 static const struct {
     double difficulty;
@@ -69,6 +70,24 @@ int main(void)
     kiln_target_from_difficulty(ctx, KILN_ALGO_SHA256D, diff, t);
     double a = as_double(t), b = as_double(want);
     CHECK(fabs(a - b) / b < 1e-12, "target of getdifficulty(1a44b9f2) is %g, nBits target %g", a, b);
+
+    /* every real header: difficulty = diff1 / target(nBits) as a double, back to a target within
+     * the double's precision; and kiln_pow_hash of the header is its block hash */
+    for (size_t i = 0; i < sizeof real_headers / sizeof real_headers[0]; i++) {
+        const real_header *h = &real_headers[i];
+        uint8_t d1[32], header[80], hash[32];
+        kiln_algo_diff1_target(KILN_ALGO_SHA256D, d1);
+        CHECK(kiln_target_from_bits(ctx, h->bits, want) == KILN_OK, "%s bits", h->name);
+        double d = as_double(d1) / as_double(want);
+        CHECK(kiln_target_from_difficulty(ctx, KILN_ALGO_SHA256D, d, t) == KILN_OK, "%s", h->name);
+        CHECK(fabs(as_double(t) - as_double(want)) / as_double(want) < 1e-12, "%s: difficulty %g", h->name, d);
+        CHECK(kiln_header_from_hex(ctx, h->header_hex, header) == KILN_OK, "%s header", h->name);
+        CHECK(kiln_pow_hash(KILN_ALGO_SHA256D, header, hash) == KILN_OK, "pow hash");
+        kiln_hex_encode(hash, 32, 1, hex);
+        CHECK_STR(hex, h->block_hash);
+    }
+    uint8_t zero[80] = {0}, h32[32];
+    CHECK(kiln_pow_hash((kiln_algo)99, zero, h32) == KILN_ERR_INPUT, "pow hash of an unknown algorithm");
 
     /* bad difficulties */
     const double bad[] = {0, -1, INFINITY, -INFINITY, NAN};

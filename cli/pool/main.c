@@ -192,7 +192,7 @@ int pool_main(int argc, char **argv)
     m.mo = &mo;
     m.stop = &stop_flag;
     miner_run(&m);
-    miner_print_stats(&m, cli_now());
+    miner_print_stats(&m, m.end_work, 1);
     if (!client.fatal) client_finish(&client, 2.0);
     summary(&m, &client, &stats, algo_s, ctx, json);
 

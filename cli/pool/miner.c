@@ -6,15 +6,6 @@
 #include "../progress.h"
 #include "log.h"
 
-/* The PoW hash of a header; scrypt adds its case when it lands. */
-static void pow_hash(kiln_algo algo, const uint8_t header[80], uint8_t out[32])
-{
-    switch (algo) {
-    case KILN_ALGO_SHA256D: kiln_header_hash(header, out); return;
-    }
-    memset(out, 0xff, 32);
-}
-
 static void set_targets(miner *m)
 {
     pool_client *c = m->c;
@@ -157,11 +148,15 @@ static int can_mine(const miner *m, double now)
     return now - c->offline_since < m->mo->offline_mining_s;
 }
 
-void miner_print_stats(miner *m, double now)
+void miner_print_stats(miner *m, double now, int final)
 {
     pool_stats *s = m->st;
     double dt = now - m->last_stats_t;
     double recent = dt > 0 ? (double)(s->hashes - m->last_stats_hashes) / dt : 0;
+    if (final) { /* the whole run's average */
+        dt = m->first_work > 0 ? now - m->first_work : 0;
+        recent = dt > 0 ? (double)s->hashes / dt : 0;
+    }
     double up = now - m->t0;
     char r[32], u[300];
     format_rate(recent, "H/s", r, sizeof r);
@@ -177,7 +172,7 @@ void miner_print_stats(miner *m, double now)
 static void tick(miner *m, double now)
 {
     if (m->mo->stats_interval > 0 && now >= m->next_stats) {
-        miner_print_stats(m, now);
+        miner_print_stats(m, now, 0);
         m->next_stats = now + m->mo->stats_interval;
     }
 }
@@ -195,8 +190,8 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
     uint8_t header[80], pow[32];
     memcpy(header, m->header, 80);
     kiln_header_set_nonce(header, nonce);
-    pow_hash(m->mo->algo, header, pow);
-    if (memcmp(pow, hash, 32) != 0 || !kiln_hash_meets_target(pow, m->share_target)) {
+    if (kiln_pow_hash(m->mo->algo, header, pow) != KILN_OK || memcmp(pow, hash, 32) != 0 ||
+        !kiln_hash_meets_target(pow, m->share_target)) {
         m->st->invalid_local++;
         plog("nonce %08x failed the CPU check of job %s: not sent", nonce, m->job_id);
         return 0;

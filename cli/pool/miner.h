@@ -68,6 +68,7 @@ typedef struct miner {
 
 /* Runs until the duration ends, a signal arrives, the client gives up or the device fails. */
 void miner_run(miner *m);
-void miner_print_stats(miner *m, double now);
+/* The statistics line: rate since the last line, or the run's average when final. */
+void miner_print_stats(miner *m, double now, int final);
 
 #endif
