@@ -13,7 +13,7 @@ expect() { # expect CODE PATTERN ARGS...
     local err rc
     err=$(timeout 20 "$kiln" mine "$@" 2>&1 > /dev/null)
     rc=$?
-    if [ "$rc" -ne "$code" ] || ! grep -q -- "$pattern" <<< "$err"; then
+    if [ "$rc" -ne "$code" ] || ! grep -qi -- "$pattern" <<< "$err"; then
         echo "FAIL: kiln mine $* -> exit $rc, stderr: $err (want exit $code and /$pattern/)"
         fail=1
     else
