@@ -248,8 +248,7 @@ static void disconnect(pool_client *c, const char *why, int failure)
 
 static void start_connect(pool_client *c)
 {
-    char err[256], u[300];
-    url_text(&c->addr, u, sizeof u);
+    char err[256];
     c->state = CONN_CONNECTING;
     c->state_since = cli_now();
     if (conn_start(&c->conn, &c->addr, err, sizeof err) != 0) disconnect(c, err, 1);
