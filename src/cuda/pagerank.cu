@@ -401,7 +401,7 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
             KILN_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, ts, noff64.p, noff64.p, (int64_t)(n + 1), s), "cub scan");
             KILN_CUDA_TRY(temp.alloc(ts), "cudaMalloc (scan buffer)");
             KILN_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.p, ts, noff64.p, noff64.p, (int64_t)(n + 1), s), "cub scan");
-            narrow_offsets<Off><<<grid_for(n + 1, kBlock, sms), kBlock, 0, s>>>(noff64.p, noff.p, n + 1);
+            narrow_offsets<Off><<<grid_for(n + 1, kBlock, sms), kBlock, 0, s>>>((const uint64_t *)noff64.p, noff.p, n + 1);
             LAUNCH_CHECK("narrow_offsets");
             DevArray<uint32_t> nsrc, nsrc_alt;
             KILN_CUDA_TRY(nsrc.alloc(m), "cudaMalloc (relabelled sources)");
