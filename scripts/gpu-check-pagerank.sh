@@ -32,16 +32,20 @@ if [ ! -f /usr/include/zlib.h ] && [ -f .peers/zlib/include/zlib.h ]; then
 fi
 
 stamp "build"
-cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 $ZOPT >"$OUT/cmake.log" 2>&1 ||
+# warnings are reported here rather than fatal: this machine's host compiler may differ from CI's
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DKILN_WERROR=OFF $ZOPT \
+    >"$OUT/cmake.log" 2>&1 ||
     { tail -30 "$OUT/cmake.log"; exit 1; }
 grep -E "kiln: (CUDA|zlib)" "$OUT/cmake.log"
 if ! cmake --build "$B" -j"$(nproc)" >"$OUT/build.log" 2>&1; then
     grep -E "error|Error" "$OUT/build.log" | head -30
     exit 1
 fi
+echo "$(gcc --version | head -1); $(nvcc --version | tail -1); build warnings: $(grep -c "warning" "$OUT/build.log")"
+grep -m5 "warning" "$OUT/build.log"
 
 stamp "tests"
-ctest --test-dir "$B" --output-on-failure -R 'pagerank|graph|rmat' >"$OUT/ctest.log" 2>&1
+ctest --test-dir "$B" --output-on-failure -R 'pagerank|graph|rmat' -E cuda >"$OUT/ctest.log" 2>&1
 tail -12 "$OUT/ctest.log"
 grep -E "^(facebook|RMAT)" "$OUT/ctest.log" || true
 "$B/tests/test_cuda_pagerank" >"$OUT/test_cuda.log" 2>&1
