@@ -34,10 +34,10 @@ fi
 stamp "build"
 # warnings are reported here rather than fatal: this machine's host compiler may differ from CI's
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DKILN_WERROR=OFF $ZOPT \
-    >"$OUT/cmake.log" 2>&1 ||
-    { tail -30 "$OUT/cmake.log"; exit 1; }
-grep -E "kiln: (CUDA|zlib)" "$OUT/cmake.log"
-if ! cmake --build "$B" -j"$(nproc)" >"$OUT/build.log" 2>&1; then
+    >"$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; exit 1; }
+grep -E "kiln: (CUDA|zlib)" "$OUT/build.log"
+if ! cmake --build "$B" -j"$(nproc)" >>"$OUT/build.log" 2>&1; then
     grep -E "error|Error" "$OUT/build.log" | head -30
     exit 1
 fi
@@ -55,9 +55,12 @@ grep -E "^(facebook|RMAT)" "$OUT/test_cuda.log"
 if [ -z "${NO_SANITIZER:-}" ]; then
     for tool in memcheck racecheck; do
         stamp "compute-sanitizer $tool"
+        echo "=== $tool" >>"$OUT/sanitizer.log"
         KILN_TEST_SMALL=1 compute-sanitizer --tool $tool --error-exitcode 99 "$B/tests/test_cuda_pagerank" \
-            >"$OUT/sanitizer_$tool.log" 2>&1
-        echo "$tool rc=$? $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed" "$OUT/sanitizer_$tool.log" | tr '\n' ' ')"
+            >/tmp/sanitizer_$tool.log 2>&1
+        rc=$?
+        cat /tmp/sanitizer_$tool.log >>"$OUT/sanitizer.log"
+        echo "$tool rc=$rc $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed" /tmp/sanitizer_$tool.log | tr '\n' ' ')"
     done
 fi
 
@@ -65,10 +68,10 @@ run() { # label, kiln arguments...
     local label=$1
     shift
     local line
-    line=$("$KILN" pagerank "$@" --json 2>"$OUT/last.err")
+    line=$("$KILN" pagerank "$@" --json 2>/tmp/last.err)
     local rc=$?
     if [ -n "$line" ]; then echo "{\"label\": \"$label\", \"rc\": $rc, \"run\": $line}" >>"$J"; fi
-    [ $rc -eq 0 ] || { echo "$label: exit $rc: $(cat "$OUT/last.err")"; }
+    [ $rc -eq 0 ] || { echo "$label: exit $rc: $(cat /tmp/last.err)"; }
 }
 
 stamp "kiln GPU: ego-Facebook"
@@ -86,7 +89,7 @@ nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=
 
 if [ -z "${QUICK:-}" ]; then
     stamp "cuSPARSE route (anchors/pagerank_cupy.py)"
-    PYTHONUNBUFFERED=1 python3 anchors/pagerank_cupy.py --scales "$(echo $SCALES | tr ' ' ,)" --iters 20 --reps 5 \
+    PYTHONUNBUFFERED=1 timeout 360 python3 anchors/pagerank_cupy.py --scales "$(echo $SCALES | tr ' ' ,)" --iters 20 --reps 5 \
         --facebook "$FB" --cpu-ref-scale 0 --budget-s 420 >"$OUT/anchor.log" 2>&1
     grep -E "^PR_(BW|FACEBOOK|GRAPH|RESULT|CHECK|SKIP|FAIL)" "$OUT/anchor.log"
 fi
@@ -98,10 +101,10 @@ for s in $CPU_SCALES; do
 done
 if [ -z "${QUICK:-}" ] && [ -d .peers/gapbs ]; then
     stamp "GAP pr"
-    make -C .peers/gapbs pr >"$OUT/gap_build.log" 2>&1 || tail -5 "$OUT/gap_build.log"
+    make -C .peers/gapbs pr >"$OUT/gap.log" 2>&1 || tail -5 "$OUT/gap.log"
     for s in $CPU_SCALES; do
         echo "GAP_SCALE $s" >>"$OUT/gap.log"
-        .peers/gapbs/pr -g "$s" -n 3 -i 20 -t 0 >>"$OUT/gap.log" 2>&1
+        timeout 120 .peers/gapbs/pr -g "$s" -n 3 -i 20 -t 0 >>"$OUT/gap.log" 2>&1
     done
     grep -E "GAP_SCALE|Graph has|Average Time" "$OUT/gap.log"
 fi

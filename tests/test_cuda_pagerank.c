@@ -112,9 +112,10 @@ static void test_facebook(kiln_ctx *gpu)
     for (int reorder = 0; reorder < 2; reorder++) {
         kiln_pagerank_result res;
         kiln_status st;
-        double *x = pagerank(gpu, g, KILN_PRECISION_FLOAT32, reorder, 1e-9, 300, &res, &st);
+        double *x = pagerank(gpu, g, KILN_PRECISION_FLOAT32, reorder, 1e-11, 300, &res, &st);
         double d = l1(x, conv, 4039);
-        /* float32 cannot always reach tol 1e-9 (its rounding floor): KILN_NOT_FOUND is fine here */
+        /* N * tol = 4e-8 leaves the result ~2e-7 from the fixed point; float32 may stall above it
+         * (its rounding floor), so KILN_NOT_FOUND is accepted as long as the ranks are close */
         CHECK((st == KILN_OK || st == KILN_NOT_FOUND) && d < 1e-5, "float32 reorder %d: status %d, L1 %.3e (%s)",
               reorder, st, d, kiln_last_error(gpu));
         printf("facebook float32 reorder %d: %d iterations, L1 to converged %.3e, CPU re-check %.2e\n", reorder,

@@ -2,12 +2,14 @@
  *
  * Layout. Vertices are put in descending order of in-degree (CUB radix sort of the degrees), and
  * by default relabelled in that order: the CSR is rebuilt on the device with the new labels and
- * each row's sources sorted (cub::DeviceSegmentedSort). Rows of similar length then sit together,
- * so each range of rows gets the right number of lanes (a block for rows of 1024+ edges, a warp
- * for 32+, 16/8/4/2 lanes below, one lane for 0-1 edges) without an index list, every group
- * reads its rows' sources with consecutive lanes, and the ranks of the high-degree vertices that
- * most edges point from share a few cache lines, so most gathers hit in L2. With reorder off,
- * rows keep their labels and are visited through the sorted index list instead.
+ * each row's sources sorted (cub::DeviceSegmentedSort). Rows of similar length then sit together
+ * in ranges ("bins"), each processed its own way without an index list: a block per row of 1024+
+ * edges, a warp per row of 128..1023, and below that a block takes a run of consecutive rows
+ * holding at most 2048 edges, loads their sources with every thread (coalesced, eight loads in
+ * flight per thread), gathers the ranks into shared memory, and then sums each row from there
+ * with 1..32 lanes per row by bin. The ranks of the high-degree vertices that most edges point
+ * from also share a few cache lines after relabelling, so most gathers hit in L2. With reorder
+ * off, rows keep their labels and are visited through the sorted index list, G lanes a row.
  *
  * Iteration (one kernel): each vertex keeps y = x / out-degree (x for a dangling vertex), so a
  * row sums y over its sources with no division per edge (the contribution trick); the same pass
@@ -37,8 +39,11 @@ double now_s()
 
 constexpr int kBlock = 256;
 constexpr int kSlots = 32;
-constexpr int kClasses = 7; /* block, 32, 16, 8, 4, 2, 1 lanes per row */
-constexpr int kBlockRowMin = 1024; /* rows of at least this many edges get a whole block */
+/* in-degree classes: [2048, inf) a block per row; then [1024, 2048), [512, 1024), ..., [2, 4),
+ * [0, 2), each staged (with reorder) or G lanes a row (without) */
+constexpr int kClasses = 12;
+constexpr int kBlockRowMin = 2048;
+constexpr int kStageEdges = 2048; /* edges a block stages in shared memory */
 
 struct alignas(128) Slot {
     double res, dang;
@@ -53,11 +58,14 @@ struct PrState {
     double res; /* L1 change of the last iteration */
 };
 
+enum { KIND_BLOCK = 0, KIND_LANES = 1, KIND_STAGED = 2 };
+
 struct Bins {
     int count;
     uint64_t row_begin[kClasses + 1]; /* bin k = rows [row_begin[k], row_begin[k+1]) in visiting order */
     uint64_t block_begin[kClasses + 1]; /* its first block; block_begin[count] = grid size */
-    int lanes_log2[kClasses]; /* 8 = the whole block on one row */
+    int kind[kClasses]; /* KIND_* */
+    int lanes_log2[kClasses]; /* lanes per row for KIND_LANES and KIND_STAGED */
     int rows_per_block[kClasses];
 };
 
@@ -76,10 +84,15 @@ template <typename T, typename Off> struct Args {
 
 __host__ __device__ inline int degree_class(uint64_t deg)
 {
-    return deg >= (uint64_t)kBlockRowMin ? 0 : deg >= 32 ? 1 : deg >= 16 ? 2 : deg >= 8 ? 3 : deg >= 4 ? 4 : deg >= 2 ? 5 : 6;
+    if (deg >= (uint64_t)kBlockRowMin) return 0;
+    int c = 11;
+    for (uint64_t d = deg; d >= 2; d >>= 1) c--;
+    return c; /* 1024..2047 -> 1, 512..1023 -> 2, ..., 2..3 -> 10, 0..1 -> 11 */
 }
 
-constexpr int class_lanes_log2[kClasses] = {8, 5, 4, 3, 2, 1, 0};
+/* Largest in-degree of class c >= 1, and its lanes per row (log2). */
+__host__ __device__ inline int class_max_degree(int c) { return (1 << (12 - c)) - 1; }
+__host__ __device__ inline int class_lanes_log2(int c) { return c <= 6 ? 5 : 11 - c; }
 
 /* New x of row v from the sum of its sources' y; accumulates the L1 change and dangling mass. */
 template <typename T, typename Off>
@@ -99,12 +112,25 @@ __device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T 
     }
 }
 
-/* Sum of y over sources[beg, end) taken by lanes lane, lane+G, ...; four loads in flight. */
+/* Sum of y over sources[beg, end) taken by lanes lane, lane+G, ...; with a whole block on the
+ * row eight loads in flight per thread, four with 8+ lanes. */
 template <int G, typename T, typename Off>
 __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__ y_in, Off beg, Off end, int lane)
 {
     T s0 = 0, s1 = 0;
     Off j = beg + (Off)lane;
+    if (G >= 256) {
+        for (; j + 7 * G < end; j += 8 * G) {
+            uint32_t u[8];
+#pragma unroll
+            for (int k = 0; k < 8; k++) u[k] = a.src[j + k * G];
+#pragma unroll
+            for (int k = 0; k < 8; k += 2) {
+                s0 += __ldg(&y_in[u[k]]);
+                s1 += __ldg(&y_in[u[k + 1]]);
+            }
+        }
+    }
     if (G >= 8) {
         for (; j + 3 * G < end; j += 4 * G) {
             const uint32_t u0 = a.src[j], u1 = a.src[j + G], u2 = a.src[j + 2 * G], u3 = a.src[j + 3 * G];
@@ -161,8 +187,51 @@ __device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, 
     }
 }
 
-template <typename T, typename Off, bool Indirect> __global__ void __launch_bounds__(kBlock) pr_iteration(Args<T, Off> a)
+/* Rows [first, last) of the relabelled CSR whose edges (at most kStageEdges) are staged: every
+ * thread loads sources and gathers ranks into shared memory, then G lanes sum each row there. */
+template <int G, typename T, typename Off>
+__device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in, T *y_out, T d, T base,
+                                            uint64_t first, uint64_t last, T *vals, double &res, double &dang)
 {
+    constexpr int per = kStageEdges / kBlock;
+    const Off e0 = a.off[first];
+    const int count = (int)(a.off[last] - e0);
+    uint32_t u[per];
+#pragma unroll
+    for (int k = 0; k < per; k++) {
+        const int i = threadIdx.x + k * kBlock;
+        u[k] = i < count ? a.src[e0 + (Off)i] : 0u;
+    }
+#pragma unroll
+    for (int k = 0; k < per; k++) {
+        const int i = threadIdx.x + k * kBlock;
+        if (i < count) vals[i] = __ldg(&y_in[u[k]]);
+    }
+    __syncthreads();
+    constexpr int groups = kBlock / G;
+    const int lane = threadIdx.x & (G - 1);
+    const int group = threadIdx.x / G;
+    for (uint64_t p0 = first; p0 < last; p0 += groups) {
+        const uint64_t p = p0 + (uint64_t)group;
+        const bool active = p < last;
+        int b = 0, e = 0;
+        if (active) {
+            b = (int)(a.off[p] - e0);
+            e = (int)(a.off[p + 1] - e0);
+        }
+        T sum = 0;
+        for (int k = b + lane; k < e; k += G) sum += vals[k];
+#pragma unroll
+        for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
+        if (active && lane == 0) finish_row(a, (uint32_t)p, sum, y_in, y_out, d, base, res, dang);
+    }
+}
+
+template <typename T, typename Off, bool Indirect>
+__global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a)
+{
+    /* one staging buffer for every bin's instantiation (each would otherwise get its own) */
+    __shared__ T stage[Indirect ? 1 : kStageEdges];
     if (__ldcg(&a.st->done)) return;
     const unsigned it = __ldcg(&a.st->iter);
     const double dangling = __ldcg(&a.st->dang);
@@ -177,14 +246,28 @@ template <typename T, typename Off, bool Indirect> __global__ void __launch_boun
     const uint64_t first = a.bins.row_begin[k] + (blockIdx.x - a.bins.block_begin[k]) * rpb;
     const uint64_t last = min(first + rpb, a.bins.row_begin[k + 1]);
     double res = 0, dang = 0;
-    switch (a.bins.lanes_log2[k]) {
-    case 8: row_block<Indirect>(a, y_in, y_out, d, base, first, res, dang); break;
-    case 5: rows_lanes<32, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-    case 4: rows_lanes<16, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-    case 3: rows_lanes<8, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-    case 2: rows_lanes<4, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-    case 1: rows_lanes<2, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-    default: rows_lanes<1, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+    if (a.bins.kind[k] == KIND_BLOCK) {
+        row_block<Indirect>(a, y_in, y_out, d, base, first, res, dang);
+    } else if (a.bins.kind[k] == KIND_STAGED) {
+        if constexpr (!Indirect) {
+            switch (a.bins.lanes_log2[k]) {
+            case 5: rows_staged<32>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
+            case 4: rows_staged<16>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
+            case 3: rows_staged<8>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
+            case 2: rows_staged<4>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
+            case 1: rows_staged<2>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
+            default: rows_staged<1>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
+            }
+        }
+    } else {
+        switch (a.bins.lanes_log2[k]) {
+        case 5: rows_lanes<32, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+        case 4: rows_lanes<16, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+        case 3: rows_lanes<8, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+        case 2: rows_lanes<4, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+        case 1: rows_lanes<2, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+        default: rows_lanes<1, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+        }
     }
 
     /* block sums of the two global quantities, in float64 */
@@ -199,27 +282,33 @@ template <typename T, typename Off, bool Indirect> __global__ void __launch_boun
         sred[1][threadIdx.x >> 5] = dang;
     }
     __syncthreads();
-    if (threadIdx.x != 0) return;
-    res = 0;
-    dang = 0;
+    __shared__ bool last_block;
+    if (threadIdx.x == 0) {
+        res = 0;
+        dang = 0;
 #pragma unroll
-    for (int w = 0; w < kBlock / 32; w++) {
-        res += sred[0][w];
-        dang += sred[1][w];
+        for (int w = 0; w < kBlock / 32; w++) {
+            res += sred[0][w];
+            dang += sred[1][w];
+        }
+        Slot *slot = &a.slots[blockIdx.x % kSlots];
+        if (res != 0) atomicAdd(&slot->res, res);
+        if (dang != 0) atomicAdd(&slot->dang, dang);
+        __threadfence();
+        last_block = atomicAdd(&a.st->arrived, 1u) == gridDim.x - 1;
     }
-    Slot *slot = &a.slots[blockIdx.x % kSlots];
-    if (res != 0) atomicAdd(&slot->res, res);
-    if (dang != 0) atomicAdd(&slot->dang, dang);
+    __syncthreads();
+    if (!last_block || threadIdx.x >= 32) return;
+    /* last block of this iteration: warp 0 folds the slots and advances the state */
     __threadfence();
-    const unsigned ticket = atomicAdd(&a.st->arrived, 1u);
-    if (ticket != gridDim.x - 1) return;
-    /* last block of this iteration: fold the slots and advance the state */
-    __threadfence();
-    double r = 0, g = 0;
-    for (int s = 0; s < kSlots; s++) {
-        r += __longlong_as_double((long long)atomicExch((unsigned long long *)&a.slots[s].res, 0ull));
-        g += __longlong_as_double((long long)atomicExch((unsigned long long *)&a.slots[s].dang, 0ull));
+    double r = __longlong_as_double((long long)atomicExch((unsigned long long *)&a.slots[threadIdx.x].res, 0ull));
+    double g = __longlong_as_double((long long)atomicExch((unsigned long long *)&a.slots[threadIdx.x].dang, 0ull));
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        r += __shfl_xor_sync(0xffffffffu, r, o);
+        g += __shfl_xor_sync(0xffffffffu, g, o);
     }
+    if (threadIdx.x != 0) return;
     a.st->res = r;
     a.st->dang = g;
     a.st->arrived = 0;
@@ -452,15 +541,28 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
         for (int c = 0; c < kClasses; c++) {
             if (cls[c] == 0) continue;
             const int k = bins.count++;
-            const int l2 = class_lanes_log2[c];
-            const int groups = l2 == 8 ? 1 : kBlock >> l2;
-            const int per_group = l2 == 8 ? 1 : (l2 >= 4 ? 2 : 4);
+            int kind, l2, rpb;
+            if (c == 0) {
+                kind = KIND_BLOCK, l2 = 8, rpb = 1;
+            } else if (prm->reorder == 0) {
+                /* G lanes a row, each group taking 2 (G >= 16) or 4 rows */
+                kind = KIND_LANES;
+                l2 = class_lanes_log2(c);
+                rpb = (kBlock >> l2) * (l2 >= 4 ? 2 : 4);
+            } else {
+                /* as many consecutive rows as fit kStageEdges, at most 1024 */
+                kind = KIND_STAGED;
+                l2 = class_lanes_log2(c);
+                rpb = kStageEdges / class_max_degree(c);
+                if (rpb > 1024) rpb = 1024;
+            }
+            bins.kind[k] = kind;
             bins.lanes_log2[k] = l2;
-            bins.rows_per_block[k] = groups * per_group;
+            bins.rows_per_block[k] = rpb;
             bins.row_begin[k] = row;
             bins.block_begin[k] = block;
             row += cls[c];
-            block += (cls[c] + (uint64_t)bins.rows_per_block[k] - 1) / (uint64_t)bins.rows_per_block[k];
+            block += (cls[c] + (uint64_t)rpb - 1) / (uint64_t)rpb;
         }
         bins.row_begin[bins.count] = row;
         bins.block_begin[bins.count] = block;
