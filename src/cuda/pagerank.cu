@@ -11,15 +11,20 @@
  * from also share a few cache lines after relabelling, so most gathers hit in L2. With reorder
  * off, rows keep their labels and are visited through the sorted index list, G lanes a row.
  *
- * Iteration (one kernel): each vertex keeps y = x / out-degree (x for a dangling vertex), so a
- * row sums y over its sources with no division per edge (the contribution trick); the same pass
- * writes the next y, and each block adds its share of the L1 change and of the new dangling mass
- * (float64) into one of 32 spread slots. The last block to finish folds the slots into the
- * state, advances the iteration and sets `done` on convergence or at max_iter; later launches
- * see `done` and return at once. So the host launches batches of iterations (captured once in a
- * CUDA graph) and reads the state only between batches, or never when the count is fixed. */
+ * Iteration (one kernel per iteration): each vertex keeps y = x / out-degree (x for a dangling
+ * vertex), so a row sums y over its sources with no division per edge (the contribution trick);
+ * the same pass writes the next y, and each block adds its share of the L1 change and of the new
+ * dangling mass (float64, fire-and-forget atomics) into one of 32 slots of a ring of three. The
+ * next iteration's blocks fold the previous ring entry when they start (all alike, so all take the
+ * same decision): it gives the teleport term, and when the L1 change is already below N*tol the
+ * kernel marks the state done and returns without writing, as every later launch does. No block
+ * waits for another, so the host queues batches of iterations (a CUDA graph of launches whose
+ * only argument that differs is the iteration number mod 6) and reads the state only between
+ * batches, or never when the count is fixed.
+ */
 #include <cub/cub.cuh>
 #include <algorithm>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -43,19 +48,17 @@ constexpr int kSlots = 32;
  * [0, 2), each staged (with reorder) or G lanes a row (without) */
 constexpr int kClasses = 12;
 constexpr int kBlockRowMin = 2048;
-constexpr int kStageEdges = 2048; /* edges a block stages in shared memory */
+constexpr int kStageEdges = 4096; /* edges a block stages in shared memory */
+constexpr int kStageRowsMax = 2048; /* rows a staged block finishes (8 a thread) */
 
 struct alignas(128) Slot {
     double res, dang;
 };
 
 struct PrState {
-    unsigned iter; /* iterations completed */
-    unsigned done;
-    unsigned arrived; /* blocks of the running iteration that have added their sums */
-    unsigned pad;
-    double dang; /* dangling mass of the current x */
-    double res; /* L1 change of the last iteration */
+    unsigned count; /* iterations carried out */
+    unsigned done; /* set by the first launch that finds the previous iteration converged */
+    double res; /* with done: the L1 change of the last iteration */
 };
 
 enum { KIND_BLOCK = 0, KIND_LANES = 1, KIND_STAGED = 2 };
@@ -76,10 +79,9 @@ template <typename T, typename Off> struct Args {
     const uint32_t *__restrict__ order; /* visiting position -> row; NULL when rows are relabelled */
     T *y0, *y1;
     PrState *st;
-    Slot *slots;
+    Slot *ring; /* 3 x kSlots: iteration j adds into entry j % 3 */
     Bins bins;
     double damping, inv_n, threshold;
-    unsigned max_iter;
 };
 
 __host__ __device__ inline int degree_class(uint64_t deg)
@@ -123,7 +125,7 @@ __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__
         for (; j + 7 * G < end; j += 8 * G) {
             uint32_t u[8];
 #pragma unroll
-            for (int k = 0; k < 8; k++) u[k] = a.src[j + k * G];
+            for (int k = 0; k < 8; k++) u[k] = __ldcs(&a.src[j + k * G]);
 #pragma unroll
             for (int k = 0; k < 8; k += 2) {
                 s0 += __ldg(&y_in[u[k]]);
@@ -133,12 +135,13 @@ __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__
     }
     if (G >= 8) {
         for (; j + 3 * G < end; j += 4 * G) {
-            const uint32_t u0 = a.src[j], u1 = a.src[j + G], u2 = a.src[j + 2 * G], u3 = a.src[j + 3 * G];
+            const uint32_t u0 = __ldcs(&a.src[j]), u1 = __ldcs(&a.src[j + G]), u2 = __ldcs(&a.src[j + 2 * G]),
+                           u3 = __ldcs(&a.src[j + 3 * G]);
             s0 += __ldg(&y_in[u0]) + __ldg(&y_in[u2]);
             s1 += __ldg(&y_in[u1]) + __ldg(&y_in[u3]);
         }
     }
-    for (; j < end; j += G) s0 += __ldg(&y_in[a.src[j]]);
+    for (; j < end; j += G) s0 += __ldg(&y_in[__ldcs(&a.src[j])]);
     return s0 + s1;
 }
 
@@ -196,16 +199,19 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
     constexpr int per = kStageEdges / kBlock;
     const Off e0 = a.off[first];
     const int count = (int)(a.off[last] - e0);
-    uint32_t u[per];
 #pragma unroll
-    for (int k = 0; k < per; k++) {
-        const int i = threadIdx.x + k * kBlock;
-        u[k] = i < count ? a.src[e0 + (Off)i] : 0u;
-    }
+    for (int b = 0; b < per; b += 8) {
+        uint32_t u[8];
 #pragma unroll
-    for (int k = 0; k < per; k++) {
-        const int i = threadIdx.x + k * kBlock;
-        if (i < count) vals[i] = __ldg(&y_in[u[k]]);
+        for (int k = 0; k < 8; k++) {
+            const int i = threadIdx.x + (b + k) * kBlock;
+            u[k] = i < count ? __ldcs(&a.src[e0 + (Off)i]) : 0u;
+        }
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            const int i = threadIdx.x + (b + k) * kBlock;
+            if (i < count) vals[i] = __ldg(&y_in[u[k]]);
+        }
     }
     __syncthreads();
     constexpr int groups = kBlock / G;
@@ -227,16 +233,43 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
     }
 }
 
+/* Iteration j (from 1); phase = j mod 6 gives the parity of the rank buffers and the ring entry. */
 template <typename T, typename Off, bool Indirect>
-__global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a)
+__global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsigned phase)
 {
     /* one staging buffer for every bin's instantiation (each would otherwise get its own) */
     __shared__ T stage[Indirect ? 1 : kStageEdges];
+    __shared__ double prev[2];
     if (__ldcg(&a.st->done)) return;
-    const unsigned it = __ldcg(&a.st->iter);
-    const double dangling = __ldcg(&a.st->dang);
-    const T *y_in = (it & 1) ? a.y1 : a.y0;
-    T *y_out = (it & 1) ? a.y0 : a.y1;
+    if (threadIdx.x < 32) {
+        const Slot *pr = a.ring + ((phase + 2) % 3) * kSlots;
+        double r = __ldcg(&pr[threadIdx.x].res), g = __ldcg(&pr[threadIdx.x].dang);
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            r += __shfl_xor_sync(0xffffffffu, r, o);
+            g += __shfl_xor_sync(0xffffffffu, g, o);
+        }
+        if (threadIdx.x == 0) prev[0] = r, prev[1] = g;
+    }
+    __syncthreads();
+    const double dangling = prev[1];
+    if (prev[0] < a.threshold) {
+        /* iteration j-1 converged: its x stays in place */
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            a.st->res = prev[0];
+            a.st->done = 1;
+        }
+        return;
+    }
+    if (blockIdx.x == 0 && threadIdx.x < kSlots) {
+        /* the entry iteration j+1 adds into was last read by iteration j-1, which has ended */
+        Slot *next = a.ring + ((phase + 1) % 3) * kSlots;
+        next[threadIdx.x].res = 0;
+        next[threadIdx.x].dang = 0;
+        if (threadIdx.x == 0) a.st->count += 1;
+    }
+    const T *y_in = (phase & 1) ? a.y0 : a.y1;
+    T *y_out = (phase & 1) ? a.y1 : a.y0;
     const T d = (T)a.damping;
     const T base = (T)(((1.0 - a.damping) + a.damping * dangling) * a.inv_n);
 
@@ -282,38 +315,17 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a)
         sred[1][threadIdx.x >> 5] = dang;
     }
     __syncthreads();
-    __shared__ bool last_block;
-    if (threadIdx.x == 0) {
-        res = 0;
-        dang = 0;
-#pragma unroll
-        for (int w = 0; w < kBlock / 32; w++) {
-            res += sred[0][w];
-            dang += sred[1][w];
-        }
-        Slot *slot = &a.slots[blockIdx.x % kSlots];
-        if (res != 0) atomicAdd(&slot->res, res);
-        if (dang != 0) atomicAdd(&slot->dang, dang);
-        __threadfence();
-        last_block = atomicAdd(&a.st->arrived, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last_block || threadIdx.x >= 32) return;
-    /* last block of this iteration: warp 0 folds the slots and advances the state */
-    __threadfence();
-    double r = __longlong_as_double((long long)atomicExch((unsigned long long *)&a.slots[threadIdx.x].res, 0ull));
-    double g = __longlong_as_double((long long)atomicExch((unsigned long long *)&a.slots[threadIdx.x].dang, 0ull));
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        r += __shfl_xor_sync(0xffffffffu, r, o);
-        g += __shfl_xor_sync(0xffffffffu, g, o);
-    }
     if (threadIdx.x != 0) return;
-    a.st->res = r;
-    a.st->dang = g;
-    a.st->arrived = 0;
-    a.st->iter = it + 1;
-    if (r < a.threshold || it + 1 >= a.max_iter) a.st->done = 1;
+    res = 0;
+    dang = 0;
+#pragma unroll
+    for (int w = 0; w < kBlock / 32; w++) {
+        res += sred[0][w];
+        dang += sred[1][w];
+    }
+    Slot *slot = a.ring + (phase % 3) * kSlots + blockIdx.x % kSlots;
+    if (res != 0) atomicAdd(&slot->res, res);
+    if (dang != 0) atomicAdd(&slot->dang, dang);
 }
 
 /* ------------------------------------------------------------------ setup kernels */
@@ -412,9 +424,15 @@ struct GraphExec {
     }
 };
 
-struct PinnedState {
-    PrState *p = nullptr;
-    ~PinnedState()
+/* What the host reads back: the state and the ring of partial sums. */
+struct HostView {
+    PrState st;
+    Slot ring[3 * kSlots];
+};
+
+struct PinnedView {
+    HostView *p = nullptr;
+    ~PinnedView()
     {
         if (p) cudaFreeHost(p);
     }
@@ -550,11 +568,11 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
                 l2 = class_lanes_log2(c);
                 rpb = (kBlock >> l2) * (l2 >= 4 ? 2 : 4);
             } else {
-                /* as many consecutive rows as fit kStageEdges, at most 1024 */
+                /* as many consecutive rows as fit kStageEdges, at most kStageRowsMax */
                 kind = KIND_STAGED;
                 l2 = class_lanes_log2(c);
                 rpb = kStageEdges / class_max_degree(c);
-                if (rpb > 1024) rpb = 1024;
+                if (rpb > kStageRowsMax) rpb = kStageRowsMax;
             }
             bins.kind[k] = kind;
             bins.lanes_log2[k] = l2;
@@ -576,13 +594,14 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
 
     DevArray<T> y0, y1, x;
     DevArray<PrState> dst;
-    DevArray<Slot> slots;
+    DevArray<Slot> ring;
     KILN_CUDA_TRY(y0.alloc(n), "cudaMalloc (ranks)");
     KILN_CUDA_TRY(y1.alloc(n), "cudaMalloc (ranks)");
     KILN_CUDA_TRY(dst.alloc(1), "cudaMalloc");
-    KILN_CUDA_TRY(slots.alloc(kSlots), "cudaMalloc");
-    PinnedState hs;
-    KILN_CUDA_TRY(cudaMallocHost(&hs.p, sizeof(PrState)), "cudaMallocHost");
+    KILN_CUDA_TRY(ring.alloc(3 * kSlots), "cudaMalloc");
+    PinnedView hv;
+    KILN_CUDA_TRY(cudaMallocHost(&hv.p, sizeof(HostView)), "cudaMallocHost");
+    HostView *h = hv.p;
 
     Args<T, Off> a;
     a.off = off.p;
@@ -592,37 +611,49 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
     a.y0 = y0.p;
     a.y1 = y1.p;
     a.st = dst.p;
-    a.slots = slots.p;
+    a.ring = ring.p;
     a.bins = bins;
     a.damping = prm->damping;
     a.inv_n = 1.0 / (double)n;
     a.threshold = (double)n * prm->tol;
-    a.max_iter = (unsigned)prm->max_iter;
 
-    auto launch = [&](cudaStream_t ss) {
-        if (prm->reorder) pr_iteration<T, Off, false><<<grid, kBlock, 0, ss>>>(a);
-        else pr_iteration<T, Off, true><<<grid, kBlock, 0, ss>>>(a);
+    auto launch = [&](cudaStream_t ss, unsigned j) {
+        if (prm->reorder) pr_iteration<T, Off, false><<<grid, kBlock, 0, ss>>>(a, j % 6);
+        else pr_iteration<T, Off, true><<<grid, kBlock, 0, ss>>>(a, j % 6);
     };
-    /* a batch of iterations as one CUDA graph: small graphs are otherwise launch-bound */
-    const int batch = m <= (UINT64_C(1) << 24) ? 32 : 4;
+    /* a batch of iterations as one CUDA graph (small graphs are otherwise launch-bound); a
+     * multiple of 6 so that every batch starts at phase 1 */
+    const int batch = m <= (UINT64_C(1) << 24) ? 36 : 6;
     GraphExec ge;
     KILN_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-    for (int i = 0; i < batch; i++) launch(s);
+    for (int i = 0; i < batch; i++) launch(s, (unsigned)i + 1);
     KILN_CUDA_TRY(cudaStreamEndCapture(s, &ge.graph), "cudaStreamEndCapture");
     KILN_CUDA_TRY(cudaGraphInstantiate(&ge.exec, ge.graph, 0), "cudaGraphInstantiate");
     stats->setup_s = now_s() - t_setup;
 
+    const double threshold = (double)n * prm->tol;
+    /* L1 change of iteration j from the host copy of the ring */
+    auto ring_res = [&](unsigned j) {
+        double r = 0;
+        for (int i = 0; i < kSlots; i++) r += h->ring[(j % 3) * kSlots + i].res;
+        return r;
+    };
+    auto fetch = [&]() -> cudaError_t {
+        cudaError_t e = cudaMemcpyAsync(&h->st, dst.p, sizeof(PrState), cudaMemcpyDeviceToHost, s);
+        if (e == cudaSuccess) e = cudaMemcpyAsync(h->ring, ring.p, sizeof h->ring, cudaMemcpyDeviceToHost, s);
+        return e;
+    };
     const int runs = prm->repeat > 1 ? prm->repeat : 1;
     std::vector<float> times;
-    PrState init;
-    memset(&init, 0, sizeof init);
-    init.dang = (double)g->dangling / (double)n;
     for (int run = 0; run < runs; run++) {
         init_y<T><<<grid_for(n, kBlock, sms), kBlock, 0, s>>>(odeg.p, n, y0.p);
         LAUNCH_CHECK("init_y");
-        *hs.p = init;
-        KILN_CUDA_TRY(cudaMemcpyAsync(dst.p, hs.p, sizeof(PrState), cudaMemcpyHostToDevice, s), "cudaMemcpy");
-        KILN_CUDA_TRY(cudaMemsetAsync(slots.p, 0, kSlots * sizeof(Slot), s), "cudaMemset");
+        /* "iteration 0": not converged, dangling mass of x0 */
+        memset(h, 0, sizeof *h);
+        h->ring[0].res = HUGE_VAL;
+        h->ring[0].dang = (double)g->dangling / (double)n;
+        KILN_CUDA_TRY(cudaMemcpyAsync(dst.p, &h->st, sizeof(PrState), cudaMemcpyHostToDevice, s), "cudaMemcpy");
+        KILN_CUDA_TRY(cudaMemcpyAsync(ring.p, h->ring, sizeof h->ring, cudaMemcpyHostToDevice, s), "cudaMemcpy");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "init");
         KILN_CUDA_TRY(cudaEventRecord(st->ev_start, s), "cudaEventRecord");
         /* with tol == 0 the count is fixed: queue everything, read the state once at the end */
@@ -635,34 +666,39 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
                 KILN_CUDA_TRY(cudaGraphLaunch(ge.exec, s), "cudaGraphLaunch");
                 queued += batch;
             } else {
-                for (int i = 0; i < left; i++) launch(s);
+                for (int i = 0; i < left; i++) launch(s, (unsigned)(queued + i + 1));
                 LAUNCH_CHECK("pr_iteration");
                 queued += left;
             }
             if (check) {
-                KILN_CUDA_TRY(cudaMemcpyAsync(hs.p, dst.p, sizeof(PrState), cudaMemcpyDeviceToHost, s), "cudaMemcpy");
+                KILN_CUDA_TRY(fetch(), "cudaMemcpy");
                 KILN_CUDA_TRY(cudaStreamSynchronize(s), "PageRank iterations");
-                if (hs.p->done) break;
+                if (h->st.done || ring_res(h->st.count) < threshold) break;
             }
         }
         KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, s), "cudaEventRecord");
-        KILN_CUDA_TRY(cudaMemcpyAsync(hs.p, dst.p, sizeof(PrState), cudaMemcpyDeviceToHost, s), "cudaMemcpy");
+        KILN_CUDA_TRY(fetch(), "cudaMemcpy");
         KILN_CUDA_TRY(cudaEventSynchronize(st->ev_stop), "PageRank iterations");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "PageRank iterations");
         float ms = 0;
         KILN_CUDA_TRY(cudaEventElapsedTime(&ms, st->ev_start, st->ev_stop), "cudaEventElapsedTime");
         times.push_back(ms);
+        if (!h->st.done && h->st.count != (unsigned)queued) {
+            snprintf(err, errlen, "PageRank: the device carried out %u iterations of %d launched", h->st.count, queued);
+            return KILN_ERR_DEVICE;
+        }
     }
     std::sort(times.begin(), times.end());
     const size_t nt = times.size();
     stats->loop_ms = nt % 2 ? times[nt / 2] : 0.5 * ((double)times[nt / 2 - 1] + (double)times[nt / 2]);
-    stats->iterations = (int)hs.p->iter;
-    stats->residual = hs.p->res;
-    stats->converged = hs.p->res < (double)n * prm->tol;
+    const unsigned iters = h->st.count;
+    stats->iterations = (int)iters;
+    stats->residual = h->st.done ? h->st.res : ring_res(iters);
+    stats->converged = stats->residual < threshold;
 
     /* x in the original vertex order */
     KILN_CUDA_TRY(x.alloc(n), "cudaMalloc");
-    const T *y_final = (hs.p->iter & 1) ? y1.p : y0.p;
+    const T *y_final = (iters & 1) ? y1.p : y0.p;
     final_x<T><<<grid_for(n, kBlock, sms), kBlock, 0, s>>>(y_final, odeg.p, prm->reorder ? order.p : nullptr, n, x.p);
     LAUNCH_CHECK("final_x");
     std::vector<T> hx(n);
