@@ -3,11 +3,11 @@
  * Layout. Vertices are put in descending order of in-degree (CUB radix sort of the degrees), and
  * by default relabelled in that order: the CSR is rebuilt on the device with the new labels and
  * each row's sources sorted (cub::DeviceSegmentedSort). Rows of similar length then sit together
- * in ranges ("bins"), each processed its own way without an index list: a block per row of 1024+
- * edges, a warp per row of 128..1023, and below that a block takes a run of consecutive rows
- * holding at most 2048 edges, loads their sources with every thread (coalesced, eight loads in
- * flight per thread), gathers the ranks into shared memory, and then sums each row from there
- * with 1..32 lanes per row by bin. The ranks of the high-degree vertices that most edges point
+ * in ranges ("bins"), each processed its own way without an index list: a block per row of 2048+
+ * edges, and below that a block takes a run of consecutive rows holding at most 4096 edges,
+ * loads their sources with every thread (coalesced, two rounds of eight loads in flight per
+ * thread), gathers the ranks into shared memory, and then sums each row from there with 1..32
+ * lanes per row by bin. The ranks of the high-degree vertices that most edges point
  * from also share a few cache lines after relabelling, so most gathers hit in L2. With reorder
  * off, rows keep their labels and are visited through the sorted index list, G lanes a row.
  *
