@@ -46,5 +46,8 @@ int cmd_devices(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_pagerank(int argc, char **argv);
+/* `kiln bench --algo pagerank`: RMAT PageRank edges per second (cmd_pagerank.c). */
+int bench_pagerank(const char *device, int json);
 
 #endif

@@ -18,11 +18,12 @@ int cmd_bench(int argc, char **argv)
         else if ((r = cli_opt(argc, argv, &i, "--seconds", &v)) != 0) seconds_s = v;
         else if (strcmp(argv[i], "--json") == 0) json = 1;
         else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln bench [--algo sha256d|all] [--device auto|cpu|cuda|cuda:I] [--seconds S] [--json]");
+            puts("usage: kiln bench [--algo sha256d|pagerank|all] [--device auto|cpu|cuda|cuda:I] [--seconds S] [--json]");
             return EXIT_OK;
         } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
         if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
     }
+    if (strcmp(algo_s, "pagerank") == 0) return bench_pagerank(device, json);
     double seconds = 2;
     if (seconds_s && cli_parse_seconds(seconds_s, 600, &seconds) != 0)
         return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);

@@ -187,6 +187,107 @@ kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, doubl
  * the first check that failed. */
 kiln_status kiln_selftest(kiln_ctx *ctx);
 
+/* ---------------------------------------------------------------- graphs and PageRank */
+
+/* A directed graph held as the CSR of its in-edges (row v lists the sources u of the edges u->v,
+ * ascending), the out-degree of every vertex and the original id of every vertex. Vertices are
+ * numbered 0..nodes-1 internally; edge lists keep the ids that appear in them, sorted ascending
+ * (so index i is the i-th smallest id), Matrix Market files the 1-based row/column numbers.
+ *
+ * Edge policy: duplicate edges are merged into one (a simple digraph, as a NetworkX DiGraph
+ * built from the list); self loops are kept as edges (they count in the out-degree, as NetworkX
+ * keeps them) unless KILN_GRAPH_DROP_SELF_LOOPS is given. The RMAT generator always drops both,
+ * as Graph500 and the cuSPARSE comparison do. The counts removed are reported in the info. */
+typedef struct kiln_graph kiln_graph;
+
+typedef enum kiln_graph_format {
+    KILN_GRAPH_AUTO = 0, /* by content: kiln CSR cache, "%%MatrixMarket" header, else SNAP */
+    KILN_GRAPH_SNAP = 1, /* "src dst" per line, '#' comments, spaces/tabs, LF or CRLF */
+    KILN_GRAPH_MTX = 2, /* Matrix Market coordinate, pattern/integer/real, general/symmetric */
+    KILN_GRAPH_CSR = 3, /* kiln's binary CSR cache (kiln_graph_save_csr) */
+} kiln_graph_format;
+
+#define KILN_GRAPH_UNDIRECTED 1u /* every edge u v is also taken as v u */
+#define KILN_GRAPH_DROP_SELF_LOOPS 2u
+
+typedef struct kiln_graph_info {
+    uint64_t nodes;
+    uint64_t edges; /* in the CSR, after the policy above */
+    uint64_t edges_read; /* as read or generated (doubled when undirected) */
+    uint64_t self_loops_removed;
+    uint64_t duplicates_removed;
+    uint64_t self_loops; /* kept in the CSR */
+    uint64_t dangling; /* vertices with out-degree 0 */
+    uint64_t max_in_degree, max_out_degree;
+    double build_seconds; /* edge list -> CSR (or generation + CSR), not parsing */
+    int built_on_gpu;
+} kiln_graph_info;
+
+/* Reads a graph file (gzip-compressed too when kiln has zlib). Malformed input gives
+ * KILN_ERR_INPUT with a message "PATH:LINE: what is wrong". flags: KILN_GRAPH_*. On a context
+ * whose device is a GPU, large edge lists are turned into the CSR there (CUB radix sort). */
+kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
+                            kiln_graph **out);
+/* A graph from an edge list given as original ids (src[i] -> dst[i]). */
+kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
+                                  unsigned flags, kiln_graph **out);
+/* Graph500 Kronecker/RMAT graph: 2^scale vertices, edge_factor * 2^scale generated edges,
+ * initiator A=0.57 B=0.19 C=0.19 D=0.05, vertex labels randomly permuted, deterministic in seed
+ * (edge e, level l draws splitmix64(base + 64e + l)), the same graph as the cuSPARSE anchor
+ * script for the same seed. Self loops and duplicates removed. Generated on the context's GPU
+ * when it has one, else on the CPU threads. Vertex ids are 0..2^scale-1. */
+kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t seed, unsigned flags,
+                            kiln_graph **out);
+/* Writes the binary CSR cache (versioned, checksummed); kiln_graph_load reads it back. */
+kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path);
+void kiln_graph_free(kiln_graph *g);
+void kiln_graph_get_info(const kiln_graph *g, kiln_graph_info *info);
+/* Original id of internal vertex index. */
+uint64_t kiln_graph_node_id(const kiln_graph *g, uint64_t index);
+/* Read-only view of the CSR: offsets[nodes+1], sources[edges], out_degree[nodes]. */
+void kiln_graph_csr(const kiln_graph *g, const uint64_t **offsets, const uint32_t **sources,
+                    const uint32_t **out_degree);
+
+typedef enum kiln_precision {
+    KILN_PRECISION_AUTO = 0, /* float64 on the CPU, float32 ranks on a GPU */
+    KILN_PRECISION_FLOAT32 = 1, /* GPU only; global sums stay float64 */
+    KILN_PRECISION_FLOAT64 = 2,
+} kiln_precision;
+
+typedef struct kiln_pagerank_options {
+    double damping; /* d in [0, 1) */
+    double tol; /* stop when sum |x_k - x_{k-1}| < nodes * tol; 0 runs max_iter iterations */
+    int max_iter;
+    kiln_precision precision;
+    int reorder; /* GPU: relabel vertices by descending in-degree for locality (1, default) */
+    int repeat; /* benchmarking: run the iteration loop this many times from x0 and report the
+                   median time (0 or 1: once) */
+} kiln_pagerank_options;
+
+/* damping 0.85, tol 1e-6, max_iter 100 (NetworkX's defaults), precision auto, reorder 1. */
+void kiln_pagerank_options_init(kiln_pagerank_options *opt);
+
+typedef struct kiln_pagerank_result {
+    int iterations;
+    int converged;
+    double residual; /* sum |x_k - x_{k-1}| of the last iteration */
+    double seconds; /* the iteration loop (device events on a GPU; the median of `repeat` runs) */
+    double seconds_per_iteration;
+    double edges_per_second; /* edges * iterations / seconds */
+    double setup_seconds; /* upload, relabelling, buffers */
+    double verify_residual; /* GPU: L1 change of one float64 CPU iteration from its result */
+    kiln_precision precision; /* the one used */
+} kiln_pagerank_result;
+
+/* PageRank as NetworkX, igraph and cuGraph define it: x0 = 1/N, x <- d*(A^T D^-1 x) +
+ * (d * sum of dangling x + 1 - d) / N, i.e. uniform teleport and the rank of vertices with no
+ * out-edges spread uniformly. ranks[nodes] receives the result in internal order (sums to 1).
+ * KILN_OK when converged (or tol == 0 and max_iter iterations ran), KILN_NOT_FOUND when tol > 0
+ * and max_iter iterations did not reach it (ranks hold the last iterate). A GPU result is
+ * checked by one float64 CPU iteration before it is returned (KILN_ERR_DEVICE if it fails). */
+kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, double *ranks,
+                          kiln_pagerank_result *result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,3 +33,28 @@ kiln_status kiln_cuda_sha256d_scan(kiln_cuda_state *st, const kiln_sha256d_job *
     snprintf(err, errlen, "kiln was built without CUDA");
     return KILN_ERR_DEVICE;
 }
+
+kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint32_t *src, const uint32_t *dst, uint64_t count,
+                                     uint64_t n, int undirected, int drop_loops, kiln_cuda_csr *out, char *err,
+                                     size_t errlen)
+{
+    (void)st, (void)src, (void)dst, (void)count, (void)n, (void)undirected, (void)drop_loops, (void)out;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
+kiln_status kiln_cuda_rmat_csr(kiln_cuda_state *st, const kiln_rmat_spec *spec, int undirected, kiln_cuda_csr *out,
+                               char *err, size_t errlen)
+{
+    (void)st, (void)spec, (void)undirected, (void)out;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
+kiln_status kiln_cuda_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const kiln_cuda_pr_params *p,
+                               double *ranks, kiln_cuda_pr_stats *stats, char *err, size_t errlen)
+{
+    (void)st, (void)g, (void)p, (void)ranks, (void)stats;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}

@@ -8,6 +8,7 @@
 
 #include "kiln.h"
 #include "../pow/sha256d_job.h"
+#include "../prim/rmat.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,53 @@ void kiln_cuda_close(kiln_cuda_state *st);
 kiln_status kiln_cuda_sha256d_scan(kiln_cuda_state *st, const kiln_sha256d_job *job, uint32_t start, uint64_t count,
                                    int tpb, int ipt, uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms,
                                    char *err, size_t errlen);
+
+/* ---- graphs and PageRank (graph_build.cu, pagerank.cu) */
+
+/* A CSR of in-edges built on the device and copied back into malloc'ed host arrays. */
+typedef struct kiln_cuda_csr {
+    uint64_t n, m;
+    uint64_t *offsets; /* n + 1 */
+    uint32_t *sources; /* m, ascending within each row */
+    uint32_t *outdeg; /* n */
+    uint64_t edges_read, self_loops_removed, duplicates_removed;
+} kiln_cuda_csr;
+
+/* Edges (host, vertex indices below n) -> CSR: keys (dst, src) sorted with CUB's radix sort,
+ * duplicates merged (cub::DeviceSelect::Unique), self loops dropped when drop_loops, both
+ * directions when undirected, offsets by cub::DeviceScan. The same arrays as the CPU build. */
+kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint32_t *src, const uint32_t *dst, uint64_t count,
+                                     uint64_t n, int undirected, int drop_loops, kiln_cuda_csr *out, char *err,
+                                     size_t errlen);
+/* RMAT edges generated on the device (src/prim/rmat.h), labels permuted, self loops dropped. */
+kiln_status kiln_cuda_rmat_csr(kiln_cuda_state *st, const kiln_rmat_spec *spec, int undirected, kiln_cuda_csr *out,
+                               char *err, size_t errlen);
+
+typedef struct kiln_cuda_pr_graph {
+    uint64_t n, m, dangling;
+    const uint64_t *offsets;
+    const uint32_t *sources;
+    const uint32_t *outdeg;
+} kiln_cuda_pr_graph;
+
+typedef struct kiln_cuda_pr_params {
+    double damping, tol;
+    int max_iter;
+    int use_double; /* float64 ranks instead of float32 */
+    int reorder; /* relabel by descending in-degree (else process the rows through an index list) */
+    int repeat; /* timed runs of the loop from x0; the median is reported */
+} kiln_cuda_pr_params;
+
+typedef struct kiln_cuda_pr_stats {
+    int iterations, converged;
+    double residual;
+    double loop_ms; /* median over the runs, device events */
+    double setup_s;
+} kiln_cuda_pr_stats;
+
+/* PageRank on the device; ranks[n] receives x in the graph's vertex order. */
+kiln_status kiln_cuda_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const kiln_cuda_pr_params *p,
+                               double *ranks, kiln_cuda_pr_stats *stats, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
