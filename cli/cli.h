@@ -46,5 +46,6 @@ int cmd_devices(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_merkle(int argc, char **argv);
 
 #endif
