@@ -229,13 +229,14 @@ int cmd_tune_merkle(int argc, char **argv)
     }
     static const int tpbs[] = {32, 64, 128, 256, 512, 1024};
     printf("tuning %s on %s, %llu leaves: tree rate (merges/s, graph launches) per threads per block x k\n"
-           "(k = levels per launch of the subtree kernel; k = 1 is one launch per level)\n",
+           "(k = levels per launch of the subtree kernel; k = 1 is one launch per level; the best k >= 2 is cached)\n",
            merkle_cli_cache_name(algo), kiln_ctx_device_name(ctx), (unsigned long long)n);
     printf("%6s", "tpb\\k");
     for (int k = 1; k <= 12; k++) printf(" %9d", k);
     printf("\n");
-    tune_entry best;
+    tune_entry best, levels;
     memset(&best, 0, sizeof best);
+    memset(&levels, 0, sizeof levels);
     code = EXIT_OK;
     for (size_t t = 0; t < sizeof tpbs / sizeof tpbs[0] && code == EXIT_OK; t++) {
         printf("%6d", tpbs[t]);
@@ -256,18 +257,23 @@ int cmd_tune_merkle(int argc, char **argv)
             format_rate(r.rate, "", rs, sizeof rs);
             printf(" %9s", rs);
             fflush(stdout);
-            if (r.rate > best.rate) {
-                best.rate = r.rate;
-                best.launch.threads_per_block = tpbs[t];
-                best.launch.items_per_thread = k;
+            tune_entry *e = k == 1 ? &levels : &best; /* the cache keeps the best subtree shape */
+            if (r.rate > e->rate) {
+                e->rate = r.rate;
+                e->launch.threads_per_block = tpbs[t];
+                e->launch.items_per_thread = k;
             }
         }
         if (code == EXIT_OK) printf("\n");
     }
     if (code == EXIT_OK && best.rate > 0) {
         char r[32], path[4096];
+        format_rate(levels.rate, "H/s", r, sizeof r);
+        printf("best one launch per level: %d threads per block: %s\n", levels.launch.threads_per_block, r);
         format_rate(best.rate, "H/s", r, sizeof r);
-        printf("best: %d threads per block, k = %d: %s\n", best.launch.threads_per_block, best.launch.items_per_thread, r);
+        printf("best: subtrees, %d threads per block, k = %d: %s (%.3f x one launch per level)\n",
+               best.launch.threads_per_block, best.launch.items_per_thread, r,
+               levels.rate > 0 ? best.rate / levels.rate : 0.0);
         snprintf(best.algo, sizeof best.algo, "%s", merkle_cli_cache_name(algo));
         snprintf(best.device, sizeof best.device, "%s", kiln_ctx_device_name(ctx));
         if (tune_cache_path(path, sizeof path) != 0)

@@ -205,7 +205,7 @@ int main(void)
     kiln_ctx *ctx = kiln_ctx_new();
     table(ctx);
     fuzz(ctx, "testnet3_block_000000000000045e.raw", 3000, 3000);
-    fuzz(ctx, "block413567.raw", 700, 150);
+    fuzz(ctx, "block413567.raw", 700, 40);
     kiln_ctx_free(ctx);
     return check_summary();
 }

@@ -15,8 +15,8 @@
 #define NODE KILN_MERKLE_NODE_SIZE
 #define TOP_NODES 256
 #define SAMPLES 64
-#define DEFAULT_TPB 128
-#define DEFAULT_K 7
+#define DEFAULT_TPB 256
+#define DEFAULT_K 6
 
 static kiln_status open_gpu(kiln_ctx *ctx)
 {

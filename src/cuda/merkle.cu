@@ -5,9 +5,9 @@
  *  - levels:   one launch per level, one thread per parent;
  *  - subtrees: each block takes C = 2^c consecutive nodes of a level and merges them k levels up in
  *              shared memory, writing every level it makes to the tree, so a tree of L levels needs
- *              ceil((L - 1) / k) launches. C = max(2^k, 2 * threads): when 2^k is smaller than
- *              the block's first level the block holds several subtrees side by side, so that every
- *              thread has a merge on the first level.
+ *              ceil((L - 1) / k) launches. The block holds C / 2^k subtrees of 2^k leaves side by
+ *              side: C = 2^(k+5) up to 4096 nodes (and at least two per thread), so that the top
+ *              level of a block is still a full warp of merges for k <= 7.
  * Either launch sequence can be captured once in a CUDA graph and replayed. Nodes move as two
  * 16-byte vectors; the odd-level rule (the last node of an odd level pairs with itself) is applied
  * wherever a block's level ends. */
@@ -175,11 +175,14 @@ kiln_status enqueue(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg 
         }
         return KILN_OK;
     }
-    int c_log2 = log2_floor(2 * (uint64_t)tpb);
-    if (c_log2 < cfg->k) c_log2 = cfg->k;
-    size_t smem = ((size_t)3 << c_log2) / 4 * 32; /* C/2 + C/4 nodes */
+    /* a block's share: 32 subtrees side by side where shared memory allows, so that even its top
+     * level is a full warp of merges (a single subtree would leave its last five levels to
+     * partial warps); never less than one merge per thread on its first level */
+    int c_log2 = cfg->k + 5 < MAX_C_LOG2 ? cfg->k + 5 : MAX_C_LOG2;
+    if (c_log2 < log2_floor(2 * (uint64_t)tpb)) c_log2 = log2_floor(2 * (uint64_t)tpb);
+    size_t smem = ((size_t)3 << c_log2) / 4 * 32; /* C/2 + C/4 nodes; none when a launch makes one level */
     for (int l = 0; l + 1 < levels; l += cfg->k) {
-        SubtreeLevels lv;
+        SubtreeLevels lv = {};
         lv.h = levels - 1 - l < cfg->k ? levels - 1 - l : cfg->k;
         lv.c_log2 = c_log2;
         for (int j = 0; j <= lv.h; j++) {
@@ -187,7 +190,7 @@ kiln_status enqueue(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg 
             lv.size[j] = kiln_merkle_level_size(n, l + j);
         }
         uint64_t blocks = (lv.size[0] + ((uint64_t)1 << c_log2) - 1) >> c_log2;
-        subtree_kernel<A><<<(unsigned)blocks, tpb, smem, st->stream>>>(tree, lv);
+        subtree_kernel<A><<<(unsigned)blocks, tpb, lv.h > 1 ? smem : 0, st->stream>>>(tree, lv);
         KILN_CUDA_TRY(cudaGetLastError(), "merkle subtree kernel launch");
         ++*launches;
     }
