@@ -115,6 +115,15 @@ int main(void)
         size_t count = quick ? sizeof small_quick / sizeof small_quick[0] : sizeof small / sizeof small[0];
         for (size_t i = 0; i < count; i++) compare(gpu, cpu, algos[a], quick ? small_quick[i] : small[i], &seed, 1);
     }
+    /* the SHA-3 / Keccak merges when this build has them */
+    static const kiln_merkle_algo keccaks[] = {KILN_MERKLE_SHA3_256, KILN_MERKLE_KECCAK256};
+    for (size_t a = 0; a < 2; a++) {
+        uint8_t z[32] = {0}, o[32];
+        if (kiln_merkle_merge(cpu, keccaks[a], z, z, o) != KILN_OK) continue;
+        compare(gpu, cpu, keccaks[a], 3, &seed, 1);
+        compare(gpu, cpu, keccaks[a], 1025, &seed, 1);
+        if (!quick) compare(gpu, cpu, keccaks[a], (1u << 20) + 1, &seed, 0);
+    }
     if (quick) {
         real_block(gpu);
         launches(gpu);

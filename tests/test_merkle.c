@@ -193,6 +193,35 @@ static void proofs(kiln_ctx *ctx)
           "odd-level sibling must repeat the node");
 }
 
+/* The SHA-3 / Keccak merges against the 64-byte (Len = 512) known answers of NIST's
+ * SHA3_256ShortMsg.rsp and the Keccak team's ShortMsgKAT_256.txt; without the Keccak module both
+ * report that they need it. */
+static void keccak_merges(kiln_ctx *ctx)
+{
+    static const struct {
+        kiln_merkle_algo algo;
+        const char *msg, *md;
+    } kat[] = {
+        {KILN_MERKLE_SHA3_256,
+         "67e384d209f1bc449fa67da6ce5fbbe84f4610129f2f0b40f7c0caea7ed5cb69be22ffb7541b2077ec1045356d9db4ee7141f7d3f84d32"
+         "4a5d00b33689f0cb78",
+         "9c9160268608ef09fe0bd3927d3dffa0c73499c528943e837be467b50e5c1f1e"},
+        {KILN_MERKLE_KECCAK256,
+         "e926ae8b0af6e53176dbffcc2a6b88c6bd765f939d3d178a9bde9ef3aa131c61e31c1e42cdfaf4b4dcde579a37e150efbef5555b4c1cb4"
+         "0439d835a724e2fae7",
+         "574271cd13959e8ddeae5bfbdb02a3fdf54f2babfd0cbeb893082a974957d0c1"},
+    };
+    for (int i = 0; i < 2; i++) {
+        uint8_t msg[64], out[32];
+        kiln_hex_decode(ctx, kat[i].msg, msg, 64);
+        kiln_status st = kiln_merkle_merge(ctx, kat[i].algo, msg, msg + 32, out);
+        if (st == KILN_OK) CHECK(hex_eq(out, 32, 0, kat[i].md), "%s merge KAT", kiln_merkle_algo_name(kat[i].algo));
+        else
+            CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "needs the Keccak module"), "%s: %s",
+                  kiln_merkle_algo_name(kat[i].algo), kiln_last_error(ctx));
+    }
+}
+
 static void errors(kiln_ctx *ctx)
 {
     kiln_merkle_algo a;
@@ -247,6 +276,7 @@ int main(void)
     shape();
     merges(ctx);
     proofs(ctx);
+    keccak_merges(ctx);
     errors(ctx);
     kiln_ctx_free(ctx);
     return check_summary();

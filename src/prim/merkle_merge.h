@@ -15,6 +15,18 @@
 #include "rescue.h"
 #include "sha256.h"
 
+/* The SHA-3 / Keccak merges come with the Keccak module (src/prim/keccak.h); a build without it
+ * reports those two algorithms as missing. */
+#if defined(__has_include)
+#if __has_include("keccak.h")
+#include "keccak.h"
+#define KILN_MERKLE_HAVE_KECCAK 1
+#endif
+#endif
+#ifndef KILN_MERKLE_HAVE_KECCAK
+#define KILN_MERKLE_HAVE_KECCAK 0
+#endif
+
 #define KILN_NODE_WORDS 8
 
 KILN_HD uint32_t kiln_node_bswap(uint32_t v)
@@ -95,5 +107,40 @@ KILN_HD void kiln_merge_rp64(const uint32_t l[KILN_NODE_WORDS], const uint32_t r
     kiln_rp64_merge(a, b, o);
     kiln_elements_to_node(o, out);
 }
+
+#if KILN_MERKLE_HAVE_KECCAK
+/* One Keccak-f[1600] call: the 64-byte message left || right is 8 little-endian lanes, which are the
+ * node words in pairs; with rate 136 (256-bit output) the padding is the domain byte at byte 64
+ * (lane 8) and 0x80 at byte 135 (the top of lane 16); the digest is lanes 0..3. */
+KILN_HD void kiln_merge_keccak_domain(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                      uint32_t out[KILN_NODE_WORDS], uint64_t domain)
+{
+    uint64_t s[KILN_KECCAK_LANES];
+    for (int i = 0; i < KILN_KECCAK_LANES; i++) s[i] = 0;
+    for (int i = 0; i < 4; i++) {
+        s[i] = (uint64_t)l[2 * i] | ((uint64_t)l[2 * i + 1] << 32);
+        s[4 + i] = (uint64_t)r[2 * i] | ((uint64_t)r[2 * i + 1] << 32);
+    }
+    s[8] = domain;
+    s[16] = UINT64_C(0x80) << 56;
+    kiln_keccak_f1600(s);
+    for (int i = 0; i < 4; i++) {
+        out[2 * i] = (uint32_t)s[i];
+        out[2 * i + 1] = (uint32_t)(s[i] >> 32);
+    }
+}
+
+KILN_HD void kiln_merge_sha3_256(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                 uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_merge_keccak_domain(l, r, out, KILN_KECCAK_DOMAIN_SHA3);
+}
+
+KILN_HD void kiln_merge_keccak256(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                  uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_merge_keccak_domain(l, r, out, KILN_KECCAK_DOMAIN_KECCAK);
+}
+#endif
 
 #endif
