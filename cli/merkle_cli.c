@@ -232,7 +232,7 @@ int cmd_tune_merkle(int argc, char **argv)
            "(k = levels per launch of the subtree kernel; k = 1 is one launch per level; the best k >= 2 is cached)\n",
            merkle_cli_cache_name(algo), kiln_ctx_device_name(ctx), (unsigned long long)n);
     printf("%6s", "tpb\\k");
-    for (int k = 1; k <= 12; k++) printf(" %9d", k);
+    for (int k = 1; k <= 8; k++) printf(" %9d", k);
     printf("\n");
     tune_entry best, levels;
     memset(&best, 0, sizeof best);
@@ -240,12 +240,12 @@ int cmd_tune_merkle(int argc, char **argv)
     code = EXIT_OK;
     for (size_t t = 0; t < sizeof tpbs / sizeof tpbs[0] && code == EXIT_OK; t++) {
         printf("%6d", tpbs[t]);
-        for (int k = 1; k <= 12; k++) {
+        for (int k = 1; k <= 8; k++) {
             kiln_merkle_opts o = {k == 1 ? KILN_MERKLE_LEVELS : KILN_MERKLE_SUBTREES, k, tpbs[t], 1};
             kiln_merkle_bench_result r;
             kiln_status st = kiln_merkle_bench(ctx, algo, n, &o, (int)reps, &r);
             if (st == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "limit")) {
-                printf(" %9s", "-"); /* the block is too large for the kernel's registers */
+                printf(" %9s", "-"); /* over the registers' or shared memory's limit */
                 continue;
             }
             if (st != KILN_OK) {

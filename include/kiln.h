@@ -221,12 +221,14 @@ uint64_t kiln_merkle_tree_size(uint64_t n);
 typedef enum kiln_merkle_method {
     KILN_MERKLE_AUTO = 0, /* subtrees, with the tuned or built-in k and block size */
     KILN_MERKLE_LEVELS = 1, /* one launch per level */
-    KILN_MERKLE_SUBTREES = 2, /* each block builds subtrees of 2^k nodes in shared memory: k levels per launch */
+    KILN_MERKLE_SUBTREES = 2, /* each block builds one subtree of 2^k leaves per thread in shared memory:
+                                 k levels per launch */
 } kiln_merkle_method;
 
 typedef struct kiln_merkle_opts {
     kiln_merkle_method method;
-    int subtree_log2; /* k, levels per launch for KILN_MERKLE_SUBTREES, 1..11; 0 = default */
+    int subtree_log2; /* k, levels per launch for KILN_MERKLE_SUBTREES, 1..12 with 2^k * threads per
+                         block <= 4096; 0 = default */
     int threads_per_block; /* multiple of 32 in 32..1024; 0 = default */
     int graph; /* nonzero: capture the launch sequence in a CUDA graph and launch that */
 } kiln_merkle_opts;

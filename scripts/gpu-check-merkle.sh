@@ -79,6 +79,11 @@ for m in re.finditer(r"Function (\S*(level|subtree)_kernelILi(\d)E\S*):\s*\n\s*(
     body = text.split("Function : " + name, 1)
     n = len(re.findall(r"^\s+/\*[0-9a-f]{4,}\*/", body[1].split("Function :", 1)[0], re.M)) if len(body) > 1 else 0
     print("    %-8s %-8s %s %s %s  SASS instructions %d" % (m.group(2), algo.get(m.group(3), m.group(3)), m.group(4), m.group(5), m.group(7), n))
+m = re.search(r"Function (\S*rp64_coop_kernel\S*):\s*\n\s*(REG:\d+) (STACK:\d+)", text)
+if m:
+    body = text.split("Function : " + m.group(1), 1)
+    n = len(re.findall(r"^\s+/\*[0-9a-f]{4,}\*/", body[1].split("Function :", 1)[0], re.M)) if len(body) > 1 else 0
+    print("    %-8s %-8s %s %s  SASS instructions %d" % ("coop16", "rp64_256", m.group(2), m.group(3), n))
 PY
 
 if ! skip tune; then

@@ -12,9 +12,9 @@ typedef struct shape {
 } shape;
 
 static const shape shapes[] = {
-    {KILN_MERKLE_LEVELS, 0, 128, 0}, {KILN_MERKLE_LEVELS, 0, 32, 1},     {KILN_MERKLE_SUBTREES, 1, 64, 0},
-    {KILN_MERKLE_SUBTREES, 3, 32, 0}, {KILN_MERKLE_SUBTREES, 7, 128, 1}, {KILN_MERKLE_SUBTREES, 10, 256, 0},
-    {KILN_MERKLE_SUBTREES, 12, 64, 1}, {KILN_MERKLE_SUBTREES, 5, 512, 0}, {KILN_MERKLE_AUTO, 0, 0, 0},
+    {KILN_MERKLE_LEVELS, 0, 128, 0},   {KILN_MERKLE_LEVELS, 0, 32, 1},  {KILN_MERKLE_SUBTREES, 1, 64, 0},
+    {KILN_MERKLE_SUBTREES, 3, 32, 0},  {KILN_MERKLE_SUBTREES, 4, 128, 1}, {KILN_MERKLE_SUBTREES, 2, 1024, 0},
+    {KILN_MERKLE_SUBTREES, 7, 32, 1},  {KILN_MERKLE_SUBTREES, 5, 64, 0}, {KILN_MERKLE_AUTO, 0, 0, 0},
 };
 
 static void random_leaves(uint8_t *p, uint64_t n, unsigned long long *seed)
@@ -85,6 +85,8 @@ static void real_block(kiln_ctx *gpu)
     free(raw);
 }
 
+/* Launch counts: one per level; ceil(levels / k) for subtrees; rp64_256's narrow levels (at most
+ * 65536 parents) one launch each in either schedule. */
 static void launches(kiln_ctx *gpu)
 {
     kiln_merkle_bench_result r;
@@ -93,8 +95,20 @@ static void launches(kiln_ctx *gpu)
     CHECK(kiln_merkle_bench(gpu, KILN_MERKLE_SHA256D, n, &lv, 3, &r) == KILN_OK && r.launches == 17 && r.rate > 0 &&
               r.raw_rate > 0,
           "levels: %d launches (want 17): %s", r.launches, kiln_last_error(gpu));
-    CHECK(kiln_merkle_bench(gpu, KILN_MERKLE_RP64_256, n, &st, 3, &r) == KILN_OK && r.launches == 4 && r.rate > 0,
+    CHECK(kiln_merkle_bench(gpu, KILN_MERKLE_SHA256D, n, &st, 3, &r) == KILN_OK && r.launches == 4 && r.rate > 0,
           "subtrees k=5: %d launches (want ceil(17/5) = 4): %s", r.launches, kiln_last_error(gpu));
+    CHECK(kiln_merkle_bench(gpu, KILN_MERKLE_RP64_256, n, &st, 3, &r) == KILN_OK && r.launches == 17,
+          "rp64_256 narrow levels: %d launches (want 17): %s", r.launches, kiln_last_error(gpu));
+    /* 2^18 + 3 leaves: 20 levels; one subtree launch (k = 3) while the next level has more than
+     * 65536 nodes, then 16 narrow levels */
+    st.subtree_log2 = 3;
+    CHECK(kiln_merkle_bench(gpu, KILN_MERKLE_RP64_256, (UINT64_C(1) << 18) + 3, &st, 2, &r) == KILN_OK &&
+              r.launches == 17,
+          "rp64_256 subtrees then narrow levels: %d launches (want 17): %s", r.launches, kiln_last_error(gpu));
+    kiln_merkle_opts over = {KILN_MERKLE_SUBTREES, 6, 128, 0};
+    CHECK(kiln_merkle_bench(gpu, KILN_MERKLE_SHA256D, n, &over, 1, &r) == KILN_ERR_INPUT &&
+              strstr(kiln_last_error(gpu), "limit"),
+          "2^6 x 128 nodes per block refused: %s", kiln_last_error(gpu));
 }
 
 int main(void)
@@ -137,8 +151,9 @@ int main(void)
         compare(gpu, cpu, KILN_MERKLE_SHA256D, big_sha[i], &seed, 1);
         compare(gpu, cpu, KILN_MERKLE_SHA256, big_sha[i], &seed, 0);
     }
-    static const uint64_t big_rp[] = {(1u << 16) - 1, 1u << 16, (1u << 16) + 1, 100003};
-    for (size_t i = 0; i < sizeof big_rp / sizeof big_rp[0]; i++) compare(gpu, cpu, KILN_MERKLE_RP64_256, big_rp[i], &seed, i == 3);
+    /* rp64_256 past 2^17 + 2 leaves also runs its bulk levels through the one-thread kernels */
+    static const uint64_t big_rp[] = {(1u << 16) - 1, 1u << 16, (1u << 16) + 1, 100003, (1u << 18) + 3, 300007};
+    for (size_t i = 0; i < sizeof big_rp / sizeof big_rp[0]; i++) compare(gpu, cpu, KILN_MERKLE_RP64_256, big_rp[i], &seed, i >= 3);
     for (int i = 0; i < 4; i++) compare(gpu, cpu, KILN_MERKLE_SHA256D, 1 + test_rand(&seed) % 200000, &seed, 1);
     real_block(gpu);
     launches(gpu);

@@ -16,7 +16,7 @@
 #define TOP_NODES 256
 #define SAMPLES 64
 #define DEFAULT_TPB 256
-#define DEFAULT_K 6
+#define DEFAULT_K 3
 
 static kiln_status open_gpu(kiln_ctx *ctx)
 {
