@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "merkle_cli.h"
 #include "progress.h"
 #include "tune_cache.h"
 
@@ -10,6 +11,7 @@ int cmd_bench(int argc, char **argv)
 {
     const char *cmd = "bench", *algo_s = "all", *device = "auto", *seconds_s = NULL;
     int json = 0;
+    if (merkle_cli_requested(argc, argv)) return cmd_bench_merkle(argc, argv);
     for (int i = 0; i < argc; i++) {
         const char *v;
         int r;

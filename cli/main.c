@@ -15,6 +15,7 @@ static const struct {
     {"bench", cmd_bench, "measure hash rates"},
     {"tune", cmd_tune, "sweep GPU launch shapes, print the table, cache the best"},
     {"pagerank", cmd_pagerank, "PageRank of a graph file or an RMAT graph"},
+    {"merkle", cmd_merkle, "Merkle root, proofs and raw Bitcoin blocks (sha256d, sha256, rp64_256, ...)"},
 };
 
 static void usage(FILE *out)

@@ -1,6 +1,7 @@
 /* The tuning cache: the best GPU launch shape per algorithm and GPU model, as plain text in
  * $XDG_CACHE_HOME/kiln/tune.txt (else ~/.cache/kiln/tune.txt), one line per entry:
- *   <algo> TAB <device name> TAB <threads per block> TAB <items per thread> TAB <rate H/s> */
+ *   <algo> TAB <device name> TAB <threads per block> TAB <items per thread> TAB <rate H/s>
+ * For "merkle-*" entries the items column holds the subtree height k (1..12). */
 #ifndef KILN_CLI_TUNE_CACHE_H
 #define KILN_CLI_TUNE_CACHE_H
 

@@ -287,6 +287,114 @@ typedef struct kiln_pagerank_result {
  * checked by one float64 CPU iteration before it is returned (KILN_ERR_DEVICE if it fails). */
 kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, double *ranks,
                           kiln_pagerank_result *result);
+/* ---------------------------------------------------------------- Merkle trees */
+
+/* The two-to-one merge a tree is built over; every node is 32 bytes.
+ *   sha256d    Bitcoin: parent = sha256d(left || right) over raw (internal byte order) hashes
+ *   sha256     parent = sha256(left || right)
+ *   sha3-256   parent = SHA3-256(left || right)       (FIPS 202)
+ *   keccak256  parent = Keccak-256(left || right)     (original padding, as Ethereum)
+ *   rp64_256   Winterfell's Rescue Prime merge; a node is 4 Goldilocks field elements
+ *              (little-endian u64s, each below p = 2^64 - 2^32 + 1) */
+typedef enum kiln_merkle_algo {
+    KILN_MERKLE_SHA256D = 0,
+    KILN_MERKLE_SHA256 = 1,
+    KILN_MERKLE_SHA3_256 = 2,
+    KILN_MERKLE_KECCAK256 = 3,
+    KILN_MERKLE_RP64_256 = 4,
+} kiln_merkle_algo;
+
+#define KILN_MERKLE_ALGO_COUNT 5
+#define KILN_MERKLE_NODE_SIZE 32
+
+/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256". */
+kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
+const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
+
+/* One merge on the CPU: out = parent of left and right. KILN_ERR_INPUT for an rp64_256 node that
+ * is not 4 canonical field elements, or for a merge this build lacks. */
+kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t left[32], const uint8_t right[32],
+                              uint8_t out[32]);
+
+/* Tree shape, the same for every algorithm: level 0 holds the n leaves; a level of m > 1 nodes has
+ * a parent level of ceil(m / 2) nodes, node i being the merge of children 2i and 2i + 1, where a
+ * level of odd size pairs its last node with itself (Bitcoin's rule); the level of one node is the
+ * root. For n a power of two this is Winterfell's tree. The whole tree is every level one after
+ * the other, leaves first, root last. */
+/* Number of levels, leaves and root included: 1 for n = 1, 0 for n = 0. */
+int kiln_merkle_levels(uint64_t n);
+/* Nodes in level `level` (0 = leaves), and where it starts in the whole tree. */
+uint64_t kiln_merkle_level_size(uint64_t n, int level);
+uint64_t kiln_merkle_level_offset(uint64_t n, int level);
+/* Nodes in the whole tree (about 2n). */
+uint64_t kiln_merkle_tree_size(uint64_t n);
+
+/* How the GPU builds a tree (ignored by the CPU backend). */
+typedef enum kiln_merkle_method {
+    KILN_MERKLE_AUTO = 0, /* subtrees, with the tuned or built-in k and block size */
+    KILN_MERKLE_LEVELS = 1, /* one launch per level */
+    KILN_MERKLE_SUBTREES = 2, /* each block builds one subtree of 2^k leaves per thread in shared memory:
+                                 k levels per launch */
+} kiln_merkle_method;
+
+typedef struct kiln_merkle_opts {
+    kiln_merkle_method method;
+    int subtree_log2; /* k, levels per launch for KILN_MERKLE_SUBTREES, 1..12 with 2^k * threads per
+                         block <= 4096; 0 = default */
+    int threads_per_block; /* multiple of 32 in 32..1024; 0 = default */
+    int graph; /* nonzero: capture the launch sequence in a CUDA graph and launch that */
+} kiln_merkle_opts;
+
+/* Builds the tree of n leaves (n * 32 bytes) on the context's device and writes its root. When tree
+ * is not NULL it receives the whole tree (kiln_merkle_tree_size(n) * 32 bytes). On a GPU the tree
+ * stays in device memory between levels; the CPU then recomputes the top levels from the device's
+ * nodes and re-checks a random sample of the nodes below before anything is reported. opts may be
+ * NULL (defaults). KILN_ERR_INPUT for n = 0, a non-canonical rp64_256 leaf or an algorithm this
+ * build lacks; KILN_ERR_DEVICE when the GPU fails or its tree is wrong. */
+kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *leaves, uint64_t n,
+                              const kiln_merkle_opts *opts, uint8_t root[32], uint8_t *tree);
+
+/* Inclusion proof of leaf `index` from a whole tree of n leaves: the sibling of each node on the
+ * path, leaf level first, kiln_merkle_levels(n) - 1 of them (32 bytes each, written to siblings;
+ * *count receives the number). A node paired with itself has itself as sibling. */
+kiln_status kiln_merkle_proof(kiln_ctx *ctx, const uint8_t *tree, uint64_t n, uint64_t index, uint8_t *siblings,
+                              int *count);
+
+/* Checks a proof: KILN_OK when hashing leaf up the path gives root, KILN_NOT_FOUND when it does not.
+ * With n > 0 the proof must also fit a tree of n leaves: index < n, count == levels - 1, and where
+ * the path's node is the last of an odd level its sibling must be itself. With n = 0 the leaf count
+ * is unknown and only index < 2^count is required. KILN_ERR_INPUT for a proof that cannot fit. */
+kiln_status kiln_merkle_verify(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t leaf[32], uint64_t index,
+                               uint64_t n, const uint8_t *siblings, int count, const uint8_t root[32]);
+
+typedef struct kiln_merkle_bench_result {
+    uint64_t leaves;
+    double seconds; /* median time to build the whole tree from leaves already on the device */
+    double rate; /* merges per second: (leaves - 1) / seconds */
+    int launches; /* kernel launches per tree (0 on the CPU) */
+    double raw_rate; /* merges per second of one launch of leaves/2 independent merges (GPU only) */
+} kiln_merkle_bench_result;
+
+/* Times building trees of n pseudo-random leaves on the context's device, `reps` times after a
+ * warm-up (reps <= 0: 10); the last tree's root is checked on the CPU as kiln_merkle_build does. */
+kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, const kiln_merkle_opts *opts,
+                              int reps, kiln_merkle_bench_result *result);
+
+/* ---------------------------------------------------------------- raw Bitcoin blocks */
+
+typedef struct kiln_block {
+    uint8_t header[KILN_HEADER_SIZE];
+    uint64_t n_tx;
+    uint64_t n_segwit; /* transactions in the witness serialization (BIP 144) */
+    uint8_t *txids; /* n_tx * 32 bytes: sha256d of each non-witness serialization, raw byte order */
+} kiln_block;
+
+/* Parses a serialized block (header, CompactSize transaction count, transactions in the legacy or
+ * segwit serialization) and computes every txid. Nothing may follow the last transaction.
+ * KILN_ERR_INPUT with a message naming the byte offset for a truncated or malformed block. On
+ * success free the block with kiln_block_free. */
+kiln_status kiln_block_parse(kiln_ctx *ctx, const uint8_t *raw, size_t len, kiln_block *block);
+void kiln_block_free(kiln_block *block);
 
 #ifdef __cplusplus
 }

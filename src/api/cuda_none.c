@@ -58,3 +58,46 @@ kiln_status kiln_cuda_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g,
     snprintf(err, errlen, "kiln was built without CUDA");
     return KILN_ERR_DEVICE;
 }
+
+static kiln_status no_cuda(char *err, size_t errlen)
+{
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
+kiln_status kiln_cuda_merkle_upload(kiln_cuda_state *st, const uint8_t *leaves, uint64_t n, char *err, size_t errlen)
+{
+    (void)st, (void)leaves, (void)n;
+    return no_cuda(err, errlen);
+}
+
+kiln_status kiln_cuda_merkle_random(kiln_cuda_state *st, uint64_t n, uint64_t seed, int field, char *err,
+                                    size_t errlen)
+{
+    (void)st, (void)n, (void)seed, (void)field;
+    return no_cuda(err, errlen);
+}
+
+kiln_status kiln_cuda_merkle_build(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n,
+                                   const kiln_cuda_merkle_cfg *cfg, int *launches, float *gpu_ms, char *err,
+                                   size_t errlen)
+{
+    (void)st, (void)algo, (void)n, (void)cfg, (void)launches, (void)gpu_ms;
+    return no_cuda(err, errlen);
+}
+
+kiln_status kiln_cuda_merkle_read(kiln_cuda_state *st, uint64_t first, uint64_t count, uint8_t *out, char *err,
+                                  size_t errlen)
+{
+    (void)st, (void)first, (void)count, (void)out;
+    return no_cuda(err, errlen);
+}
+
+kiln_status kiln_cuda_merkle_raw(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms,
+                                 char *err, size_t errlen)
+{
+    (void)st, (void)algo, (void)n, (void)tpb, (void)gpu_ms;
+    return no_cuda(err, errlen);
+}
+
+void kiln_cuda_merkle_release(kiln_cuda_state *st) { (void)st; }

@@ -79,6 +79,32 @@ typedef struct kiln_cuda_pr_stats {
 /* PageRank on the device; ranks[n] receives x in the graph's vertex order. */
 kiln_status kiln_cuda_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const kiln_cuda_pr_params *p,
                                double *ranks, kiln_cuda_pr_stats *stats, char *err, size_t errlen);
+/* ---- Merkle trees (merkle.cu). The whole tree lives in device memory owned by the state, level
+ * after level as kiln_merkle_level_offset lays it out; it stays there between levels and calls. */
+typedef struct kiln_cuda_merkle_cfg {
+    int method; /* KILN_MERKLE_LEVELS or KILN_MERKLE_SUBTREES */
+    int k; /* levels per launch of the subtree kernel, 1..12 */
+    int tpb; /* threads per block */
+    int graph; /* replay the launch sequence as a CUDA graph */
+} kiln_cuda_merkle_cfg;
+
+/* Level 0 := n leaves from the host (the device tree grows as needed). */
+kiln_status kiln_cuda_merkle_upload(kiln_cuda_state *st, const uint8_t *leaves, uint64_t n, char *err, size_t errlen);
+/* Level 0 := n pseudo-random leaves from seed; field != 0 makes each u64 a canonical Goldilocks element. */
+kiln_status kiln_cuda_merkle_random(kiln_cuda_state *st, uint64_t n, uint64_t seed, int field, char *err,
+                                    size_t errlen);
+/* Builds every level above level 0; *launches receives the kernel launches, *gpu_ms their event time. */
+kiln_status kiln_cuda_merkle_build(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n,
+                                   const kiln_cuda_merkle_cfg *cfg, int *launches, float *gpu_ms, char *err,
+                                   size_t errlen);
+/* Copies nodes [first, first + count) of the whole tree to the host. */
+kiln_status kiln_cuda_merkle_read(kiln_cuda_state *st, uint64_t first, uint64_t count, uint8_t *out, char *err,
+                                  size_t errlen);
+/* One launch of the level kernel over level 0's n nodes (ceil(n/2) independent merges): the raw rate. */
+kiln_status kiln_cuda_merkle_raw(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms,
+                                 char *err, size_t errlen);
+/* Frees the device tree and graph (called by kiln_cuda_close). */
+void kiln_cuda_merkle_release(kiln_cuda_state *st);
 
 #ifdef __cplusplus
 }
