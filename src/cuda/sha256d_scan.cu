@@ -8,6 +8,14 @@
  * derivation of each folded term is in docs/perf-sha256d.md. */
 #include "cuda_state.h"
 
+/* The per-nonce code is host+device so that it can be checked against the reference on a machine
+ * without a GPU; only the device copy needs unrolling. */
+#if defined(__CUDA_ARCH__)
+#define KILN_UNROLL _Pragma("unroll")
+#else
+#define KILN_UNROLL
+#endif
+
 namespace {
 
 /* Round constants as a compile-time function: with every round unrolled, each K becomes an
@@ -43,7 +51,7 @@ __host__ __device__ constexpr uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
 #define KILN_SHA256D_ADDS 1
 #endif
 #ifndef KILN_SHA256D_MULROT
-#define KILN_SHA256D_MULROT 0
+#define KILN_SHA256D_MULROT 4
 #endif
 #ifndef KILN_SHA256D_ILP
 #define KILN_SHA256D_ILP 1
@@ -95,6 +103,15 @@ sha256d_consts make_consts(const kiln_sha256d_job &j)
     c.target7 = j.target[7];
     c.m = {1u, 1u << 7, 1u << 10, 1u << 13, 1u << 14, 1u << 22, 1u << 29};
     return c;
+}
+
+__host__ __device__ __forceinline__ uint32_t bswap(uint32_t x)
+{
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(x, 0, 0x0123);
+#else
+    return kiln_bswap32(x);
+#endif
 }
 
 /* a + b on the multiply pipe; only for operands that are not compile-time constants. */
@@ -213,12 +230,12 @@ __host__ __device__ __forceinline__ uint32_t sha256d_top(const sha256d_consts &c
     const mulk &m = c.m;
     /* ---- first hash, second block: W0..W2 job words, W3 nonce, W4 padding, W15 = 640 */
     uint32_t w[64];
-    w[3] = kiln_bswap32(nonce);
+    w[3] = bswap(nonce);
     st8 s = {{w[3] + c.a4c, c.a3, c.b3, c.c3, w[3] + c.e4c, c.e3, c.f3, 0}};
     round_hkw(m, s, c.hkw4);
     round_hkw(m, s, c.hkw5);
     round_hkw(m, s, c.hkw6);
-#pragma unroll
+KILN_UNROLL
     for (int t = 7; t < 15; t++) round_hkw(m, s, s.v[7] + kk(t));
     round_hkw(m, s, s.v[7] + (kk(15) + 640u));
     round_hkw(m, s, add2(m, s.v[7], c.kw16));
@@ -233,14 +250,14 @@ __host__ __device__ __forceinline__ uint32_t sha256d_top(const sha256d_consts &c
     w[22] = dss1(m, w[20]) + 640u;
     w[23] = add2(m, dss1(m, w[21]), c.w16);
     w[24] = add2(m, dss1(m, w[22]), c.w17);
-#pragma unroll
+KILN_UNROLL
     for (int t = 25; t < 30; t++) w[t] = add2(m, dss1(m, w[t - 2]), w[t - 7]);
     w[30] = add2(m, dss1(m, w[28]), w[23]) + ss0(640u);
     w[31] = add2(m, add2(m, dss1(m, w[29]), w[24]), c.c31);
     w[32] = add2(m, add2(m, dss1(m, w[30]), w[25]), c.c32);
-#pragma unroll
+KILN_UNROLL
     for (int t = 18; t < 33; t++) round_kw(m, s, w[t] + kk(t));
-#pragma unroll
+KILN_UNROLL
     for (int t = 33; t < 64; t++) {
         w[t] = expand(m, w, t);
         round_kw(m, s, w[t] + kk(t));
@@ -248,10 +265,10 @@ __host__ __device__ __forceinline__ uint32_t sha256d_top(const sha256d_consts &c
 
     /* ---- second hash: one block of the 8 digest words, padding 0x80000000, length 256 */
     uint32_t x[61];
-#pragma unroll
+KILN_UNROLL
     for (int i = 0; i < 8; i++) x[i] = add2(m, c.mid[i], s.v[i]);
     x[8] = 0x80000000u;
-#pragma unroll
+KILN_UNROLL
     for (int t = 9; t < 15; t++) x[t] = 0;
     x[15] = 256u;
     /* round 0 from the IV is all constants but W0 */
@@ -262,13 +279,13 @@ __host__ __device__ __forceinline__ uint32_t sha256d_top(const sha256d_consts &c
     st8 h = {{x[0] + a1c, KILN_SHA256_IV0, KILN_SHA256_IV1, KILN_SHA256_IV2, x[0] + e1c, KILN_SHA256_IV4,
               KILN_SHA256_IV5, KILN_SHA256_IV6}};
     /* rounds 1..3: h and d are still IV words */
-#pragma unroll
+KILN_UNROLL
     for (int t = 1; t < 4; t++) round_hkw<true>(m, h, x[t] + (h.v[7] + kk(t)));
-#pragma unroll
+KILN_UNROLL
     for (int t = 4; t < 8; t++) round_kw(m, h, x[t] + kk(t));
-#pragma unroll
+KILN_UNROLL
     for (int t = 8; t < 16; t++) round_kw(m, h, x[t] + kk(t));
-#pragma unroll
+KILN_UNROLL
     for (int t = 16; t < 60; t++) {
         x[t] = expand2(m, x, t);
         round_kw(m, h, x[t] + kk(t));
@@ -278,7 +295,7 @@ __host__ __device__ __forceinline__ uint32_t sha256d_top(const sha256d_consts &c
     x[60] = expand2(m, x, 60);
     const uint32_t t1 = add2(m, add2(m, add2(m, h.v[7], x[60] + kk(60)), ch(h.v[4], h.v[5], h.v[6])), dbs1(m, h.v[4]));
     const uint32_t e61 = add2(m, h.v[3], t1);
-    return kiln_bswap32(e61 + KILN_SHA256_IV7);
+    return bswap(e61 + KILN_SHA256_IV7);
 }
 
 /* Each thread tries NPT nonces, G of them interleaved at a time for instruction-level
@@ -292,9 +309,9 @@ __global__ void __launch_bounds__(1024) sha256d_scan_kernel(const __grid_constan
 #pragma unroll 1
     for (int i = 0; i < NPT; i += G) {
         uint32_t top[G];
-#pragma unroll
+KILN_UNROLL
         for (int j = 0; j < G; j++) top[j] = sha256d_top(c, start + (uint32_t)(base + (uint64_t)(i + j) * blockDim.x));
-#pragma unroll
+KILN_UNROLL
         for (int j = 0; j < G; j++) {
             if (top[j] <= c.target7) {
                 const uint64_t off = base + (uint64_t)(i + j) * blockDim.x;
