@@ -10,7 +10,7 @@
 #                            variants.log hashcat.log summary.txt and the tune cache)
 #   KILN_GPU_BUILD           build directory (build-gpu)
 #   KILN_GPU_SKIP            steps to skip, space-separated: ctest sanitizer cli tune sass
-#   KILN_GPU_VARIANTS        "ADDS:MULROT:ILP ..." extra builds of the sha256d kernel with those
+#   KILN_GPU_VARIANTS        "ADDS:MULROT:ILP:KW ..." extra builds of the sha256d kernel with those
 #                            knobs (see src/cuda/sha256d_scan.cu), each tuned and benched
 #   KILN_GPU_HASHCAT         path of the anchors folder (see /work/shared/anchors/README.md, with
 #                            pkgs/ fetched): runs hashcat -b for modes 21400 and 1400 for a ratio
@@ -169,18 +169,18 @@ if [ -n "${KILN_GPU_VARIANTS:-}" ]; then
     note "variants: $KILN_GPU_VARIANTS"
     : >"$OUT/variants.log"
     for v in $KILN_GPU_VARIANTS; do
-        IFS=: read -r adds mulrot ilp <<<"$v"
-        d=build-var-$adds-$mulrot-$ilp
+        IFS=: read -r adds mulrot ilp kw <<<"$v"
+        d=build-var-$adds-$mulrot-$ilp-$kw
         (cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DKILN_TESTS=OFF \
             -DCMAKE_CUDA_ARCHITECTURES=90-real \
-            "-DCMAKE_CUDA_FLAGS=-DKILN_SHA256D_ADDS=$adds -DKILN_SHA256D_MULROT=$mulrot -DKILN_SHA256D_ILP=$ilp" &&
+            "-DCMAKE_CUDA_FLAGS=-DKILN_SHA256D_ADDS=$adds -DKILN_SHA256D_MULROT=$mulrot -DKILN_SHA256D_ILP=$ilp -DKILN_SHA256D_KW=$kw" &&
             cmake --build "$d" -j 4 --target kiln_cli) >"/tmp/$d.log" 2>&1 &
     done
     wait
     for v in $KILN_GPU_VARIANTS; do
-        IFS=: read -r adds mulrot ilp <<<"$v"
-        d=build-var-$adds-$mulrot-$ilp
-        echo "==== variant ADDS=$adds MULROT=$mulrot ILP=$ilp" >>"$OUT/variants.log"
+        IFS=: read -r adds mulrot ilp kw <<<"$v"
+        d=build-var-$adds-$mulrot-$ilp-$kw
+        echo "==== variant ADDS=$adds MULROT=$mulrot ILP=$ilp KW=$kw" >>"$OUT/variants.log"
         if [ ! -x "$d/kiln" ]; then
             tail -20 "/tmp/$d.log" >>"$OUT/variants.log"
             row "variant $v" "build FAILED"
@@ -191,6 +191,13 @@ if [ -n "${KILN_GPU_VARIANTS:-}" ]; then
         best=$(grep '^best:' "$OUT/variants.log" | tail -1 | sed 's/best: //')
         row "variant $v (tuned)" "$best"
     done
+fi
+
+# ---- pipe microbenchmark (a source outside the repository, given by path)
+if [ -n "${KILN_GPU_PIPEBENCH:-}" ] && [ -f "$KILN_GPU_PIPEBENCH" ]; then
+    note "pipe microbenchmark"
+    nvcc -O3 -arch=sm_90 -o /tmp/pipebench "$KILN_GPU_PIPEBENCH" && /tmp/pipebench "${CLK:-1980}" >>"$OUT/variants.log" 2>&1
+    grep '^PIPE' "$OUT/variants.log" | sed 's/^PIPE //' | while read -r line; do row "pipe" "$line"; done
 fi
 
 # ---- peers

@@ -46,15 +46,20 @@ __host__ __device__ constexpr uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
  *   KILN_SHA256D_MULROT bit mask: 1 one rotation of Sigma1 per round, 2 one of Sigma0, 4 the
  *     shift right of sigma0/sigma1 in the schedule, 8 one rotation of sigma1, 16 one of sigma0,
  *     computed on the multiply pipe (x * 2^(32-n): low word x << (32-n), high word x >> n).
- *   KILN_SHA256D_ILP: nonces interleaved per thread (1 or 2). */
+ *   KILN_SHA256D_ILP: nonces interleaved per thread (1 or 2).
+ *   KILN_SHA256D_KW: how round constants are added: 0 the compiler's choice (VIADD), 1 IMAD
+ *     (one * K + x), 2 h + W + K as one three-input add (IADD3). */
 #ifndef KILN_SHA256D_ADDS
 #define KILN_SHA256D_ADDS 1
 #endif
 #ifndef KILN_SHA256D_MULROT
-#define KILN_SHA256D_MULROT 4
+#define KILN_SHA256D_MULROT 0
 #endif
 #ifndef KILN_SHA256D_ILP
 #define KILN_SHA256D_ILP 1
+#endif
+#ifndef KILN_SHA256D_KW
+#define KILN_SHA256D_KW 1
 #endif
 
 /* Opaque multipliers: 1 and powers of two, read from the kernel parameters so that ptxas keeps
@@ -127,6 +132,19 @@ __host__ __device__ __forceinline__ uint32_t add2(const mulk &m, uint32_t a, uin
 #endif
 }
 
+/* x + k for a compile-time constant k. */
+__host__ __device__ __forceinline__ uint32_t addk(const mulk &m, uint32_t x, uint32_t k)
+{
+#if KILN_SHA256D_KW == 1 && defined(__CUDA_ARCH__)
+    uint32_t d;
+    asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(m.one), "r"(k), "r"(x));
+    return d;
+#else
+    (void)m;
+    return x + k;
+#endif
+}
+
 /* x rotated right by n, on the multiply pipe: mul = 2^(32-n); high word (x >> n) first, then
  * the low word (x << (32-n)) added to it, two IMADs. */
 __host__ __device__ __forceinline__ uint32_t ror_mul(uint32_t x, uint32_t mul)
@@ -193,8 +211,18 @@ __host__ __device__ __forceinline__ void round_hkw(const mulk &m, st8 &s, uint32
     s.v[0] = a;
 }
 
-/* One round with K + W given; h is a variable. */
-__host__ __device__ __forceinline__ void round_kw(const mulk &m, st8 &s, uint32_t kw) { round_hkw(m, s, add2(m, s.v[7], kw)); }
+/* One round of a variable message word w and round constant k; h is a variable. */
+__host__ __device__ __forceinline__ void round_wk(const mulk &m, st8 &s, uint32_t w, uint32_t k)
+{
+#if KILN_SHA256D_KW == 2
+    round_hkw(m, s, s.v[7] + w + k);
+#else
+    round_hkw(m, s, add2(m, s.v[7], addk(m, w, k)));
+#endif
+}
+
+/* One round whose message word is a constant too: h + (K + W). */
+__host__ __device__ __forceinline__ void round_k(const mulk &m, st8 &s, uint32_t kw) { round_hkw(m, s, addk(m, s.v[7], kw)); }
 
 __host__ __device__ __forceinline__ uint32_t expand(const mulk &m, const uint32_t *w, int t)
 {
@@ -220,7 +248,7 @@ __host__ __device__ __forceinline__ uint32_t expand2(const mulk &m, const uint32
     else addv(dss0(m, x[t - 15]));
     if (pad(t - 16)) k += x[t - 16];
     else addv(x[t - 16]);
-    return v + k;
+    return k ? addk(m, v, k) : v;
 }
 
 /* Byte-swapped digest word 7 of sha256d(header with nonce): the 32 most significant bits of the
@@ -231,13 +259,13 @@ __host__ __device__ __forceinline__ uint32_t sha256d_top(const sha256d_consts &c
     /* ---- first hash, second block: W0..W2 job words, W3 nonce, W4 padding, W15 = 640 */
     uint32_t w[64];
     w[3] = bswap(nonce);
-    st8 s = {{w[3] + c.a4c, c.a3, c.b3, c.c3, w[3] + c.e4c, c.e3, c.f3, 0}};
+    st8 s = {{add2(m, w[3], c.a4c), c.a3, c.b3, c.c3, add2(m, w[3], c.e4c), c.e3, c.f3, 0}};
     round_hkw(m, s, c.hkw4);
     round_hkw(m, s, c.hkw5);
     round_hkw(m, s, c.hkw6);
 KILN_UNROLL
-    for (int t = 7; t < 15; t++) round_hkw(m, s, s.v[7] + kk(t));
-    round_hkw(m, s, s.v[7] + (kk(15) + 640u));
+    for (int t = 7; t < 15; t++) round_k(m, s, kk(t));
+    round_k(m, s, kk(15) + 640u);
     round_hkw(m, s, add2(m, s.v[7], c.kw16));
     round_hkw(m, s, add2(m, s.v[7], c.kw17));
     /* W4..W15 are constants and W16, W17 job words, so W18..W32 lose terms */
@@ -245,22 +273,22 @@ KILN_UNROLL
     w[17] = c.w17;
     w[18] = add2(m, dss0(m, w[3]), c.c18);
     w[19] = add2(m, w[3], c.c19);
-    w[20] = dss1(m, w[18]) + 0x80000000u;
+    w[20] = addk(m, dss1(m, w[18]), 0x80000000u);
     w[21] = dss1(m, w[19]);
-    w[22] = dss1(m, w[20]) + 640u;
+    w[22] = addk(m, dss1(m, w[20]), 640u);
     w[23] = add2(m, dss1(m, w[21]), c.w16);
     w[24] = add2(m, dss1(m, w[22]), c.w17);
 KILN_UNROLL
     for (int t = 25; t < 30; t++) w[t] = add2(m, dss1(m, w[t - 2]), w[t - 7]);
-    w[30] = add2(m, dss1(m, w[28]), w[23]) + ss0(640u);
+    w[30] = addk(m, add2(m, dss1(m, w[28]), w[23]), ss0(640u));
     w[31] = add2(m, add2(m, dss1(m, w[29]), w[24]), c.c31);
     w[32] = add2(m, add2(m, dss1(m, w[30]), w[25]), c.c32);
 KILN_UNROLL
-    for (int t = 18; t < 33; t++) round_kw(m, s, w[t] + kk(t));
+    for (int t = 18; t < 33; t++) round_wk(m, s, w[t], kk(t));
 KILN_UNROLL
     for (int t = 33; t < 64; t++) {
         w[t] = expand(m, w, t);
-        round_kw(m, s, w[t] + kk(t));
+        round_wk(m, s, w[t], kk(t));
     }
 
     /* ---- second hash: one block of the 8 digest words, padding 0x80000000, length 256 */
@@ -276,24 +304,24 @@ KILN_UNROLL
                              ch(KILN_SHA256_IV4, KILN_SHA256_IV5, KILN_SHA256_IV6) + kk(0);
     constexpr uint32_t a1c = t1c + bs0(KILN_SHA256_IV0) + maj(KILN_SHA256_IV0, KILN_SHA256_IV1, KILN_SHA256_IV2);
     constexpr uint32_t e1c = t1c + KILN_SHA256_IV3;
-    st8 h = {{x[0] + a1c, KILN_SHA256_IV0, KILN_SHA256_IV1, KILN_SHA256_IV2, x[0] + e1c, KILN_SHA256_IV4,
+    st8 h = {{addk(m, x[0], a1c), KILN_SHA256_IV0, KILN_SHA256_IV1, KILN_SHA256_IV2, addk(m, x[0], e1c), KILN_SHA256_IV4,
               KILN_SHA256_IV5, KILN_SHA256_IV6}};
     /* rounds 1..3: h and d are still IV words */
 KILN_UNROLL
-    for (int t = 1; t < 4; t++) round_hkw<true>(m, h, x[t] + (h.v[7] + kk(t)));
+    for (int t = 1; t < 4; t++) round_hkw<true>(m, h, addk(m, x[t], h.v[7] + kk(t)));
 KILN_UNROLL
-    for (int t = 4; t < 8; t++) round_kw(m, h, x[t] + kk(t));
+    for (int t = 4; t < 8; t++) round_wk(m, h, x[t], kk(t));
 KILN_UNROLL
-    for (int t = 8; t < 16; t++) round_kw(m, h, x[t] + kk(t));
+    for (int t = 8; t < 16; t++) round_k(m, h, x[t] + kk(t));
 KILN_UNROLL
     for (int t = 16; t < 60; t++) {
         x[t] = expand2(m, x, t);
-        round_kw(m, h, x[t] + kk(t));
+        round_wk(m, h, x[t], kk(t));
     }
     /* round 60 only for its e: digest word 7 = h64 + IV7 = e61 + IV7; the rounds' unused a
      * values are dropped by the compiler */
     x[60] = expand2(m, x, 60);
-    const uint32_t t1 = add2(m, add2(m, add2(m, h.v[7], x[60] + kk(60)), ch(h.v[4], h.v[5], h.v[6])), dbs1(m, h.v[4]));
+    const uint32_t t1 = add2(m, add2(m, add2(m, h.v[7], addk(m, x[60], kk(60))), ch(h.v[4], h.v[5], h.v[6])), dbs1(m, h.v[4]));
     const uint32_t e61 = add2(m, h.v[3], t1);
     return bswap(e61 + KILN_SHA256_IV7);
 }
@@ -357,6 +385,7 @@ extern "C" kiln_status kiln_cuda_sha256d_scan(kiln_cuda_state *st, const kiln_sh
     if (count == 0) return KILN_OK;
     const sha256d_consts c = make_consts(*job);
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+
     KILN_CUDA_TRY(cudaMemsetAsync(st->d_count, 0, sizeof(unsigned long long), st->stream), "cudaMemsetAsync");
     KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
     cudaError_t e;
