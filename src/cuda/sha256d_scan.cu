@@ -44,8 +44,9 @@ __host__ __device__ constexpr uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
  *   KILN_SHA256D_ADDS 1: two-input additions of variables as IMAD by an opaque 1 (a kernel
  *     parameter the compiler cannot fold), 0: the compiler's choice (mostly IADD3).
  *   KILN_SHA256D_MULROT bit mask: 1 one rotation of Sigma1 per round, 2 one of Sigma0, 4 the
- *     shift right of sigma0/sigma1 in the schedule, 8 one rotation of sigma1, 16 one of sigma0,
- *     computed on the multiply pipe (x * 2^(32-n): low word x << (32-n), high word x >> n).
+ *     shift right of sigma0 in the schedule, 32 that of sigma1, 8 one rotation of sigma1, 16 one
+ *     of sigma0, computed on the multiply pipe (x * 2^(32-n): low word x << (32-n), high word
+ *     x >> n; the high word costs IMAD.HI, a quarter-rate instruction).
  *   KILN_SHA256D_ILP: nonces interleaved per thread (1 or 2).
  *   KILN_SHA256D_KW: how round constants are added: 0 the compiler's choice (VIADD), 1 IMAD
  *     (one * K + x), 2 h + W + K as one three-input add (IADD3). */
@@ -53,13 +54,13 @@ __host__ __device__ constexpr uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
 #define KILN_SHA256D_ADDS 1
 #endif
 #ifndef KILN_SHA256D_MULROT
-#define KILN_SHA256D_MULROT 0
+#define KILN_SHA256D_MULROT 36
 #endif
 #ifndef KILN_SHA256D_ILP
 #define KILN_SHA256D_ILP 1
 #endif
 #ifndef KILN_SHA256D_KW
-#define KILN_SHA256D_KW 1
+#define KILN_SHA256D_KW 0
 #endif
 
 /* Opaque multipliers: 1 and powers of two, read from the kernel parameters so that ptxas keeps
@@ -187,7 +188,7 @@ __host__ __device__ __forceinline__ uint32_t dss0(const mulk &m, uint32_t x)
 __host__ __device__ __forceinline__ uint32_t dss1(const mulk &m, uint32_t x)
 {
     return ror(x, 17) ^ ((kMulrot & 8) ? ror_mul(x, m.m19) : ror(x, 19)) ^
-           ((kMulrot & 4) ? shr_mul(x, m.m10) : x >> 10);
+           ((kMulrot & 32) ? shr_mul(x, m.m10) : x >> 10);
 }
 
 /* State a..h as v[0..7]; a round shifts it, the compiler renames instead of moving. */
