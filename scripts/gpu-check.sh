@@ -61,7 +61,7 @@ GPUTEST=$B/tests/test_cuda_sha256d
 if ! skip ctest; then
     note "ctest"
     t=$(date +%s)
-    ctest --test-dir "$B" --output-on-failure >>"$OUT/tests.log" 2>&1
+    ctest --test-dir "$B" --output-on-failure -V >>"$OUT/tests.log" 2>&1
     rc=$?
     row "ctest (all, GPU included)" "$(status $rc), $(grep -E 'tests passed|tests failed' "$OUT/tests.log" | tail -1), $(($(date +%s) - t)) s"
 fi
