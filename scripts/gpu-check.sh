@@ -12,6 +12,8 @@
 #   KILN_GPU_SKIP            steps to skip, space-separated: ctest sanitizer cli tune sass
 #   KILN_GPU_VARIANTS        "ADDS:MULROT:ILP:KW ..." extra builds of the sha256d kernel with those
 #                            knobs (see src/cuda/sha256d_scan.cu), each tuned and benched
+#   KILN_GPU_NCU=1           profile one sha256d launch with Nsight Compute (stall reasons, pipe
+#                            utilization; appended to sass.txt)
 #   KILN_GPU_HASHCAT         path of the anchors folder (see /work/shared/anchors/README.md, with
 #                            pkgs/ fetched): runs hashcat -b for modes 21400 and 1400 for a ratio
 set -u
@@ -162,6 +164,20 @@ if ! skip sass; then
         row "fraction of issue ceiling" "$(awk -v r="$RATE" -v b="$BODY" -v c="$CLK" -v s="$SMS" 'BEGIN {
             printf "%.1f%% (%.3g warp-instr/s of %d SMs x 4 x %s MHz)", 100 * r * b / 32 / (s * 4 * c * 1e6), r * b / 32, s, c }')"
     fi
+fi
+
+# ---- Nsight Compute: where the issue slots go (clocks left alone: --clock-control none)
+if [ "${KILN_GPU_NCU:-0}" = 1 ]; then
+    note "ncu"
+    {
+        echo "==== ncu on the first launch of kiln mine --demo --count 2^28"
+        timeout 300 ncu --clock-control none -k regex:sha256d_scan_kernel -c 1 \
+            --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats \
+            --metrics smsp__inst_executed.sum,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second \
+            "$KILN" mine --demo --device cuda --start 0 --count 268435456
+    } >>"$OUT/sass.txt" 2>&1
+    row "ncu issue active" "$(grep -E 'smsp__issue_active' "$OUT/sass.txt" | tail -1 | awk '{print $NF}')%"
+    row "ncu ALU / FMA pipe cycles active" "$(grep -E 'sm__pipe_alu_cycles_active' "$OUT/sass.txt" | tail -1 | awk '{print $NF}')% / $(grep -E 'sm__pipe_fma_cycles_active' "$OUT/sass.txt" | tail -1 | awk '{print $NF}')%"
 fi
 
 # ---- kernel variants: separate builds with other knobs, each tuned

@@ -42,7 +42,8 @@ __host__ __device__ constexpr uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
  * while the multiply pipe idles. Moving two-input additions, and some shifts, to IMAD balances
  * the two pipes.
  *   KILN_SHA256D_ADDS 1: two-input additions of variables as IMAD by an opaque 1 (a kernel
- *     parameter the compiler cannot fold), 0: the compiler's choice (mostly IADD3).
+ *     parameter the compiler cannot fold), 0: the compiler's choice (mostly IADD3); 2: as 1 but
+ *     a = T1 + Maj + Sigma0 as one IADD3, 3: as 1 but T1 = hkw + Ch + Sigma1 as one IADD3.
  *   KILN_SHA256D_MULROT bit mask: 1 one rotation of Sigma1 per round, 2 one of Sigma0, 4 the
  *     shift right of sigma0 in the schedule, 32 that of sigma1, 8 one rotation of sigma1, 16 one
  *     of sigma0, computed on the multiply pipe (x * 2^(32-n): low word x << (32-n), high word
@@ -51,7 +52,7 @@ __host__ __device__ constexpr uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
  *   KILN_SHA256D_KW: how round constants are added: 0 the compiler's choice (VIADD), 1 IMAD
  *     (one * K + x), 2 h + W + K as one three-input add (IADD3). */
 #ifndef KILN_SHA256D_ADDS
-#define KILN_SHA256D_ADDS 1
+#define KILN_SHA256D_ADDS 2
 #endif
 #ifndef KILN_SHA256D_MULROT
 #define KILN_SHA256D_MULROT 36
@@ -123,7 +124,7 @@ __host__ __device__ __forceinline__ uint32_t bswap(uint32_t x)
 /* a + b on the multiply pipe; only for operands that are not compile-time constants. */
 __host__ __device__ __forceinline__ uint32_t add2(const mulk &m, uint32_t a, uint32_t b)
 {
-#if KILN_SHA256D_ADDS && defined(__CUDA_ARCH__)
+#if KILN_SHA256D_ADDS != 0 && defined(__CUDA_ARCH__)
     uint32_t d;
     asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(m.one), "r"(b));
     return d;
@@ -200,8 +201,16 @@ struct st8 {
 template <bool DCONST = false>
 __host__ __device__ __forceinline__ void round_hkw(const mulk &m, st8 &s, uint32_t hkw)
 {
+#if KILN_SHA256D_ADDS == 3
+    const uint32_t t1 = hkw + ch(s.v[4], s.v[5], s.v[6]) + dbs1(m, s.v[4]);
+#else
     const uint32_t t1 = add2(m, add2(m, hkw, ch(s.v[4], s.v[5], s.v[6])), dbs1(m, s.v[4]));
+#endif
+#if KILN_SHA256D_ADDS == 2
+    const uint32_t a = t1 + maj(s.v[0], s.v[1], s.v[2]) + dbs0(m, s.v[0]);
+#else
     const uint32_t a = add2(m, add2(m, t1, maj(s.v[0], s.v[1], s.v[2])), dbs0(m, s.v[0]));
+#endif
     s.v[7] = s.v[6];
     s.v[6] = s.v[5];
     s.v[5] = s.v[4];
