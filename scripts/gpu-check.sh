@@ -10,8 +10,9 @@
 #                            variants.log hashcat.log summary.txt and the tune cache)
 #   KILN_GPU_BUILD           build directory (build-gpu)
 #   KILN_GPU_SKIP            steps to skip, space-separated: ctest sanitizer cli tune sass
-#   KILN_GPU_VARIANTS        "ADDS:MULROT:ILP:KW ..." extra builds of the sha256d kernel with those
-#                            knobs (see src/cuda/sha256d_scan.cu), each tuned and benched
+#   KILN_GPU_VARIANTS        "ADDS:MULROT:ILP:KW:MAXNREG ..." extra builds of the sha256d kernel
+#                            with those knobs (see src/cuda/sha256d_scan.cu), each checked with
+#                            the GPU test (quick mode) and tuned
 #   KILN_GPU_NCU=1           profile one sha256d launch with Nsight Compute (stall reasons, pipe
 #                            utilization; appended to sass.txt)
 #   KILN_GPU_HASHCAT         path of the anchors folder (see /work/shared/anchors/README.md, with
@@ -185,27 +186,28 @@ if [ -n "${KILN_GPU_VARIANTS:-}" ]; then
     note "variants: $KILN_GPU_VARIANTS"
     : >"$OUT/variants.log"
     for v in $KILN_GPU_VARIANTS; do
-        IFS=: read -r adds mulrot ilp kw <<<"$v"
-        d=build-var-$adds-$mulrot-$ilp-$kw
-        (cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DKILN_TESTS=OFF \
-            -DCMAKE_CUDA_ARCHITECTURES=90-real \
-            "-DCMAKE_CUDA_FLAGS=-DKILN_SHA256D_ADDS=$adds -DKILN_SHA256D_MULROT=$mulrot -DKILN_SHA256D_ILP=$ilp -DKILN_SHA256D_KW=$kw" &&
-            cmake --build "$d" -j 4 --target kiln_cli) >"/tmp/$d.log" 2>&1 &
+        IFS=: read -r adds mulrot ilp kw nreg <<<"$v"
+        d=build-var-$adds-$mulrot-$ilp-$kw-${nreg:-0}
+        (cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-real \
+            "-DCMAKE_CUDA_FLAGS=-DKILN_SHA256D_ADDS=$adds -DKILN_SHA256D_MULROT=$mulrot -DKILN_SHA256D_ILP=$ilp -DKILN_SHA256D_KW=$kw -DKILN_SHA256D_MAXNREG=${nreg:-0}" &&
+            cmake --build "$d" -j 4 --target kiln_cli test_cuda_sha256d) >"/tmp/$d.log" 2>&1 &
     done
     wait
     for v in $KILN_GPU_VARIANTS; do
-        IFS=: read -r adds mulrot ilp kw <<<"$v"
-        d=build-var-$adds-$mulrot-$ilp-$kw
-        echo "==== variant ADDS=$adds MULROT=$mulrot ILP=$ilp KW=$kw" >>"$OUT/variants.log"
+        IFS=: read -r adds mulrot ilp kw nreg <<<"$v"
+        d=build-var-$adds-$mulrot-$ilp-$kw-${nreg:-0}
+        echo "==== variant ADDS=$adds MULROT=$mulrot ILP=$ilp KW=$kw MAXNREG=${nreg:-0}" >>"$OUT/variants.log"
         if [ ! -x "$d/kiln" ]; then
             tail -20 "/tmp/$d.log" >>"$OUT/variants.log"
             row "variant $v" "build FAILED"
             continue
         fi
         cuobjdump -sass "$d/src/libkiln.a" | awk '/Function :/ { f = index($0, "ILi1ELi1E") > 0 } f && /^ +\/\*[0-9a-f]+\*\// { n++ } END { print "SASS instructions of <1,1>:", n }' >>"$OUT/variants.log"
+        KILN_TEST_QUICK=1 "$d/tests/test_cuda_sha256d" >>"$OUT/variants.log" 2>&1
+        trc=$?
         XDG_CACHE_HOME=/tmp/$d-cache "$d/kiln" tune --algo sha256d --device cuda --seconds 0.2 >>"$OUT/variants.log" 2>&1
         best=$(grep '^best:' "$OUT/variants.log" | tail -1 | sed 's/best: //')
-        row "variant $v (tuned)" "$best"
+        row "variant $v (tuned)" "$best; quick GPU test $(status $trc)"
     done
 fi
 
@@ -219,7 +221,7 @@ fi
 # ---- peers
 if [ -n "${KILN_GPU_HASHCAT:-}" ] && [ -f "$KILN_GPU_HASHCAT/run_hashcat.sh" ]; then
     note "hashcat anchors"
-    HC_MODES="21400 1400" HC_VARIANTS=default bash "$KILN_GPU_HASHCAT/run_hashcat.sh" /tmp/kiln-hc >"$OUT/hashcat.log" 2>&1
+    HC_BUDGET_S=${HC_BUDGET_S:-240} HC_MODES="21400 1400" HC_VARIANTS=default bash "$KILN_GPU_HASHCAT/run_hashcat.sh" /tmp/kiln-hc >"$OUT/hashcat.log" 2>&1
     for m in 21400 1400; do
         r=$(grep HC_RESULT "$OUT/hashcat.log" | grep -E "mode=$m( |$)" | sed -n 's/.*speed_Hps=\([0-9.e+]*\).*/\1/p' | head -1)
         [ -n "$r" ] || continue

@@ -50,15 +50,21 @@ __host__ __device__ constexpr uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
  *     x >> n; the high word costs IMAD.HI, a quarter-rate instruction).
  *   KILN_SHA256D_ILP: nonces interleaved per thread (1 or 2).
  *   KILN_SHA256D_KW: how round constants are added: 0 the compiler's choice (VIADD), 1 IMAD
- *     (one * K + x), 2 h + W + K as one three-input add (IADD3). */
+ *     (one * K + x), 2 h + W + K as one three-input add (IADD3).
+ *   KILN_SHA256D_MAXNREG: register cap per thread (0: only __launch_bounds__(1024), i.e. 64). At
+ *     32 every SM holds 64 warps; the few values that do not fit are the thread's nonce and
+ *     offset, kept in local memory between the start and the final test. */
 #ifndef KILN_SHA256D_ADDS
-#define KILN_SHA256D_ADDS 2
+#define KILN_SHA256D_ADDS 1
 #endif
 #ifndef KILN_SHA256D_MULROT
-#define KILN_SHA256D_MULROT 36
+#define KILN_SHA256D_MULROT 0
 #endif
 #ifndef KILN_SHA256D_ILP
 #define KILN_SHA256D_ILP 1
+#endif
+#ifndef KILN_SHA256D_MAXNREG
+#define KILN_SHA256D_MAXNREG 32
 #endif
 #ifndef KILN_SHA256D_KW
 #define KILN_SHA256D_KW 0
@@ -338,8 +344,14 @@ KILN_UNROLL
 
 /* Each thread tries NPT nonces, G of them interleaved at a time for instruction-level
  * parallelism. Block b covers offsets [b*NPT*blockDim, (b+1)*NPT*blockDim) of the launch. */
+#if KILN_SHA256D_MAXNREG
+#define KILN_SHA256D_BOUNDS __maxnreg__(KILN_SHA256D_MAXNREG)
+#else
+#define KILN_SHA256D_BOUNDS __launch_bounds__(1024)
+#endif
+
 template <int NPT, int G>
-__global__ void __launch_bounds__(1024) sha256d_scan_kernel(const __grid_constant__ sha256d_consts c,
+__global__ void KILN_SHA256D_BOUNDS sha256d_scan_kernel(const __grid_constant__ sha256d_consts c,
                                                             uint32_t start, uint64_t count, uint32_t *cand,
                                                             unsigned long long *ncand)
 {
