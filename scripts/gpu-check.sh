@@ -160,10 +160,16 @@ if ! skip sass; then
     k1=$(grep -o 'kernel [^ ]*sha256d_scan_kernelILi1ELi1E[^ ]*:.*' "$OUT/sass.txt" | head -1)
     BODY=$(echo "$k1" | sed -n 's/.*hash body \([0-9]*\).*/\1/p')
     row "SASS instructions per nonce" "${BODY:-?} (sha256d_scan_kernel<1,1> body)"
+    # ALU-pipe instructions of that body (LOP3, shifts, IADD3, PRMT, compares): the binding pipe
+    ALU=$(awk '/^kernel / { f = index($0, "sha256d_scan_kernelILi1ELi1E") > 0; next }
+               f && $2 ~ /^(LOP3|SHF|IADD3|PRMT|ISETP|SEL|LEA|FLO|POPC|PLOP3)/ { n += $1 } END { print n + 0 }' "$OUT/sass.txt")
+    row "  of which ALU pipe" "$ALU (LOP3, SHF, IADD3, ...; the rest IMAD/VIADD on the multiply pipe)"
     if [ -n "${BODY:-}" ] && [ -n "$RATE" ] && [ -n "$CLK" ]; then
         SMS=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo 132 || echo 132)
         row "fraction of issue ceiling" "$(awk -v r="$RATE" -v b="$BODY" -v c="$CLK" -v s="$SMS" 'BEGIN {
             printf "%.1f%% (%.3g warp-instr/s of %d SMs x 4 x %s MHz)", 100 * r * b / 32 / (s * 4 * c * 1e6), r * b / 32, s, c }')"
+        row "fraction of ALU-pipe ceiling" "$(awk -v r="$RATE" -v a="$ALU" -v c="$CLK" -v s="$SMS" 'BEGIN {
+            printf "%.1f%% (one ALU warp-instr per 2 clocks per scheduler: %.2f GH/s at this mix)", 100 * r * a / 32 / (s * 2 * c * 1e6), s * 2 * c * 1e6 * 32 / a / 1e9 }')"
     fi
 fi
 
