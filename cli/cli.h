@@ -46,5 +46,6 @@ int cmd_devices(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct {
     {"selftest", cmd_selftest, "known-answer checks of every algorithm on a device"},
     {"bench", cmd_bench, "measure hash rates"},
     {"tune", cmd_tune, "sweep GPU launch shapes, print the table, cache the best"},
+    {"hash", cmd_hash, "SHA-2, SHA-3, SHAKE and Keccak digests of files (sha256sum format, --check)"},
 };
 
 static void usage(FILE *out)

@@ -19,8 +19,8 @@ static void absorb_portable(uint64_t s[KILN_KECCAK_LANES], const uint8_t *blocks
 }
 
 static const kiln_keccak_host_impl portable = {"portable", permute_portable, absorb_portable};
-#if defined(KILN_HAVE_AVX512)
-static const kiln_keccak_host_impl avx512 = {"avx512", kiln_keccak_f1600_avx512, kiln_keccak_absorb_avx512};
+#if defined(KILN_KECCAK_ZMM)
+static const kiln_keccak_host_impl avx512 = {"avx512", kiln_keccak_f1600_zmm, kiln_keccak_absorb_zmm};
 #endif
 
 const kiln_keccak_host_impl *kiln_keccak_host_portable(void) { return &portable; }
@@ -29,7 +29,7 @@ const kiln_keccak_host_impl *kiln_keccak_host(void)
 {
     static const kiln_keccak_host_impl *impl;
     if (!impl) { /* idempotent: a racing first call stores the same pointer */
-#if defined(KILN_HAVE_AVX512)
+#if defined(KILN_KECCAK_ZMM)
         impl = kiln_cpu()->avx512 ? &avx512 : &portable;
 #else
         impl = &portable;

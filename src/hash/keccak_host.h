@@ -16,9 +16,11 @@ typedef struct kiln_keccak_host_impl {
 const kiln_keccak_host_impl *kiln_keccak_host(void);
 const kiln_keccak_host_impl *kiln_keccak_host_portable(void);
 
-#if defined(KILN_HAVE_AVX512)
-void kiln_keccak_f1600_avx512(uint64_t s[25]);
-void kiln_keccak_absorb_avx512(uint64_t s[25], const uint8_t *blocks, size_t n, unsigned rate);
+/* The AVX-512 code (keccak_zmm.c) is built on x86-64 with GCC or Clang. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KILN_KECCAK_ZMM 1
+void kiln_keccak_f1600_zmm(uint64_t s[25]);
+void kiln_keccak_absorb_zmm(uint64_t s[25], const uint8_t *blocks, size_t n, unsigned rate);
 #endif
 
 #endif

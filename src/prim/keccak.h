@@ -51,7 +51,7 @@ static __device__ __constant__ uint8_t kiln_keccak_pi_src_dev[KILN_KECCAK_LANES]
 #define KILN_NO_UNROLL _Pragma("unroll 1")
 #else
 #define KILN_KECCAK_TABLE(name) name##_host
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__CUDACC__)
 #define KILN_UNROLL_ROUNDS _Pragma("GCC unroll 12")
 #else
 #define KILN_UNROLL_ROUNDS
@@ -82,6 +82,58 @@ KILN_HD uint64_t kiln_rotl64(uint64_t x, int n)
 #endif
 }
 
+/* The same rotation on the GPU's multiply-add pipe instead of its integer ALU: the ALU issues
+ * one warp instruction every other cycle per scheduler, and LOP3/SHF alone would saturate it, so
+ * moving some rotations to IMAD (a separate pipe) raises the issue rate. x * 2^n holds x << n in
+ * its low word and x >> (32 - n) in its high word; the multiplier comes from constant memory so
+ * the compiler cannot turn it back into shifts. Host: the plain rotation. */
+#if defined(__CUDACC__)
+#define KILN_KECCAK_POW2_LIST                                                                            \
+    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9, 1u << 10,    \
+        1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15, 1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, \
+        1u << 21, 1u << 22, 1u << 23, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, \
+        1u << 31
+static __device__ __constant__ uint32_t kiln_keccak_pow2_dev[64] = {KILN_KECCAK_POW2_LIST, KILN_KECCAK_POW2_LIST};
+#endif
+
+KILN_HD uint64_t kiln_rotl64_mul(uint64_t x, int n)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+    if (n >= 32) {
+        uint32_t t = lo;
+        lo = hi;
+        hi = t;
+        n -= 32;
+    }
+    if (n == 0) return ((uint64_t)hi << 32) | lo;
+    /* two copies of the multiplier, so the compiler does not merge the two products of hi into
+     * one wide multiply whose halves land in the wrong order for the final multiply-add */
+    uint32_t m = kiln_keccak_pow2_dev[n], m2 = kiln_keccak_pow2_dev[32 + n], up, down;
+    uint64_t r;
+    asm("mul.lo.u32 %0, %1, %2;" : "=r"(up) : "r"(hi), "r"(m)); /* hi << n */
+    asm("mul.hi.u32 %0, %1, %2;" : "=r"(down) : "r"(hi), "r"(m2)); /* hi >> (32 - n) */
+    /* lo * 2^n + (up:down): the halves' bits are disjoint, so the add is an OR without carries */
+    asm("{\n\t.reg .b64 c;\n\tmov.b64 c, {%1, %2};\n\tmad.wide.u32 %0, %3, %4, c;\n\t}"
+        : "=l"(r)
+        : "r"(down), "r"(up), "r"(lo), "r"(m));
+    return r;
+#else
+    return kiln_rotl64(x, n);
+#endif
+}
+
+/* Which of a round's 29 rotations (5 in theta, then rho's 24 in the order kiln_keccak_round
+ * lists them) go to the multiplier on the GPU; measured on the H200 (scripts/gpu-check-keccak.sh). */
+#ifndef KILN_KECCAK_MUL_MASK
+#define KILN_KECCAK_MUL_MASK 0u
+#endif
+
+KILN_HD uint64_t kiln_keccak_rot(uint64_t x, int n, uint32_t mul_mask, int site)
+{
+    return (mul_mask >> site) & 1 ? kiln_rotl64_mul(x, n) : kiln_rotl64(x, n);
+}
+
 /* a ^ (~b & c): chi's nonlinear step; one three-input logic instruction (LOP3) per 32-bit half
  * on the GPU. */
 KILN_HD uint64_t kiln_keccak_chi(uint64_t a, uint64_t b, uint64_t c) { return a ^ (~b & c); }
@@ -90,26 +142,26 @@ KILN_HD uint64_t kiln_keccak_chi(uint64_t a, uint64_t b, uint64_t c) { return a 
  * rho-pi (each lane gets its column's D as it is moved), then chi plane by plane, then iota.
  * Written with constant indices only, so a caller that keeps both states in local arrays and
  * unrolls gets every lane in a register. */
-KILN_HD void kiln_keccak_round(const uint64_t *a, uint64_t *e, uint64_t rc)
+KILN_HD void kiln_keccak_round_sel(const uint64_t *a, uint64_t *e, uint64_t rc, uint32_t mm)
 {
     uint64_t c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20];
     uint64_t c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21];
     uint64_t c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22];
     uint64_t c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23];
     uint64_t c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24];
-    uint64_t d0 = c4 ^ kiln_rotl64(c1, 1);
-    uint64_t d1 = c0 ^ kiln_rotl64(c2, 1);
-    uint64_t d2 = c1 ^ kiln_rotl64(c3, 1);
-    uint64_t d3 = c2 ^ kiln_rotl64(c4, 1);
-    uint64_t d4 = c3 ^ kiln_rotl64(c0, 1);
+    uint64_t d0 = c4 ^ kiln_keccak_rot(c1, 1, mm, 0);
+    uint64_t d1 = c0 ^ kiln_keccak_rot(c2, 1, mm, 1);
+    uint64_t d2 = c1 ^ kiln_keccak_rot(c3, 1, mm, 2);
+    uint64_t d3 = c2 ^ kiln_keccak_rot(c4, 1, mm, 3);
+    uint64_t d4 = c3 ^ kiln_keccak_rot(c0, 1, mm, 4);
     uint64_t b0, b1, b2, b3, b4;
 
     /* output plane y = 0 reads lanes 0, 6, 12, 18, 24 */
     b0 = a[0] ^ d0;
-    b1 = kiln_rotl64(a[6] ^ d1, 44);
-    b2 = kiln_rotl64(a[12] ^ d2, 43);
-    b3 = kiln_rotl64(a[18] ^ d3, 21);
-    b4 = kiln_rotl64(a[24] ^ d4, 14);
+    b1 = kiln_keccak_rot(a[6] ^ d1, 44, mm, 5);
+    b2 = kiln_keccak_rot(a[12] ^ d2, 43, mm, 6);
+    b3 = kiln_keccak_rot(a[18] ^ d3, 21, mm, 7);
+    b4 = kiln_keccak_rot(a[24] ^ d4, 14, mm, 8);
     e[0] = kiln_keccak_chi(b0, b1, b2) ^ rc;
     e[1] = kiln_keccak_chi(b1, b2, b3);
     e[2] = kiln_keccak_chi(b2, b3, b4);
@@ -117,11 +169,11 @@ KILN_HD void kiln_keccak_round(const uint64_t *a, uint64_t *e, uint64_t rc)
     e[4] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 1: lanes 3, 9, 10, 16, 22 */
-    b0 = kiln_rotl64(a[3] ^ d3, 28);
-    b1 = kiln_rotl64(a[9] ^ d4, 20);
-    b2 = kiln_rotl64(a[10] ^ d0, 3);
-    b3 = kiln_rotl64(a[16] ^ d1, 45);
-    b4 = kiln_rotl64(a[22] ^ d2, 61);
+    b0 = kiln_keccak_rot(a[3] ^ d3, 28, mm, 9);
+    b1 = kiln_keccak_rot(a[9] ^ d4, 20, mm, 10);
+    b2 = kiln_keccak_rot(a[10] ^ d0, 3, mm, 11);
+    b3 = kiln_keccak_rot(a[16] ^ d1, 45, mm, 12);
+    b4 = kiln_keccak_rot(a[22] ^ d2, 61, mm, 13);
     e[5] = kiln_keccak_chi(b0, b1, b2);
     e[6] = kiln_keccak_chi(b1, b2, b3);
     e[7] = kiln_keccak_chi(b2, b3, b4);
@@ -129,11 +181,11 @@ KILN_HD void kiln_keccak_round(const uint64_t *a, uint64_t *e, uint64_t rc)
     e[9] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 2: lanes 1, 7, 13, 19, 20 */
-    b0 = kiln_rotl64(a[1] ^ d1, 1);
-    b1 = kiln_rotl64(a[7] ^ d2, 6);
-    b2 = kiln_rotl64(a[13] ^ d3, 25);
-    b3 = kiln_rotl64(a[19] ^ d4, 8);
-    b4 = kiln_rotl64(a[20] ^ d0, 18);
+    b0 = kiln_keccak_rot(a[1] ^ d1, 1, mm, 14);
+    b1 = kiln_keccak_rot(a[7] ^ d2, 6, mm, 15);
+    b2 = kiln_keccak_rot(a[13] ^ d3, 25, mm, 16);
+    b3 = kiln_keccak_rot(a[19] ^ d4, 8, mm, 17);
+    b4 = kiln_keccak_rot(a[20] ^ d0, 18, mm, 18);
     e[10] = kiln_keccak_chi(b0, b1, b2);
     e[11] = kiln_keccak_chi(b1, b2, b3);
     e[12] = kiln_keccak_chi(b2, b3, b4);
@@ -141,11 +193,11 @@ KILN_HD void kiln_keccak_round(const uint64_t *a, uint64_t *e, uint64_t rc)
     e[14] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 3: lanes 4, 5, 11, 17, 23 */
-    b0 = kiln_rotl64(a[4] ^ d4, 27);
-    b1 = kiln_rotl64(a[5] ^ d0, 36);
-    b2 = kiln_rotl64(a[11] ^ d1, 10);
-    b3 = kiln_rotl64(a[17] ^ d2, 15);
-    b4 = kiln_rotl64(a[23] ^ d3, 56);
+    b0 = kiln_keccak_rot(a[4] ^ d4, 27, mm, 19);
+    b1 = kiln_keccak_rot(a[5] ^ d0, 36, mm, 20);
+    b2 = kiln_keccak_rot(a[11] ^ d1, 10, mm, 21);
+    b3 = kiln_keccak_rot(a[17] ^ d2, 15, mm, 22);
+    b4 = kiln_keccak_rot(a[23] ^ d3, 56, mm, 23);
     e[15] = kiln_keccak_chi(b0, b1, b2);
     e[16] = kiln_keccak_chi(b1, b2, b3);
     e[17] = kiln_keccak_chi(b2, b3, b4);
@@ -153,11 +205,11 @@ KILN_HD void kiln_keccak_round(const uint64_t *a, uint64_t *e, uint64_t rc)
     e[19] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 4: lanes 2, 8, 14, 15, 21 */
-    b0 = kiln_rotl64(a[2] ^ d2, 62);
-    b1 = kiln_rotl64(a[8] ^ d3, 55);
-    b2 = kiln_rotl64(a[14] ^ d4, 39);
-    b3 = kiln_rotl64(a[15] ^ d0, 41);
-    b4 = kiln_rotl64(a[21] ^ d1, 2);
+    b0 = kiln_keccak_rot(a[2] ^ d2, 62, mm, 24);
+    b1 = kiln_keccak_rot(a[8] ^ d3, 55, mm, 25);
+    b2 = kiln_keccak_rot(a[14] ^ d4, 39, mm, 26);
+    b3 = kiln_keccak_rot(a[15] ^ d0, 41, mm, 27);
+    b4 = kiln_keccak_rot(a[21] ^ d1, 2, mm, 28);
     e[20] = kiln_keccak_chi(b0, b1, b2);
     e[21] = kiln_keccak_chi(b1, b2, b3);
     e[22] = kiln_keccak_chi(b2, b3, b4);
@@ -165,21 +217,28 @@ KILN_HD void kiln_keccak_round(const uint64_t *a, uint64_t *e, uint64_t rc)
     e[24] = kiln_keccak_chi(b4, b0, b1);
 }
 
+KILN_HD void kiln_keccak_round(const uint64_t *a, uint64_t *e, uint64_t rc)
+{
+    kiln_keccak_round_sel(a, e, rc, KILN_KECCAK_MUL_MASK);
+}
+
 /* Keccak-f[1600], 24 rounds, in place. The state is copied into a local array and ping-pongs
  * between two of them, two rounds per step, with every index a constant once the loop is
  * unrolled: nvcc then keeps all lanes in registers with the round constants as immediates, and
  * gcc/clang replace the arrays by scalars. */
-KILN_HD void kiln_keccak_f1600(uint64_t s[KILN_KECCAK_LANES])
+KILN_HD void kiln_keccak_f1600_sel(uint64_t s[KILN_KECCAK_LANES], uint32_t mul_mask)
 {
     uint64_t a[KILN_KECCAK_LANES], e[KILN_KECCAK_LANES];
     for (int i = 0; i < KILN_KECCAK_LANES; i++) a[i] = s[i];
     KILN_UNROLL_ROUNDS
     for (int r = 0; r < KILN_KECCAK_ROUNDS; r += 2) {
-        kiln_keccak_round(a, e, kiln_keccak_rc(r));
-        kiln_keccak_round(e, a, kiln_keccak_rc(r + 1));
+        kiln_keccak_round_sel(a, e, kiln_keccak_rc(r), mul_mask);
+        kiln_keccak_round_sel(e, a, kiln_keccak_rc(r + 1), mul_mask);
     }
     for (int i = 0; i < KILN_KECCAK_LANES; i++) s[i] = a[i];
 }
+
+KILN_HD void kiln_keccak_f1600(uint64_t s[KILN_KECCAK_LANES]) { kiln_keccak_f1600_sel(s, KILN_KECCAK_MUL_MASK); }
 
 /* The same permutation written as the specification's loops over x and y with table lookups (the
  * study's first layout): index arithmetic and memory accesses instead of straight-line code. A

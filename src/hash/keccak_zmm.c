@@ -2,11 +2,21 @@
  * of a row y, in qword slots 0..4; slots 5..7 are never read into slots 0..4). theta's column
  * parity is then a vertical XOR of registers, rho one variable rotate per plane, chi two lane
  * rotations and one three-input logic instruction per plane, and pi the only cross-plane
- * shuffle. Compiled with AVX-512 flags; called only when the CPU has AVX-512 (kiln_cpu()). */
+ * shuffle. Called only when the CPU has AVX-512 (kiln_cpu()).
+ *
+ * The instruction set is enabled for this file alone by a pragma rather than by the build's
+ * per-file `_avx512.c` flags, because that naming also declares the SHA-256 lane kernels present. */
+#include "keccak_host.h"
+
+#if defined(KILN_KECCAK_ZMM)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512vl,avx512bw"))), apply_to = function)
+#else
+#pragma GCC target("avx512f,avx512vl,avx512bw")
+#endif
 #include <immintrin.h>
 
 #include "../prim/keccak.h"
-#include "keccak_host.h"
 
 #define XOR3 0x96 /* a ^ b ^ c */
 #define CHI 0xD2 /* a ^ (~b & c) */
@@ -69,7 +79,7 @@ static inline void permute(planes *st)
     }
 }
 
-void kiln_keccak_f1600_avx512(uint64_t s[KILN_KECCAK_LANES])
+void kiln_keccak_f1600_zmm(uint64_t s[KILN_KECCAK_LANES])
 {
     planes st;
     load_planes(&st, s);
@@ -77,7 +87,7 @@ void kiln_keccak_f1600_avx512(uint64_t s[KILN_KECCAK_LANES])
     store_planes(&st, s);
 }
 
-void kiln_keccak_absorb_avx512(uint64_t s[KILN_KECCAK_LANES], const uint8_t *blocks, size_t n, unsigned rate)
+void kiln_keccak_absorb_zmm(uint64_t s[KILN_KECCAK_LANES], const uint8_t *blocks, size_t n, unsigned rate)
 {
     planes st;
     __mmask8 m[5];
@@ -94,3 +104,8 @@ void kiln_keccak_absorb_avx512(uint64_t s[KILN_KECCAK_LANES], const uint8_t *blo
     }
     store_planes(&st, s);
 }
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
+#endif
