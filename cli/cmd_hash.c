@@ -370,6 +370,7 @@ int cmd_hash(int argc, char **argv)
     hash_run r;
     memset(&r, 0, sizeof r);
     r.cmd = cmd;
+    r.check = check != NULL;
     int code = EXIT_OK;
     uint64_t length = 0;
     if (!algo_s) code = cli_error(EXIT_USAGE, cmd, "--algo is required\n%s", usage);

@@ -176,7 +176,7 @@ kiln_status kiln_hash_final(kiln_hash_stream *s, uint8_t *out, size_t outlen);
 kiln_status kiln_hash(kiln_hash_algo algo, const void *data, size_t len, uint8_t *out, size_t outlen);
 
 /* Many messages in one call on the context's device. Message i is data[offsets[i] ..
- * offsets[i+1]) (offsets: n+1 nondecreasing entries; messages back to back or anywhere in data);
+ * offsets[i+1]) (offsets: n+1 nondecreasing entries: the messages lie back to back);
  * digest i is written to out + i*outlen. On a GPU, every result in a pseudo-random sample (and
  * all of a small batch) is recomputed on the CPU; a mismatch is KILN_ERR_DEVICE. */
 kiln_status kiln_hash_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
