@@ -20,7 +20,7 @@ kiln_status bench_hash_row(kiln_ctx *ctx, const char *name, const bench_hash_opt
     int perm = strcmp(name, "keccakf1600") == 0;
     kiln_hash_algo algo = KILN_HASH_SHA256;
     if (perm) {
-        st = kiln_bench_keccak_f1600(ctx, o->layout, 0, o->seconds, &rate);
+        st = kiln_bench_keccak_f1600(ctx, o->layout, o->in_registers ? KILN_BENCH_IN_REGISTERS : 0, o->seconds, &rate);
     } else {
         kiln_hash_algo_from_name(NULL, name, &algo);
         st = kiln_bench_hash(ctx, algo, o->size, o->offsets ? KILN_BENCH_OFFSETS : 0, o->seconds, &rate);
@@ -30,14 +30,17 @@ kiln_status bench_hash_row(kiln_ctx *ctx, const char *name, const bench_hash_opt
     if (json) {
         printf("%s{\"algo\": \"%s\", \"device\": \"%s\", \"rate\": %.0f, \"unit\": \"%s\"", first ? "" : ", ", name,
                kiln_ctx_device_name(ctx), rate, perm ? "perm/s" : "H/s");
-        if (perm) printf(", \"layout\": \"%s\"", gpu ? kiln_keccak_layout_name(o->layout) : "cpu");
+        if (perm) printf(", \"layout\": \"%s\", \"in_registers\": %s", gpu ? kiln_keccak_layout_name(o->layout) : "cpu",
+                         gpu && o->in_registers ? "true" : "false");
         else printf(", \"message_bytes\": %zu, \"bytes_per_second\": %.0f", o->size, rate * (double)o->size);
         if (!perm && gpu) printf(", \"offsets\": %s", o->offsets ? "true" : "false");
         printf("}");
     } else {
         char r[32], label[64];
         format_rate(rate, perm ? "perm/s" : "H/s", r, sizeof r);
-        if (perm) snprintf(label, sizeof label, "%s/%s", name, gpu ? kiln_keccak_layout_name(o->layout) : "cpu");
+        if (perm)
+            snprintf(label, sizeof label, "%s/%s%s", name, gpu ? kiln_keccak_layout_name(o->layout) : "cpu",
+                     gpu && o->in_registers ? "/regs" : "");
         else snprintf(label, sizeof label, "%s/%zuB", name, o->size);
         printf("%-10s %-44s %16s", label, kiln_ctx_device_name(ctx), r);
         if (!perm && o->size >= 1024) printf("  %.2f GB/s", rate * (double)o->size / 1e9);

@@ -9,6 +9,7 @@
 typedef struct bench_hash_opts {
     size_t size; /* message bytes */
     int offsets; /* GPU: read an offsets array (the general batch path) */
+    int in_registers; /* keccakf1600 on a GPU: 16 permutations per state load/store */
     kiln_keccak_layout layout;
     double seconds;
 } bench_hash_opts;

@@ -11,7 +11,7 @@ int cmd_bench(int argc, char **argv)
 {
     const char *cmd = "bench", *algo_s = "all", *device = "auto", *seconds_s = NULL;
     const char *size_s = NULL, *layout_s = NULL, *threads_s = NULL;
-    int json = 0, offsets = 0;
+    int json = 0, offsets = 0, in_registers = 0;
     for (int i = 0; i < argc; i++) {
         const char *v;
         int r;
@@ -22,12 +22,13 @@ int cmd_bench(int argc, char **argv)
         else if ((r = cli_opt(argc, argv, &i, "--layout", &v)) != 0) layout_s = v;
         else if ((r = cli_opt(argc, argv, &i, "--threads", &v)) != 0) threads_s = v;
         else if (strcmp(argv[i], "--offsets") == 0) offsets = 1;
+        else if (strcmp(argv[i], "--in-registers") == 0) in_registers = 1;
         else if (strcmp(argv[i], "--json") == 0) json = 1;
         else if (strcmp(argv[i], "--help") == 0) {
             puts("usage: kiln bench [--algo sha256d|sha256|sha3-256|keccak256|keccakf1600|<hash algo>|all]\n"
                  "                  [--device auto|cpu|cuda|cuda:I] [--threads N] [--seconds S] [--json]\n"
                  "                  [--size BYTES (hash message size, default 32)] [--offsets]\n"
-                 "                  [--layout auto|thread|unrolled|lane (keccakf1600 on a GPU)]");
+                 "                  [--layout auto|thread|unrolled|lane] [--in-registers] (keccakf1600 on a GPU)");
             return EXIT_OK;
         } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
         if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
@@ -35,7 +36,7 @@ int cmd_bench(int argc, char **argv)
     double seconds = 2;
     if (seconds_s && cli_parse_seconds(seconds_s, 600, &seconds) != 0)
         return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);
-    bench_hash_opts ho = {32, offsets, KILN_KECCAK_LAYOUT_AUTO, seconds};
+    bench_hash_opts ho = {32, offsets, in_registers, KILN_KECCAK_LAYOUT_AUTO, seconds};
     uint64_t u = 0;
     if (size_s && cli_parse_u64(size_s, UINT64_C(1) << 24, &u) != 0)
         return cli_error(EXIT_USAGE, cmd, "bad --size '%s' (expected 0..16777216 bytes)", size_s);

@@ -1,92 +1,17 @@
 /* Batches of messages on the GPU: one thread per message, the Keccak state in registers (the
- * unrolled permutation of src/prim/keccak.h). Messages shorter than one block take a kernel with
- * a single permutation and, for the fixed-output functions, the digest size as a constant, so
- * the last round computes only the lanes that are written. SHA-256 and sha256d share the batch
- * plumbing through a kernel of their own. */
+ * unrolled permutation of src/prim/keccak.h; kernels in keccak_batch_kernels.cuh). Messages
+ * shorter than one block take a kernel with a single permutation and, for the fixed-output
+ * functions, the digest size as a constant, so the last round computes only the lanes that are
+ * written. SHA-256 and sha256d share the batch plumbing through a kernel of their own. */
 #include <stdlib.h>
 
 #include "../prim/sha256.h"
 #include "cuda_state.h"
-#include "hash_device.cuh"
+#include "keccak_batch_kernels.cuh"
 
 namespace {
 
-constexpr int TPB = 256;
-
-struct batch_args {
-    const uint64_t *data; /* device copy, padded by 16 readable bytes */
-    const uint64_t *offsets; /* NULL: fixed length */
-    uint64_t base; /* offsets[0] */
-    uint64_t msg_len;
-    uint64_t n;
-    uint8_t domain;
-    unsigned outlen;
-    uint8_t *out;
-};
-
-__device__ __forceinline__ bool message(const batch_args &a, uint64_t i, uint64_t *off, uint64_t *len)
-{
-    if (i >= a.n) return false;
-    if (a.offsets) {
-        uint64_t o = a.offsets[i];
-        *off = o - a.base;
-        *len = a.offsets[i + 1] - o;
-    } else {
-        *off = i * a.msg_len;
-        *len = a.msg_len;
-    }
-    return true;
-}
-
-template <int RATE>
-__device__ __forceinline__ void squeeze_all(uint64_t s[25], uint8_t *o, unsigned outlen)
-{
-    bool aligned8 = (outlen & 7) == 0;
-    for (;;) {
-        unsigned take = outlen < RATE ? outlen : RATE;
-        kiln_dev::squeeze_block<RATE>(s, o, take, aligned8);
-        outlen -= take;
-        if (outlen == 0) break;
-        o += take;
-        kiln_keccak_f1600(s);
-    }
-}
-
-/* Every message shorter than RATE bytes: one padded block, one permutation. DIGEST != 0 is the
- * output size known at compile time (fixed-output functions). */
-template <int RATE, int DIGEST>
-__global__ void __launch_bounds__(TPB) keccak_short_kernel(const batch_args a)
-{
-    uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x, off, len;
-    if (!message(a, i, &off, &len)) return;
-    uint64_t s[25];
-#pragma unroll
-    for (int k = 0; k < 25; k++) s[k] = 0;
-    kiln_dev::absorb_last<RATE>(s, a.data, off, (unsigned)len, a.domain);
-    kiln_keccak_f1600(s);
-    if constexpr (DIGEST != 0) kiln_dev::squeeze_block<RATE>(s, a.out + i * DIGEST, DIGEST, (DIGEST & 7) == 0);
-    else squeeze_all<RATE>(s, a.out + i * a.outlen, a.outlen);
-}
-
-template <int RATE>
-__global__ void __launch_bounds__(TPB) keccak_long_kernel(const batch_args a)
-{
-    uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x, off, len;
-    if (!message(a, i, &off, &len)) return;
-    uint64_t s[25];
-#pragma unroll
-    for (int k = 0; k < 25; k++) s[k] = 0;
-    for (;;) {
-        bool last = len < RATE;
-        if (last) kiln_dev::absorb_last<RATE>(s, a.data, off, (unsigned)len, a.domain);
-        else kiln_dev::absorb_block<RATE>(s, a.data, off);
-        kiln_keccak_f1600(s);
-        if (last) break;
-        off += RATE;
-        len -= RATE;
-    }
-    squeeze_all<RATE>(s, a.out + i * a.outlen, a.outlen);
-}
+using namespace kiln_hashk;
 
 __global__ void __launch_bounds__(TPB) sha256_kernel(const batch_args a, int twice)
 {
@@ -112,15 +37,6 @@ __global__ void __launch_bounds__(TPB) sha256_kernel(const batch_args a, int twi
     for (int j = 0; j < 8; j++) *(uint32_t *)(o + 4 * j) = __byte_perm(h[j], 0, 0x0123);
 }
 
-template <int RATE, int DIGEST>
-cudaError_t launch_keccak(bool all_short, const batch_args &a, unsigned blocks, cudaStream_t s)
-{
-    if (all_short && DIGEST && a.outlen == DIGEST) keccak_short_kernel<RATE, DIGEST><<<blocks, TPB, 0, s>>>(a);
-    else if (all_short) keccak_short_kernel<RATE, 0><<<blocks, TPB, 0, s>>>(a);
-    else keccak_long_kernel<RATE><<<blocks, TPB, 0, s>>>(a);
-    return cudaGetLastError();
-}
-
 /* Launches the kernel for p on a (device pointers already set). max_len: the longest message. */
 cudaError_t launch(const kiln_cuda_hash_params *p, const batch_args &a, uint64_t max_len, cudaStream_t s)
 {
@@ -128,11 +44,11 @@ cudaError_t launch(const kiln_cuda_hash_params *p, const batch_args &a, uint64_t
     bool sh = max_len < p->rate;
     switch (p->rate) {
     case 0: sha256_kernel<<<blocks, TPB, 0, s>>>(a, p->sha256d); return cudaGetLastError();
-    case 144: return launch_keccak<144, 28>(sh, a, blocks, s);
-    case 136: return launch_keccak<136, 32>(sh, a, blocks, s);
-    case 104: return launch_keccak<104, 48>(sh, a, blocks, s);
-    case 72: return launch_keccak<72, 64>(sh, a, blocks, s);
-    case 168: return launch_keccak<168, 0>(sh, a, blocks, s);
+    case 144: return launch_keccak<144, 28, false>(sh, a, blocks, s);
+    case 136: return launch_keccak<136, 32, true>(sh, a, blocks, s);
+    case 104: return launch_keccak<104, 48, false>(sh, a, blocks, s);
+    case 72: return launch_keccak<72, 64, false>(sh, a, blocks, s);
+    case 168: return launch_keccak<168, 0, true>(sh, a, blocks, s);
     }
     return cudaErrorInvalidValue;
 }
