@@ -143,9 +143,6 @@ int main()
     variant<0x00000000u>(c, "alu");
     variant<0x0000001Fu>(c, "theta");
     variant<0x09249249u>(c, "third");
-    variant<0x15555555u>(c, "half");
-    variant<0x16DB6DB6u>(c, "twothirds");
-    variant<0x1FFFFFE0u>(c, "rho");
     variant<0x1FFFFFFFu>(c, "all");
     return 0;
 }

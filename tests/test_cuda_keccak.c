@@ -45,7 +45,7 @@ static void every_length(kiln_ctx *gpu, kiln_hash_algo algo, size_t outlen, unsi
     /* fixed length, below and above one block */
     size_t lens[2] = {block_of(algo) / 2, block_of(algo) + 3};
     for (int k = 0; k < 2; k++) {
-        size_t m = total / lens[k] < 300 ? total / lens[k] : 300;
+        size_t m = total / lens[k] < n ? total / lens[k] : n; /* out holds n digests */
         CHECK(kiln_hash_batch_fixed(gpu, algo, data, lens[k], m, out, outlen) == KILN_OK, "%s", kiln_last_error(gpu));
         int b = 0;
         for (size_t i = 0; i < m; i++) {

@@ -42,6 +42,8 @@ cudaError_t launch(const kiln_cuda_hash_params *p, const batch_args &a, uint64_t
 {
     unsigned blocks = (unsigned)((a.n + TPB - 1) / TPB);
     bool sh = max_len < p->rate;
+    if (!a.offsets && p->rate == 136 && p->outlen == 32 && (a.msg_len == 32 || a.msg_len == 64))
+        return launch_keccak_fixed136(a.msg_len, a, blocks, s);
     switch (p->rate) {
     case 0: sha256_kernel<<<blocks, TPB, 0, s>>>(a, p->sha256d); return cudaGetLastError();
     case 144: return launch_keccak<144, 28, false>(sh, a, blocks, s);

@@ -87,6 +87,37 @@ __global__ void __launch_bounds__(TPB) keccak_long_kernel(const batch_args a)
     squeeze_all<RATE>(s, a.out + i * a.outlen, a.outlen);
 }
 
+/* Fixed-length batches of LEN-byte messages (LEN < RATE, a multiple of 16): the message length,
+ * padding position and digest size are constants, so the first round's zero lanes and the last
+ * round's unused lanes cost nothing. Messages and digests are 16-byte aligned in device memory. */
+template <int RATE, int DIGEST, int LEN>
+__global__ void __launch_bounds__(TPB) keccak_fixed_kernel(const batch_args a)
+{
+    static_assert(LEN < RATE && LEN % 16 == 0 && DIGEST % 16 == 0, "fixed kernel shape");
+    uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x;
+    if (i >= a.n) return;
+    uint64_t s[25];
+#pragma unroll
+    for (int k = 0; k < 25; k++) s[k] = 0;
+    const ulonglong2 *m = (const ulonglong2 *)(a.data + i * (LEN / 8));
+#pragma unroll
+    for (int k = 0; k < LEN / 16; k++) {
+        ulonglong2 v = __ldg(m + k);
+        s[2 * k] = v.x;
+        s[2 * k + 1] = v.y;
+    }
+    s[LEN / 8] = a.domain;
+    s[RATE / 8 - 1] ^= 0x8000000000000000ull;
+    kiln_keccak_f1600(s);
+    ulonglong2 *o = (ulonglong2 *)(a.out + i * DIGEST);
+#pragma unroll
+    for (int k = 0; k < DIGEST / 16; k++) o[k] = make_ulonglong2(s[2 * k], s[2 * k + 1]);
+}
+
+/* SHA3-256 and Keccak-256 of fixed-length 32- or 64-byte messages (a 256-bit word, or two, as
+ * Ethereum hashes them); cudaErrorNotSupported for other lengths. In keccak_batch_r136.cu. */
+cudaError_t launch_keccak_fixed136(uint64_t len, const batch_args &a, unsigned blocks, cudaStream_t s);
+
 /* Launches the kernel for a batch: DIGEST != 0 is the fixed output size of the rate's hash
  * functions; ANY_OUTLEN also provides the one-block kernel for other lengths (SHAKE). */
 template <int RATE, int DIGEST, bool ANY_OUTLEN>

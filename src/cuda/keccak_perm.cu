@@ -16,20 +16,37 @@ namespace {
 constexpr int TPB = 128;
 constexpr int LANE_STATES = 32; /* states per block in the LANE layout: 800 threads = 25 full warps */
 
-template <bool UNROLLED>
 __global__ void __launch_bounds__(TPB) perm_thread_kernel(uint64_t *st, uint64_t n, int iters)
 {
     uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x;
     if (i >= n) return;
     uint64_t *p = st + i * 25, s[25];
-#pragma unroll
     for (int k = 0; k < 25; k++) s[k] = p[k];
-    for (int r = 0; r < iters; r++) {
-        if (UNROLLED) kiln_keccak_f1600(s);
-        else kiln_keccak_f1600_looped(s);
-    }
-#pragma unroll
+    for (int r = 0; r < iters; r++) kiln_keccak_f1600_looped(s);
     for (int k = 0; k < 25; k++) p[k] = s[k];
+}
+
+/* A thread's 25 lanes are 200 bytes apart from its neighbour's, so the block stages its states
+ * through shared memory: global memory is read and written in consecutive words (coalesced), and
+ * the per-thread reads from shared memory (stride 25 words) hit 16 distinct bank pairs. */
+__global__ void __launch_bounds__(TPB) perm_unrolled_kernel(uint64_t *st, uint64_t n, int iters)
+{
+    __shared__ uint64_t buf[TPB * 25];
+    const uint64_t first = (uint64_t)blockIdx.x * TPB;
+    const unsigned count = n - first < TPB ? (unsigned)(n - first) : TPB, t = threadIdx.x;
+    uint64_t *g = st + first * 25;
+    for (unsigned k = t; k < count * 25; k += TPB) buf[k] = g[k];
+    __syncthreads();
+    if (t < count) {
+        uint64_t s[25];
+#pragma unroll
+        for (int k = 0; k < 25; k++) s[k] = buf[t * 25 + k];
+        for (int r = 0; r < iters; r++) kiln_keccak_f1600(s);
+#pragma unroll
+        for (int k = 0; k < 25; k++) buf[t * 25 + k] = s[k];
+    }
+    __syncthreads();
+    for (unsigned k = t; k < count * 25; k += TPB) g[k] = buf[k];
 }
 
 __global__ void __launch_bounds__(LANE_STATES * 25) perm_lane_kernel(uint64_t *st, uint64_t n, int iters)
@@ -63,10 +80,10 @@ cudaError_t launch(int layout, uint64_t *d, uint64_t n, int iters, cudaStream_t 
 {
     switch (layout) {
     case KILN_KECCAK_LAYOUT_THREAD:
-        perm_thread_kernel<false><<<(unsigned)((n + TPB - 1) / TPB), TPB, 0, s>>>(d, n, iters);
+        perm_thread_kernel<<<(unsigned)((n + TPB - 1) / TPB), TPB, 0, s>>>(d, n, iters);
         break;
     case KILN_KECCAK_LAYOUT_UNROLLED:
-        perm_thread_kernel<true><<<(unsigned)((n + TPB - 1) / TPB), TPB, 0, s>>>(d, n, iters);
+        perm_unrolled_kernel<<<(unsigned)((n + TPB - 1) / TPB), TPB, 0, s>>>(d, n, iters);
         break;
     case KILN_KECCAK_LAYOUT_LANE:
         perm_lane_kernel<<<(unsigned)((n + LANE_STATES - 1) / LANE_STATES), LANE_STATES * 25, 0, s>>>(d, n, iters);

@@ -134,6 +134,23 @@ KILN_HD uint64_t kiln_keccak_rot(uint64_t x, int n, uint32_t mul_mask, int site)
     return (mul_mask >> site) & 1 ? kiln_rotl64_mul(x, n) : kiln_rotl64(x, n);
 }
 
+/* a ^ b ^ c as one three-input logic instruction per 32-bit half on the GPU. Written out because
+ * the compiler, left alone, computes theta's D[x] = C[x-1] ^ rot(C[x+1], 1) once and then XORs it
+ * into five lanes (two instructions per lane) instead of one three-input XOR per lane. */
+KILN_HD uint64_t kiln_xor3(uint64_t a, uint64_t b, uint64_t c)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t lo, hi;
+    asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(lo) : "r"((uint32_t)a), "r"((uint32_t)b), "r"((uint32_t)c));
+    asm("lop3.b32 %0, %1, %2, %3, 0x96;"
+        : "=r"(hi)
+        : "r"((uint32_t)(a >> 32)), "r"((uint32_t)(b >> 32)), "r"((uint32_t)(c >> 32)));
+    return ((uint64_t)hi << 32) | lo;
+#else
+    return a ^ b ^ c;
+#endif
+}
+
 /* a ^ (~b & c): chi's nonlinear step; one three-input logic instruction (LOP3) per 32-bit half
  * on the GPU. */
 KILN_HD uint64_t kiln_keccak_chi(uint64_t a, uint64_t b, uint64_t c) { return a ^ (~b & c); }
@@ -144,24 +161,25 @@ KILN_HD uint64_t kiln_keccak_chi(uint64_t a, uint64_t b, uint64_t c) { return a 
  * unrolls gets every lane in a register. */
 KILN_HD void kiln_keccak_round_sel(const uint64_t *a, uint64_t *e, uint64_t rc, uint32_t mm)
 {
-    uint64_t c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20];
-    uint64_t c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21];
-    uint64_t c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22];
-    uint64_t c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23];
-    uint64_t c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24];
-    uint64_t d0 = c4 ^ kiln_keccak_rot(c1, 1, mm, 0);
-    uint64_t d1 = c0 ^ kiln_keccak_rot(c2, 1, mm, 1);
-    uint64_t d2 = c1 ^ kiln_keccak_rot(c3, 1, mm, 2);
-    uint64_t d3 = c2 ^ kiln_keccak_rot(c4, 1, mm, 3);
-    uint64_t d4 = c3 ^ kiln_keccak_rot(c0, 1, mm, 4);
+    uint64_t c0 = kiln_xor3(kiln_xor3(a[0], a[5], a[10]), a[15], a[20]);
+    uint64_t c1 = kiln_xor3(kiln_xor3(a[1], a[6], a[11]), a[16], a[21]);
+    uint64_t c2 = kiln_xor3(kiln_xor3(a[2], a[7], a[12]), a[17], a[22]);
+    uint64_t c3 = kiln_xor3(kiln_xor3(a[3], a[8], a[13]), a[18], a[23]);
+    uint64_t c4 = kiln_xor3(kiln_xor3(a[4], a[9], a[14]), a[19], a[24]);
+    /* theta's D[x] = C[x-1] ^ r[x], applied to each lane as one three-input XOR */
+    uint64_t r0 = kiln_keccak_rot(c1, 1, mm, 0);
+    uint64_t r1 = kiln_keccak_rot(c2, 1, mm, 1);
+    uint64_t r2 = kiln_keccak_rot(c3, 1, mm, 2);
+    uint64_t r3 = kiln_keccak_rot(c4, 1, mm, 3);
+    uint64_t r4 = kiln_keccak_rot(c0, 1, mm, 4);
     uint64_t b0, b1, b2, b3, b4;
 
     /* output plane y = 0 reads lanes 0, 6, 12, 18, 24 */
-    b0 = a[0] ^ d0;
-    b1 = kiln_keccak_rot(a[6] ^ d1, 44, mm, 5);
-    b2 = kiln_keccak_rot(a[12] ^ d2, 43, mm, 6);
-    b3 = kiln_keccak_rot(a[18] ^ d3, 21, mm, 7);
-    b4 = kiln_keccak_rot(a[24] ^ d4, 14, mm, 8);
+    b0 = kiln_xor3(a[0], c4, r0);
+    b1 = kiln_keccak_rot(kiln_xor3(a[6], c0, r1), 44, mm, 5);
+    b2 = kiln_keccak_rot(kiln_xor3(a[12], c1, r2), 43, mm, 6);
+    b3 = kiln_keccak_rot(kiln_xor3(a[18], c2, r3), 21, mm, 7);
+    b4 = kiln_keccak_rot(kiln_xor3(a[24], c3, r4), 14, mm, 8);
     e[0] = kiln_keccak_chi(b0, b1, b2) ^ rc;
     e[1] = kiln_keccak_chi(b1, b2, b3);
     e[2] = kiln_keccak_chi(b2, b3, b4);
@@ -169,11 +187,11 @@ KILN_HD void kiln_keccak_round_sel(const uint64_t *a, uint64_t *e, uint64_t rc, 
     e[4] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 1: lanes 3, 9, 10, 16, 22 */
-    b0 = kiln_keccak_rot(a[3] ^ d3, 28, mm, 9);
-    b1 = kiln_keccak_rot(a[9] ^ d4, 20, mm, 10);
-    b2 = kiln_keccak_rot(a[10] ^ d0, 3, mm, 11);
-    b3 = kiln_keccak_rot(a[16] ^ d1, 45, mm, 12);
-    b4 = kiln_keccak_rot(a[22] ^ d2, 61, mm, 13);
+    b0 = kiln_keccak_rot(kiln_xor3(a[3], c2, r3), 28, mm, 9);
+    b1 = kiln_keccak_rot(kiln_xor3(a[9], c3, r4), 20, mm, 10);
+    b2 = kiln_keccak_rot(kiln_xor3(a[10], c4, r0), 3, mm, 11);
+    b3 = kiln_keccak_rot(kiln_xor3(a[16], c0, r1), 45, mm, 12);
+    b4 = kiln_keccak_rot(kiln_xor3(a[22], c1, r2), 61, mm, 13);
     e[5] = kiln_keccak_chi(b0, b1, b2);
     e[6] = kiln_keccak_chi(b1, b2, b3);
     e[7] = kiln_keccak_chi(b2, b3, b4);
@@ -181,11 +199,11 @@ KILN_HD void kiln_keccak_round_sel(const uint64_t *a, uint64_t *e, uint64_t rc, 
     e[9] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 2: lanes 1, 7, 13, 19, 20 */
-    b0 = kiln_keccak_rot(a[1] ^ d1, 1, mm, 14);
-    b1 = kiln_keccak_rot(a[7] ^ d2, 6, mm, 15);
-    b2 = kiln_keccak_rot(a[13] ^ d3, 25, mm, 16);
-    b3 = kiln_keccak_rot(a[19] ^ d4, 8, mm, 17);
-    b4 = kiln_keccak_rot(a[20] ^ d0, 18, mm, 18);
+    b0 = kiln_keccak_rot(kiln_xor3(a[1], c0, r1), 1, mm, 14);
+    b1 = kiln_keccak_rot(kiln_xor3(a[7], c1, r2), 6, mm, 15);
+    b2 = kiln_keccak_rot(kiln_xor3(a[13], c2, r3), 25, mm, 16);
+    b3 = kiln_keccak_rot(kiln_xor3(a[19], c3, r4), 8, mm, 17);
+    b4 = kiln_keccak_rot(kiln_xor3(a[20], c4, r0), 18, mm, 18);
     e[10] = kiln_keccak_chi(b0, b1, b2);
     e[11] = kiln_keccak_chi(b1, b2, b3);
     e[12] = kiln_keccak_chi(b2, b3, b4);
@@ -193,11 +211,11 @@ KILN_HD void kiln_keccak_round_sel(const uint64_t *a, uint64_t *e, uint64_t rc, 
     e[14] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 3: lanes 4, 5, 11, 17, 23 */
-    b0 = kiln_keccak_rot(a[4] ^ d4, 27, mm, 19);
-    b1 = kiln_keccak_rot(a[5] ^ d0, 36, mm, 20);
-    b2 = kiln_keccak_rot(a[11] ^ d1, 10, mm, 21);
-    b3 = kiln_keccak_rot(a[17] ^ d2, 15, mm, 22);
-    b4 = kiln_keccak_rot(a[23] ^ d3, 56, mm, 23);
+    b0 = kiln_keccak_rot(kiln_xor3(a[4], c3, r4), 27, mm, 19);
+    b1 = kiln_keccak_rot(kiln_xor3(a[5], c4, r0), 36, mm, 20);
+    b2 = kiln_keccak_rot(kiln_xor3(a[11], c0, r1), 10, mm, 21);
+    b3 = kiln_keccak_rot(kiln_xor3(a[17], c1, r2), 15, mm, 22);
+    b4 = kiln_keccak_rot(kiln_xor3(a[23], c2, r3), 56, mm, 23);
     e[15] = kiln_keccak_chi(b0, b1, b2);
     e[16] = kiln_keccak_chi(b1, b2, b3);
     e[17] = kiln_keccak_chi(b2, b3, b4);
@@ -205,11 +223,11 @@ KILN_HD void kiln_keccak_round_sel(const uint64_t *a, uint64_t *e, uint64_t rc, 
     e[19] = kiln_keccak_chi(b4, b0, b1);
 
     /* plane 4: lanes 2, 8, 14, 15, 21 */
-    b0 = kiln_keccak_rot(a[2] ^ d2, 62, mm, 24);
-    b1 = kiln_keccak_rot(a[8] ^ d3, 55, mm, 25);
-    b2 = kiln_keccak_rot(a[14] ^ d4, 39, mm, 26);
-    b3 = kiln_keccak_rot(a[15] ^ d0, 41, mm, 27);
-    b4 = kiln_keccak_rot(a[21] ^ d1, 2, mm, 28);
+    b0 = kiln_keccak_rot(kiln_xor3(a[2], c1, r2), 62, mm, 24);
+    b1 = kiln_keccak_rot(kiln_xor3(a[8], c2, r3), 55, mm, 25);
+    b2 = kiln_keccak_rot(kiln_xor3(a[14], c3, r4), 39, mm, 26);
+    b3 = kiln_keccak_rot(kiln_xor3(a[15], c4, r0), 41, mm, 27);
+    b4 = kiln_keccak_rot(kiln_xor3(a[21], c0, r1), 2, mm, 28);
     e[20] = kiln_keccak_chi(b0, b1, b2);
     e[21] = kiln_keccak_chi(b1, b2, b3);
     e[22] = kiln_keccak_chi(b2, b3, b4);
