@@ -177,8 +177,9 @@ kiln_status kiln_hash(kiln_hash_algo algo, const void *data, size_t len, uint8_t
 
 /* Many messages in one call on the context's device. Message i is data[offsets[i] ..
  * offsets[i+1]) (offsets: n+1 nondecreasing entries: the messages lie back to back);
- * digest i is written to out + i*outlen. On a GPU, every result in a pseudo-random sample (and
- * all of a small batch) is recomputed on the CPU; a mismatch is KILN_ERR_DEVICE. */
+ * digest i is written to out + i*outlen. On a GPU, the results of a pseudo-random sample (all of
+ * a batch of up to 256 messages; else up to 256 messages and about 1/64 of the bytes, the first
+ * and last messages included) are recomputed on the CPU; a mismatch is KILN_ERR_DEVICE. */
 kiln_status kiln_hash_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
                             size_t n, uint8_t *out, size_t outlen);
 /* The same for n messages of msg_len bytes each, back to back. */

@@ -3,7 +3,7 @@
 #   build (Release, CUDA), GPU tests, compute-sanitizer memcheck + racecheck on the GPU test,
 #   SASS instruction counts, the rotation-placement variants, then one benchmark table.
 # Env: OUT (logs; default ./out), ANCHORS (path of the anchors folder: also runs hashcat 6.2.6
-# -m 17400/17800 for ratios from the same run), SKIP_SANITIZER=1, JOBS (build parallelism).
+# -m 17400/17800 for ratios from the same run), SKIP_SANITIZER=1, SKIP_VARIANTS=1, JOBS.
 set -u
 OUT=${OUT:-./out}
 mkdir -p "$OUT"
@@ -54,8 +54,10 @@ cuobjdump -sass $B/src/libkiln.a 2> /dev/null | python3 scripts/sass_count.py ke
 cuobjdump -sass /tmp/keccak_variants 2> /dev/null | python3 scripts/sass_count.py sha3_32 >> "$OUT/sass.txt"
 cat "$OUT/sass.txt"
 
-say "rotation placement (variants)"
-/tmp/keccak_variants 2>&1 | tee "$OUT/variants.txt"
+if [ "${SKIP_VARIANTS:-0}" != 1 ]; then
+    say "rotation placement (variants)"
+    /tmp/keccak_variants 2>&1 | tee "$OUT/variants.txt"
+fi
 
 say "benchmarks"
 bench() { # label, kiln bench args...
@@ -107,6 +109,7 @@ many() { # files, bytes each
 }
 many 20000 256
 many 2048 131072
+many 8192 131072
 
 if [ -n "${ANCHORS:-}" ] && [ -d "${ANCHORS}" ]; then
     say "hashcat 6.2.6 -m 17400 / 17800"
