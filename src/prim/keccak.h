@@ -82,11 +82,13 @@ KILN_HD uint64_t kiln_rotl64(uint64_t x, int n)
 #endif
 }
 
-/* The same rotation on the GPU's multiply-add pipe instead of its integer ALU: the ALU issues
- * one warp instruction every other cycle per scheduler, and LOP3/SHF alone would saturate it, so
- * moving some rotations to IMAD (a separate pipe) raises the issue rate. x * 2^n holds x << n in
- * its low word and x >> (32 - n) in its high word; the multiplier comes from constant memory so
- * the compiler cannot turn it back into shifts. Host: the plain rotation. */
+/* The same rotation on the GPU's multiply-add pipe instead of its integer ALU. The unrolled
+ * permutation is bound by the ALU (LOP3 and SHF issue at half the scheduler's rate there), so
+ * moving rotations to IMAD looked like a way past that limit: x * 2^n holds x << n in its low word
+ * and x >> (32 - n) in its high word, and the multiplier comes from constant memory so the
+ * compiler cannot turn it back into shifts. Measured on the H200 (scripts/keccak_variants.cu,
+ * docs/KECCAK.md) every mix was slower, so KILN_KECCAK_MUL_MASK stays 0; kept for that study.
+ * Host: the plain rotation. */
 #if defined(__CUDACC__)
 #define KILN_KECCAK_POW2_LIST                                                                            \
     1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9, 1u << 10,    \
@@ -124,7 +126,7 @@ KILN_HD uint64_t kiln_rotl64_mul(uint64_t x, int n)
 }
 
 /* Which of a round's 29 rotations (5 in theta, then rho's 24 in the order kiln_keccak_round
- * lists them) go to the multiplier on the GPU; measured on the H200 (scripts/gpu-check-keccak.sh). */
+ * lists them) go to the multiplier on the GPU: none, the fastest measured. */
 #ifndef KILN_KECCAK_MUL_MASK
 #define KILN_KECCAK_MUL_MASK 0u
 #endif
