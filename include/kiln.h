@@ -244,6 +244,18 @@ typedef enum kiln_algo {
     KILN_ALGO_SHA256D = 0,
 } kiln_algo;
 
+/* Pool difficulty (Stratum mining.set_difficulty) -> share target. The difficulty-1 target is
+ * part of the algorithm: sha256d 0x00000000ffff0000...0 (nBits 1d00ffff, as Bitcoin's
+ * getdifficulty); scrypt pools use one 65536 times larger (0x0000ffff00...0). KILN_ERR_INPUT for
+ * an unknown algorithm. */
+kiln_status kiln_algo_diff1_target(kiln_algo algo, uint8_t target[32]);
+/* target = floor(diff1 / difficulty), exact for any double (fractional difficulties too),
+ * clamped to 2^256 - 1. KILN_ERR_INPUT unless difficulty is finite and > 0. */
+kiln_status kiln_target_from_difficulty(kiln_ctx *ctx, kiln_algo algo, double difficulty, uint8_t target[32]);
+
+/* The algorithm's proof-of-work hash of a header (sha256d: the header's sha256d), raw bytes that
+ * are compared with targets as a little-endian number. KILN_ERR_INPUT for an unknown algorithm. */
+kiln_status kiln_pow_hash(kiln_algo algo, const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
 /* Parses "sha256d"; KILN_ERR_INPUT names the unknown algorithm. */
 kiln_status kiln_algo_from_name(kiln_ctx *ctx, const char *name, kiln_algo *algo);
 const char *kiln_algo_name(kiln_algo algo);

@@ -12,34 +12,72 @@
 #define CAND_CAP 65536u
 #define LAUNCH_TARGET_S 0.05
 
-typedef struct scan_run {
+typedef struct scan_run scan_run;
+
+/* What the dispatcher needs from one mining algorithm: its proof-of-work hash on the CPU (used to
+ * verify every candidate) and its backends. Adding an algorithm = one entry in `algos`. */
+typedef struct scan_algo {
+    /* PoW hash of an 80-byte header, raw bytes compared as a little-endian number */
+    void (*pow_hash)(const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
+    /* per-job preparation (may pick the CPU lane kernel); called once per kiln_scan */
+    kiln_status (*prepare)(scan_run *r);
+    /* candidates of [start, start+count); *n may exceed CAND_CAP */
+    kiln_status (*cpu_range)(scan_run *r, uint32_t start, uint64_t count, uint64_t *n);
+    kiln_status (*cuda_range)(scan_run *r, uint32_t start, uint64_t count, uint64_t *n);
+    uint64_t cpu_first_chunk, cuda_first_chunk; /* launch sizes to start the ramp from */
+} scan_algo;
+
+struct scan_run {
     kiln_ctx *ctx;
     const kiln_scan_job *job;
-    kiln_sha256d_job prep;
+    const scan_algo *algo;
+    uint32_t target_top; /* most significant 32 bits of the target */
+    kiln_sha256d_job sha256d; /* per-job state of the sha256d backends */
     kiln_sha256d_impl cpu_impl;
     uint32_t *cand;
     uint32_t *verified;
     kiln_scan_result *res;
     int stop; /* a callback asked to stop */
     int hit; /* first nonce found and find_all is off */
-} scan_run;
+};
+
+/* ---- sha256d */
+
+static kiln_status sha256d_prepare(scan_run *r)
+{
+    kiln_sha256d_job_init(&r->sha256d, r->job->header, r->job->target);
+    kiln_sha256d_cpu_impls(&r->cpu_impl, 1);
+    return KILN_OK;
+}
+
+static kiln_status sha256d_cpu_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
+{
+    *n = kiln_sha256d_cpu_scan(&r->cpu_impl, r->ctx->threads, &r->sha256d, start, count, r->cand, CAND_CAP);
+    if (*n == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU scan buffers");
+    return KILN_OK;
+}
+
+static kiln_status sha256d_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
+{
+    char err[KILN_ERR_MAX];
+    float ms = 0;
+    kiln_launch l = r->ctx->launch[r->job->algo];
+    kiln_status st = kiln_cuda_sha256d_scan(r->ctx->cuda, &r->sha256d, start, count, l.threads_per_block,
+                                            l.items_per_thread, r->cand, CAND_CAP, n, &ms, err, sizeof err);
+    if (st != KILN_OK) return kiln_fail(r->ctx, st, "%s", err);
+    return KILN_OK;
+}
+
+static const scan_algo algos[KILN_ALGO_COUNT] = {
+    [KILN_ALGO_SHA256D] = {kiln_header_hash, sha256d_prepare, sha256d_cpu_range, sha256d_cuda_range,
+                           UINT64_C(1) << 18, UINT64_C(1) << 26},
+};
 
 /* Candidates of one range from the backend; *n may exceed CAND_CAP (then the range is split). */
 static kiln_status backend_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
-    kiln_ctx *ctx = r->ctx;
-    if (ctx->backend == KILN_BACKEND_CPU) {
-        *n = kiln_sha256d_cpu_scan(&r->cpu_impl, ctx->threads, &r->prep, start, count, r->cand, CAND_CAP);
-        if (*n == UINT64_MAX) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for CPU scan buffers");
-        return KILN_OK;
-    }
-    char err[KILN_ERR_MAX];
-    float ms = 0;
-    kiln_launch l = ctx->launch[r->job->algo];
-    kiln_status st = kiln_cuda_sha256d_scan(ctx->cuda, &r->prep, start, count, l.threads_per_block,
-                                            l.items_per_thread, r->cand, CAND_CAP, n, &ms, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
-    return KILN_OK;
+    if (r->ctx->backend == KILN_BACKEND_CPU) return r->algo->cpu_range(r, start, count, n);
+    return r->algo->cuda_range(r, start, count, n);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -72,14 +110,14 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
             continue;
         }
         kiln_header_set_nonce(header, nonce);
-        kiln_header_hash(header, hash);
+        r->algo->pow_hash(header, hash);
         if (kiln_hash_meets_target(hash, r->job->target)) {
             r->verified[nv++] = nonce;
         } else {
             /* the backend's early test needs the top 32 bits <= the target's; anything else is wrong */
             uint32_t top = (uint32_t)hash[28] | (uint32_t)hash[29] << 8 | (uint32_t)hash[30] << 16 |
                            (uint32_t)hash[31] << 24;
-            if (top > r->prep.target[7]) r->res->false_candidates++;
+            if (top > r->target_top) r->res->false_candidates++;
         }
     }
     r->res->hashes += count;
@@ -88,7 +126,7 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
     uint32_t report = r->job->find_all ? nv : 1;
     for (uint32_t i = 0; i < report; i++) {
         kiln_header_set_nonce(header, r->verified[i]);
-        kiln_header_hash(header, hash);
+        r->algo->pow_hash(header, hash);
         r->res->found++;
         if (r->job->on_found && r->job->on_found(r->job->user, r->verified[i], hash)) {
             r->stop = 1;
@@ -102,10 +140,8 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
 static kiln_status prepare_backend(scan_run *r)
 {
     kiln_ctx *ctx = r->ctx;
-    if (ctx->backend == KILN_BACKEND_CPU) {
-        kiln_sha256d_cpu_impls(&r->cpu_impl, 1);
-        return KILN_OK;
-    }
+    kiln_status st = r->algo->prepare(r);
+    if (st != KILN_OK || ctx->backend == KILN_BACKEND_CPU) return st;
     if (!ctx->cuda) {
         char err[KILN_ERR_MAX];
         kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
@@ -132,7 +168,9 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     r.ctx = ctx;
     r.job = job;
     r.res = res;
-    kiln_sha256d_job_init(&r.prep, job->header, job->target);
+    r.algo = &algos[job->algo];
+    r.target_top = (uint32_t)job->target[28] | (uint32_t)job->target[29] << 8 | (uint32_t)job->target[30] << 16 |
+                   (uint32_t)job->target[31] << 24;
     kiln_status st = prepare_backend(&r);
     if (st != KILN_OK) return st;
     r.cand = malloc(CAND_CAP * sizeof *r.cand);
@@ -144,7 +182,7 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     }
 
     /* first launches are short and grow until one takes about LAUNCH_TARGET_S */
-    uint64_t chunk = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 18) : (UINT64_C(1) << 26);
+    uint64_t chunk = ctx->backend == KILN_BACKEND_CPU ? r.algo->cpu_first_chunk : r.algo->cuda_first_chunk;
     uint64_t max_chunk = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 28) : NONCE_SPACE;
     double t0 = kiln_now();
     uint64_t done = 0;
@@ -165,4 +203,11 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     if (st != KILN_OK) return st;
     if (r.stop) return KILN_STOPPED;
     return res->found ? KILN_OK : KILN_NOT_FOUND;
+}
+
+kiln_status kiln_pow_hash(kiln_algo algo, const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32])
+{
+    if ((unsigned)algo >= KILN_ALGO_COUNT) return KILN_ERR_INPUT;
+    algos[algo].pow_hash(header, hash);
+    return KILN_OK;
 }
