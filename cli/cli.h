@@ -50,5 +50,6 @@ int cmd_pagerank(int argc, char **argv);
 /* `kiln bench --algo pagerank`: RMAT PageRank edges per second (cmd_pagerank.c). */
 int bench_pagerank(const char *device, int json);
 int cmd_merkle(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
 
 #endif

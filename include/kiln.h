@@ -96,6 +96,124 @@ void kiln_sha256d(const void *data, size_t len, uint8_t digest[32]);
 /* Name of the compression function in use on this CPU: "sha-ni" or "portable". */
 const char *kiln_sha256_impl(void);
 
+/* ---------------------------------------------------------------- Keccak / SHA-3 (FIPS 202) */
+
+/* A Keccak sponge over Keccak-f[1600]: `rate` bytes per block (a multiple of 8, 8..192; the
+ * capacity is 200 - rate) and a domain byte that starts the padding: 0x06 for SHA3-*, 0x1F for
+ * SHAKE*, 0x01 for the original Keccak-* (Ethereum's keccak256). Constant memory for any length. */
+typedef struct kiln_keccak_stream {
+    uint64_t state[25]; /* lane (x, y) at x + 5y; bytes little-endian within a lane */
+    uint32_t rate; /* bytes per block */
+    uint32_t pos; /* bytes absorbed into, or squeezed from, the current block */
+    uint8_t domain;
+    uint8_t squeezing; /* set by the first squeeze; absorbing is then refused */
+} kiln_keccak_stream;
+
+#define KILN_SHA3_DOMAIN 0x06
+#define KILN_SHAKE_DOMAIN 0x1F
+#define KILN_KECCAK_DOMAIN 0x01
+
+/* KILN_ERR_INPUT for a rate that is not a multiple of 8 in 8..192 or a zero domain byte. */
+kiln_status kiln_keccak_init(kiln_keccak_stream *s, unsigned rate, uint8_t domain);
+/* KILN_ERR_INPUT once squeezing has started. */
+kiln_status kiln_keccak_absorb(kiln_keccak_stream *s, const void *data, size_t len);
+/* The first call pads; later calls continue the output stream (any lengths, as SHAKE needs). */
+void kiln_keccak_squeeze(kiln_keccak_stream *s, void *out, size_t len);
+/* Keccak-f[1600] on a bare state, in place. */
+void kiln_keccak_permute(uint64_t state[25]);
+/* Host permutation in use: "avx512" or "portable". */
+const char *kiln_keccak_impl(void);
+
+/* One-shot helpers. bits: 224, 256, 384 or 512 for SHA3 and Keccak (out holds bits/8 bytes),
+ * 128 or 256 for SHAKE (outlen bytes, any length). KILN_ERR_INPUT for any other bits. */
+kiln_status kiln_sha3(unsigned bits, const void *data, size_t len, uint8_t *out);
+kiln_status kiln_keccak(unsigned bits, const void *data, size_t len, uint8_t *out);
+kiln_status kiln_shake(unsigned bits, const void *data, size_t len, uint8_t *out, size_t outlen);
+
+/* ---------------------------------------------------------------- hashing front end (kiln hash) */
+
+typedef enum kiln_hash_algo {
+    KILN_HASH_SHA256 = 0,
+    KILN_HASH_SHA256D,
+    KILN_HASH_SHA3_224,
+    KILN_HASH_SHA3_256,
+    KILN_HASH_SHA3_384,
+    KILN_HASH_SHA3_512,
+    KILN_HASH_SHAKE128,
+    KILN_HASH_SHAKE256,
+    KILN_HASH_KECCAK224,
+    KILN_HASH_KECCAK256,
+    KILN_HASH_KECCAK384,
+    KILN_HASH_KECCAK512,
+} kiln_hash_algo;
+#define KILN_HASH_ALGO_COUNT 12
+
+/* Names as the CLI spells them: sha256 sha256d sha3-224 sha3-256 sha3-384 sha3-512 shake128
+ * shake256 keccak224 keccak256 keccak384 keccak512. */
+kiln_status kiln_hash_algo_from_name(kiln_ctx *ctx, const char *name, kiln_hash_algo *algo);
+const char *kiln_hash_algo_name(kiln_hash_algo algo);
+/* Default output bytes: the digest size; SHAKE128 32, SHAKE256 64 (twice the security level). */
+size_t kiln_hash_digest_len(kiln_hash_algo algo);
+/* 1 for SHAKE (any output length), else 0. */
+int kiln_hash_is_xof(kiln_hash_algo algo);
+/* Keccak parameters of an algorithm (0 for the SHA-256 family). */
+unsigned kiln_hash_rate(kiln_hash_algo algo);
+uint8_t kiln_hash_domain(kiln_hash_algo algo);
+
+/* Streaming hash of any algorithm, constant memory. */
+typedef struct kiln_hash_stream {
+    kiln_hash_algo algo;
+    union {
+        kiln_sha256_stream sha256;
+        kiln_keccak_stream keccak;
+    } u;
+} kiln_hash_stream;
+
+kiln_status kiln_hash_init(kiln_hash_stream *s, kiln_hash_algo algo);
+kiln_status kiln_hash_update(kiln_hash_stream *s, const void *data, size_t len);
+/* outlen must be the digest length, or any length >= 1 for SHAKE. */
+kiln_status kiln_hash_final(kiln_hash_stream *s, uint8_t *out, size_t outlen);
+kiln_status kiln_hash(kiln_hash_algo algo, const void *data, size_t len, uint8_t *out, size_t outlen);
+
+/* Many messages in one call on the context's device. Message i is data[offsets[i] ..
+ * offsets[i+1]) (offsets: n+1 nondecreasing entries: the messages lie back to back);
+ * digest i is written to out + i*outlen. On a GPU, the results of a pseudo-random sample (all of
+ * a batch of up to 256 messages; else up to 256 messages and about 1/64 of the bytes, the first
+ * and last messages included) are recomputed on the CPU; a mismatch is KILN_ERR_DEVICE. */
+kiln_status kiln_hash_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                            size_t n, uint8_t *out, size_t outlen);
+/* The same for n messages of msg_len bytes each, back to back. */
+kiln_status kiln_hash_batch_fixed(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, size_t msg_len,
+                                  size_t n, uint8_t *out, size_t outlen);
+
+/* Raw Keccak-f[1600] on n states (25 lanes each, back to back), in place. The GPU layouts are
+ * those of the Keccak study: one thread per state with the specification's loops, one thread per
+ * state fully unrolled with the state in registers, or 25 threads per state (one lane each).
+ * AUTO picks the fastest measured (unrolled); the CPU ignores the layout. */
+typedef enum kiln_keccak_layout {
+    KILN_KECCAK_LAYOUT_AUTO = 0,
+    KILN_KECCAK_LAYOUT_THREAD,
+    KILN_KECCAK_LAYOUT_UNROLLED,
+    KILN_KECCAK_LAYOUT_LANE,
+} kiln_keccak_layout;
+
+kiln_status kiln_keccak_layout_from_name(kiln_ctx *ctx, const char *name, kiln_keccak_layout *layout);
+const char *kiln_keccak_layout_name(kiln_keccak_layout layout);
+kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, kiln_keccak_layout layout);
+
+/* Throughput on the context's device for about `seconds`: the median of several passes after a
+ * warm-up. Hashes (*rate in hashes per second): messages of msg_len bytes, one after the other
+ * per CPU thread; on a GPU a batch resident in device memory (generated there) timed with events
+ * around the kernel alone, which reads the messages, hashes them and writes the digests (no
+ * host transfers). Permutations (*rate in permutations per second): a resident batch of states,
+ * each read and written once per permutation. Every GPU figure is backed by a CPU re-check of
+ * sampled results. */
+#define KILN_BENCH_OFFSETS 1 /* hashes: read an offsets array as kiln_hash_batch does (default: fixed length) */
+#define KILN_BENCH_IN_REGISTERS 2 /* permutations: 16 permutations per state load and store */
+kiln_status kiln_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, int flags, double seconds,
+                            double *rate);
+kiln_status kiln_bench_keccak_f1600(kiln_ctx *ctx, kiln_keccak_layout layout, int flags, double seconds, double *rate);
+
 /* ---------------------------------------------------------------- Bitcoin headers and targets */
 
 #define KILN_HEADER_SIZE 80

@@ -39,6 +39,11 @@ kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint32_t *src, c
                                      size_t errlen)
 {
     (void)st, (void)src, (void)dst, (void)count, (void)n, (void)undirected, (void)drop_loops, (void)out;
+kiln_status kiln_cuda_hash_batch(kiln_cuda_state *st, const kiln_cuda_hash_params *p, const uint8_t *data,
+                                 const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out, float *gpu_ms,
+                                 char *err, size_t errlen)
+{
+    (void)st, (void)p, (void)data, (void)offsets, (void)msg_len, (void)n, (void)out, (void)gpu_ms;
     snprintf(err, errlen, "kiln was built without CUDA");
     return KILN_ERR_DEVICE;
 }
@@ -47,6 +52,12 @@ kiln_status kiln_cuda_rmat_csr(kiln_cuda_state *st, const kiln_rmat_spec *spec, 
                                char *err, size_t errlen)
 {
     (void)st, (void)spec, (void)undirected, (void)out;
+kiln_status kiln_cuda_hash_bench(kiln_cuda_state *st, const kiln_cuda_hash_params *p, size_t msg_len, size_t n,
+                                 int with_offsets, int reps, float *median_ms, uint8_t *sample_msgs,
+                                 uint8_t *sample_out, size_t nsample, char *err, size_t errlen)
+{
+    (void)st, (void)p, (void)msg_len, (void)n, (void)with_offsets, (void)reps, (void)median_ms, (void)sample_msgs,
+        (void)sample_out, (void)nsample;
     snprintf(err, errlen, "kiln was built without CUDA");
     return KILN_ERR_DEVICE;
 }
@@ -55,6 +66,10 @@ kiln_status kiln_cuda_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g,
                                double *ranks, kiln_cuda_pr_stats *stats, char *err, size_t errlen)
 {
     (void)st, (void)g, (void)p, (void)ranks, (void)stats;
+kiln_status kiln_cuda_keccak_f1600_batch(kiln_cuda_state *st, int layout, uint64_t *states, size_t n, float *gpu_ms,
+                                         char *err, size_t errlen)
+{
+    (void)st, (void)layout, (void)states, (void)n, (void)gpu_ms;
     snprintf(err, errlen, "kiln was built without CUDA");
     return KILN_ERR_DEVICE;
 }
@@ -101,3 +116,12 @@ kiln_status kiln_cuda_merkle_raw(kiln_cuda_state *st, kiln_merkle_algo algo, uin
 }
 
 void kiln_cuda_merkle_release(kiln_cuda_state *st) { (void)st; }
+kiln_status kiln_cuda_keccak_bench(kiln_cuda_state *st, int layout, size_t n, int iters, int reps, float *median_ms,
+                                   uint64_t *sample_before, uint64_t *sample_after, size_t nsample, char *err,
+                                   size_t errlen)
+{
+    (void)st, (void)layout, (void)n, (void)iters, (void)reps, (void)median_ms, (void)sample_before,
+        (void)sample_after, (void)nsample;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}

@@ -2,6 +2,7 @@
  * Bitcoin genesis block), on the context's device. */
 #include <string.h>
 
+#include "hash_internal.h"
 #include "internal.h"
 
 typedef struct found_one {
@@ -77,5 +78,6 @@ kiln_status kiln_selftest(kiln_ctx *ctx)
     if (!ctx) return KILN_ERR_INPUT;
     kiln_status st = check_sha256(ctx);
     if (st == KILN_OK) st = check_genesis_search(ctx);
+    if (st == KILN_OK) st = kiln_selftest_keccak(ctx);
     return st;
 }

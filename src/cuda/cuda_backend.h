@@ -105,6 +105,45 @@ kiln_status kiln_cuda_merkle_raw(kiln_cuda_state *st, kiln_merkle_algo algo, uin
                                  char *err, size_t errlen);
 /* Frees the device tree and graph (called by kiln_cuda_close). */
 void kiln_cuda_merkle_release(kiln_cuda_state *st);
+/* ---- Keccak / SHA-3 and the SHA-256 family over batches of messages (keccak_batch.cu) */
+
+/* What to compute: a Keccak sponge (rate bytes, domain byte) or, with rate 0, SHA-256 (sha256d:
+ * applied twice). outlen bytes per digest. */
+typedef struct kiln_cuda_hash_params {
+    unsigned rate;
+    uint8_t domain;
+    int sha256d;
+    size_t outlen;
+} kiln_cuda_hash_params;
+
+/* n messages from host memory: message i is data[offsets[i]-offsets[0] .. offsets[i+1]-offsets[0])
+ * or, with offsets NULL, data[i*msg_len .. (i+1)*msg_len). Digests go to out, packed. *gpu_ms:
+ * the kernel time (events). */
+kiln_status kiln_cuda_hash_batch(kiln_cuda_state *st, const kiln_cuda_hash_params *p, const uint8_t *data,
+                                 const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out, float *gpu_ms,
+                                 char *err, size_t errlen);
+
+/* Benchmark over a device-resident batch of n pseudo-random messages of msg_len bytes (generated
+ * on the device): with_offsets != 0 reads an offsets array as the general batch does. Runs one
+ * warm-up launch and reps timed launches; *median_ms is the median kernel time. Copies the
+ * messages and digests of nsample evenly spaced indices back (sample_msgs: nsample*msg_len bytes,
+ * sample_out: nsample*outlen) for the caller to verify. */
+kiln_status kiln_cuda_hash_bench(kiln_cuda_state *st, const kiln_cuda_hash_params *p, size_t msg_len, size_t n,
+                                 int with_offsets, int reps, float *median_ms, uint8_t *sample_msgs,
+                                 uint8_t *sample_out, size_t nsample, char *err, size_t errlen);
+
+/* ---- raw Keccak-f[1600] batches in the three layouts (keccak_perm.cu); layout is a
+ * kiln_keccak_layout other than AUTO */
+
+kiln_status kiln_cuda_keccak_f1600_batch(kiln_cuda_state *st, int layout, uint64_t *states, size_t n, float *gpu_ms,
+                                         char *err, size_t errlen);
+
+/* Benchmark over n device-resident states permuted in place, iters permutations per load/store
+ * (1: each state read and written once per permutation). sample_before/after: 25 lanes of nsample
+ * evenly spaced states around the last timed launch (iters permutations apart). */
+kiln_status kiln_cuda_keccak_bench(kiln_cuda_state *st, int layout, size_t n, int iters, int reps, float *median_ms,
+                                   uint64_t *sample_before, uint64_t *sample_after, size_t nsample, char *err,
+                                   size_t errlen);
 
 #ifdef __cplusplus
 }
