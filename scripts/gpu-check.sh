@@ -69,7 +69,7 @@ if ! skip ctest; then
     row "ctest (all, GPU included)" "$(status $rc), $(grep -E 'tests passed|tests failed' "$OUT/tests.log" | tail -1), $(($(date +%s) - t)) s"
 fi
 if ! skip sanitizer; then
-    for tool in memcheck racecheck initcheck; do
+    for tool in ${KILN_GPU_SANITIZERS:-memcheck racecheck initcheck}; do
         note "compute-sanitizer $tool"
         t=$(date +%s)
         echo "==== compute-sanitizer --tool $tool (KILN_TEST_QUICK=1)" >>"$OUT/tests.log"

@@ -22,31 +22,15 @@ prefix=/tmp/kiln-jansson
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 
 # ---- libjansson from the carried .debs unless the machine has it
-if [ ! -f /usr/include/jansson.h ]; then
-    ls .debs/libjansson4_*.deb .debs/libjansson-dev_*.deb > /dev/null || { log "no .debs/ with libjansson: carry it"; exit 3; }
-    python3 - "$prefix" .debs/libjansson4_*.deb .debs/libjansson-dev_*.deb <<'PY'
-import io, lzma, os, sys, tarfile
-prefix = sys.argv[1]
-for deb in sys.argv[2:]:
-    data = open(deb, "rb").read()
-    assert data[:8] == b"!<arch>\n", deb
-    pos = 8
-    while pos < len(data):  # ar members: 60-byte header, then the body padded to even length
-        name, size = data[pos:pos + 16].decode().strip(), int(data[pos + 48:pos + 58])
-        body = data[pos + 60:pos + 60 + size]
-        if name.startswith("data.tar"):
-            tarfile.open(fileobj=io.BytesIO(body)).extractall(prefix)
-        pos += 60 + size + (size & 1)
-print("unpacked libjansson into", prefix)
-PY
-    export CMAKE_PREFIX_PATH=$prefix/usr
-    export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    # found through CMAKE_PREFIX_PATH by cli/CMakeLists.txt's find_path/find_library fallback
-fi
+. scripts/jansson-from-debs.sh "$prefix" || { log "no .debs/ with libjansson: carry it"; exit 3; }
 
-# ---- build
-log "configure and build (Release, CUDA)"
+# ---- build (or reuse KILN_POOL_BUILD, a CUDA build with pool support and its tests)
 tests=ON
+if [ -n "${KILN_POOL_BUILD:-}" ] && [ -x "$KILN_POOL_BUILD/kiln" ]; then
+    build=$KILN_POOL_BUILD
+    log "reusing the build in $build"
+else
+log "configure and build (Release, CUDA)"
 if ! cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON > "$out/configure.log" 2>&1; then
     tests=OFF # the test suite needs OpenSSL's headers; the GPU pool run does not
     log "configure with tests failed (see configure.log); building without the test suite"
@@ -56,12 +40,15 @@ fi
 grep "kiln:" "$out/configure.log" | tee -a "$out/summary.txt"
 grep -q "pool mining ON" "$out/configure.log" || { log "libjansson not found by CMake"; exit 3; }
 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 3; }
+fi
 kiln=$build/kiln
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader 2> /dev/null | tee -a "$out/summary.txt"
 
 # ---- the CPU pool tests on this machine (quick)
 log "pool tests (CPU, test pool on 127.0.0.1)"
-if [ $tests = ON ]; then
+if [ -n "${KILN_POOL_SKIP_CPU_TESTS:-}" ]; then
+    log "skipped (KILN_POOL_SKIP_CPU_TESTS: the caller ran the suite)"
+elif [ $tests = ON ]; then
     ctest --test-dir "$build" -R "test_pool|test_difficulty" -j 8 --output-on-failure > "$out/ctest.log" 2>&1
     grep -h "pool figures\|kiln figures" "$out/ctest.log" > "$out/cpu-pool-figures.txt"
     tail -5 "$out/ctest.log" | tee -a "$out/summary.txt"
