@@ -19,5 +19,7 @@ for deb in sys.argv[2:]:
         pos += 60 + size + (size & 1)
 print("unpacked libjansson into", prefix)
 PY
+# the .pc file names /usr; point it at the prefix so pkg-config (through CMake) gives the right paths
+sed -i "s#^prefix=/usr\$#prefix=$1/usr#" "$1"/usr/lib/x86_64-linux-gnu/pkgconfig/jansson.pc
 export CMAKE_PREFIX_PATH=$1/usr
 export LD_LIBRARY_PATH=$1/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
