@@ -46,5 +46,12 @@ int cmd_devices(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_scrypt(int argc, char **argv);
+/* scrypt's parts of bench and tune (cli/bench_scrypt.c, cli/tune_scrypt.c): the *_wanted tests
+ * look for --algo scrypt-kdf (bench) or --algo scrypt / scrypt-kdf (tune) in the arguments. */
+int bench_scrypt_kdf_wanted(int argc, char **argv);
+int cmd_bench_scrypt_kdf(int argc, char **argv);
+int tune_scrypt_wanted(int argc, char **argv);
+int cmd_tune_scrypt(int argc, char **argv);
 
 #endif

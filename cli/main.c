@@ -14,6 +14,7 @@ static const struct {
     {"selftest", cmd_selftest, "known-answer checks of every algorithm on a device"},
     {"bench", cmd_bench, "measure hash rates"},
     {"tune", cmd_tune, "sweep GPU launch shapes, print the table, cache the best"},
+    {"scrypt", cmd_scrypt, "the scrypt key derivation function (RFC 7914)"},
 };
 
 static void usage(FILE *out)

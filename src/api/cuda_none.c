@@ -33,3 +33,31 @@ kiln_status kiln_cuda_sha256d_scan(kiln_cuda_state *st, const kiln_sha256d_job *
     snprintf(err, errlen, "kiln was built without CUDA");
     return KILN_ERR_DEVICE;
 }
+
+kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
+                                  const kiln_cuda_scrypt_cfg *cfg, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                  float *gpu_ms, char *err, size_t errlen)
+{
+    (void)st, (void)job, (void)start, (void)count, (void)cfg, (void)cand, (void)cap, (void)gpu_ms;
+    *ncand = 0;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
+kiln_status kiln_cuda_scrypt_kdf_plan(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg, uint64_t lanes_total,
+                                      size_t out_len, uint64_t *slots, uint32_t *gap, char *err, size_t errlen)
+{
+    (void)st, (void)cfg, (void)lanes_total, (void)out_len;
+    *slots = 0;
+    *gap = 0;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
+kiln_status kiln_cuda_scrypt_kdf(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg, const kiln_scrypt_input *in,
+                                 size_t count, uint8_t *out, size_t out_len, char *err, size_t errlen)
+{
+    (void)st, (void)cfg, (void)in, (void)count, (void)out, (void)out_len;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
