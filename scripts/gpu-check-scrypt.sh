@@ -24,7 +24,7 @@ if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DCMAKE_CUD
 fi
 
 echo "== [$(el)] test suite"
-ctest --test-dir build --output-on-failure -j8 --timeout 600 > "$OUT/ctest.log" 2>&1
+ctest --test-dir build --output-on-failure -j8 --timeout 600 -R "${CTEST_FILTER:-scrypt|cuda}" > "$OUT/ctest.log" 2>&1
 echo "ctest exit $?"
 grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped|Not Run" "$OUT/ctest.log" | head -20
 grep -E "^[0-9]+ passed" -B2 "$OUT/ctest.log" | grep -A2 -i "cuda_scrypt" | head -5
