@@ -61,7 +61,7 @@ echo "== [$(el)] summary"
 {
     echo "GPU: $(tail -1 "$OUT/nvidia-smi.txt")"
     echo "Litecoin scrypt (N=1024 r=1 p=1), one launch shape per row; bandwidth share of 4.3 TB/s (measured copy rate):"
-    awk '/layout/ && /gap/ {hdr=1; next} hdr && /hash/ && NF >= 8 {
+    awk '/layout/ && /gap/ {hdr=1; next} hdr && /hash/ && NF == 9 && $3 ~ /^[0-9]+$/ && $5 ~ /^[0-9]+$/ {
            printf "  %-15s gap %2s tpb %4s waves %s  %10s %s  bytes/hash %7s  %7s GB/s = %4.1f%% of 4.3 TB/s\n",
                   $1" "$2, $3, $4, $5, $6, $7, $8, $9, 100 * $9 / 4300 }' "$OUT/bench.txt"
     grep -E '^best:' "$OUT/bench.txt"

@@ -131,7 +131,7 @@ static void test_batch(kiln_ctx *cpu, kiln_ctx *gpu, int small)
     };
     unsigned long long seed = 0xba7c4;
     enum { ITEMS = 37 };
-    static uint8_t pw[ITEMS][100], salt[ITEMS][100], want[ITEMS * 100], got[ITEMS * 100];
+    static uint8_t pw[ITEMS][100], salt[ITEMS][100], want[ITEMS * 100], got[ITEMS * 100 + 1]; /* + a sentinel */
     kiln_scrypt_input in[ITEMS];
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         if (small && (cases[c].N * cases[c].r > 4096 || c % 2)) continue;
