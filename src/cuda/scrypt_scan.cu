@@ -103,7 +103,7 @@ extern "C" kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scr
     s.tph = cfg->threads_per_hash ? cfg->threads_per_hash : 4;
     s.tpb = cfg->threads_per_block ? cfg->threads_per_block : (s.tph == 4 ? 128 : 64);
     s.gap = cfg->lookup_gap ? (uint32_t)cfg->lookup_gap : 1;
-    int waves = cfg->hashes_per_thread ? cfg->hashes_per_thread : 1;
+    int waves = cfg->hashes_per_thread ? cfg->hashes_per_thread : 4; /* H200: 4 waves ran 5% faster than 1 */
     if ((s.tph != 1 && s.tph != 4) || s.gap > 16 || (s.gap & (s.gap - 1)) || s.tpb < 32 || s.tpb > 256 || s.tpb % 32) {
         snprintf(err, errlen, "scrypt launch: threads per hash %d (1 or 4), lookup gap %u (1..16, a power of two), "
                  "threads per block %d (32..256, multiple of 32)", s.tph, s.gap, s.tpb);
@@ -119,8 +119,18 @@ extern "C" kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scr
                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     if (per_sm < 1) per_sm = 1;
     uint64_t per_launch = (uint64_t)per_sm * st->sm_count * (s.tpb / s.tph) * waves;
+    /* scratch: the scratchpads, then B (128 bytes) and the pad states (64 bytes) per nonce; a GPU
+     * with less memory than that many waves need gets fewer hashes per launch */
+    const uint64_t per_hash = (N / s.gap) * 128 + 128 + sizeof(kiln_hmac_sha256_key);
+    size_t free_b = 0, total_b = 0;
+    KILN_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    double budget = ((double)free_b + (double)st->scratch_bytes) * 0.8;
+    if ((double)per_launch * per_hash > budget) per_launch = (uint64_t)(budget / per_hash);
     if (per_launch > count) per_launch = count;
-    /* scratch: the scratchpads, then B (128 bytes) and the pad states (64 bytes) per nonce */
+    if (per_launch == 0) {
+        snprintf(err, errlen, "no device memory for a scrypt scratchpad (%zu bytes free)", free_b);
+        return KILN_ERR_DEVICE;
+    }
     uint64_t v_bytes = per_launch * (N / s.gap) * 128;
     void *scratch = NULL;
     kiln_status ks = kiln_cuda_scratch(st, v_bytes + per_launch * (128 + sizeof(kiln_hmac_sha256_key)), &scratch, err,
