@@ -4,7 +4,8 @@
 #   the GPU scrypt test (KILN_TEST_SMALL=1) -> kiln tune/bench for the Litecoin search and the
 #   batch KDF -> optionally hashcat -m 8900 beside it (HASHCAT=1, with anchors/ carried) -> one
 #   table last. Logs under $OUT (at most 8 files come back).
-# Knobs: SKIP_SANITIZER=1, HASHCAT=1, TUNE_SECONDS (per Litecoin shape, default 0.3).
+# Knobs: SKIP_SANITIZER=1, HASHCAT=1 (ANCHORS=dir holding run_hashcat.sh and pkgs/, default anchors),
+#        TUNE_SECONDS (per Litecoin shape, default 0.3), CTEST_FILTER (default 'scrypt|cuda').
 set -u
 OUT=${OUT:-./out}
 mkdir -p "$OUT"
@@ -50,9 +51,10 @@ echo "== [$(el)] tune + bench"
 } > "$OUT/bench.txt" 2>&1
 cat "$OUT/bench.txt"
 
-if [ "${HASHCAT:-0}" = 1 ] && [ -d anchors/pkgs ]; then
+ANCHORS=${ANCHORS:-anchors}
+if [ "${HASHCAT:-0}" = 1 ] && [ -d "$ANCHORS/pkgs" ]; then
     echo "== [$(el)] hashcat 6.2.6 -m 8900 beside it"
-    HC_MODES=8900 HC_VARIANTS="default scrypt1k" HC_BUDGET_S=170 timeout 220 bash anchors/run_hashcat.sh /tmp/hclogs \
+    HC_MODES=8900 HC_VARIANTS="default scrypt1k" HC_BUDGET_S=170 timeout 220 bash "$ANCHORS/run_hashcat.sh" /tmp/hclogs \
         > "$OUT/hashcat.log" 2>&1
     grep HC_RESULT "$OUT/hashcat.log"
 fi
