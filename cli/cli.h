@@ -46,6 +46,11 @@ int cmd_devices(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_pagerank(int argc, char **argv);
+/* `kiln bench --algo pagerank`: RMAT PageRank edges per second (cmd_pagerank.c). */
+int bench_pagerank(const char *device, int json);
+int cmd_merkle(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
 int cmd_scrypt(int argc, char **argv);
 /* scrypt's parts of bench and tune (cli/bench_scrypt.c, cli/tune_scrypt.c): the *_wanted tests
  * look for --algo scrypt-kdf (bench) or --algo scrypt / scrypt-kdf (tune) in the arguments. */

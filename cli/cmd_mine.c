@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "demo_block.h"
+#include "pool/pool.h"
 #include "progress.h"
 #include "tune_cache.h"
 
@@ -44,6 +45,8 @@ int cmd_mine(int argc, char **argv)
     const char *start_s = NULL, *count_s = NULL, *algo_s = "sha256d", *threads_s = NULL, *duration_s = NULL;
     const char *pool = NULL;
     int demo = 0, all = 0, json = 0;
+    for (int i = 0; i < argc; i++) /* pool mining has options of its own */
+        if (strcmp(argv[i], "--pool") == 0 || strncmp(argv[i], "--pool=", 7) == 0) return pool_main(argc, argv);
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
         int r = 0;
@@ -72,7 +75,7 @@ int cmd_mine(int argc, char **argv)
             return EXIT_OK;
         } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s' (see kiln mine --help)", argv[i]);
     }
-    if (pool) return cli_error(EXIT_USAGE, cmd, "pool mining (--pool) is not built into this kiln");
+    if (pool) return pool_main(argc, argv);
     if (demo == (header_hex != NULL))
         return cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)");
     if (bits_hex && target_hex) return cli_error(EXIT_USAGE, cmd, "give --bits or --target, not both");

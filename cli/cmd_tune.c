@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "merkle_cli.h"
 #include "progress.h"
 #include "tune_cache.h"
 
 int cmd_tune(int argc, char **argv)
 {
     const char *cmd = "tune", *algo_s = "sha256d", *device = "auto", *seconds_s = NULL;
+    if (merkle_cli_requested(argc, argv)) return cmd_tune_merkle(argc, argv);
     if (tune_scrypt_wanted(argc, argv)) return cmd_tune_scrypt(argc, argv);
     for (int i = 0; i < argc; i++) {
         const char *v;

@@ -14,6 +14,9 @@ static const struct {
     {"selftest", cmd_selftest, "known-answer checks of every algorithm on a device"},
     {"bench", cmd_bench, "measure hash rates"},
     {"tune", cmd_tune, "sweep GPU launch shapes, print the table, cache the best"},
+    {"pagerank", cmd_pagerank, "PageRank of a graph file or an RMAT graph"},
+    {"merkle", cmd_merkle, "Merkle root, proofs and raw Bitcoin blocks (sha256d, sha256, rp64_256, ...)"},
+    {"hash", cmd_hash, "SHA-2, SHA-3, SHAKE and Keccak digests of files (sha256sum format, --check)"},
     {"scrypt", cmd_scrypt, "the scrypt key derivation function (RFC 7914)"},
 };
 

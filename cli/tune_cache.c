@@ -52,7 +52,8 @@ int tune_cache_parse_line(const char *line, tune_entry *e)
     long tpb = strtol(num[0], &end, 10);
     if (*end || tpb < 32 || tpb > 1024 || tpb % 32) return -1;
     long ipt = strtol(num[1], &end, 10);
-    if (*end || ipt < 1 || ipt > 16 || (ipt & (ipt - 1))) return -1;
+    int merkle = strncmp(e->algo, "merkle-", 7) == 0; /* there the items column is the subtree height k */
+    if (*end || ipt < 1 || ipt > (merkle ? 12 : 16) || (!merkle && (ipt & (ipt - 1)))) return -1;
     double rate = strtod(num[2], &end);
     if (*end || !(rate >= 0)) return -1;
     e->launch.threads_per_block = (int)tpb;

@@ -1,7 +1,8 @@
 /* The tuning cache: the best GPU launch shape per algorithm and GPU model, as plain text in
  * $XDG_CACHE_HOME/kiln/tune.txt (else ~/.cache/kiln/tune.txt), one line per entry:
  *   <algo> TAB <device name> TAB <threads per block> TAB <items per thread> TAB <rate H/s>
- * and for scrypt (algo "scrypt", or "scrypt-kdf" for the batch KDF) two more fields:
+ * For "merkle-*" entries the items column holds the subtree height k (1..12). scrypt entries
+ * (algo "scrypt", or "scrypt-kdf" for the batch KDF) have two more fields:
  *   ... TAB <threads per hash> TAB <lookup gap> */
 #ifndef KILN_CLI_TUNE_CACHE_H
 #define KILN_CLI_TUNE_CACHE_H

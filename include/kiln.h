@@ -96,6 +96,124 @@ void kiln_sha256d(const void *data, size_t len, uint8_t digest[32]);
 /* Name of the compression function in use on this CPU: "sha-ni" or "portable". */
 const char *kiln_sha256_impl(void);
 
+/* ---------------------------------------------------------------- Keccak / SHA-3 (FIPS 202) */
+
+/* A Keccak sponge over Keccak-f[1600]: `rate` bytes per block (a multiple of 8, 8..192; the
+ * capacity is 200 - rate) and a domain byte that starts the padding: 0x06 for SHA3-*, 0x1F for
+ * SHAKE*, 0x01 for the original Keccak-* (Ethereum's keccak256). Constant memory for any length. */
+typedef struct kiln_keccak_stream {
+    uint64_t state[25]; /* lane (x, y) at x + 5y; bytes little-endian within a lane */
+    uint32_t rate; /* bytes per block */
+    uint32_t pos; /* bytes absorbed into, or squeezed from, the current block */
+    uint8_t domain;
+    uint8_t squeezing; /* set by the first squeeze; absorbing is then refused */
+} kiln_keccak_stream;
+
+#define KILN_SHA3_DOMAIN 0x06
+#define KILN_SHAKE_DOMAIN 0x1F
+#define KILN_KECCAK_DOMAIN 0x01
+
+/* KILN_ERR_INPUT for a rate that is not a multiple of 8 in 8..192 or a zero domain byte. */
+kiln_status kiln_keccak_init(kiln_keccak_stream *s, unsigned rate, uint8_t domain);
+/* KILN_ERR_INPUT once squeezing has started. */
+kiln_status kiln_keccak_absorb(kiln_keccak_stream *s, const void *data, size_t len);
+/* The first call pads; later calls continue the output stream (any lengths, as SHAKE needs). */
+void kiln_keccak_squeeze(kiln_keccak_stream *s, void *out, size_t len);
+/* Keccak-f[1600] on a bare state, in place. */
+void kiln_keccak_permute(uint64_t state[25]);
+/* Host permutation in use: "avx512" or "portable". */
+const char *kiln_keccak_impl(void);
+
+/* One-shot helpers. bits: 224, 256, 384 or 512 for SHA3 and Keccak (out holds bits/8 bytes),
+ * 128 or 256 for SHAKE (outlen bytes, any length). KILN_ERR_INPUT for any other bits. */
+kiln_status kiln_sha3(unsigned bits, const void *data, size_t len, uint8_t *out);
+kiln_status kiln_keccak(unsigned bits, const void *data, size_t len, uint8_t *out);
+kiln_status kiln_shake(unsigned bits, const void *data, size_t len, uint8_t *out, size_t outlen);
+
+/* ---------------------------------------------------------------- hashing front end (kiln hash) */
+
+typedef enum kiln_hash_algo {
+    KILN_HASH_SHA256 = 0,
+    KILN_HASH_SHA256D,
+    KILN_HASH_SHA3_224,
+    KILN_HASH_SHA3_256,
+    KILN_HASH_SHA3_384,
+    KILN_HASH_SHA3_512,
+    KILN_HASH_SHAKE128,
+    KILN_HASH_SHAKE256,
+    KILN_HASH_KECCAK224,
+    KILN_HASH_KECCAK256,
+    KILN_HASH_KECCAK384,
+    KILN_HASH_KECCAK512,
+} kiln_hash_algo;
+#define KILN_HASH_ALGO_COUNT 12
+
+/* Names as the CLI spells them: sha256 sha256d sha3-224 sha3-256 sha3-384 sha3-512 shake128
+ * shake256 keccak224 keccak256 keccak384 keccak512. */
+kiln_status kiln_hash_algo_from_name(kiln_ctx *ctx, const char *name, kiln_hash_algo *algo);
+const char *kiln_hash_algo_name(kiln_hash_algo algo);
+/* Default output bytes: the digest size; SHAKE128 32, SHAKE256 64 (twice the security level). */
+size_t kiln_hash_digest_len(kiln_hash_algo algo);
+/* 1 for SHAKE (any output length), else 0. */
+int kiln_hash_is_xof(kiln_hash_algo algo);
+/* Keccak parameters of an algorithm (0 for the SHA-256 family). */
+unsigned kiln_hash_rate(kiln_hash_algo algo);
+uint8_t kiln_hash_domain(kiln_hash_algo algo);
+
+/* Streaming hash of any algorithm, constant memory. */
+typedef struct kiln_hash_stream {
+    kiln_hash_algo algo;
+    union {
+        kiln_sha256_stream sha256;
+        kiln_keccak_stream keccak;
+    } u;
+} kiln_hash_stream;
+
+kiln_status kiln_hash_init(kiln_hash_stream *s, kiln_hash_algo algo);
+kiln_status kiln_hash_update(kiln_hash_stream *s, const void *data, size_t len);
+/* outlen must be the digest length, or any length >= 1 for SHAKE. */
+kiln_status kiln_hash_final(kiln_hash_stream *s, uint8_t *out, size_t outlen);
+kiln_status kiln_hash(kiln_hash_algo algo, const void *data, size_t len, uint8_t *out, size_t outlen);
+
+/* Many messages in one call on the context's device. Message i is data[offsets[i] ..
+ * offsets[i+1]) (offsets: n+1 nondecreasing entries: the messages lie back to back);
+ * digest i is written to out + i*outlen. On a GPU, the results of a pseudo-random sample (all of
+ * a batch of up to 256 messages; else up to 256 messages and about 1/64 of the bytes, the first
+ * and last messages included) are recomputed on the CPU; a mismatch is KILN_ERR_DEVICE. */
+kiln_status kiln_hash_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                            size_t n, uint8_t *out, size_t outlen);
+/* The same for n messages of msg_len bytes each, back to back. */
+kiln_status kiln_hash_batch_fixed(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, size_t msg_len,
+                                  size_t n, uint8_t *out, size_t outlen);
+
+/* Raw Keccak-f[1600] on n states (25 lanes each, back to back), in place. The GPU layouts are
+ * those of the Keccak study: one thread per state with the specification's loops, one thread per
+ * state fully unrolled with the state in registers, or 25 threads per state (one lane each).
+ * AUTO picks the fastest measured (unrolled); the CPU ignores the layout. */
+typedef enum kiln_keccak_layout {
+    KILN_KECCAK_LAYOUT_AUTO = 0,
+    KILN_KECCAK_LAYOUT_THREAD,
+    KILN_KECCAK_LAYOUT_UNROLLED,
+    KILN_KECCAK_LAYOUT_LANE,
+} kiln_keccak_layout;
+
+kiln_status kiln_keccak_layout_from_name(kiln_ctx *ctx, const char *name, kiln_keccak_layout *layout);
+const char *kiln_keccak_layout_name(kiln_keccak_layout layout);
+kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, kiln_keccak_layout layout);
+
+/* Throughput on the context's device for about `seconds`: the median of several passes after a
+ * warm-up. Hashes (*rate in hashes per second): messages of msg_len bytes, one after the other
+ * per CPU thread; on a GPU a batch resident in device memory (generated there) timed with events
+ * around the kernel alone, which reads the messages, hashes them and writes the digests (no
+ * host transfers). Permutations (*rate in permutations per second): a resident batch of states,
+ * each read and written once per permutation. Every GPU figure is backed by a CPU re-check of
+ * sampled results. */
+#define KILN_BENCH_OFFSETS 1 /* hashes: read an offsets array as kiln_hash_batch does (default: fixed length) */
+#define KILN_BENCH_IN_REGISTERS 2 /* permutations: 16 permutations per state load and store */
+kiln_status kiln_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, int flags, double seconds,
+                            double *rate);
+kiln_status kiln_bench_keccak_f1600(kiln_ctx *ctx, kiln_keccak_layout layout, int flags, double seconds, double *rate);
+
 /* ---------------------------------------------------------------- Bitcoin headers and targets */
 
 #define KILN_HEADER_SIZE 80
@@ -127,6 +245,18 @@ typedef enum kiln_algo {
     KILN_ALGO_SCRYPT = 1, /* Litecoin: scrypt(header, header, N=1024, r=1, p=1, 32 bytes) */
 } kiln_algo;
 
+/* Pool difficulty (Stratum mining.set_difficulty) -> share target. The difficulty-1 target is
+ * part of the algorithm: sha256d 0x00000000ffff0000...0 (nBits 1d00ffff, as Bitcoin's
+ * getdifficulty); scrypt pools use one 65536 times larger (0x0000ffff00...0). KILN_ERR_INPUT for
+ * an unknown algorithm. */
+kiln_status kiln_algo_diff1_target(kiln_algo algo, uint8_t target[32]);
+/* target = floor(diff1 / difficulty), exact for any double (fractional difficulties too),
+ * clamped to 2^256 - 1. KILN_ERR_INPUT unless difficulty is finite and > 0. */
+kiln_status kiln_target_from_difficulty(kiln_ctx *ctx, kiln_algo algo, double difficulty, uint8_t target[32]);
+
+/* The algorithm's proof-of-work hash of a header (sha256d: the header's sha256d), raw bytes that
+ * are compared with targets as a little-endian number. KILN_ERR_INPUT for an unknown algorithm. */
+kiln_status kiln_pow_hash(kiln_algo algo, const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
 /* Parses "sha256d" or "scrypt"; KILN_ERR_INPUT names the unknown algorithm. */
 kiln_status kiln_algo_from_name(kiln_ctx *ctx, const char *name, kiln_algo *algo);
 const char *kiln_algo_name(kiln_algo algo);
@@ -160,8 +290,8 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
 
 /* GPU launch shape: threads per block and nonces per thread (the thesis's nWarps*32 and nWork).
  * Values of 0 mean "the built-in default". Ignored by the CPU backend.
- * scrypt: one launch runs one wave of resident hash slots (each with its own scratchpad V) and
- * every slot hashes items_per_thread nonces in turn, so hashes per launch = slots * that. */
+ * scrypt: a thread (or quad) hashes one nonce with its own scratchpad, and items_per_thread is the
+ * number of waves of resident hashes per launch (hashes per launch = that x resident hashes). */
 typedef struct kiln_launch {
     int threads_per_block;
     int items_per_thread;
@@ -231,6 +361,215 @@ kiln_status kiln_pbkdf2_sha256(kiln_ctx *ctx, const void *password, size_t passw
 /* Known-answer checks of every algorithm on the context's device. On failure the message names
  * the first check that failed. */
 kiln_status kiln_selftest(kiln_ctx *ctx);
+
+/* ---------------------------------------------------------------- graphs and PageRank */
+
+/* A directed graph held as the CSR of its in-edges (row v lists the sources u of the edges u->v,
+ * ascending), the out-degree of every vertex and the original id of every vertex. Vertices are
+ * numbered 0..nodes-1 internally; edge lists keep the ids that appear in them, sorted ascending
+ * (so index i is the i-th smallest id), Matrix Market files the 1-based row/column numbers.
+ *
+ * Edge policy: duplicate edges are merged into one (a simple digraph, as a NetworkX DiGraph
+ * built from the list); self loops are kept as edges (they count in the out-degree, as NetworkX
+ * keeps them) unless KILN_GRAPH_DROP_SELF_LOOPS is given. The RMAT generator always drops both,
+ * as Graph500 and the cuSPARSE comparison do. The counts removed are reported in the info. */
+typedef struct kiln_graph kiln_graph;
+
+typedef enum kiln_graph_format {
+    KILN_GRAPH_AUTO = 0, /* by content: kiln CSR cache, "%%MatrixMarket" header, else SNAP */
+    KILN_GRAPH_SNAP = 1, /* "src dst" per line, '#' comments, spaces/tabs, LF or CRLF */
+    KILN_GRAPH_MTX = 2, /* Matrix Market coordinate, pattern/integer/real, general/symmetric */
+    KILN_GRAPH_CSR = 3, /* kiln's binary CSR cache (kiln_graph_save_csr) */
+} kiln_graph_format;
+
+#define KILN_GRAPH_UNDIRECTED 1u /* every edge u v is also taken as v u */
+#define KILN_GRAPH_DROP_SELF_LOOPS 2u
+
+typedef struct kiln_graph_info {
+    uint64_t nodes;
+    uint64_t edges; /* in the CSR, after the policy above */
+    uint64_t edges_read; /* as read or generated (doubled when undirected) */
+    uint64_t self_loops_removed;
+    uint64_t duplicates_removed;
+    uint64_t self_loops; /* kept in the CSR */
+    uint64_t dangling; /* vertices with out-degree 0 */
+    uint64_t max_in_degree, max_out_degree;
+    double build_seconds; /* edge list -> CSR (or generation + CSR), not parsing */
+    int built_on_gpu;
+} kiln_graph_info;
+
+/* Reads a graph file (gzip-compressed too when kiln has zlib). Malformed input gives
+ * KILN_ERR_INPUT with a message "PATH:LINE: what is wrong". flags: KILN_GRAPH_*. On a context
+ * whose device is a GPU, large edge lists are turned into the CSR there (CUB radix sort). */
+kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
+                            kiln_graph **out);
+/* A graph from an edge list given as original ids (src[i] -> dst[i]). */
+kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
+                                  unsigned flags, kiln_graph **out);
+/* Graph500 Kronecker/RMAT graph: 2^scale vertices, edge_factor * 2^scale generated edges,
+ * initiator A=0.57 B=0.19 C=0.19 D=0.05, vertex labels randomly permuted, deterministic in seed
+ * (edge e, level l draws splitmix64(base + 64e + l)), the same graph as the cuSPARSE anchor
+ * script for the same seed. Self loops and duplicates removed. Generated on the context's GPU
+ * when it has one, else on the CPU threads. Vertex ids are 0..2^scale-1. */
+kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t seed, unsigned flags,
+                            kiln_graph **out);
+/* Writes the binary CSR cache (versioned, checksummed); kiln_graph_load reads it back. */
+kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path);
+void kiln_graph_free(kiln_graph *g);
+void kiln_graph_get_info(const kiln_graph *g, kiln_graph_info *info);
+/* Original id of internal vertex index. */
+uint64_t kiln_graph_node_id(const kiln_graph *g, uint64_t index);
+/* Read-only view of the CSR: offsets[nodes+1], sources[edges], out_degree[nodes]. */
+void kiln_graph_csr(const kiln_graph *g, const uint64_t **offsets, const uint32_t **sources,
+                    const uint32_t **out_degree);
+
+typedef enum kiln_precision {
+    KILN_PRECISION_AUTO = 0, /* float64 on the CPU, float32 ranks on a GPU */
+    KILN_PRECISION_FLOAT32 = 1, /* GPU only; global sums stay float64 */
+    KILN_PRECISION_FLOAT64 = 2,
+} kiln_precision;
+
+typedef struct kiln_pagerank_options {
+    double damping; /* d in [0, 1) */
+    double tol; /* stop when sum |x_k - x_{k-1}| < nodes * tol; 0 runs max_iter iterations */
+    int max_iter;
+    kiln_precision precision;
+    int reorder; /* GPU: relabel vertices by descending in-degree for locality (1, default) */
+    int repeat; /* benchmarking: run the iteration loop this many times from x0 and report the
+                   median time (0 or 1: once) */
+} kiln_pagerank_options;
+
+/* damping 0.85, tol 1e-6, max_iter 100 (NetworkX's defaults), precision auto, reorder 1. */
+void kiln_pagerank_options_init(kiln_pagerank_options *opt);
+
+typedef struct kiln_pagerank_result {
+    int iterations;
+    int converged;
+    double residual; /* sum |x_k - x_{k-1}| of the last iteration */
+    double seconds; /* the iteration loop (device events on a GPU; the median of `repeat` runs) */
+    double seconds_per_iteration;
+    double edges_per_second; /* edges * iterations / seconds */
+    double setup_seconds; /* upload, relabelling, buffers */
+    double verify_residual; /* GPU: L1 change of one float64 CPU iteration from its result */
+    kiln_precision precision; /* the one used */
+} kiln_pagerank_result;
+
+/* PageRank as NetworkX, igraph and cuGraph define it: x0 = 1/N, x <- d*(A^T D^-1 x) +
+ * (d * sum of dangling x + 1 - d) / N, i.e. uniform teleport and the rank of vertices with no
+ * out-edges spread uniformly. ranks[nodes] receives the result in internal order (sums to 1).
+ * KILN_OK when converged (or tol == 0 and max_iter iterations ran), KILN_NOT_FOUND when tol > 0
+ * and max_iter iterations did not reach it (ranks hold the last iterate). A GPU result is
+ * checked by one float64 CPU iteration before it is returned (KILN_ERR_DEVICE if it fails). */
+kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, double *ranks,
+                          kiln_pagerank_result *result);
+/* ---------------------------------------------------------------- Merkle trees */
+
+/* The two-to-one merge a tree is built over; every node is 32 bytes.
+ *   sha256d    Bitcoin: parent = sha256d(left || right) over raw (internal byte order) hashes
+ *   sha256     parent = sha256(left || right)
+ *   sha3-256   parent = SHA3-256(left || right)       (FIPS 202)
+ *   keccak256  parent = Keccak-256(left || right)     (original padding, as Ethereum)
+ *   rp64_256   Winterfell's Rescue Prime merge; a node is 4 Goldilocks field elements
+ *              (little-endian u64s, each below p = 2^64 - 2^32 + 1) */
+typedef enum kiln_merkle_algo {
+    KILN_MERKLE_SHA256D = 0,
+    KILN_MERKLE_SHA256 = 1,
+    KILN_MERKLE_SHA3_256 = 2,
+    KILN_MERKLE_KECCAK256 = 3,
+    KILN_MERKLE_RP64_256 = 4,
+} kiln_merkle_algo;
+
+#define KILN_MERKLE_ALGO_COUNT 5
+#define KILN_MERKLE_NODE_SIZE 32
+
+/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256". */
+kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
+const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
+
+/* One merge on the CPU: out = parent of left and right. KILN_ERR_INPUT for an rp64_256 node that
+ * is not 4 canonical field elements, or for a merge this build lacks. */
+kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t left[32], const uint8_t right[32],
+                              uint8_t out[32]);
+
+/* Tree shape, the same for every algorithm: level 0 holds the n leaves; a level of m > 1 nodes has
+ * a parent level of ceil(m / 2) nodes, node i being the merge of children 2i and 2i + 1, where a
+ * level of odd size pairs its last node with itself (Bitcoin's rule); the level of one node is the
+ * root. For n a power of two this is Winterfell's tree. The whole tree is every level one after
+ * the other, leaves first, root last. */
+/* Number of levels, leaves and root included: 1 for n = 1, 0 for n = 0. */
+int kiln_merkle_levels(uint64_t n);
+/* Nodes in level `level` (0 = leaves), and where it starts in the whole tree. */
+uint64_t kiln_merkle_level_size(uint64_t n, int level);
+uint64_t kiln_merkle_level_offset(uint64_t n, int level);
+/* Nodes in the whole tree (about 2n). */
+uint64_t kiln_merkle_tree_size(uint64_t n);
+
+/* How the GPU builds a tree (ignored by the CPU backend). */
+typedef enum kiln_merkle_method {
+    KILN_MERKLE_AUTO = 0, /* subtrees, with the tuned or built-in k and block size */
+    KILN_MERKLE_LEVELS = 1, /* one launch per level */
+    KILN_MERKLE_SUBTREES = 2, /* each block builds one subtree of 2^k leaves per thread in shared memory:
+                                 k levels per launch */
+} kiln_merkle_method;
+
+typedef struct kiln_merkle_opts {
+    kiln_merkle_method method;
+    int subtree_log2; /* k, levels per launch for KILN_MERKLE_SUBTREES, 1..12 with 2^k * threads per
+                         block <= 4096; 0 = default */
+    int threads_per_block; /* multiple of 32 in 32..1024; 0 = default */
+    int graph; /* nonzero: capture the launch sequence in a CUDA graph and launch that */
+} kiln_merkle_opts;
+
+/* Builds the tree of n leaves (n * 32 bytes) on the context's device and writes its root. When tree
+ * is not NULL it receives the whole tree (kiln_merkle_tree_size(n) * 32 bytes). On a GPU the tree
+ * stays in device memory between levels; the CPU then recomputes the top levels from the device's
+ * nodes and re-checks a random sample of the nodes below before anything is reported. opts may be
+ * NULL (defaults). KILN_ERR_INPUT for n = 0, a non-canonical rp64_256 leaf or an algorithm this
+ * build lacks; KILN_ERR_DEVICE when the GPU fails or its tree is wrong. */
+kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *leaves, uint64_t n,
+                              const kiln_merkle_opts *opts, uint8_t root[32], uint8_t *tree);
+
+/* Inclusion proof of leaf `index` from a whole tree of n leaves: the sibling of each node on the
+ * path, leaf level first, kiln_merkle_levels(n) - 1 of them (32 bytes each, written to siblings;
+ * *count receives the number). A node paired with itself has itself as sibling. */
+kiln_status kiln_merkle_proof(kiln_ctx *ctx, const uint8_t *tree, uint64_t n, uint64_t index, uint8_t *siblings,
+                              int *count);
+
+/* Checks a proof: KILN_OK when hashing leaf up the path gives root, KILN_NOT_FOUND when it does not.
+ * With n > 0 the proof must also fit a tree of n leaves: index < n, count == levels - 1, and where
+ * the path's node is the last of an odd level its sibling must be itself. With n = 0 the leaf count
+ * is unknown and only index < 2^count is required. KILN_ERR_INPUT for a proof that cannot fit. */
+kiln_status kiln_merkle_verify(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t leaf[32], uint64_t index,
+                               uint64_t n, const uint8_t *siblings, int count, const uint8_t root[32]);
+
+typedef struct kiln_merkle_bench_result {
+    uint64_t leaves;
+    double seconds; /* median time to build the whole tree from leaves already on the device */
+    double rate; /* merges per second: (leaves - 1) / seconds */
+    int launches; /* kernel launches per tree (0 on the CPU) */
+    double raw_rate; /* merges per second of one launch of leaves/2 independent merges (GPU only) */
+} kiln_merkle_bench_result;
+
+/* Times building trees of n pseudo-random leaves on the context's device, `reps` times after a
+ * warm-up (reps <= 0: 10); the last tree's root is checked on the CPU as kiln_merkle_build does. */
+kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, const kiln_merkle_opts *opts,
+                              int reps, kiln_merkle_bench_result *result);
+
+/* ---------------------------------------------------------------- raw Bitcoin blocks */
+
+typedef struct kiln_block {
+    uint8_t header[KILN_HEADER_SIZE];
+    uint64_t n_tx;
+    uint64_t n_segwit; /* transactions in the witness serialization (BIP 144) */
+    uint8_t *txids; /* n_tx * 32 bytes: sha256d of each non-witness serialization, raw byte order */
+} kiln_block;
+
+/* Parses a serialized block (header, CompactSize transaction count, transactions in the legacy or
+ * segwit serialization) and computes every txid. Nothing may follow the last transaction.
+ * KILN_ERR_INPUT with a message naming the byte offset for a truncated or malformed block. On
+ * success free the block with kiln_block_free. */
+kiln_status kiln_block_parse(kiln_ctx *ctx, const uint8_t *raw, size_t len, kiln_block *block);
+void kiln_block_free(kiln_block *block);
 
 #ifdef __cplusplus
 }

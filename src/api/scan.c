@@ -242,3 +242,10 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     if (r.stop) return KILN_STOPPED;
     return res->found ? KILN_OK : KILN_NOT_FOUND;
 }
+
+kiln_status kiln_pow_hash(kiln_algo algo, const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32])
+{
+    if ((unsigned)algo >= KILN_ALGO_COUNT) return KILN_ERR_INPUT;
+    algos[algo].pow_hash(header, hash);
+    return KILN_OK;
+}

@@ -2,6 +2,7 @@
  * Bitcoin genesis block, RFC 7914, a real Litecoin block), on the context's device. */
 #include <string.h>
 
+#include "hash_internal.h"
 #include "internal.h"
 
 typedef struct found_one {
@@ -123,6 +124,7 @@ kiln_status kiln_selftest(kiln_ctx *ctx)
     if (!ctx) return KILN_ERR_INPUT;
     kiln_status st = check_sha256(ctx);
     if (st == KILN_OK) st = check_genesis_search(ctx);
+    if (st == KILN_OK) st = kiln_selftest_keccak(ctx);
     if (st == KILN_OK) st = check_scrypt_kdf(ctx);
     if (st == KILN_OK) st = check_litecoin_search(ctx);
     return st;

@@ -20,6 +20,7 @@ struct kiln_cuda_state {
     unsigned long long *d_count; /* candidates found, may exceed the capacity */
     uint32_t *h_cand; /* pinned copies */
     unsigned long long *h_count;
+    struct kiln_cuda_merkle *merkle; /* device tree and graph of merkle.cu, made on first use */
     void *scratch; /* large per-context work memory (scrypt scratchpads), grown on demand */
     size_t scratch_bytes;
 };

@@ -68,6 +68,7 @@ extern "C" void kiln_cuda_close(kiln_cuda_state *st)
 {
     if (!st) return;
     cudaSetDevice(st->ordinal);
+    kiln_cuda_merkle_release(st);
     if (st->d_cand) cudaFree(st->d_cand);
     if (st->d_count) cudaFree(st->d_count);
     if (st->h_cand) cudaFreeHost(st->h_cand);

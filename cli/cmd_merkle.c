@@ -1,0 +1,323 @@
+/* kiln merkle: the root of a list of leaves or of a raw Bitcoin block, the whole tree, inclusion
+ * proofs and their verification.
+ *
+ * Hashes are read and printed in the project's order: sha256d nodes byte-reversed (txids and roots
+ * as explorers show them), every other algorithm in natural byte order (rp64_256: 4 little-endian
+ * u64s). A proof file is what --proof prints: the root, then the siblings from the leaf level up. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "merkle_cli.h"
+
+static const char usage[] =
+    "usage: kiln merkle [--algo sha256d|sha256|sha3-256|keccak256|rp64_256] (--leaves FILE | --block RAWFILE)\n"
+    "                   [--proof INDEX | --tree] [--device auto|cpu|cuda|cuda:I] [--threads N]\n"
+    "                   [--method auto|levels|subtrees] [--k K] [--threads-per-block T] [--graph]\n"
+    "       kiln merkle [--algo A] --verify PROOFFILE --leaf HEX --index I [--count N]\n"
+    "FILE holds one 64-hex-digit hash per line ('-' = stdin); sha256d hashes byte-reversed (txids as\n"
+    "explorers show them). Prints the root, then with --proof the sibling hashes from the leaf level up,\n"
+    "with --tree every node as 'level index hash'. --block parses a raw block, checks its Merkle root\n"
+    "and proof of work (exit 1 when either fails).\n";
+
+#define NODE KILN_MERKLE_NODE_SIZE
+
+typedef struct merkle_args {
+    const char *cmd;
+    kiln_merkle_algo algo;
+    int reversed; /* sha256d: display order */
+} merkle_args;
+
+/* The whole file or stdin; NULL with *code set on failure. */
+static unsigned char *read_all(const char *cmd, const char *path, size_t *len, int *code)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        *code = cli_error(EXIT_USAGE, cmd, "cannot open %s", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) break;
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        unsigned char *bigger = cap > ((size_t)1 << 40) ? NULL : realloc(buf, 2 * cap);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int failed = ferror(f);
+    if (f != stdin) fclose(f);
+    if (!buf) {
+        *code = cli_error(EXIT_DEVICE, cmd, "out of memory reading %s", path);
+        return NULL;
+    }
+    if (failed) {
+        free(buf);
+        *code = cli_error(EXIT_USAGE, cmd, "cannot read %s", path);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* One hash in the algorithm's text order into raw node bytes. */
+static int parse_node(const merkle_args *a, const char *hex, uint8_t node[NODE])
+{
+    uint8_t raw[NODE];
+    if (kiln_hex_decode(NULL, hex, raw, NODE) != KILN_OK) return -1;
+    for (int i = 0; i < NODE; i++) node[i] = a->reversed ? raw[NODE - 1 - i] : raw[i];
+    return 0;
+}
+
+static void print_node(const merkle_args *a, const uint8_t node[NODE])
+{
+    char hex[2 * NODE + 1];
+    kiln_hex_encode(node, NODE, a->reversed, hex);
+    puts(hex);
+}
+
+/* Lines of hashes (blank lines and '#' comments skipped) into *nodes. */
+static int parse_lines(const merkle_args *a, const char *path, char *text, size_t len, uint8_t **nodes, uint64_t *n)
+{
+    uint64_t cap = 1024, count = 0, lineno = 0;
+    uint8_t *out = malloc(cap * NODE);
+    char *p = text, *end = text + len;
+    while (out && p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *line_end = nl ? nl : end;
+        lineno++;
+        char *e = line_end;
+        while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t')) e--;
+        while (p < e && (*p == ' ' || *p == '\t')) p++;
+        if (p < e && *p != '#') {
+            if (memchr(p, '\0', (size_t)(e - p)) || e - p != 2 * NODE) {
+                free(out);
+                return cli_error(EXIT_USAGE, a->cmd, "%s line %llu: expected %d hex digits", path,
+                                 (unsigned long long)lineno, 2 * NODE);
+            }
+            char save = *e;
+            *e = '\0';
+            int bad = parse_node(a, p, out + NODE * count);
+            *e = save;
+            if (bad) {
+                free(out);
+                return cli_error(EXIT_USAGE, a->cmd, "%s line %llu: not a hex hash", path, (unsigned long long)lineno);
+            }
+            if (++count == cap) {
+                uint8_t *bigger = realloc(out, 2 * cap * NODE);
+                if (!bigger) break;
+                out = bigger;
+                cap *= 2;
+            }
+        }
+        p = nl ? nl + 1 : end;
+    }
+    if (!out || (p < end)) {
+        free(out);
+        return cli_error(EXIT_DEVICE, a->cmd, "out of memory");
+    }
+    *nodes = out;
+    *n = count;
+    return EXIT_OK;
+}
+
+/* Builds the tree and prints the root, then the proof or the tree when asked. */
+static int build_and_print(const merkle_args *a, kiln_ctx *ctx, const uint8_t *leaves, uint64_t n,
+                           const kiln_merkle_opts *opts, const char *proof_s, int whole, uint8_t root[NODE])
+{
+    uint64_t index = 0;
+    if (proof_s && (cli_parse_u64(proof_s, UINT64_MAX, &index) != 0 || index >= n))
+        return cli_error(EXIT_USAGE, a->cmd, "bad --proof '%s' (a leaf index below %llu)", proof_s,
+                         (unsigned long long)n);
+    uint8_t *tree = NULL;
+    if (proof_s || whole) {
+        tree = malloc(kiln_merkle_tree_size(n) * NODE);
+        if (!tree) return cli_error(EXIT_DEVICE, a->cmd, "out of memory for the tree");
+    }
+    kiln_status st = kiln_merkle_build(ctx, a->algo, leaves, n, opts, root, tree);
+    if (st != KILN_OK) {
+        free(tree);
+        return cli_fail(a->cmd, ctx, st);
+    }
+    print_node(a, root);
+    if (proof_s) {
+        uint8_t sib[64 * NODE];
+        int count = 0;
+        st = kiln_merkle_proof(ctx, tree, n, index, sib, &count);
+        for (int i = 0; st == KILN_OK && i < count; i++) print_node(a, sib + NODE * i);
+    } else if (whole) {
+        char hex[2 * NODE + 1];
+        for (int l = 0; l < kiln_merkle_levels(n); l++) {
+            uint64_t off = kiln_merkle_level_offset(n, l), size = kiln_merkle_level_size(n, l);
+            for (uint64_t i = 0; i < size; i++) {
+                kiln_hex_encode(tree + NODE * (off + i), NODE, a->reversed, hex);
+                printf("%d %llu %s\n", l, (unsigned long long)i, hex);
+            }
+        }
+    }
+    free(tree);
+    return st == KILN_OK ? EXIT_OK : cli_fail(a->cmd, ctx, st);
+}
+
+static int block_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, const kiln_merkle_opts *opts,
+                      const char *proof_s, int whole)
+{
+    size_t len;
+    int code;
+    unsigned char *raw = read_all(a->cmd, path, &len, &code);
+    if (!raw) return code;
+    kiln_block b;
+    kiln_status st = kiln_block_parse(ctx, raw, len, &b);
+    free(raw);
+    if (st != KILN_OK) return cli_error(cli_exit_for(st), a->cmd, "%s: %s", path, kiln_last_error(ctx));
+    uint8_t root[NODE], hash[32], target[32];
+    code = build_and_print(a, ctx, b.txids, b.n_tx, opts, proof_s, whole, root);
+    if (code != EXIT_OK) {
+        kiln_block_free(&b);
+        return code;
+    }
+    int root_ok = memcmp(root, b.header + 36, NODE) == 0;
+    kiln_header_hash(b.header, hash);
+    uint32_t bits = kiln_header_bits(b.header);
+    int pow_ok = kiln_target_from_bits(NULL, bits, target) == KILN_OK && kiln_hash_meets_target(hash, target);
+    char header_root[65], block_hash[65];
+    kiln_hex_encode(b.header + 36, 32, 1, header_root);
+    kiln_hex_encode(hash, 32, 1, block_hash);
+    if (!proof_s && !whole) {
+        printf("header_root=%s %s\n", header_root, root_ok ? "match" : "MISMATCH");
+        printf("block_hash=%s pow=%s (bits %08x)\n", block_hash, pow_ok ? "ok" : "FAILED", bits);
+        printf("transactions=%llu segwit=%llu\n", (unsigned long long)b.n_tx, (unsigned long long)b.n_segwit);
+    }
+    kiln_block_free(&b);
+    if (!root_ok) return cli_error(EXIT_NOT_FOUND, a->cmd, "%s: Merkle root does not match the header's (%s)", path,
+                                   header_root);
+    if (!pow_ok) return cli_error(EXIT_NOT_FOUND, a->cmd, "%s: block hash %s does not meet its target (bits %08x)",
+                                  path, block_hash, bits);
+    return EXIT_OK;
+}
+
+static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, const char *leaf_s, const char *index_s,
+                       const char *count_s)
+{
+    uint64_t index, n = 0;
+    uint8_t leaf[NODE];
+    if (!leaf_s || !index_s) return cli_error(EXIT_USAGE, a->cmd, "--verify needs --leaf HEX and --index I");
+    if (strlen(leaf_s) != 2 * NODE || parse_node(a, leaf_s, leaf) != 0)
+        return cli_error(EXIT_USAGE, a->cmd, "bad --leaf (expected %d hex digits)", 2 * NODE);
+    if (cli_parse_u64(index_s, UINT64_MAX, &index) != 0) return cli_error(EXIT_USAGE, a->cmd, "bad --index '%s'", index_s);
+    if (count_s && (cli_parse_u64(count_s, UINT64_C(1) << 40, &n) != 0 || n == 0))
+        return cli_error(EXIT_USAGE, a->cmd, "bad --count '%s'", count_s);
+    size_t len;
+    int code;
+    unsigned char *text = read_all(a->cmd, path, &len, &code);
+    if (!text) return code;
+    uint8_t *nodes = NULL;
+    uint64_t lines = 0;
+    code = parse_lines(a, path, (char *)text, len, &nodes, &lines);
+    free(text);
+    if (code != EXIT_OK) return code;
+    if (lines == 0 || lines > 65) {
+        free(nodes);
+        return cli_error(EXIT_USAGE, a->cmd, "%s: a proof file holds the root and 0..64 siblings, not %llu lines", path,
+                         (unsigned long long)lines);
+    }
+    kiln_status st = kiln_merkle_verify(ctx, a->algo, leaf, index, n, nodes + NODE, (int)(lines - 1), nodes);
+    free(nodes);
+    if (st == KILN_OK) {
+        puts("OK");
+        return EXIT_OK;
+    }
+    if (st == KILN_NOT_FOUND) {
+        printf("FAILED: %s\n", kiln_last_error(ctx));
+        return EXIT_NOT_FOUND;
+    }
+    return cli_fail(a->cmd, ctx, st);
+}
+
+int cmd_merkle(int argc, char **argv)
+{
+    const char *cmd = "merkle", *algo_s = NULL, *leaves_s = NULL, *block_s = NULL, *proof_s = NULL;
+    const char *verify_s = NULL, *leaf_s = NULL, *index_s = NULL, *count_s = NULL, *device = "auto";
+    const char *threads_s = NULL, *method_s = NULL, *k_s = NULL, *tpb_s = NULL;
+    int whole = 0, graph = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        int r;
+        if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--leaves", &v)) != 0) leaves_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--block", &v)) != 0) block_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--proof", &v)) != 0) proof_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--verify", &v)) != 0) verify_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--leaf", &v)) != 0) leaf_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--index", &v)) != 0) index_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--count", &v)) != 0) count_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
+        else if ((r = cli_opt(argc, argv, &i, "--threads", &v)) != 0) threads_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--method", &v)) != 0) method_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--k", &v)) != 0) k_s = v;
+        else if ((r = cli_opt(argc, argv, &i, "--threads-per-block", &v)) != 0) tpb_s = v;
+        else if (strcmp(argv[i], "--tree") == 0) whole = 1;
+        else if (strcmp(argv[i], "--graph") == 0) graph = 1;
+        else if (strcmp(argv[i], "--help") == 0) {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
+        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
+    }
+    merkle_args a = {cmd, KILN_MERKLE_SHA256D, 1};
+    kiln_ctx *probe = kiln_ctx_new();
+    if (!probe) return cli_error(EXIT_DEVICE, cmd, "out of memory");
+    kiln_status st = algo_s ? kiln_merkle_algo_from_name(probe, algo_s, &a.algo) : KILN_OK;
+    if (st != KILN_OK) {
+        int code = cli_fail(cmd, probe, st);
+        kiln_ctx_free(probe);
+        return code;
+    }
+    kiln_ctx_free(probe);
+    a.reversed = a.algo == KILN_MERKLE_SHA256D;
+    int modes = (leaves_s != NULL) + (block_s != NULL) + (verify_s != NULL);
+    if (modes != 1) return cli_error(EXIT_USAGE, cmd, "give exactly one of --leaves, --block and --verify (see --help)");
+    if (block_s && a.algo != KILN_MERKLE_SHA256D)
+        return cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's sha256d tree; --algo %s does not apply", algo_s);
+    if (proof_s && whole) return cli_error(EXIT_USAGE, cmd, "--proof and --tree exclude each other");
+
+    kiln_merkle_opts opts = {KILN_MERKLE_AUTO, 0, 0, graph};
+    uint64_t k = 0, tpb = 0, threads = 0;
+    if (method_s && merkle_cli_method(method_s, &opts.method) != 0)
+        return cli_error(EXIT_USAGE, cmd, "bad --method '%s' (auto, levels or subtrees)", method_s);
+    if (k_s && (cli_parse_u64(k_s, 12, &k) != 0 || k == 0)) return cli_error(EXIT_USAGE, cmd, "bad --k '%s' (1..12)", k_s);
+    if (tpb_s && cli_parse_u64(tpb_s, 1024, &tpb) != 0)
+        return cli_error(EXIT_USAGE, cmd, "bad --threads-per-block '%s'", tpb_s);
+    if (threads_s && cli_parse_u64(threads_s, 4096, &threads) != 0)
+        return cli_error(EXIT_USAGE, cmd, "bad --threads '%s'", threads_s);
+    opts.subtree_log2 = (int)k;
+    opts.threads_per_block = (int)tpb;
+
+    int code;
+    kiln_ctx *ctx = cli_open(cmd, verify_s ? "cpu" : device, (int)threads, &code);
+    if (!ctx) return code;
+    merkle_cli_apply_cache(ctx, a.algo, &opts);
+    if (verify_s) code = verify_mode(&a, ctx, verify_s, leaf_s, index_s, count_s);
+    else if (block_s) code = block_mode(&a, ctx, block_s, &opts, proof_s, whole);
+    else {
+        size_t len;
+        unsigned char *text = read_all(cmd, leaves_s, &len, &code);
+        uint8_t *leaves = NULL, root[NODE];
+        uint64_t n = 0;
+        int have = text != NULL;
+        if (have) code = parse_lines(&a, leaves_s, (char *)text, len, &leaves, &n);
+        free(text);
+        if (have && code == EXIT_OK && n == 0) code = cli_error(EXIT_USAGE, cmd, "%s holds no hashes", leaves_s);
+        else if (have && code == EXIT_OK) code = build_and_print(&a, ctx, leaves, n, &opts, proof_s, whole, root);
+        free(leaves);
+    }
+    kiln_ctx_free(ctx);
+    return code;
+}

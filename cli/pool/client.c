@@ -1,0 +1,581 @@
+#include "client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cli.h"
+#include "../progress.h"
+#include "kiln.h"
+#include "log.h"
+#include "stratum.h"
+
+#define CONNECT_TIMEOUT_S 10.0
+#define HANDSHAKE_TIMEOUT_S 15.0
+#define SILENCE_TIMEOUT_S 300.0 /* pools send a job at least every minute or two */
+#define BACKOFF_FIRST_S 0.5
+#define BACKOFF_CAP_S 30.0
+#define TRIES_PER_POOL 3 /* consecutive failures before failing over to the next pool */
+#define STABLE_SESSION_S 30.0 /* a session this long resets the failure count */
+#define FLUSH_WAIT_S 3.0 /* after authorizing, how long to wait for a job before judging queued shares */
+#define AGENT "kiln/" KILN_VERSION
+
+static double backoff(int failures)
+{
+    double d = BACKOFF_FIRST_S;
+    for (int i = 1; i < failures && d < BACKOFF_CAP_S; i++) d *= 2;
+    return d < BACKOFF_CAP_S ? d : BACKOFF_CAP_S;
+}
+
+static void url_text(const pool_url *u, char *out, size_t n) { pool_url_format(u, out, n); }
+
+int client_init(pool_client *c, const pool_opts *opts, pool_stats *stats)
+{
+    memset(c, 0, sizeof *c);
+    c->opts = opts;
+    c->stats = stats;
+    c->addr = opts->urls[0];
+    c->difficulty = 1; /* Stratum's default until mining.set_difficulty */
+    c->next_id = 1;
+    c->next_attempt = cli_now();
+    for (int i = 0; i < POOL_PENDING; i++) c->pending[i].id = -1;
+    return conn_init(&c->conn);
+}
+
+void client_free(pool_client *c)
+{
+    conn_free(&c->conn);
+    pool_job_free(&c->job);
+}
+
+int client_online(const pool_client *c) { return c->state == CONN_UP && c->authorized; }
+
+int client_job_valid(const pool_client *c, const char *job_id)
+{
+    for (int i = 0; i < c->nvalid; i++)
+        if (strcmp(c->valid[i].id, job_id) == 0) return 1;
+    return 0;
+}
+
+static void share_desc(const pool_share *s, char *out, size_t n)
+{
+    char en2[2 * POOL_EN2_MAX + 1], job[POOL_JOB_ID_MAX + 1];
+    kiln_hex_encode(s->en2, s->en2_len, 0, en2);
+    log_clean(s->job_id, strlen(s->job_id), job, sizeof job);
+    snprintf(out, n, "job %s extranonce2 %s nonce %08x%s", job, en2, s->nonce, s->block ? " (BLOCK)" : "");
+}
+
+static void stale(pool_client *c, const pool_share *s, const char *why)
+{
+    char d[200];
+    share_desc(s, d, sizeof d);
+    c->stats->stale++;
+    plog("stale share not sent (%s): %s", why, d);
+}
+
+/* ---------------------------------------------------------------- sending */
+
+static int send_line(pool_client *c, char *line)
+{
+    if (!line) {
+        plog("out of memory building a request");
+        return -1;
+    }
+    int rc = conn_send(&c->conn, line);
+    free(line);
+    return rc;
+}
+
+static void disconnect(pool_client *c, const char *why, int failure);
+
+static void submit(pool_client *c, const pool_share *s)
+{
+    int64_t id = c->next_id++;
+    char *line = stratum_submit(id, c->opts->user, s->job_id, s->en2, s->en2_len, s->ntime, s->nonce, s->with_version,
+                                s->version_bits);
+    struct pending *p = &c->pending[id % POOL_PENDING];
+    if (p->id >= 0) {
+        char d[200];
+        share_desc(&p->share, d, sizeof d);
+        c->stats->unanswered++;
+        plog("share never answered: %s", d);
+    }
+    p->id = id;
+    p->share = *s;
+    c->stats->sent++;
+    if (send_line(c, line) != 0) disconnect(c, "cannot write to the pool", 1);
+}
+
+static int seen_before(pool_client *c, const uint8_t hash[32])
+{
+    for (int i = 0; i < c->nseen; i++)
+        if (memcmp(c->seen[i], hash, 8) == 0) return 1;
+    memcpy(c->seen[c->seen_pos], hash, 8);
+    c->seen_pos = (c->seen_pos + 1) % POOL_SEEN;
+    if (c->nseen < POOL_SEEN) c->nseen++;
+    return 0;
+}
+
+void client_share(pool_client *c, const pool_share *s)
+{
+    client_service(c, 0); /* a clean_jobs notify may be waiting: then the share is stale */
+    if (seen_before(c, s->hash)) {
+        char d[200];
+        share_desc(s, d, sizeof d);
+        c->stats->duplicate_local++;
+        plog("duplicate share not sent: %s", d);
+        return;
+    }
+    if (!client_job_valid(c, s->job_id)) {
+        stale(c, s, "job replaced by a clean_jobs notify");
+        return;
+    }
+    if (s->with_version && (s->version_bits & ~c->mask)) {
+        stale(c, s, "version bits outside the pool's new mask");
+        return;
+    }
+    if (client_online(c) && c->nqueue == 0) { /* queued shares go first, in order */
+        submit(c, s);
+        return;
+    }
+    if (c->nqueue == POOL_QUEUE) {
+        stale(c, s, "offline queue full");
+        return;
+    }
+    c->queue[c->nqueue++] = *s;
+}
+
+/* Queued shares after a reconnect: sent when their session and job survived. */
+static void flush_queue(pool_client *c)
+{
+    int n = c->nqueue;
+    c->nqueue = 0;
+    for (int i = 0; i < n; i++) {
+        const pool_share *s = &c->queue[i];
+        if (s->en1_len != c->en1_len || memcmp(s->en1, c->en1, s->en1_len) != 0) stale(c, s, "session not resumed");
+        else if (!client_job_valid(c, s->job_id)) stale(c, s, "job replaced while offline");
+        else if (s->with_version && (!c->rolling || (s->version_bits & ~c->mask))) stale(c, s, "version mask changed");
+        else {
+            c->stats->resubmitted++;
+            submit(c, s);
+            if (c->state != CONN_UP) { /* the write failed: the rest wait for the next session */
+                memmove(c->queue, c->queue + i + 1, (size_t)(n - i - 1) * sizeof *c->queue);
+                c->nqueue = n - i - 1;
+                return;
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- connection lifecycle */
+
+static void forget_session(pool_client *c)
+{
+    c->session[0] = '\0';
+    c->en1_len = 0;
+    c->have_job = 0;
+    c->nvalid = 0;
+    c->job_serial++;
+}
+
+static void next_pool(pool_client *c)
+{
+    int n = c->opts->nurls;
+    c->cur = (c->cur + 1) % n;
+    c->addr = c->opts->urls[c->cur];
+    c->failures = 0;
+    forget_session(c);
+    char u[300];
+    url_text(&c->addr, u, sizeof u);
+    if (n > 1) plog("failing over to %s", u);
+}
+
+/* After a failure: when to try again, where, or whether to give up. */
+static void schedule_retry(pool_client *c)
+{
+    double now = cli_now();
+    c->failures++;
+    int n = c->opts->nurls;
+    if (c->refused[c->cur] || c->failures >= TRIES_PER_POOL) {
+        int last = c->cur == n - 1;
+        if (last && !c->ever_authorized) { /* a whole round over the pools and none took us */
+            int all_refused = 1;
+            for (int i = 0; i < n; i++) all_refused &= c->refused[i];
+            c->fatal = all_refused ? EXIT_USAGE : EXIT_DEVICE;
+            plog(all_refused ? "every pool refused worker '%s'" : "cannot connect to any pool (worker '%s')",
+                 c->opts->user);
+            return;
+        }
+        if (n > 1 || c->refused[c->cur]) {
+            next_pool(c);
+            c->next_attempt = now;
+            if (c->refused[c->cur] && c->ever_authorized) c->next_attempt = now + BACKOFF_CAP_S;
+            return;
+        }
+    }
+    if (c->failures >= TRIES_PER_POOL) c->addr = c->opts->urls[c->cur]; /* undo a client.reconnect redirect */
+    c->next_attempt = now + backoff(c->failures);
+    if (c->next_attempt > now + 1) plog("retrying in %.1f s", c->next_attempt - now);
+}
+
+static void disconnect(pool_client *c, const char *why, int failure)
+{
+    double now = cli_now();
+    if (c->state == CONN_DOWN) return;
+    int was_up = c->state == CONN_UP;
+    char u[300];
+    url_text(&c->addr, u, sizeof u);
+    plog("%s %s: %s", was_up ? "disconnected from" : "cannot connect to", u, why);
+    conn_close(&c->conn);
+    c->state = CONN_DOWN;
+    if (was_up) c->stats->disconnects++;
+    if (c->authorized && now - c->authorized_at >= STABLE_SESSION_S) c->failures = 0;
+    if (c->authorized) c->offline_since = now;
+    for (int i = 0; i < POOL_PENDING; i++) {
+        if (c->pending[i].id < 0) continue;
+        char d[200];
+        share_desc(&c->pending[i].share, d, sizeof d);
+        c->stats->unanswered++;
+        plog("share sent but not answered before the disconnect: %s", d);
+        c->pending[i].id = -1;
+    }
+    c->subscribed = c->authorized = c->notified = 0;
+    c->state_since = now;
+    if (failure) schedule_retry(c);
+}
+
+static void start_connect(pool_client *c)
+{
+    char err[256];
+    c->state = CONN_CONNECTING;
+    c->state_since = cli_now();
+    if (conn_start(&c->conn, &c->addr, err, sizeof err) != 0) disconnect(c, err, 1);
+}
+
+static void on_connected(pool_client *c)
+{
+    char u[300];
+    url_text(&c->addr, u, sizeof u);
+    c->state = CONN_UP;
+    c->state_since = c->last_rx = cli_now();
+    c->subscribed = c->authorized = c->notified = 0;
+    plog("connected to %s", u);
+    int rc = 0;
+    c->conf_id = c->sub_id = c->auth_id = -1;
+    if (c->opts->version_rolling) {
+        c->conf_id = c->next_id++;
+        rc |= send_line(c, stratum_configure(c->conf_id, c->opts->rolling_mask));
+    }
+    c->sub_id = c->next_id++;
+    c->offered_session = c->session[0] != '\0';
+    rc |= send_line(c, stratum_subscribe(c->sub_id, AGENT, c->offered_session ? c->session : NULL));
+    if (rc) disconnect(c, "cannot write to the pool", 1);
+}
+
+/* ---------------------------------------------------------------- messages */
+
+static void on_subscribed(pool_client *c, const stratum_msg *m)
+{
+    if (m->error[0] || !m->result || json_is_null(m->result)) {
+        char e[200];
+        log_clean(m->error, strlen(m->error), e, sizeof e);
+        if (c->offered_session) { /* some pools refuse an unknown session id: subscribe afresh */
+            plog("pool refused to resume the session (%s); subscribing afresh", e);
+            forget_session(c);
+            c->sub_id = c->next_id++;
+            c->offered_session = 0;
+            if (send_line(c, stratum_subscribe(c->sub_id, AGENT, NULL)) != 0)
+                disconnect(c, "cannot write to the pool", 1);
+            return;
+        }
+        disconnect(c, "mining.subscribe failed", 1);
+        return;
+    }
+    char session[128], err[200];
+    uint8_t en1[POOL_EN1_MAX];
+    size_t en1_len;
+    int en2_size;
+    if (stratum_subscribe_result(m->result, session, sizeof session, en1, &en1_len, &en2_size, err, sizeof err) != 0) {
+        disconnect(c, err, 1);
+        return;
+    }
+    int resumed = c->offered_session && en1_len == c->en1_len && memcmp(en1, c->en1, en1_len) == 0;
+    if (!resumed && (c->en1_len || c->have_job)) forget_session(c);
+    memcpy(c->en1, en1, en1_len);
+    c->en1_len = en1_len;
+    c->en2_size = en2_size;
+    snprintf(c->session, sizeof c->session, "%s", session);
+    c->subscribed = 1;
+    c->stats->connects++;
+    if (c->stats->connects > 1) c->stats->reconnects++;
+    char hex[2 * POOL_EN1_MAX + 1];
+    kiln_hex_encode(en1, en1_len, 0, hex);
+    plog("subscribed: extranonce1 %s, extranonce2 size %d%s", hex, en2_size,
+         resumed ? ", session resumed" : (c->offered_session ? ", new session" : ""));
+    c->auth_id = c->next_id++;
+    if (send_line(c, stratum_authorize(c->auth_id, c->opts->user, c->opts->pass)) != 0)
+        disconnect(c, "cannot write to the pool", 1);
+}
+
+static void on_authorized(pool_client *c, const stratum_msg *m)
+{
+    if (!stratum_result_true(m->result)) {
+        char e[200];
+        log_clean(m->error, strlen(m->error), e, sizeof e);
+        plog("pool refused worker '%s'%s%s", c->opts->user, e[0] ? ": " : "", e);
+        c->refused[c->cur] = 1;
+        disconnect(c, "authorization refused", 1);
+        return;
+    }
+    c->authorized = 1;
+    c->ever_authorized = 1;
+    c->refused[c->cur] = 0;
+    c->authorized_at = cli_now();
+    c->offline_since = 0;
+    plog("authorized as '%s'", c->opts->user);
+}
+
+static void on_configured(pool_client *c, const stratum_msg *m)
+{
+    uint32_t mask = 0;
+    if (!m->error[0] && stratum_configure_result(m->result, &mask)) {
+        c->rolling = 1;
+        c->mask = mask & c->opts->rolling_mask;
+        c->mask_serial++;
+        plog("version rolling granted, mask %08x", c->mask);
+    } else {
+        c->rolling = 0;
+        plog("version rolling not granted");
+    }
+}
+
+static void on_share_answer(pool_client *c, struct pending *p, const stratum_msg *m)
+{
+    char d[200];
+    share_desc(&p->share, d, sizeof d);
+    if (stratum_result_true(m->result) && !m->error[0]) {
+        c->stats->accepted++;
+        c->stats->accepted_work += p->share.difficulty;
+        plog("accepted %llu/%llu: %s", (unsigned long long)c->stats->accepted,
+             (unsigned long long)(c->stats->accepted + c->stats->rejected), d);
+    } else {
+        char e[200];
+        log_clean(m->error, strlen(m->error), e, sizeof e);
+        c->stats->rejected++;
+        plog("REJECTED (%s): %s", e[0] ? e : "result false", d);
+    }
+    p->id = -1;
+}
+
+static void on_response(pool_client *c, const stratum_msg *m)
+{
+    int64_t id = m->int_id;
+    if (id >= 0 && id == c->sub_id) on_subscribed(c, m);
+    else if (id >= 0 && id == c->auth_id) on_authorized(c, m);
+    else if (id >= 0 && id == c->conf_id) on_configured(c, m);
+    else if (id >= 0 && c->pending[id % POOL_PENDING].id == id) on_share_answer(c, &c->pending[id % POOL_PENDING], m);
+    else plog("answer to an unknown request (id %lld) ignored", (long long)id);
+}
+
+static void on_notify(pool_client *c, stratum_msg *m)
+{
+    char id[POOL_JOB_ID_MAX + 1];
+    log_clean(m->job.id, strlen(m->job.id), id, sizeof id);
+    if (!c->subscribed) {
+        plog("job %s before the subscription was answered: ignored", id);
+        return;
+    }
+    pool_job_free(&c->job);
+    c->job = m->job;
+    m->job.coinb = NULL; /* taken */
+    memcpy(c->job_en1, c->en1, c->en1_len);
+    c->job_en1_len = c->en1_len;
+    c->job_en2_size = c->en2_size;
+    c->job_difficulty = c->difficulty;
+    c->have_job = 1;
+    c->job_serial++;
+    c->notified = 1;
+    c->stats->jobs++;
+    if (c->job.clean) c->nvalid = 0;
+    if (!client_job_valid(c, c->job.id)) {
+        if (c->nvalid == POOL_VALID_JOBS) {
+            memmove(c->valid, c->valid + 1, (POOL_VALID_JOBS - 1) * sizeof *c->valid);
+            c->nvalid--;
+        }
+        snprintf(c->valid[c->nvalid++].id, sizeof c->valid[0].id, "%s", c->job.id);
+    }
+    plog("new job %s%s (nbits %08x, ntime %08x)", id, c->job.clean ? ", clean" : "", c->job.nbits, c->job.ntime);
+}
+
+static void on_reconnect(pool_client *c, const stratum_msg *m)
+{
+    pool_url to = c->addr;
+    char err[200], u[300];
+    if (m->host[0] || m->port[0]) {
+        if (pool_url_from_parts(m->host[0] ? m->host : c->addr.host, m->port[0] ? m->port : c->addr.port, &to, err,
+                                sizeof err) != 0) {
+            plog("client.reconnect ignored: %s", err);
+            return;
+        }
+    }
+    int same_pool = strcmp(to.host, c->addr.host) == 0 && strcmp(to.port, c->addr.port) == 0;
+    url_text(&to, u, sizeof u);
+    plog("pool asked to reconnect to %s in %d s", u, m->wait_s);
+    disconnect(c, "client.reconnect", 0);
+    if (!same_pool) c->session[0] = '\0'; /* a session id means nothing to another server */
+    c->addr = to;
+    c->next_attempt = cli_now() + m->wait_s;
+}
+
+static void answer(pool_client *c, json_t *id, json_t *result, int code, const char *msg)
+{
+    if (!id || json_is_null(id)) {
+        if (result) json_decref(result);
+        return;
+    }
+    if (send_line(c, stratum_answer(id, result, code, msg)) != 0) disconnect(c, "cannot write to the pool", 1);
+}
+
+static void handle_line(pool_client *c, const char *line, size_t len)
+{
+    stratum_msg m;
+    char err[256], excerpt[100];
+    c->last_rx = cli_now();
+    if (stratum_parse(line, len, &m, err, sizeof err) != 0) {
+        c->stats->malformed++;
+        plog("malformed line skipped: %s: %s", err, log_clean(line, len < 80 ? len : 80, excerpt, sizeof excerpt));
+        return;
+    }
+    switch (m.kind) {
+    case ST_RESPONSE: on_response(c, &m); break;
+    case ST_NOTIFY: on_notify(c, &m); break;
+    case ST_SET_DIFFICULTY:
+        if (m.difficulty != c->difficulty) c->diff_serial++;
+        c->difficulty = m.difficulty;
+        plog("pool difficulty %g", m.difficulty);
+        break;
+    case ST_SET_EXTRANONCE: {
+        char hex[2 * POOL_EN1_MAX + 1];
+        kiln_hex_encode(m.en1, m.en1_len, 0, hex);
+        memcpy(c->en1, m.en1, m.en1_len);
+        c->en1_len = m.en1_len;
+        c->en2_size = m.en2_size;
+        plog("extranonce1 %s, extranonce2 size %d from the next job on", hex, m.en2_size);
+        break;
+    }
+    case ST_RECONNECT: on_reconnect(c, &m); break;
+    case ST_SET_VERSION_MASK:
+        if (c->rolling) {
+            c->mask = m.mask & c->opts->rolling_mask;
+            c->mask_serial++;
+            plog("version rolling mask %08x", c->mask);
+        } else plog("mining.set_version_mask without version rolling: ignored");
+        break;
+    case ST_GET_VERSION: answer(c, m.id, json_string(AGENT), 0, NULL); break;
+    case ST_SHOW_MESSAGE: {
+        char text[200];
+        plog("message from the pool: %s", log_clean(m.text, strlen(m.text), text, sizeof text));
+        break;
+    }
+    case ST_UNKNOWN: {
+        char name[64];
+        c->stats->unknown++;
+        plog("unknown method '%s' ignored", log_clean(m.method, strlen(m.method), name, sizeof name));
+        answer(c, m.id, NULL, 20, "Unsupported method");
+        break;
+    }
+    }
+    stratum_msg_clear(&m);
+}
+
+/* Reads and handles what is available; bounded so a flooding pool cannot starve the miner. */
+static void read_lines(pool_client *c)
+{
+    for (int round = 0; round < 64 && c->state == CONN_UP; round++) {
+        char *line;
+        size_t len;
+        int r = 0;
+        while (c->state == CONN_UP && (r = linebuf_next(&c->conn.in, &line, &len)) == 1) handle_line(c, line, len);
+        if (c->state != CONN_UP) return;
+        if (r < 0) {
+            disconnect(c, "line longer than 64 KiB from the pool", 1);
+            return;
+        }
+        long n = conn_read(&c->conn);
+        if (n == -2) return;
+        if (n == 0) {
+            disconnect(c, "connection closed by the pool", 1);
+            return;
+        }
+        if (n < 0) {
+            /* a full buffer without a newline is an over-long line */
+            if (linebuf_next(&c->conn.in, &line, &len) < 0) disconnect(c, "line longer than 64 KiB from the pool", 1);
+            else disconnect(c, strerror(errno), 1);
+            return;
+        }
+    }
+}
+
+void client_service(pool_client *c, double timeout_s)
+{
+    if (c->fatal) return;
+    double now = cli_now();
+    if (c->state == CONN_DOWN && now >= c->next_attempt) {
+        start_connect(c);
+        now = cli_now();
+    }
+    struct pollfd pfd = {.fd = c->conn.fd, .events = 0, .revents = 0};
+    if (c->state == CONN_CONNECTING) pfd.events = POLLOUT;
+    else if (c->state == CONN_UP) pfd.events = POLLIN | (conn_wants_write(&c->conn) ? POLLOUT : 0);
+    if (c->state == CONN_DOWN && c->next_attempt - now < timeout_s) timeout_s = c->next_attempt - now;
+    if (timeout_s < 0) timeout_s = 0;
+    int ms = (int)(timeout_s * 1000);
+    int rc = poll(&pfd, c->state == CONN_DOWN ? 0 : 1, ms);
+    if (rc < 0 && errno != EINTR) plog("poll: %s", strerror(errno));
+    now = cli_now();
+    if (c->state == CONN_CONNECTING) {
+        if (rc > 0 && pfd.revents) {
+            char err[256];
+            int r = conn_finish(&c->conn, err, sizeof err);
+            if (r == 1) on_connected(c);
+            else if (r < 0) disconnect(c, err, 1);
+        } else if (now - c->state_since > CONNECT_TIMEOUT_S) {
+            disconnect(c, "connect timed out", 1);
+        }
+    } else if (c->state == CONN_UP) {
+        if (rc > 0 && (pfd.revents & POLLOUT) && conn_flush(&c->conn) != 0)
+            disconnect(c, "cannot write to the pool", 1);
+        if (c->state == CONN_UP && rc > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) read_lines(c);
+        if (c->state == CONN_UP && !c->authorized && now - c->state_since > HANDSHAKE_TIMEOUT_S)
+            disconnect(c, "no answer to subscribe/authorize", 1);
+        if (c->state == CONN_UP && now - c->last_rx > SILENCE_TIMEOUT_S) disconnect(c, "pool silent too long", 1);
+        if (c->state == CONN_UP && c->authorized && c->nqueue > 0 &&
+            (c->notified || now - c->authorized_at > FLUSH_WAIT_S))
+            flush_queue(c);
+    }
+}
+
+void client_finish(pool_client *c, double max_s)
+{
+    double end = cli_now() + max_s;
+    for (;;) {
+        int open = 0;
+        for (int i = 0; i < POOL_PENDING; i++) open += c->pending[i].id >= 0;
+        if (!open || c->state != CONN_UP || cli_now() >= end) break;
+        client_service(c, 0.05);
+    }
+    for (int i = 0; i < c->nqueue; i++) stale(c, &c->queue[i], "still offline at exit");
+    c->nqueue = 0;
+    for (int i = 0; i < POOL_PENDING; i++) {
+        if (c->pending[i].id < 0) continue;
+        char d[200];
+        share_desc(&c->pending[i].share, d, sizeof d);
+        c->stats->unanswered++;
+        plog("no answer before exit: %s", d);
+        c->pending[i].id = -1;
+    }
+    conn_close(&c->conn);
+    c->state = CONN_DOWN;
+}

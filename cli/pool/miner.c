@@ -1,0 +1,295 @@
+#include "miner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../progress.h"
+#include "log.h"
+
+static void set_targets(miner *m)
+{
+    pool_client *c = m->c;
+    /* stratum binds a difficulty to the jobs after it; the stricter of the job's and the
+     * current one is accepted by a pool under either reading */
+    double d = c->difficulty > c->job_difficulty ? c->difficulty : c->job_difficulty;
+    if (kiln_target_from_difficulty(m->ctx, m->mo->algo, d, m->share_target) != KILN_OK)
+        kiln_target_from_difficulty(NULL, m->mo->algo, 1, m->share_target);
+    m->share_difficulty = d;
+    m->block_target_ok = kiln_target_from_bits(NULL, m->nbits, m->block_target) == KILN_OK;
+}
+
+static en2_slot *find_slot(miner *m)
+{
+    en2_slot *oldest = &m->slots[0];
+    for (int i = 0; i < MINER_EN2_SLOTS; i++) {
+        en2_slot *s = &m->slots[i];
+        if (s->used && strcmp(s->job_id, m->job_id) == 0 && s->en1_len == m->en1_len &&
+            memcmp(s->en1, m->en1, m->en1_len) == 0) {
+            s->used = ++m->slot_clock;
+            return s;
+        }
+        if (s->used < oldest->used) oldest = s;
+    }
+    memset(oldest, 0, sizeof *oldest);
+    snprintf(oldest->job_id, sizeof oldest->job_id, "%s", m->job_id);
+    memcpy(oldest->en1, m->en1, m->en1_len);
+    oldest->en1_len = m->en1_len;
+    oldest->used = ++m->slot_clock;
+    return oldest;
+}
+
+/* Bits of r spread over the set bits of mask, lowest first. */
+static uint32_t deposit(uint64_t r, uint32_t mask)
+{
+    uint32_t out = 0;
+    for (int bit = 0, k = 0; bit < 32; bit++) {
+        if (!(mask >> bit & 1)) continue;
+        if (r >> k & 1) out |= 1u << bit;
+        k++;
+    }
+    return out;
+}
+
+static void build_header(miner *m)
+{
+    pool_client *c = m->c;
+    uint32_t v = c->job.version;
+    if (m->rolling) v ^= deposit(m->roll, m->mask);
+    m->version = v;
+    pool_en2_encode(m->slot->next - 1, m->en2_size, m->en2);
+    pool_job_header(&c->job, m->en1, m->en1_len, m->en2, m->en2_size, v, m->header);
+    m->next_nonce = 0;
+    m->end_nonce = m->mo->work_nonces;
+}
+
+/* Moves to the next unit: the next version, or a fresh extranonce2. 0, or -1 when this job
+ * has no space left. */
+static int advance(miner *m)
+{
+    if (++m->roll < m->roll_count) {
+        build_header(m);
+        return 0;
+    }
+    uint64_t limit = m->en2_size >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * m->en2_size));
+    if (m->slot->next >= limit) {
+        if (!m->exhausted) plog("job %s: extranonce2 space used up; waiting for a new job", m->job_id);
+        m->exhausted = 1;
+        return -1;
+    }
+    m->slot->next++;
+    m->roll = 0;
+    build_header(m);
+    return 0;
+}
+
+static void set_rolling(miner *m)
+{
+    pool_client *c = m->c;
+    m->rolling = c->rolling; /* negotiated: every submit carries version_bits, even with an empty mask */
+    m->mask = m->rolling ? c->mask : 0;
+    int bits = 0;
+    for (uint32_t x = m->mask; x; x &= x - 1) bits++;
+    m->roll_count = bits >= 63 ? UINT64_MAX : (UINT64_C(1) << bits);
+    m->mask_serial = c->mask_serial;
+}
+
+static void start_job(miner *m)
+{
+    pool_client *c = m->c;
+    m->job_serial = c->job_serial;
+    m->diff_serial = c->diff_serial;
+    snprintf(m->job_id, sizeof m->job_id, "%s", c->job.id);
+    memcpy(m->en1, c->job_en1, c->job_en1_len);
+    m->en1_len = c->job_en1_len;
+    m->en2_size = (size_t)c->job_en2_size;
+    m->ntime = c->job.ntime;
+    m->nbits = c->job.nbits;
+    m->exhausted = 0;
+    m->slot = find_slot(m);
+    set_rolling(m);
+    set_targets(m);
+    m->roll = m->roll_count - 1; /* advance() starts a fresh extranonce2 */
+    m->have_work = 1;
+    if (m->first_work == 0) m->first_work = cli_now();
+    advance(m);
+}
+
+/* 1 when there is a unit to scan. */
+static int prepare(miner *m)
+{
+    pool_client *c = m->c;
+    if (!c->have_job) {
+        m->have_work = 0;
+        return 0;
+    }
+    if (!m->have_work || m->job_serial != c->job_serial) {
+        start_job(m);
+    } else {
+        if (m->mask_serial != c->mask_serial) { /* the rolled versions change: a fresh unit */
+            set_rolling(m);
+            m->roll = m->roll_count - 1;
+            m->exhausted = 0;
+            advance(m);
+        }
+        if (m->diff_serial != c->diff_serial) {
+            m->diff_serial = c->diff_serial;
+            set_targets(m);
+        }
+        if (!m->exhausted && m->next_nonce >= m->end_nonce) advance(m);
+    }
+    return !m->exhausted;
+}
+
+static int can_mine(const miner *m, double now)
+{
+    const pool_client *c = m->c;
+    if (!c->have_job) return 0;
+    if (client_online(c) || c->offline_since == 0) return 1;
+    return now - c->offline_since < m->mo->offline_mining_s;
+}
+
+void miner_print_stats(miner *m, double now, int final)
+{
+    pool_stats *s = m->st;
+    double dt = now - m->last_stats_t;
+    double recent = dt > 0 ? (double)(s->hashes - m->last_stats_hashes) / dt : 0;
+    if (final) { /* the whole run's average */
+        dt = m->first_work > 0 ? now - m->first_work : 0;
+        recent = dt > 0 ? (double)s->hashes / dt : 0;
+    }
+    double up = now - m->t0;
+    char r[32], u[300];
+    format_rate(recent, "H/s", r, sizeof r);
+    pool_url_format(&m->c->addr, u, sizeof u);
+    int h = (int)(up / 3600), mi = (int)(up / 60) % 60, se = (int)up % 60;
+    plog("%s | accepted %llu rejected %llu stale %llu | difficulty %g | uptime %d:%02d:%02d | %s %s", r,
+         (unsigned long long)s->accepted, (unsigned long long)s->rejected, (unsigned long long)s->stale,
+         m->c->difficulty, h, mi, se, u, client_online(m->c) ? "online" : "offline");
+    m->last_stats_t = now;
+    m->last_stats_hashes = s->hashes;
+}
+
+static void tick(miner *m, double now)
+{
+    if (m->mo->stats_interval > 0 && now >= m->next_stats) {
+        miner_print_stats(m, now, 0);
+        m->next_stats = now + m->mo->stats_interval;
+    }
+}
+
+static int must_stop(miner *m, double now)
+{
+    const pool_client *c = m->c;
+    return *m->stop || c->fatal || (m->deadline > 0 && now >= m->deadline) || c->job_serial != m->job_serial ||
+           c->mask_serial != m->mask_serial || c->diff_serial != m->diff_serial || !can_mine(m, now);
+}
+
+static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
+{
+    miner *m = user;
+    uint8_t header[80], pow[32];
+    memcpy(header, m->header, 80);
+    kiln_header_set_nonce(header, nonce);
+    if (kiln_pow_hash(m->mo->algo, header, pow) != KILN_OK || memcmp(pow, hash, 32) != 0 ||
+        !kiln_hash_meets_target(pow, m->share_target)) {
+        m->st->invalid_local++;
+        plog("nonce %08x failed the CPU check of job %s: not sent", nonce, m->job_id);
+        return 0;
+    }
+    pool_share s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.job_id, sizeof s.job_id, "%s", m->job_id);
+    memcpy(s.en1, m->en1, m->en1_len);
+    s.en1_len = m->en1_len;
+    memcpy(s.en2, m->en2, m->en2_size);
+    s.en2_len = m->en2_size;
+    s.ntime = m->ntime;
+    s.nonce = nonce;
+    s.version = m->version;
+    s.with_version = m->rolling;
+    s.version_bits = m->version & m->mask;
+    s.difficulty = m->share_difficulty;
+    memcpy(s.hash, pow, 32);
+    s.block = m->block_target_ok && kiln_hash_meets_target(pow, m->block_target);
+    m->st->found++;
+    if (s.block) {
+        uint8_t id[32];
+        char hex[65];
+        kiln_header_hash(header, id);
+        kiln_hex_encode(id, 32, 1, hex);
+        m->st->blocks++;
+        plog("BLOCK-LEVEL share: hash meets the network target of nbits %08x; block %s", m->nbits, hex);
+    }
+    client_share(m->c, &s);
+    return 0;
+}
+
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)total;
+    miner *m = user;
+    m->next_nonce = m->scan_start + done;
+    m->st->hashes += done - m->scan_done;
+    m->scan_done = done;
+    client_service(m->c, 0);
+    double now = cli_now();
+    tick(m, now);
+    return must_stop(m, now);
+}
+
+void miner_run(miner *m)
+{
+    m->t0 = m->last_stats_t = cli_now();
+    m->next_stats = m->t0 + m->mo->stats_interval;
+    if (m->mo->duration > 0) m->deadline = m->t0 + m->mo->duration;
+    m->call_nonces = UINT64_C(1) << 16;
+    for (;;) {
+        double now = cli_now();
+        if (*m->stop) {
+            plog("stopping on a signal");
+            break;
+        }
+        if (m->deadline > 0 && now >= m->deadline) break;
+        int busy = can_mine(m, now) && prepare(m);
+        double wait = 0.1;
+        if (m->deadline > 0 && m->deadline - now < wait) wait = m->deadline - now;
+        client_service(m->c, busy ? 0 : wait);
+        if (m->c->fatal) break;
+        now = cli_now();
+        tick(m, now);
+        if (!can_mine(m, now) || !prepare(m) || must_stop(m, now)) continue;
+
+        kiln_scan_job job;
+        memset(&job, 0, sizeof job);
+        job.algo = m->mo->algo;
+        memcpy(job.header, m->header, 80);
+        memcpy(job.target, m->share_target, 32);
+        job.start = m->next_nonce;
+        job.count = m->end_nonce - m->next_nonce;
+        if (job.count > m->call_nonces) job.count = m->call_nonces;
+        job.find_all = 1;
+        job.on_found = on_found;
+        job.on_progress = on_progress;
+        job.user = m;
+        m->scan_start = m->next_nonce;
+        m->scan_done = 0;
+        kiln_scan_result res;
+        kiln_status st = kiln_scan(m->ctx, &job, &res);
+        m->scan_seconds += res.seconds;
+        if (res.false_candidates)
+            plog("warning: %llu device candidates failed the CPU re-check", (unsigned long long)res.false_candidates);
+        if (st != KILN_OK && st != KILN_NOT_FOUND && st != KILN_STOPPED) {
+            plog("device failure: %s", kiln_last_error(m->ctx));
+            m->device_failed = 1;
+            break;
+        }
+        if (st != KILN_STOPPED) m->next_nonce = job.start + job.count;
+        if (res.hashes > 0 && res.seconds > 0) { /* next call: about MINER_CALL_S at this rate */
+            double want = (double)res.hashes / res.seconds * MINER_CALL_S;
+            double lo = (double)m->call_nonces / 2, hi = (double)m->call_nonces * 8;
+            want = want < lo ? lo : want > hi ? hi : want;
+            m->call_nonces = want < 4096 ? 4096 : want > 4294967296.0 ? (UINT64_C(1) << 32) : (uint64_t)want;
+        }
+    }
+    m->end_work = cli_now();
+}

@@ -1,0 +1,74 @@
+/* The mining loop: builds work from the client's job (extranonce2 and version rolling), scans
+ * it with kiln_scan on the context's device, checks every hit on the CPU and hands it to the
+ * client; polls the pool between launches so a new job stops old work within one launch. */
+#ifndef KILN_POOL_MINER_H
+#define KILN_POOL_MINER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "client.h"
+#include "kiln.h"
+
+#define MINER_EN2_SLOTS 32 /* jobs whose extranonce2 counter we remember */
+/* Each kiln_scan call covers about this long, so even its first launch (which the library sizes
+ * before it knows the device's speed) ends soon and a new job is picked up in time. */
+#define MINER_CALL_S 0.2
+
+typedef struct miner_opts {
+    kiln_algo algo;
+    uint64_t work_nonces; /* nonces per (extranonce2, version) unit, at most 2^32 */
+    double duration; /* 0 = until a signal */
+    double stats_interval;
+    double offline_mining_s; /* keep mining the last job this long after losing the pool */
+} miner_opts;
+
+typedef struct en2_slot {
+    char job_id[POOL_JOB_ID_MAX + 1];
+    uint8_t en1[POOL_EN1_MAX];
+    size_t en1_len;
+    uint64_t next; /* next extranonce2 counter value for this job and extranonce1 */
+    uint64_t used; /* last use, for replacement */
+} en2_slot;
+
+typedef struct miner {
+    pool_client *c;
+    kiln_ctx *ctx;
+    pool_stats *st;
+    const miner_opts *mo;
+    volatile sig_atomic_t *stop;
+
+    /* the work unit being scanned: everything a share needs, copied from the job */
+    int have_work, exhausted;
+    uint64_t job_serial, diff_serial, mask_serial;
+    char job_id[POOL_JOB_ID_MAX + 1];
+    uint8_t en1[POOL_EN1_MAX];
+    size_t en1_len, en2_size;
+    uint8_t en2[POOL_EN2_MAX];
+    uint32_t ntime, nbits, version, mask;
+    int rolling;
+    uint64_t roll, roll_count;
+    uint64_t next_nonce, end_nonce;
+    uint8_t header[80];
+    uint8_t share_target[32], block_target[32];
+    int block_target_ok;
+    double share_difficulty;
+    en2_slot slots[MINER_EN2_SLOTS];
+    en2_slot *slot;
+    uint64_t slot_clock;
+
+    uint64_t call_nonces; /* nonces per kiln_scan call, sized to about MINER_CALL_S */
+
+    /* accounting */
+    uint64_t scan_start, scan_done;
+    double t0, first_work, end_work, scan_seconds, deadline, next_stats, last_stats_t;
+    uint64_t last_stats_hashes;
+    int device_failed;
+} miner;
+
+/* Runs until the duration ends, a signal arrives, the client gives up or the device fails. */
+void miner_run(miner *m);
+/* The statistics line: rate since the last line, or the run's average when final. */
+void miner_print_stats(miner *m, double now, int final);
+
+#endif

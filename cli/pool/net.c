@@ -1,0 +1,150 @@
+#include "net.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define OUT_MAX (1u << 20)
+
+int conn_init(pool_conn *c)
+{
+    memset(c, 0, sizeof *c);
+    c->fd = -1;
+    return linebuf_init(&c->in, POOL_LINE_MAX);
+}
+
+void conn_close(pool_conn *c)
+{
+    if (c->fd >= 0) close(c->fd);
+    c->fd = -1;
+    if (c->addrs) freeaddrinfo(c->addrs);
+    c->addrs = c->next_addr = NULL;
+    linebuf_reset(&c->in);
+    c->out_len = 0;
+}
+
+void conn_free(pool_conn *c)
+{
+    conn_close(c);
+    linebuf_free(&c->in);
+    free(c->out);
+    c->out = NULL;
+}
+
+/* Starts a non-blocking connect to c->next_addr and advances it; -1 when none is left. */
+static int try_next(pool_conn *c, char *err, size_t errlen)
+{
+    while (c->next_addr) {
+        struct addrinfo *a = c->next_addr;
+        c->next_addr = a->ai_next;
+        if (c->fd >= 0) close(c->fd);
+        c->fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (c->fd < 0) {
+            snprintf(err, errlen, "socket: %s", strerror(errno));
+            continue;
+        }
+        int flags = fcntl(c->fd, F_GETFL, 0);
+        if (flags < 0 || fcntl(c->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+            snprintf(err, errlen, "fcntl: %s", strerror(errno));
+            continue;
+        }
+        int one = 1;
+        setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); /* shares go out at once */
+        setsockopt(c->fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+        if (connect(c->fd, a->ai_addr, a->ai_addrlen) == 0 || errno == EINPROGRESS) return 0;
+        snprintf(err, errlen, "connect: %s", strerror(errno));
+    }
+    if (c->fd >= 0) close(c->fd);
+    c->fd = -1;
+    return -1;
+}
+
+int conn_start(pool_conn *c, const pool_url *u, char *err, size_t errlen)
+{
+    conn_close(c);
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    int rc = getaddrinfo(u->host, u->port, &hints, &c->addrs);
+    if (rc != 0) {
+        c->addrs = NULL;
+        snprintf(err, errlen, "cannot resolve %s: %s", u->host, gai_strerror(rc));
+        return -1;
+    }
+    c->next_addr = c->addrs;
+    snprintf(err, errlen, "no address");
+    return try_next(c, err, errlen);
+}
+
+int conn_finish(pool_conn *c, char *err, size_t errlen)
+{
+    int e = 0;
+    socklen_t len = sizeof e;
+    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0) e = errno;
+    if (e == 0) {
+        freeaddrinfo(c->addrs);
+        c->addrs = c->next_addr = NULL;
+        return 1;
+    }
+    snprintf(err, errlen, "connect: %s", strerror(e));
+    return try_next(c, err, errlen) == 0 ? 0 : -1;
+}
+
+int conn_flush(pool_conn *c)
+{
+    size_t done = 0;
+    while (done < c->out_len) {
+        ssize_t n = send(c->fd, c->out + done, c->out_len - done, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    memmove(c->out, c->out + done, c->out_len - done);
+    c->out_len -= done;
+    return 0;
+}
+
+int conn_send(pool_conn *c, const char *line)
+{
+    size_t n = strlen(line);
+    if (c->fd < 0 || c->out_len + n > OUT_MAX) return -1;
+    if (c->out_len + n > c->out_cap) {
+        size_t cap = c->out_cap ? c->out_cap : 4096;
+        while (cap < c->out_len + n) cap *= 2;
+        char *p = realloc(c->out, cap);
+        if (!p) return -1;
+        c->out = p;
+        c->out_cap = cap;
+    }
+    memcpy(c->out + c->out_len, line, n);
+    c->out_len += n;
+    return conn_flush(c);
+}
+
+int conn_wants_write(const pool_conn *c) { return c->out_len > 0; }
+
+long conn_read(pool_conn *c)
+{
+    size_t avail;
+    char *p = linebuf_space(&c->in, &avail);
+    if (avail == 0) return -1; /* the caller drains lines first; full means over-long */
+    for (;;) {
+        ssize_t n = recv(c->fd, p, avail, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK) ? -2 : -1;
+        linebuf_commit(&c->in, (size_t)n);
+        return (long)n;
+    }
+}

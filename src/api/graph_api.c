@@ -1,0 +1,221 @@
+/* Public graph entry points: choose the format, parse, and build the CSR on the CPU threads or,
+ * for large edge lists on a GPU context, on the device. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cuda/cuda_backend.h"
+#include "../graph/graph.h"
+#include "../graph/reader.h"
+
+/* Edge lists at least this long are turned into a CSR on the GPU when the context has one. */
+#define GPU_BUILD_MIN_EDGES (UINT64_C(1) << 22)
+
+static kiln_status open_cuda(kiln_ctx *ctx)
+{
+    if (ctx->cuda) return KILN_OK;
+    char err[KILN_ERR_MAX];
+    kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+    return KILN_OK;
+}
+
+static void take_cuda_csr(kiln_graph *g, kiln_cuda_csr *c, double t0)
+{
+    g->n = c->n;
+    g->m = c->m;
+    g->offsets = c->offsets;
+    g->sources = c->sources;
+    g->outdeg = c->outdeg;
+    g->info.edges_read = c->edges_read;
+    g->info.self_loops_removed = c->self_loops_removed;
+    g->info.duplicates_removed = c->duplicates_removed;
+    g->info.build_seconds = kiln_now() - t0;
+    g->info.built_on_gpu = 1;
+}
+
+static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g)
+{
+    if (ctx && ctx->backend == KILN_BACKEND_CUDA && e->count >= GPU_BUILD_MIN_EDGES) {
+        kiln_status st = open_cuda(ctx);
+        if (st != KILN_OK) return st;
+        kiln_cuda_csr c;
+        char err[KILN_ERR_MAX];
+        double t0 = kiln_now();
+        st = kiln_cuda_csr_from_edges(ctx->cuda, e->src, e->dst, e->count, e->n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
+                                      (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c, err, sizeof err);
+        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+        take_cuda_csr(g, &c, t0);
+        kiln_graph_finish_info(g, kiln_graph_threads(ctx));
+        return KILN_OK;
+    }
+    return kiln_csr_build_cpu(ctx, e, flags, g);
+}
+
+static kiln_status check_flags(kiln_ctx *ctx, unsigned flags)
+{
+    if (flags & ~(KILN_GRAPH_UNDIRECTED | KILN_GRAPH_DROP_SELF_LOOPS))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown graph flags 0x%x", flags);
+    return KILN_OK;
+}
+
+static kiln_status load_text(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
+                             kiln_graph *g)
+{
+    kiln_reader *r;
+    kiln_status st = kiln_reader_open(ctx, path, &r);
+    if (st != KILN_OK) return st;
+    if (format == KILN_GRAPH_AUTO) {
+        const char *head;
+        size_t len;
+        st = kiln_reader_peek(ctx, r, 14, &head, &len);
+        if (st != KILN_OK) {
+            kiln_reader_close(r);
+            return st;
+        }
+        format = (len == 14 && memcmp(head, "%%MatrixMarket", 14) == 0) ? KILN_GRAPH_MTX : KILN_GRAPH_SNAP;
+    }
+    kiln_edges e;
+    memset(&e, 0, sizeof e);
+    if (format == KILN_GRAPH_MTX) {
+        st = kiln_parse_mtx(ctx, r, &flags, &e);
+        kiln_reader_close(r);
+        if (st != KILN_OK) return st;
+        g->id_base = 1;
+    } else {
+        kiln_raw_edges raw;
+        memset(&raw, 0, sizeof raw);
+        st = kiln_parse_snap(ctx, r, &raw);
+        kiln_reader_close(r);
+        if (st == KILN_OK && raw.count == 0) st = kiln_fail(ctx, KILN_ERR_INPUT, "%s: no edges", path);
+        if (st == KILN_OK) st = kiln_ids_remap(ctx, &raw, &e, &g->ids);
+        kiln_raw_edges_free(&raw);
+        if (st != KILN_OK) return st;
+    }
+    st = build(ctx, &e, flags, g);
+    kiln_edges_free(&e);
+    return st;
+}
+
+kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
+                            kiln_graph **out)
+{
+    if (!out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing output");
+    *out = NULL;
+    if (!path) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph path");
+    if ((unsigned)format > KILN_GRAPH_CSR) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown graph format %d", format);
+    kiln_status st = check_flags(ctx, flags);
+    if (st != KILN_OK) return st;
+    kiln_graph *g = kiln_graph_alloc();
+    if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    int is_cache = format == KILN_GRAPH_CSR;
+    if (format == KILN_GRAPH_AUTO) {
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            unsigned char head[8];
+            size_t n = fread(head, 1, sizeof head, fp);
+            fclose(fp);
+            is_cache = kiln_csr_cache_sniff(head, n);
+        }
+    }
+    if (is_cache) {
+        if (flags) st = kiln_fail(ctx, KILN_ERR_INPUT, "%s: a CSR cache is loaded as it was saved (no graph flags)", path);
+        else st = kiln_csr_cache_read(ctx, path, g);
+    } else {
+        st = load_text(ctx, path, format, flags, g);
+    }
+    if (st != KILN_OK) {
+        kiln_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return KILN_OK;
+}
+
+kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
+                                  unsigned flags, kiln_graph **out)
+{
+    if (!out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing output");
+    *out = NULL;
+    if (count && (!src || !dst)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing edge arrays");
+    if (count == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "no edges");
+    kiln_status st = check_flags(ctx, flags);
+    if (st != KILN_OK) return st;
+    kiln_raw_edges raw;
+    memset(&raw, 0, sizeof raw);
+    raw.src = malloc(count * sizeof *raw.src);
+    raw.dst = malloc(count * sizeof *raw.dst);
+    kiln_graph *g = kiln_graph_alloc();
+    if (!raw.src || !raw.dst || !g) {
+        kiln_raw_edges_free(&raw);
+        free(g);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+    }
+    memcpy(raw.src, src, count * sizeof *src);
+    memcpy(raw.dst, dst, count * sizeof *dst);
+    raw.count = raw.cap = count;
+    kiln_edges e;
+    st = kiln_ids_remap(ctx, &raw, &e, &g->ids);
+    kiln_raw_edges_free(&raw);
+    if (st == KILN_OK) st = build(ctx, &e, flags, g);
+    kiln_edges_free(&e);
+    if (st != KILN_OK) {
+        kiln_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return KILN_OK;
+}
+
+kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t seed, unsigned flags,
+                            kiln_graph **out)
+{
+    if (!out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing output");
+    *out = NULL;
+    if (scale < 1 || scale > 30) return kiln_fail(ctx, KILN_ERR_INPUT, "RMAT scale %d out of range 1..30", scale);
+    if (edge_factor < 1 || edge_factor > 1024)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "RMAT edge factor %d out of range 1..1024", edge_factor);
+    kiln_status st = check_flags(ctx, flags);
+    if (st != KILN_OK) return st;
+    flags |= KILN_GRAPH_DROP_SELF_LOOPS;
+    kiln_rmat_spec spec;
+    kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
+    kiln_graph *g = kiln_graph_alloc();
+    if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    if (ctx && ctx->backend == KILN_BACKEND_CUDA) {
+        st = open_cuda(ctx);
+        if (st == KILN_OK) {
+            kiln_cuda_csr c;
+            char err[KILN_ERR_MAX];
+            double t0 = kiln_now();
+            st = kiln_cuda_rmat_csr(ctx->cuda, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c, err, sizeof err);
+            if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
+            else {
+                take_cuda_csr(g, &c, t0);
+                kiln_graph_finish_info(g, kiln_graph_threads(ctx));
+            }
+        }
+    } else {
+        double t0 = kiln_now();
+        kiln_edges e;
+        st = kiln_rmat_edges_cpu(ctx, &spec, &e);
+        if (st == KILN_OK) {
+            st = kiln_csr_build_cpu(ctx, &e, flags, g);
+            g->info.build_seconds = kiln_now() - t0;
+        }
+        kiln_edges_free(&e);
+    }
+    if (st != KILN_OK) {
+        kiln_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return KILN_OK;
+}
+
+kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path)
+{
+    if (!g || !path) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph or path");
+    return kiln_csr_cache_write(ctx, g, path);
+}

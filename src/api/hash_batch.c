@@ -1,0 +1,235 @@
+/* Batch hashing and batch permutation: argument checks, the CPU backend (OpenMP over messages)
+ * and the GPU backend with its CPU re-check. Re-hashing every GPU digest on the CPU would cost
+ * what the GPU saves, so the check covers all of a small batch and a pseudo-random sample of a
+ * large one (up to VERIFY_ALL messages and about 1/64 of the bytes, the first and last included). */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cuda/cuda_backend.h"
+#include "hash_internal.h"
+#include "internal.h"
+
+#define VERIFY_ALL 256
+#define VERIFY_MIN_BYTES (256u << 10)
+#define GPU_CHUNK_BYTES (UINT64_C(1) << 30) /* messages per GPU call, so device memory stays bounded */
+
+static int threads_of(const kiln_ctx *ctx) { return ctx->threads > 0 ? ctx->threads : omp_get_num_procs(); }
+
+kiln_status kiln_hash_gpu_open(kiln_ctx *ctx)
+{
+    if (ctx->cuda) return KILN_OK;
+    char err[KILN_ERR_MAX];
+    kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+    return st == KILN_OK ? KILN_OK : kiln_fail(ctx, st, "%s", err);
+}
+
+static kiln_status check_outlen(kiln_ctx *ctx, kiln_hash_algo algo, size_t outlen)
+{
+    if ((unsigned)algo >= KILN_HASH_ALGO_COUNT) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown hash algorithm %d", algo);
+    if (kiln_hash_is_xof(algo) ? outlen == 0 : outlen != kiln_hash_digest_len(algo))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s gives %zu-byte digests, not %zu", kiln_hash_algo_name(algo),
+                         kiln_hash_digest_len(algo), outlen);
+    return KILN_OK;
+}
+
+/* Message i of a batch given either way. */
+static const uint8_t *msg_at(const uint8_t *data, const uint64_t *offsets, size_t msg_len, size_t i, size_t *len)
+{
+    if (offsets) {
+        *len = (size_t)(offsets[i + 1] - offsets[i]);
+        return data + offsets[i];
+    }
+    *len = msg_len;
+    return data + i * msg_len;
+}
+
+static void cpu_batch(const kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                      size_t msg_len, size_t n, uint8_t *out, size_t outlen)
+{
+    long long nn = (long long)n;
+#pragma omp parallel for num_threads(threads_of(ctx)) schedule(dynamic, 64)
+    for (long long i = 0; i < nn; i++) {
+        size_t len;
+        const uint8_t *m = msg_at(data, offsets, msg_len, (size_t)i, &len);
+        kiln_hash(algo, m, len, out + (size_t)i * outlen, outlen);
+    }
+}
+
+/* Index of the k-th checked message of n: the first, the last, then pseudo-random ones (a fixed
+ * sequence per batch) so a systematic GPU fault at any index can be caught. */
+static size_t sample_index(size_t n, size_t k, uint64_t seed)
+{
+    if (n <= VERIFY_ALL) return k;
+    if (k < 2) return k == 0 ? 0 : n - 1;
+    uint64_t z = (seed + k) * 0x9e3779b97f4a7c15ull;
+    z ^= z >> 29;
+    return (size_t)(z % n);
+}
+
+kiln_status kiln_hash_verify_sample(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                                    size_t msg_len, size_t n, const uint8_t *out, size_t outlen)
+{
+    uint8_t *want = malloc(outlen);
+    if (!want) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    /* at most VERIFY_ALL messages and, beyond the first two, about 1/64 of the batch's bytes, so
+     * the check stays small next to the GPU's work for long messages too */
+    uint64_t total = offsets ? offsets[n] - offsets[0] : (uint64_t)msg_len * n, budget = total / 64, done = 0;
+    if (budget < VERIFY_MIN_BYTES) budget = VERIFY_MIN_BYTES;
+    size_t checks = n < VERIFY_ALL ? n : VERIFY_ALL;
+    uint64_t seed = (uint64_t)n * 0x2545f4914f6cdd1dull ^ (uint64_t)(uintptr_t)out;
+    kiln_status st = KILN_OK;
+    for (size_t k = 0; k < checks && st == KILN_OK && (k < 2 || done < budget); k++) {
+        size_t i = sample_index(n, k, seed), len;
+        const uint8_t *m = msg_at(data, offsets, msg_len, i, &len);
+        kiln_hash(algo, m, len, want, outlen);
+        done += len;
+        if (memcmp(want, out + i * outlen, outlen) != 0)
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU %s digest of message %zu differs from the CPU's",
+                           kiln_hash_algo_name(algo), i);
+    }
+    free(want);
+    return st;
+}
+
+static kiln_cuda_hash_params gpu_params(kiln_hash_algo algo, size_t outlen)
+{
+    kiln_cuda_hash_params p = {kiln_hash_rate(algo), kiln_hash_domain(algo), algo == KILN_HASH_SHA256D, outlen};
+    return p;
+}
+
+static kiln_status gpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                             size_t msg_len, size_t n, uint8_t *out, size_t outlen)
+{
+    kiln_status st = kiln_hash_gpu_open(ctx);
+    if (st != KILN_OK) return st;
+    kiln_cuda_hash_params p = gpu_params(algo, outlen);
+    char err[KILN_ERR_MAX];
+    for (size_t first = 0; first < n;) {
+        /* as many messages as fit the chunk's bytes, at least one */
+        size_t count = 1;
+        if (offsets) {
+            while (first + count < n && offsets[first + count + 1] - offsets[first] <= GPU_CHUNK_BYTES) count++;
+        } else {
+            size_t per = msg_len ? (size_t)(GPU_CHUNK_BYTES / msg_len) : n;
+            count = per < 1 ? 1 : per;
+            if (count > n - first) count = n - first;
+        }
+        /* the device copy starts at the chunk's first byte; the CPU check keeps absolute offsets */
+        const uint8_t *chunk = !data ? NULL : offsets ? data + offsets[first] : data + first * msg_len;
+        float ms;
+        st = kiln_cuda_hash_batch(ctx->cuda, &p, chunk, offsets ? offsets + first : NULL, msg_len, count,
+                                  out + first * outlen, &ms, err, sizeof err);
+        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+        st = kiln_hash_verify_sample(ctx, algo, offsets ? data : chunk, offsets ? offsets + first : NULL, msg_len,
+                                     count, out + first * outlen, outlen);
+        if (st != KILN_OK) return st;
+        first += count;
+    }
+    return KILN_OK;
+}
+
+kiln_status kiln_hash_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                            size_t n, uint8_t *out, size_t outlen)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    kiln_status st = check_outlen(ctx, algo, outlen);
+    if (st != KILN_OK) return st;
+    if (n == 0) return KILN_OK;
+    if (!offsets || !out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing offsets or output");
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] < offsets[i])
+            return kiln_fail(ctx, KILN_ERR_INPUT, "offsets decrease at message %zu", i);
+    if (offsets[n] > offsets[0] && !data) return kiln_fail(ctx, KILN_ERR_INPUT, "missing message data");
+    if (ctx->backend == KILN_BACKEND_CPU) {
+        cpu_batch(ctx, algo, data, offsets, 0, n, out, outlen);
+        return KILN_OK;
+    }
+    return gpu_batch(ctx, algo, data, offsets, 0, n, out, outlen);
+}
+
+kiln_status kiln_hash_batch_fixed(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, size_t msg_len, size_t n,
+                                  uint8_t *out, size_t outlen)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    kiln_status st = check_outlen(ctx, algo, outlen);
+    if (st != KILN_OK) return st;
+    if (n == 0) return KILN_OK;
+    if (!out || (msg_len && !data)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing messages or output");
+    if (msg_len && n > SIZE_MAX / msg_len) return kiln_fail(ctx, KILN_ERR_INPUT, "batch size overflows");
+    if (ctx->backend == KILN_BACKEND_CPU) {
+        cpu_batch(ctx, algo, data, NULL, msg_len, n, out, outlen);
+        return KILN_OK;
+    }
+    return gpu_batch(ctx, algo, data, NULL, msg_len, n, out, outlen);
+}
+
+/* ---------------------------------------------------------------- permutation batches */
+
+static const char *const layout_names[] = {"auto", "thread", "unrolled", "lane"};
+
+kiln_status kiln_keccak_layout_from_name(kiln_ctx *ctx, const char *name, kiln_keccak_layout *layout)
+{
+    for (int i = 0; name && i < 4; i++)
+        if (strcmp(name, layout_names[i]) == 0) {
+            *layout = (kiln_keccak_layout)i;
+            return KILN_OK;
+        }
+    return kiln_fail(ctx, KILN_ERR_INPUT, "unknown Keccak layout '%s' (expected auto, thread, unrolled or lane)",
+                     name ? name : "");
+}
+
+const char *kiln_keccak_layout_name(kiln_keccak_layout layout)
+{
+    return (unsigned)layout < 4 ? layout_names[layout] : "unknown";
+}
+
+/* AUTO: the layout measured fastest on the H200 (scripts/gpu-check-keccak.sh). */
+kiln_keccak_layout kiln_keccak_layout_resolve(kiln_keccak_layout layout)
+{
+    return layout == KILN_KECCAK_LAYOUT_AUTO ? KILN_KECCAK_LAYOUT_UNROLLED : layout;
+}
+
+kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, kiln_keccak_layout layout)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    if ((unsigned)layout > KILN_KECCAK_LAYOUT_LANE) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown Keccak layout");
+    if (n == 0) return KILN_OK;
+    if (!states) return kiln_fail(ctx, KILN_ERR_INPUT, "missing states");
+    if (n > SIZE_MAX / 200) return kiln_fail(ctx, KILN_ERR_INPUT, "batch size overflows");
+    long long nn = (long long)n;
+    if (ctx->backend == KILN_BACKEND_CPU) {
+#pragma omp parallel for num_threads(threads_of(ctx)) schedule(static)
+        for (long long i = 0; i < nn; i++) kiln_keccak_permute(states + 25 * (size_t)i);
+        return KILN_OK;
+    }
+    kiln_status st = kiln_hash_gpu_open(ctx);
+    if (st != KILN_OK) return st;
+    /* keep the inputs of the sampled states to re-check them */
+    size_t checks = n < VERIFY_ALL ? n : VERIFY_ALL;
+    uint64_t *keep = malloc(checks * 200);
+    size_t *idx = malloc(checks * sizeof *idx);
+    if (!keep || !idx) {
+        free(keep);
+        free(idx);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    }
+    uint64_t seed = (uint64_t)n * 0x2545f4914f6cdd1dull ^ (uint64_t)(uintptr_t)states;
+    for (size_t k = 0; k < checks; k++) {
+        idx[k] = sample_index(n, k, seed);
+        memcpy(keep + 25 * k, states + 25 * idx[k], 200);
+    }
+    char err[KILN_ERR_MAX];
+    float ms;
+    st = kiln_cuda_keccak_f1600_batch(ctx->cuda, (int)kiln_keccak_layout_resolve(layout), states, n, &ms, err,
+                                      sizeof err);
+    if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
+    for (size_t k = 0; k < checks && st == KILN_OK; k++) {
+        kiln_keccak_permute(keep + 25 * k);
+        if (memcmp(keep + 25 * k, states + 25 * idx[k], 200) != 0)
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU Keccak-f[1600] of state %zu differs from the CPU's", idx[k]);
+    }
+    free(keep);
+    free(idx);
+    return st;
+}

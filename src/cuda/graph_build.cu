@@ -1,0 +1,280 @@
+/* CSR of in-edges built on the device: each edge becomes a 64-bit key (dst << bits | src), CUB's
+ * radix sort orders the keys, cub::DeviceSelect::Unique merges duplicates, a counting pass and
+ * cub::DeviceScan::ExclusiveSum give the row offsets. Self loops that are to be dropped become
+ * the all-ones key, which sorts last and is cut off. RMAT edges are generated here as well, from
+ * the same counter-based definition as the CPU (src/prim/rmat.h). */
+#include <cub/cub.cuh>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_state.h"
+#include "dev_array.cuh"
+
+namespace {
+
+constexpr int kThreads = 256;
+
+int key_bits(uint64_t n)
+{
+    int b = 1;
+    while ((UINT64_C(1) << b) < n) b++;
+    return b;
+}
+
+__device__ __forceinline__ uint64_t pack(uint32_t dst, uint32_t src, int bits)
+{
+    return ((uint64_t)dst << bits) | (uint64_t)src;
+}
+
+/* Adds the warp's count of flagged lanes to *total with one atomic. */
+__device__ __forceinline__ void warp_count(bool flag, unsigned long long *total)
+{
+    unsigned ballot = __ballot_sync(0xffffffffu, flag);
+    if ((threadIdx.x & 31) == 0 && ballot) atomicAdd(total, (unsigned long long)__popc(ballot));
+}
+
+__global__ void keys_from_edges(const uint32_t *__restrict__ src, const uint32_t *__restrict__ dst, uint64_t count,
+                                int bits, int undirected, int drop_loops, uint64_t *__restrict__ keys,
+                                unsigned long long *loops)
+{
+    const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    /* the bound is rounded up to whole warps so every lane reaches the ballot */
+    const uint64_t end = (count + 31) & ~UINT64_C(31);
+    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < end; e += stride) {
+        bool loop = false;
+        if (e < count) {
+            uint32_t s = src[e], d = dst[e];
+            loop = s == d;
+            uint64_t k = (loop && drop_loops) ? sentinel : pack(d, s, bits);
+            keys[e] = k;
+            if (undirected) keys[count + e] = (loop && drop_loops) ? sentinel : pack(s, d, bits);
+        }
+        warp_count(loop, loops);
+    }
+}
+
+__global__ void rmat_perm_keys(kiln_rmat_spec spec, uint64_t n, uint64_t *__restrict__ key, uint32_t *__restrict__ idx)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+        key[v] = kiln_rmat_perm_key(&spec, v);
+        idx[v] = (uint32_t)v;
+    }
+}
+
+__global__ void rmat_keys(kiln_rmat_spec spec, const uint32_t *__restrict__ perm, uint64_t count, int bits,
+                          int undirected, uint64_t *__restrict__ keys, unsigned long long *loops)
+{
+    const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t end = (count + 31) & ~UINT64_C(31);
+    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < end; e += stride) {
+        bool loop = false;
+        if (e < count) {
+            uint32_t rs, rd;
+            kiln_rmat_edge(&spec, e, &rs, &rd);
+            uint32_t s = perm[rs], d = perm[rd];
+            loop = s == d;
+            keys[e] = loop ? sentinel : pack(d, s, bits);
+            if (undirected) keys[count + e] = loop ? sentinel : pack(s, d, bits);
+        }
+        warp_count(loop, loops);
+    }
+}
+
+/* In-degree of each row from the sorted unique keys: lanes holding the same row add once. */
+__global__ void count_rows(const uint64_t *__restrict__ keys, uint64_t m, int bits,
+                           unsigned long long *__restrict__ indeg)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t end = (m + 31) & ~UINT64_C(31);
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < end; i += stride) {
+        bool active = i < m;
+        unsigned mask = __ballot_sync(0xffffffffu, active);
+        if (!active) continue;
+        uint32_t d = (uint32_t)(keys[i] >> bits);
+        unsigned peers = __match_any_sync(mask, d);
+        if ((int)(threadIdx.x & 31) == __ffs(peers) - 1) atomicAdd(&indeg[d], (unsigned long long)__popc(peers));
+    }
+}
+
+__global__ void split_sources(const uint64_t *__restrict__ keys, uint64_t m, int bits, uint32_t *__restrict__ sources,
+                              unsigned *__restrict__ outdeg)
+{
+    const uint64_t mask = (UINT64_C(1) << bits) - 1;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += stride) {
+        uint32_t s = (uint32_t)(keys[i] & mask);
+        sources[i] = s;
+        atomicAdd(&outdeg[s], 1u);
+    }
+}
+
+#define LAUNCH_CHECK(what) KILN_CUDA_TRY(cudaGetLastError(), what)
+
+/* Keys -> sorted, merged -> host CSR. The K keys are in buffer `cur` of the pair; with
+ * has_sentinel, keys equal to the all-ones value are dropped self loops (never a kept edge,
+ * since then every self loop was turned into it). */
+kiln_status finish_csr(kiln_cuda_state *st, uint64_t *bufs[2], int cur, uint64_t K, uint64_t n, int bits,
+                       int has_sentinel, kiln_cuda_csr *out, char *err, size_t errlen)
+{
+    cudaStream_t s = st->stream;
+    const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
+    cub::DoubleBuffer<uint64_t> db(bufs[cur], bufs[cur ^ 1]);
+    size_t tb = 0;
+    KILN_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, tb, db, (int64_t)K, 0, 2 * bits, s), "cub radix sort");
+    size_t tu = 0;
+    DevArray<unsigned long long> nsel;
+    KILN_CUDA_TRY(nsel.alloc(1), "cudaMalloc");
+    KILN_CUDA_TRY(cub::DeviceSelect::Unique(nullptr, tu, bufs[0], bufs[1], nsel.p, (int64_t)K, s), "cub unique");
+    DevArray<unsigned char> temp;
+    KILN_CUDA_TRY(temp.alloc(tb > tu ? tb : tu), "cudaMalloc (sort buffer)");
+    KILN_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.p, tb, db, (int64_t)K, 0, 2 * bits, s), "cub radix sort");
+    uint64_t *sorted = db.Current(), *uniq = db.Alternate();
+    KILN_CUDA_TRY(cub::DeviceSelect::Unique(temp.p, tu, sorted, uniq, nsel.p, (int64_t)K, s), "cub unique");
+    unsigned long long nu = 0;
+    KILN_CUDA_TRY(cudaMemcpyAsync(&nu, nsel.p, sizeof nu, cudaMemcpyDeviceToHost, s), "cudaMemcpy");
+    KILN_CUDA_TRY(cudaStreamSynchronize(s), "unique");
+    uint64_t m = nu;
+    if (m > 0) {
+        uint64_t last = 0;
+        KILN_CUDA_TRY(cudaMemcpy(&last, uniq + (m - 1), sizeof last, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        if (has_sentinel && last == sentinel) m--;
+    }
+    temp.reset();
+
+    DevArray<unsigned long long> indeg, off;
+    DevArray<uint32_t> sources;
+    DevArray<unsigned> outdeg;
+    KILN_CUDA_TRY(indeg.alloc(n + 1), "cudaMalloc (degrees)");
+    KILN_CUDA_TRY(off.alloc(n + 1), "cudaMalloc (offsets)");
+    KILN_CUDA_TRY(sources.alloc(m), "cudaMalloc (sources)");
+    KILN_CUDA_TRY(outdeg.alloc(n), "cudaMalloc (out-degrees)");
+    KILN_CUDA_TRY(cudaMemsetAsync(indeg.p, 0, (n + 1) * sizeof(unsigned long long), s), "cudaMemset");
+    KILN_CUDA_TRY(cudaMemsetAsync(outdeg.p, 0, (n ? n : 1) * sizeof(unsigned), s), "cudaMemset");
+    if (m) {
+        count_rows<<<grid_for(m, kThreads, st->sm_count), kThreads, 0, s>>>(uniq, m, bits, indeg.p);
+        LAUNCH_CHECK("count_rows");
+        split_sources<<<grid_for(m, kThreads, st->sm_count), kThreads, 0, s>>>(uniq, m, bits, sources.p, outdeg.p);
+        LAUNCH_CHECK("split_sources");
+    }
+    size_t ts = 0;
+    KILN_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, ts, indeg.p, off.p, (int64_t)(n + 1), s), "cub scan");
+    KILN_CUDA_TRY(temp.alloc(ts), "cudaMalloc (scan buffer)");
+    KILN_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.p, ts, indeg.p, off.p, (int64_t)(n + 1), s), "cub scan");
+
+    out->n = n;
+    out->m = m;
+    out->offsets = (uint64_t *)malloc((n + 1) * sizeof(uint64_t));
+    out->sources = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t));
+    out->outdeg = (uint32_t *)malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!out->offsets || !out->sources || !out->outdeg) {
+        free(out->offsets);
+        free(out->sources);
+        free(out->outdeg);
+        snprintf(err, errlen, "out of host memory for the CSR");
+        return KILN_ERR_DEVICE;
+    }
+    cudaError_t e1 = cudaMemcpyAsync(out->offsets, off.p, (n + 1) * sizeof(uint64_t), cudaMemcpyDeviceToHost, s);
+    cudaError_t e2 = cudaMemcpyAsync(out->sources, sources.p, m * sizeof(uint32_t), cudaMemcpyDeviceToHost, s);
+    cudaError_t e3 = cudaMemcpyAsync(out->outdeg, outdeg.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s);
+    cudaError_t e4 = cudaStreamSynchronize(s);
+    cudaError_t e = e1 != cudaSuccess ? e1 : e2 != cudaSuccess ? e2 : e3 != cudaSuccess ? e3 : e4;
+    if (e != cudaSuccess) {
+        free(out->offsets);
+        free(out->sources);
+        free(out->outdeg);
+        snprintf(err, errlen, "CUDA copy of the CSR failed: %s", cudaGetErrorString(e));
+        return KILN_ERR_DEVICE;
+    }
+    return KILN_OK;
+}
+
+} // namespace
+
+extern "C" kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint32_t *src, const uint32_t *dst,
+                                                uint64_t count, uint64_t n, int undirected, int drop_loops,
+                                                kiln_cuda_csr *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    cudaStream_t s = st->stream;
+    const int bits = key_bits(n);
+    const uint64_t K = count * (undirected ? 2u : 1u);
+    DevArray<uint64_t> k0, k1;
+    DevArray<unsigned long long> loops;
+    KILN_CUDA_TRY(loops.alloc(1), "cudaMalloc");
+    KILN_CUDA_TRY(cudaMemsetAsync(loops.p, 0, sizeof(unsigned long long), s), "cudaMemset");
+    {
+        DevArray<uint32_t> ds, dd;
+        KILN_CUDA_TRY(ds.alloc(count), "cudaMalloc (edges)");
+        KILN_CUDA_TRY(dd.alloc(count), "cudaMalloc (edges)");
+        KILN_CUDA_TRY(cudaMemcpyAsync(ds.p, src, count * sizeof(uint32_t), cudaMemcpyHostToDevice, s), "cudaMemcpy");
+        KILN_CUDA_TRY(cudaMemcpyAsync(dd.p, dst, count * sizeof(uint32_t), cudaMemcpyHostToDevice, s), "cudaMemcpy");
+        KILN_CUDA_TRY(k0.alloc(K), "cudaMalloc (edge keys)");
+        KILN_CUDA_TRY(k1.alloc(K), "cudaMalloc (edge keys)");
+        keys_from_edges<<<grid_for(count, kThreads, st->sm_count), kThreads, 0, s>>>(ds.p, dd.p, count, bits, undirected,
+                                                                                     drop_loops, k0.p, loops.p);
+        LAUNCH_CHECK("keys_from_edges");
+        KILN_CUDA_TRY(cudaStreamSynchronize(s), "keys_from_edges");
+    }
+    unsigned long long nloops = 0;
+    KILN_CUDA_TRY(cudaMemcpy(&nloops, loops.p, sizeof nloops, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    uint64_t *bufs[2] = {k0.p, k1.p};
+    kiln_status r = finish_csr(st, bufs, 0, K, n, bits, drop_loops, out, err, errlen);
+    if (r != KILN_OK) return r;
+    out->edges_read = K;
+    out->self_loops_removed = drop_loops ? nloops * (undirected ? 2u : 1u) : 0;
+    out->duplicates_removed = K - out->self_loops_removed - out->m;
+    return KILN_OK;
+}
+
+extern "C" kiln_status kiln_cuda_rmat_csr(kiln_cuda_state *st, const kiln_rmat_spec *spec, int undirected,
+                                          kiln_cuda_csr *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    cudaStream_t s = st->stream;
+    const uint64_t n = UINT64_C(1) << spec->scale;
+    const uint64_t count = (uint64_t)spec->edge_factor << spec->scale;
+    const uint64_t K = count * (undirected ? 2u : 1u);
+    const int bits = key_bits(n);
+    DevArray<uint64_t> k0, k1;
+    DevArray<unsigned long long> loops;
+    KILN_CUDA_TRY(loops.alloc(1), "cudaMalloc");
+    KILN_CUDA_TRY(cudaMemsetAsync(loops.p, 0, sizeof(unsigned long long), s), "cudaMemset");
+    {
+        /* the label permutation: vertices in ascending order of their keys */
+        DevArray<uint64_t> h0, h1;
+        DevArray<uint32_t> i0, i1;
+        KILN_CUDA_TRY(h0.alloc(n), "cudaMalloc (permutation)");
+        KILN_CUDA_TRY(h1.alloc(n), "cudaMalloc (permutation)");
+        KILN_CUDA_TRY(i0.alloc(n), "cudaMalloc (permutation)");
+        KILN_CUDA_TRY(i1.alloc(n), "cudaMalloc (permutation)");
+        rmat_perm_keys<<<grid_for(n, kThreads, st->sm_count), kThreads, 0, s>>>(*spec, n, h0.p, i0.p);
+        LAUNCH_CHECK("rmat_perm_keys");
+        cub::DoubleBuffer<uint64_t> hk(h0.p, h1.p);
+        cub::DoubleBuffer<uint32_t> iv(i0.p, i1.p);
+        size_t tb = 0;
+        KILN_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, tb, hk, iv, (int64_t)n, 0, 64, s), "cub radix sort");
+        DevArray<unsigned char> temp;
+        KILN_CUDA_TRY(temp.alloc(tb), "cudaMalloc (sort buffer)");
+        KILN_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.p, tb, hk, iv, (int64_t)n, 0, 64, s), "cub radix sort");
+        KILN_CUDA_TRY(k0.alloc(K), "cudaMalloc (edge keys)");
+        rmat_keys<<<grid_for(count, kThreads, st->sm_count), kThreads, 0, s>>>(*spec, iv.Current(), count, bits,
+                                                                               undirected, k0.p, loops.p);
+        LAUNCH_CHECK("rmat_keys");
+        KILN_CUDA_TRY(cudaStreamSynchronize(s), "rmat_keys");
+    }
+    KILN_CUDA_TRY(k1.alloc(K), "cudaMalloc (edge keys)");
+    unsigned long long nloops = 0;
+    KILN_CUDA_TRY(cudaMemcpy(&nloops, loops.p, sizeof nloops, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    uint64_t *bufs[2] = {k0.p, k1.p};
+    kiln_status r = finish_csr(st, bufs, 0, K, n, bits, 1, out, err, errlen);
+    if (r != KILN_OK) return r;
+    out->edges_read = K;
+    out->self_loops_removed = nloops * (undirected ? 2u : 1u);
+    out->duplicates_removed = K - out->self_loops_removed - out->m;
+    return KILN_OK;
+}

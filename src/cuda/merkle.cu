@@ -1,0 +1,488 @@
+/* Merkle trees on the GPU, over the merges of src/prim/merkle_merge.h.
+ *
+ * The whole tree lives in one device buffer, level after level (kiln_merkle_level_offset), and
+ * stays there: every launch reads a level written by the previous one. Two schedules:
+ *  - levels:   one launch per level, one thread per parent;
+ *  - subtrees: each block takes C = threads * 2^k consecutive nodes of a level and merges them k
+ *              levels up in shared memory, writing every level it makes to the tree, so a tree of L
+ *              levels needs about (L - 1) / k launches. The block holds one subtree of 2^k leaves
+ *              per thread, side by side, so every thread has the same number of merges on every
+ *              level (2^(k-j) on level j) and no warp idles at the barriers; a block building one
+ *              subtree down to its root would leave its upper levels to a few threads and its last
+ *              five to partial warps (measured: 8-19% slower than one launch per level).
+ * Rp64_256 merges are long (7 rounds of a 72-multiplication S-box chain on 12 elements): on the
+ * narrow levels at the top of a tree, where latency rather than throughput sets the time, both
+ * schedules switch to a kernel that runs each merge on 16 lanes, one state element per lane.
+ * Either launch sequence can be captured once in a CUDA graph and replayed. Nodes move as two
+ * 16-byte vectors; the odd-level rule (the last node of an odd level pairs with itself) is applied
+ * wherever a block's level ends. */
+#include <stdlib.h>
+
+#include "../prim/merkle_merge.h"
+#include "cuda_state.h"
+
+#define MAX_K 12
+#define MAX_C_LOG2 12 /* 4096 nodes per block: 96 KiB of shared memory for levels 1 and 2 */
+#define COOP_MAX_PARENTS 65536 /* rp64_256 levels of at most this many parents use 16 lanes per merge */
+#define COOP_TPB 256
+
+struct kiln_cuda_merkle {
+    uint4 *tree; /* 2 uint4 per node */
+    uint64_t cap; /* nodes */
+    /* the cached graph and what it was captured for */
+    cudaGraphExec_t exec;
+    int g_algo, g_method, g_k, g_tpb, g_launches;
+    uint64_t g_n;
+    uint4 *g_tree;
+};
+
+namespace {
+
+template <int A>
+__device__ __forceinline__ void merge_dev(const uint32_t l[8], const uint32_t r[8], uint32_t o[8])
+{
+    if constexpr (A == KILN_MERKLE_SHA256D) kiln_merge_sha256d(l, r, o);
+    else if constexpr (A == KILN_MERKLE_SHA256) kiln_merge_sha256(l, r, o);
+#if KILN_MERKLE_HAVE_KECCAK
+    else if constexpr (A == KILN_MERKLE_SHA3_256) kiln_merge_sha3_256(l, r, o);
+    else if constexpr (A == KILN_MERKLE_KECCAK256) kiln_merge_keccak256(l, r, o);
+#endif
+    else kiln_merge_rp64(l, r, o);
+}
+
+__device__ __forceinline__ void ld_node(const uint4 *base, uint64_t i, uint32_t w[8])
+{
+    uint4 a = base[2 * i], b = base[2 * i + 1];
+    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
+    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
+}
+
+__device__ __forceinline__ void ld_node_ro(const uint4 *base, uint64_t i, uint32_t w[8])
+{
+    uint4 a = __ldg(base + 2 * i), b = __ldg(base + 2 * i + 1);
+    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
+    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
+}
+
+__device__ __forceinline__ void st_node(uint4 *base, uint64_t i, const uint32_t w[8])
+{
+    base[2 * i] = make_uint4(w[0], w[1], w[2], w[3]);
+    base[2 * i + 1] = make_uint4(w[4], w[5], w[6], w[7]);
+}
+
+/* parents out[i] = merge(in[2i], in[2i + 1]) of a level of m nodes */
+template <int A>
+__global__ void level_kernel(const uint4 *__restrict__ in, uint64_t m, uint4 *__restrict__ out)
+{
+    uint64_t parents = (m + 1) / 2;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < parents;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t l[8], r[8], o[8];
+        ld_node_ro(in, 2 * i, l);
+        ld_node_ro(in, 2 * i + 1 < m ? 2 * i + 1 : 2 * i, r);
+        merge_dev<A>(l, r, o);
+        st_node(out, i, o);
+    }
+}
+
+struct SubtreeLevels {
+    uint64_t off[MAX_K + 1]; /* where levels base .. base + h start in the tree, in nodes */
+    uint64_t size[MAX_K + 1];
+    int h; /* levels this launch makes */
+    int c_log2; /* nodes of the base level per block */
+};
+
+/* Level j of the block lives in shared buffer (j + 1) & 1: buffer 0 holds C/2 nodes (levels 1, 3,
+ * ...), buffer 1 C/4 (levels 2, 4, ...). Level j reads the other buffer, so one barrier per level
+ * orders everything: it separates the reads of level j - 1 from the writes of level j + 1. */
+template <int A>
+__global__ void subtree_kernel(uint4 *__restrict__ tree, const SubtreeLevels lv)
+{
+    extern __shared__ uint4 smem[];
+    const uint64_t c = (uint64_t)1 << lv.c_log2;
+    uint4 *const buf0 = smem, *const buf1 = smem + c; /* buffer 0: C/2 nodes = C uint4 */
+    const uint64_t first = (uint64_t)blockIdx.x << lv.c_log2;
+    const uint4 *base = tree + 2 * lv.off[0];
+    uint64_t prev = lv.size[0] - first < c ? lv.size[0] - first : c; /* this block's nodes of the base level */
+
+    uint64_t m = (prev + 1) / 2;
+    for (uint64_t i = threadIdx.x; i < m; i += blockDim.x) {
+        uint32_t l[8], r[8], o[8];
+        uint64_t left = first + 2 * i;
+        ld_node_ro(base, left, l);
+        ld_node_ro(base, 2 * i + 1 < prev ? left + 1 : left, r);
+        merge_dev<A>(l, r, o);
+        if (lv.h > 1) st_node(buf0, i, o);
+        st_node(tree + 2 * lv.off[1], (first >> 1) + i, o);
+    }
+    prev = m;
+    for (int j = 2; j <= lv.h; j++) {
+        __syncthreads();
+        const uint4 *src = j & 1 ? buf1 : buf0;
+        uint4 *dst = j & 1 ? buf0 : buf1;
+        m = (prev + 1) / 2;
+        for (uint64_t i = threadIdx.x; i < m; i += blockDim.x) {
+            uint32_t l[8], r[8], o[8];
+            ld_node(src, 2 * i, l);
+            ld_node(src, 2 * i + 1 < prev ? 2 * i + 1 : 2 * i, r);
+            merge_dev<A>(l, r, o);
+            if (j < lv.h) st_node(dst, i, o);
+            st_node(tree + 2 * lv.off[j], (first >> j) + i, o);
+        }
+        prev = m;
+    }
+}
+
+__global__ void random_kernel(uint4 *tree, uint64_t n, uint64_t seed, int field)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < 4 * n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ull; /* splitmix64 */
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        if (field && z >= KILN_GL_P) z -= KILN_GL_P;
+        ((uint64_t *)tree)[i] = z;
+    }
+}
+
+/* MDS row of this lane's element, the state spread one element per lane over 16 lanes. */
+__device__ __forceinline__ uint64_t mds_lane(uint64_t s, const uint32_t coef[KILN_RP64_WIDTH])
+{
+    uint64_t lo = 0, hi = 0;
+#pragma unroll
+    for (int j = 0; j < KILN_RP64_WIDTH; j++) {
+        uint64_t v = __shfl_sync(0xffffffffu, s, j, 16);
+        lo += (uint64_t)coef[j] * (uint32_t)v;
+        hi += (uint64_t)coef[j] * (uint32_t)(v >> 32);
+    }
+    uint64_t sum_lo = lo + (hi << 32);
+    return kiln_gl_reduce96(sum_lo, (hi >> 32) + (sum_lo < lo));
+}
+
+/* Rp64_256 parents of a level of m nodes, 16 lanes per merge: lane e < 12 holds state element e
+ * (lanes 12..15 shadow element 0 and are ignored). Every lane runs the same code (groups past the
+ * last parent redo the last one and store nothing), so the full-warp shuffles are always legal. */
+__global__ void __launch_bounds__(COOP_TPB) rp64_coop_kernel(const uint4 *__restrict__ in, uint64_t m,
+                                                             uint4 *__restrict__ out)
+{
+    const int lane = threadIdx.x & 15, e = lane < KILN_RP64_WIDTH ? lane : 0;
+    const uint64_t parents = (m + 1) / 2, g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 4;
+    const uint64_t i = g < parents ? g : parents - 1;
+    uint32_t coef[KILN_RP64_WIDTH];
+    uint64_t ark1[KILN_RP64_ROUNDS], ark2[KILN_RP64_ROUNDS];
+#pragma unroll
+    for (int j = 0; j < KILN_RP64_WIDTH; j++) coef[j] = kiln_rp64_mds_row((j - e + KILN_RP64_WIDTH) % KILN_RP64_WIDTH);
+#pragma unroll
+    for (int r = 0; r < KILN_RP64_ROUNDS; r++) {
+        ark1[r] = kiln_rp64_ark(0, r * KILN_RP64_WIDTH + e);
+        ark2[r] = kiln_rp64_ark(1, r * KILN_RP64_WIDTH + e);
+    }
+    const uint64_t *nodes = (const uint64_t *)in;
+    uint64_t left = 2 * i, right = 2 * i + 1 < m ? 2 * i + 1 : 2 * i, s;
+    if (e >= 4 && e < 8) s = __ldg(nodes + 4 * left + (e - 4));
+    else if (e >= 8) s = __ldg(nodes + 4 * right + (e - 8));
+    else s = e == 0 ? KILN_RP64_RATE : 0;
+#pragma unroll
+    for (int r = 0; r < KILN_RP64_ROUNDS; r++) {
+        s = mds_lane(kiln_rp64_pow7(s), coef);
+        s = kiln_gl_add(s, ark1[r]);
+        s = mds_lane(kiln_rp64_pow_inv7(s), coef);
+        s = kiln_gl_add(s, ark2[r]);
+    }
+    if (g < parents && lane >= 4 && lane < 8) ((uint64_t *)out)[4 * i + (uint64_t)(lane - 4)] = s;
+}
+
+/* One level of parents: rp64_256's narrow levels on 16 lanes per merge, every other level with one
+ * thread per merge. */
+template <int A>
+cudaError_t launch_level(kiln_cuda_state *st, const uint4 *in, uint64_t m, uint4 *out, int tpb);
+
+unsigned grid_for(uint64_t items, int tpb)
+{
+    uint64_t blocks = (items + (uint64_t)tpb - 1) / (uint64_t)tpb;
+    return blocks > 0x7fffffffu ? 0x7fffffffu : (unsigned)(blocks ? blocks : 1);
+}
+
+int log2_floor(uint64_t v)
+{
+    int r = 0;
+    while (v >>= 1) r++;
+    return r;
+}
+
+/* Largest block the kernel's registers allow (0 when the query fails). */
+template <typename K>
+int max_threads(K kernel)
+{
+    cudaFuncAttributes a;
+    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) return 0;
+    return a.maxThreadsPerBlock;
+}
+
+/* Enqueues every launch of one tree on the state's stream (also while it is being captured). */
+template <int A>
+kiln_status enqueue(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg *cfg, int *launches, char *err,
+                    size_t errlen)
+{
+    uint4 *tree = st->merkle->tree;
+    int levels = kiln_merkle_levels(n), tpb = cfg->tpb;
+    *launches = 0;
+    int c_log2 = cfg->k + log2_floor((uint64_t)tpb); /* one subtree of 2^k leaves per thread */
+    size_t smem = ((size_t)3 << c_log2) / 4 * 32; /* C/2 + C/4 nodes; none when a launch makes one level */
+    for (int l = 0; l + 1 < levels;) {
+        if (cfg->method == KILN_MERKLE_LEVELS || (A == KILN_MERKLE_RP64_256 && kiln_merkle_level_size(n, l + 1) <= COOP_MAX_PARENTS)) {
+            KILN_CUDA_TRY(launch_level<A>(st, tree + 2 * kiln_merkle_level_offset(n, l), kiln_merkle_level_size(n, l),
+                                          tree + 2 * kiln_merkle_level_offset(n, l + 1), tpb),
+                          "merkle level kernel launch");
+            ++*launches;
+            l++;
+            continue;
+        }
+        SubtreeLevels lv = {};
+        lv.h = levels - 1 - l < cfg->k ? levels - 1 - l : cfg->k;
+        lv.c_log2 = c_log2;
+        for (int j = 0; j <= lv.h; j++) {
+            lv.off[j] = kiln_merkle_level_offset(n, l + j);
+            lv.size[j] = kiln_merkle_level_size(n, l + j);
+        }
+        uint64_t blocks = (lv.size[0] + ((uint64_t)1 << c_log2) - 1) >> c_log2;
+        subtree_kernel<A><<<(unsigned)blocks, tpb, lv.h > 1 ? smem : 0, st->stream>>>(tree, lv);
+        KILN_CUDA_TRY(cudaGetLastError(), "merkle subtree kernel launch");
+        ++*launches;
+        l += lv.h;
+    }
+    return KILN_OK;
+}
+
+template <int A>
+cudaError_t launch_level(kiln_cuda_state *st, const uint4 *in, uint64_t m, uint4 *out, int tpb)
+{
+    uint64_t parents = (m + 1) / 2;
+    if (A == KILN_MERKLE_RP64_256 && parents <= COOP_MAX_PARENTS)
+        rp64_coop_kernel<<<grid_for(16 * parents, COOP_TPB), COOP_TPB, 0, st->stream>>>(in, m, out);
+    else level_kernel<A><<<grid_for(parents, tpb), tpb, 0, st->stream>>>(in, m, out);
+    return cudaGetLastError();
+}
+
+template <int A>
+kiln_status prepare(kiln_cuda_state *st, const kiln_cuda_merkle_cfg *cfg, char *err, size_t errlen)
+{
+    int limit = cfg->method == KILN_MERKLE_LEVELS ? max_threads(level_kernel<A>) : max_threads(subtree_kernel<A>);
+    if (cfg->tpb > limit) {
+        snprintf(err, errlen, "%d threads per block exceed this kernel's limit of %d (registers)", cfg->tpb, limit);
+        return KILN_ERR_INPUT;
+    }
+    if (cfg->method != KILN_MERKLE_LEVELS) {
+        KILN_CUDA_TRY(cudaFuncSetAttribute(subtree_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           ((3 << MAX_C_LOG2) / 4) * 32),
+                      "cudaFuncSetAttribute");
+    }
+    (void)st;
+    return KILN_OK;
+}
+
+template <int A>
+kiln_status build(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg *cfg, int *launches, float *gpu_ms,
+                  char *err, size_t errlen)
+{
+    kiln_cuda_merkle *mk = st->merkle;
+    kiln_status s = prepare<A>(st, cfg, err, errlen);
+    if (s != KILN_OK) return s;
+    if (!cfg->graph) {
+        KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
+        if ((s = enqueue<A>(st, n, cfg, launches, err, errlen)) != KILN_OK) return s;
+    } else {
+        int same = mk->exec && mk->g_algo == A && mk->g_method == cfg->method && mk->g_k == cfg->k &&
+                   mk->g_tpb == cfg->tpb && mk->g_n == n && mk->g_tree == mk->tree;
+        if (!same) {
+            if (mk->exec) cudaGraphExecDestroy(mk->exec);
+            mk->exec = NULL;
+            cudaGraph_t graph;
+            KILN_CUDA_TRY(cudaStreamBeginCapture(st->stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+            s = enqueue<A>(st, n, cfg, &mk->g_launches, err, errlen);
+            cudaError_t e = cudaStreamEndCapture(st->stream, &graph);
+            if (s != KILN_OK) {
+                if (e == cudaSuccess) cudaGraphDestroy(graph);
+                return s;
+            }
+            KILN_CUDA_TRY(e, "cudaStreamEndCapture");
+            e = cudaGraphInstantiate(&mk->exec, graph, 0);
+            cudaGraphDestroy(graph);
+            KILN_CUDA_TRY(e, "cudaGraphInstantiate");
+            mk->g_algo = A, mk->g_method = cfg->method, mk->g_k = cfg->k, mk->g_tpb = cfg->tpb;
+            mk->g_n = n, mk->g_tree = mk->tree;
+        }
+        *launches = mk->g_launches;
+        KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
+        KILN_CUDA_TRY(cudaGraphLaunch(mk->exec, st->stream), "cudaGraphLaunch");
+    }
+    KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, st->stream), "cudaEventRecord");
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "merkle kernels");
+    KILN_CUDA_TRY(cudaEventElapsedTime(gpu_ms, st->ev_start, st->ev_stop), "cudaEventElapsedTime");
+    return KILN_OK;
+}
+
+template <int A>
+kiln_status raw(kiln_cuda_state *st, uint64_t n, int tpb, float *gpu_ms, char *err, size_t errlen)
+{
+    kiln_cuda_merkle_cfg cfg = {KILN_MERKLE_LEVELS, 1, tpb, 0};
+    kiln_status s = prepare<A>(st, &cfg, err, errlen);
+    if (s != KILN_OK) return s;
+    uint4 *tree = st->merkle->tree;
+    KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
+    level_kernel<A><<<grid_for((n + 1) / 2, tpb), tpb, 0, st->stream>>>(tree, n, tree + 2 * n);
+    KILN_CUDA_TRY(cudaGetLastError(), "merkle level kernel launch");
+    KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, st->stream), "cudaEventRecord");
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "merkle level kernel");
+    KILN_CUDA_TRY(cudaEventElapsedTime(gpu_ms, st->ev_start, st->ev_stop), "cudaEventElapsedTime");
+    return KILN_OK;
+}
+
+/* Makes room for the whole tree of n leaves. */
+kiln_status reserve(kiln_cuda_state *st, uint64_t n, char *err, size_t errlen)
+{
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    if (!st->merkle) {
+        st->merkle = (kiln_cuda_merkle *)calloc(1, sizeof *st->merkle);
+        if (!st->merkle) {
+            snprintf(err, errlen, "out of host memory");
+            return KILN_ERR_DEVICE;
+        }
+    }
+    kiln_cuda_merkle *mk = st->merkle;
+    uint64_t need = kiln_merkle_tree_size(n);
+    if (need <= mk->cap) return KILN_OK;
+    if (mk->tree) cudaFree(mk->tree);
+    mk->tree = NULL;
+    mk->cap = 0;
+    cudaError_t e = cudaMalloc(&mk->tree, (size_t)need * 32);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        snprintf(err, errlen, "cannot allocate %llu MiB of GPU memory for a tree of %llu leaves: %s",
+                 (unsigned long long)(need * 32 >> 20), (unsigned long long)n, cudaGetErrorString(e));
+        return KILN_ERR_DEVICE;
+    }
+    mk->cap = need;
+    return KILN_OK;
+}
+
+kiln_status check_ready(kiln_cuda_state *st, uint64_t n, char *err, size_t errlen)
+{
+    if (!st->merkle || !st->merkle->tree || kiln_merkle_tree_size(n) > st->merkle->cap || n == 0) {
+        snprintf(err, errlen, "no tree of %llu leaves on the device", (unsigned long long)n);
+        return KILN_ERR_INPUT;
+    }
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    return KILN_OK;
+}
+
+} // namespace
+
+extern "C" kiln_status kiln_cuda_merkle_upload(kiln_cuda_state *st, const uint8_t *leaves, uint64_t n, char *err,
+                                               size_t errlen)
+{
+    kiln_status s = reserve(st, n, err, errlen);
+    if (s != KILN_OK) return s;
+    /* on the state's stream (non-blocking, so the legacy stream would not order it before the kernels) */
+    KILN_CUDA_TRY(cudaMemcpyAsync(st->merkle->tree, leaves, (size_t)n * 32, cudaMemcpyHostToDevice, st->stream),
+                  "cudaMemcpyAsync leaves");
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "leaf upload");
+    return KILN_OK;
+}
+
+extern "C" kiln_status kiln_cuda_merkle_random(kiln_cuda_state *st, uint64_t n, uint64_t seed, int field, char *err,
+                                               size_t errlen)
+{
+    kiln_status s = reserve(st, n, err, errlen);
+    if (s != KILN_OK) return s;
+    random_kernel<<<grid_for(4 * n, 256), 256, 0, st->stream>>>(st->merkle->tree, n, seed, field);
+    KILN_CUDA_TRY(cudaGetLastError(), "random leaves kernel launch");
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "random leaves kernel");
+    return KILN_OK;
+}
+
+extern "C" kiln_status kiln_cuda_merkle_build(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n,
+                                              const kiln_cuda_merkle_cfg *cfg, int *launches, float *gpu_ms,
+                                              char *err, size_t errlen)
+{
+    *launches = 0;
+    *gpu_ms = 0;
+    kiln_status s = check_ready(st, n, err, errlen);
+    if (s != KILN_OK) return s;
+    if (cfg->tpb < 32 || cfg->tpb > 1024 || cfg->tpb % 32 || cfg->k < 1 || cfg->k > MAX_K ||
+        (cfg->method != KILN_MERKLE_LEVELS && cfg->method != KILN_MERKLE_SUBTREES)) {
+        snprintf(err, errlen, "bad merkle launch shape (method %d, k %d, %d threads per block)", cfg->method, cfg->k,
+                 cfg->tpb);
+        return KILN_ERR_INPUT;
+    }
+    if (cfg->method == KILN_MERKLE_SUBTREES && cfg->k + log2_floor((uint64_t)cfg->tpb) > MAX_C_LOG2) {
+        snprintf(err, errlen,
+                 "k = %d with %d threads per block is over the limit of 2^%d nodes per block (shared memory)", cfg->k,
+                 cfg->tpb, MAX_C_LOG2);
+        return KILN_ERR_INPUT;
+    }
+    if (n == 1) return KILN_OK;
+    switch (algo) {
+    case KILN_MERKLE_SHA256D: return build<KILN_MERKLE_SHA256D>(st, n, cfg, launches, gpu_ms, err, errlen);
+    case KILN_MERKLE_SHA256: return build<KILN_MERKLE_SHA256>(st, n, cfg, launches, gpu_ms, err, errlen);
+    case KILN_MERKLE_RP64_256: return build<KILN_MERKLE_RP64_256>(st, n, cfg, launches, gpu_ms, err, errlen);
+#if KILN_MERKLE_HAVE_KECCAK
+    case KILN_MERKLE_SHA3_256: return build<KILN_MERKLE_SHA3_256>(st, n, cfg, launches, gpu_ms, err, errlen);
+    case KILN_MERKLE_KECCAK256: return build<KILN_MERKLE_KECCAK256>(st, n, cfg, launches, gpu_ms, err, errlen);
+#endif
+    default: break;
+    }
+    snprintf(err, errlen, "merkle algorithm %s has no GPU merge in this build", kiln_merkle_algo_name(algo));
+    return KILN_ERR_INPUT;
+}
+
+extern "C" kiln_status kiln_cuda_merkle_raw(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n, int tpb,
+                                            float *gpu_ms, char *err, size_t errlen)
+{
+    *gpu_ms = 0;
+    kiln_status s = check_ready(st, n, err, errlen);
+    if (s != KILN_OK) return s;
+    if (n < 2 || tpb < 32 || tpb > 1024 || tpb % 32) {
+        snprintf(err, errlen, "bad raw merge launch (%llu nodes, %d threads per block)", (unsigned long long)n, tpb);
+        return KILN_ERR_INPUT;
+    }
+    switch (algo) {
+    case KILN_MERKLE_SHA256D: return raw<KILN_MERKLE_SHA256D>(st, n, tpb, gpu_ms, err, errlen);
+    case KILN_MERKLE_SHA256: return raw<KILN_MERKLE_SHA256>(st, n, tpb, gpu_ms, err, errlen);
+    case KILN_MERKLE_RP64_256: return raw<KILN_MERKLE_RP64_256>(st, n, tpb, gpu_ms, err, errlen);
+#if KILN_MERKLE_HAVE_KECCAK
+    case KILN_MERKLE_SHA3_256: return raw<KILN_MERKLE_SHA3_256>(st, n, tpb, gpu_ms, err, errlen);
+    case KILN_MERKLE_KECCAK256: return raw<KILN_MERKLE_KECCAK256>(st, n, tpb, gpu_ms, err, errlen);
+#endif
+    default: break;
+    }
+    snprintf(err, errlen, "merkle algorithm %s has no GPU merge in this build", kiln_merkle_algo_name(algo));
+    return KILN_ERR_INPUT;
+}
+
+extern "C" kiln_status kiln_cuda_merkle_read(kiln_cuda_state *st, uint64_t first, uint64_t count, uint8_t *out,
+                                             char *err, size_t errlen)
+{
+    if (!st->merkle || first + count > st->merkle->cap || first + count < first) {
+        snprintf(err, errlen, "nodes %llu..%llu are not on the device", (unsigned long long)first,
+                 (unsigned long long)(first + count));
+        return KILN_ERR_INPUT;
+    }
+    if (count == 0) return KILN_OK;
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    KILN_CUDA_TRY(cudaMemcpyAsync(out, st->merkle->tree + 2 * first, (size_t)count * 32, cudaMemcpyDeviceToHost,
+                                  st->stream),
+                  "cudaMemcpyAsync tree");
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "tree download");
+    return KILN_OK;
+}
+
+extern "C" void kiln_cuda_merkle_release(kiln_cuda_state *st)
+{
+    if (!st || !st->merkle) return;
+    if (st->merkle->exec) cudaGraphExecDestroy(st->merkle->exec);
+    if (st->merkle->tree) cudaFree(st->merkle->tree);
+    free(st->merkle);
+    st->merkle = NULL;
+}

@@ -1,0 +1,194 @@
+/* kiln's binary CSR cache: a 128-byte header, then the arrays as they sit in memory, so a reload
+ * is a few large reads. Little-endian 64-bit hosts only (the header records the byte order).
+ *
+ *   0  "KILNCSR\0"          8  u32 version (1)      12 u32 0x01020304 (byte order)
+ *   16 u32 header bytes (128)  20 u32 flags (1: ids present)
+ *   24 u64 nodes   32 u64 edges   40 u64 id_base   48 u64 edges_read
+ *   56 u64 self loops removed     64 u64 duplicates removed
+ *   72 u64 checksum of the payload (sum of splitmix64(word + index * golden) over its 64-bit words)
+ *   payload: offsets[nodes+1] u64, sources[edges] u32 (zero-padded to 8 bytes), ids[nodes] u64
+ *
+ * Out-degrees are recomputed on load, and every structural property the rest of kiln relies on
+ * (offsets rising from 0 to edges, sources below nodes and ascending within a row, ids ascending)
+ * is checked, so a damaged or hand-made file is refused rather than trusted. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+
+#define CACHE_MAGIC "KILNCSR"
+#define CACHE_VERSION 1u
+#define CACHE_HEADER 128u
+#define GOLDEN 0x9E3779B97F4A7C15ull
+
+typedef struct cache_header {
+    char magic[8];
+    uint32_t version, byte_order, header_bytes, flags;
+    uint64_t n, m, id_base, edges_read, loops_removed, dups_removed, checksum;
+    unsigned char pad[CACHE_HEADER - 80];
+} cache_header;
+
+int kiln_csr_cache_sniff(const unsigned char *head, size_t len)
+{
+    return len >= 8 && memcmp(head, CACHE_MAGIC, 8) == 0;
+}
+
+/* Checksum of `words` 64-bit words starting at word index `first` of the payload. */
+static uint64_t checksum_words(const void *data, uint64_t bytes, uint64_t first, int threads)
+{
+    const unsigned char *p = data;
+    const int64_t words = (int64_t)(bytes / 8);
+    uint64_t h = 0;
+#pragma omp parallel for num_threads(threads) reduction(+ : h) schedule(static, 65536)
+    for (int64_t i = 0; i < words; i++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * i, 8);
+        h += kiln_splitmix64(w + ((uint64_t)i + first) * GOLDEN);
+    }
+    if (bytes % 8) {
+        uint64_t w = 0;
+        memcpy(&w, p + 8 * (uint64_t)words, bytes % 8);
+        h += kiln_splitmix64(w + ((uint64_t)words + first) * GOLDEN);
+    }
+    return h;
+}
+
+static uint64_t pad8(uint64_t b) { return (b + 7) & ~(uint64_t)7; }
+
+static uint64_t payload_checksum(const kiln_graph *g, int threads)
+{
+    uint64_t w = 0, h = 0, b;
+    b = (g->n + 1) * 8;
+    h += checksum_words(g->offsets, b, w, threads);
+    w += pad8(b) / 8;
+    b = g->m * 4;
+    h += checksum_words(g->sources, b, w, threads);
+    w += pad8(b) / 8;
+    if (g->ids) h += checksum_words(g->ids, g->n * 8, w, threads);
+    return h;
+}
+
+kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char *path)
+{
+    cache_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, CACHE_MAGIC, 8);
+    h.version = CACHE_VERSION;
+    h.byte_order = 0x01020304u;
+    h.header_bytes = CACHE_HEADER;
+    h.flags = g->ids ? 1u : 0u;
+    h.n = g->n;
+    h.m = g->m;
+    h.id_base = g->id_base;
+    h.edges_read = g->info.edges_read;
+    h.loops_removed = g->info.self_loops_removed;
+    h.dups_removed = g->info.duplicates_removed;
+    h.checksum = payload_checksum(g, kiln_graph_threads(ctx));
+    FILE *fp = fopen(path, "wb");
+    if (!fp) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", path, strerror(errno));
+    static const unsigned char zeros[8];
+    int ok = fwrite(&h, sizeof h, 1, fp) == 1;
+    ok = ok && fwrite(g->offsets, 8, g->n + 1, fp) == g->n + 1;
+    ok = ok && fwrite(g->sources, 4, g->m, fp) == g->m;
+    ok = ok && (g->m % 2 == 0 || fwrite(zeros, 4, 1, fp) == 1);
+    ok = ok && (!g->ids || fwrite(g->ids, 8, g->n, fp) == g->n);
+    int e = errno;
+    if (fclose(fp) != 0) ok = 0;
+    if (!ok) {
+        remove(path);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "%s: write failed: %s", path, strerror(e));
+    }
+    return KILN_OK;
+}
+
+#define REFUSE(...)                                                                                \
+    do {                                                                                           \
+        st = kiln_fail(ctx, KILN_ERR_INPUT, __VA_ARGS__);                                          \
+        goto fail;                                                                                 \
+    } while (0)
+
+kiln_status kiln_csr_cache_read(kiln_ctx *ctx, const char *path, kiln_graph *g)
+{
+    kiln_status st = KILN_OK;
+    const int threads = kiln_graph_threads(ctx);
+    double t0 = kiln_now();
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", path, strerror(errno));
+    cache_header h;
+    if (fread(&h, sizeof h, 1, fp) != 1) REFUSE("%s: too short for a kiln CSR cache", path);
+    if (memcmp(h.magic, CACHE_MAGIC, 8) != 0) REFUSE("%s: not a kiln CSR cache", path);
+    if (h.byte_order != 0x01020304u) REFUSE("%s: CSR cache written on a machine of the other byte order", path);
+    if (h.version != CACHE_VERSION)
+        REFUSE("%s: CSR cache version %u, this kiln reads version %u: rebuild it from the graph file", path, h.version,
+               CACHE_VERSION);
+    if (h.header_bytes != CACHE_HEADER || h.flags > 1u) REFUSE("%s: damaged CSR cache header", path);
+    if (h.n > KILN_GRAPH_MAX_NODES || h.m > (UINT64_C(1) << 40)) REFUSE("%s: damaged CSR cache header (sizes)", path);
+    uint64_t want = CACHE_HEADER + (h.n + 1) * 8 + pad8(h.m * 4) + (h.flags ? h.n * 8 : 0);
+    if (fseek(fp, 0, SEEK_END) != 0) REFUSE("%s: cannot seek", path);
+    long size = ftell(fp);
+    if (size < 0 || (uint64_t)size != want)
+        REFUSE("%s: CSR cache is %ld bytes, its header describes %llu: truncated or damaged", path, size,
+               (unsigned long long)want);
+    if (fseek(fp, CACHE_HEADER, SEEK_SET) != 0) REFUSE("%s: cannot seek", path);
+    g->n = h.n;
+    g->m = h.m;
+    g->id_base = h.id_base;
+    g->offsets = malloc((h.n + 1) * 8);
+    g->sources = malloc(pad8(h.m * 4) ? pad8(h.m * 4) : 8);
+    g->outdeg = calloc(h.n ? h.n : 1, 4);
+    g->ids = h.flags ? malloc(h.n ? h.n * 8 : 8) : NULL;
+    if (!g->offsets || !g->sources || !g->outdeg || (h.flags && !g->ids)) {
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory loading %s", path);
+        goto fail;
+    }
+    if (fread(g->offsets, 8, h.n + 1, fp) != h.n + 1 || fread(g->sources, 1, pad8(h.m * 4), fp) != pad8(h.m * 4) ||
+        (h.flags && fread(g->ids, 8, h.n, fp) != h.n))
+        REFUSE("%s: read failed", path);
+    fclose(fp);
+    fp = NULL;
+    if (payload_checksum(g, threads) != h.checksum) REFUSE("%s: CSR cache checksum mismatch: the file is damaged", path);
+
+    /* structure */
+    if (g->offsets[0] != 0 || g->offsets[h.n] != h.m) REFUSE("%s: CSR offsets do not span the edges", path);
+    const int64_t n = (int64_t)h.n;
+    int64_t bad = -1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4096) reduction(max : bad)
+    for (int64_t v = 0; v < n; v++) {
+        uint64_t lo = g->offsets[v], hi = g->offsets[v + 1];
+        if (hi < lo || hi > h.m) {
+            bad = v > bad ? v : bad;
+            continue;
+        }
+        for (uint64_t j = lo; j < hi; j++)
+            if (g->sources[j] >= h.n || (j > lo && g->sources[j] <= g->sources[j - 1])) {
+                bad = v > bad ? v : bad;
+                break;
+            }
+        if (g->ids && v > 0 && g->ids[v] <= g->ids[v - 1]) bad = v > bad ? v : bad;
+    }
+    if (bad >= 0) REFUSE("%s: CSR cache row %lld is malformed", path, (long long)bad);
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+    for (int64_t j = 0; j < (int64_t)h.m; j++) {
+#pragma omp atomic
+        g->outdeg[g->sources[j]]++;
+    }
+    g->info.edges_read = h.edges_read;
+    g->info.self_loops_removed = h.loops_removed;
+    g->info.duplicates_removed = h.dups_removed;
+    g->info.build_seconds = kiln_now() - t0;
+    kiln_graph_finish_info(g, threads);
+    return KILN_OK;
+fail:
+    if (fp) fclose(fp);
+    free(g->offsets);
+    free(g->sources);
+    free(g->outdeg);
+    free(g->ids);
+    g->offsets = NULL;
+    g->sources = NULL;
+    g->outdeg = NULL;
+    g->ids = NULL;
+    return st;
+}

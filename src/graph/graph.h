@@ -1,0 +1,90 @@
+/* The graph handle and the host-side pieces that build it: edge lists as parsed, the id remap,
+ * the parallel CSR build, the RMAT generator, the CSR cache and the CPU PageRank. */
+#ifndef KILN_GRAPH_GRAPH_H
+#define KILN_GRAPH_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../api/internal.h"
+#include "../prim/rmat.h"
+
+/* Vertex indices are 32-bit; this many vertices at most. */
+#define KILN_GRAPH_MAX_NODES UINT64_C(0xFFFFFFFE)
+
+struct kiln_graph {
+    uint64_t n, m;
+    uint64_t *offsets; /* n + 1: row v of the in-edge CSR is sources[offsets[v] .. offsets[v+1]) */
+    uint32_t *sources; /* m, ascending within each row */
+    uint32_t *outdeg; /* n */
+    uint64_t *ids; /* n original ids, or NULL: id = index + id_base */
+    uint64_t id_base;
+    kiln_graph_info info;
+};
+
+/* Edges as parsed: original 64-bit ids, grown as lines arrive. */
+typedef struct kiln_raw_edges {
+    uint64_t *src, *dst;
+    size_t count, cap;
+} kiln_raw_edges;
+
+int kiln_raw_edges_push(kiln_raw_edges *e, uint64_t src, uint64_t dst); /* 0, or -1 out of memory */
+void kiln_raw_edges_free(kiln_raw_edges *e);
+
+/* Edges between vertex indices 0..n-1. */
+typedef struct kiln_edges {
+    uint32_t *src, *dst;
+    uint64_t count;
+    uint64_t n;
+} kiln_edges;
+
+void kiln_edges_free(kiln_edges *e);
+
+/* OpenMP thread count for the context (ctx->threads, else every core). */
+int kiln_graph_threads(const kiln_ctx *ctx);
+
+/* Turns original ids into dense indices: the distinct ids, ascending, become 0..n-1. Frees the
+ * raw arrays. *ids receives the id of each index, or NULL when the ids are exactly 0..n-1. */
+kiln_status kiln_ids_remap(kiln_ctx *ctx, kiln_raw_edges *raw, kiln_edges *out, uint64_t **ids);
+
+/* Builds g's CSR from e on the CPU threads (flags: KILN_GRAPH_UNDIRECTED, DROP_SELF_LOOPS). e is
+ * left as it was. Fills g->n, m, offsets, sources, outdeg and the info counters. */
+kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g);
+
+/* Fills the degree-derived info fields (dangling, max degrees, self loops kept) from the CSR. */
+void kiln_graph_finish_info(kiln_graph *g, int threads);
+
+/* RMAT edges of spec, permuted, on the CPU threads (out->count = edge_factor << scale). */
+kiln_status kiln_rmat_edges_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, kiln_edges *out);
+/* perm[r] = new label of raw vertex r, n = 2^scale entries. */
+kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, uint32_t *perm);
+
+/* Parsers: fill raw (original ids) or, for Matrix Market, e (n known from the header). *line0
+ * style messages go to ctx as "path:line: ...". */
+typedef struct kiln_reader kiln_reader;
+kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw);
+kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e);
+
+/* Binary CSR cache. */
+int kiln_csr_cache_sniff(const unsigned char *head, size_t len);
+kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char *path);
+kiln_status kiln_csr_cache_read(kiln_ctx *ctx, const char *path, kiln_graph *g);
+
+/* Allocates an empty handle; kiln_graph_free releases it and its arrays. */
+kiln_graph *kiln_graph_alloc(void);
+
+/* Exclusive prefix sum of a[0..n) in place with `threads` threads; returns the total. */
+uint64_t kiln_scan_u64(uint64_t *a, uint64_t n, int threads);
+
+/* CPU PageRank in float64 (pagerank_cpu.c). */
+typedef struct kiln_pr_cpu_stats {
+    int iterations, converged;
+    double residual, seconds;
+} kiln_pr_cpu_stats;
+kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, double damping, double tol, int max_iter,
+                              double *ranks, kiln_pr_cpu_stats *stats);
+/* One float64 iteration from x: returns sum |P(x) - x| (the verifier of device results), or a
+ * negative value when out of memory. */
+double kiln_pagerank_cpu_residual(const kiln_graph *g, double damping, const double *x, int threads);
+
+#endif

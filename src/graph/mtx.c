@@ -1,0 +1,211 @@
+/* Matrix Market coordinate files as graphs: entry (i, j) is the edge i -> j (row = source, as
+ * NetworkX and cuGraph read adjacency matrices), vertices are the 1-based row numbers 1..n,
+ * values (integer or real) are checked and ignored (the PageRank is unweighted), symmetric files
+ * give both directions of every off-diagonal entry. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parse_util.h"
+#include "reader.h"
+
+enum { FIELD_PATTERN, FIELD_INTEGER, FIELD_REAL };
+
+static int push(kiln_edges *e, uint64_t *cap, uint32_t s, uint32_t d)
+{
+    if (e->count == *cap) {
+        uint64_t nc = *cap ? *cap * 2 : 1024;
+        uint32_t *a = realloc(e->src, nc * sizeof *a);
+        if (!a) return -1;
+        e->src = a;
+        uint32_t *b = realloc(e->dst, nc * sizeof *b);
+        if (!b) return -1;
+        e->dst = b;
+        *cap = nc;
+    }
+    e->src[e->count] = s;
+    e->dst[e->count] = d;
+    e->count++;
+    return 0;
+}
+
+/* A number as Matrix Market writes it: [+-]digits[.digits][(e|E)[+-]digits] (real) or
+ * [+-]digits (integer). Advances *pp. */
+static int parse_value(const char **pp, const char *end, int field)
+{
+    const char *p = *pp;
+    if (p < end && (*p == '+' || *p == '-')) p++;
+    const char *digits = p;
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    int nd = (int)(p - digits);
+    if (field == FIELD_REAL) {
+        if (p < end && *p == '.') {
+            p++;
+            const char *f = p;
+            while (p < end && *p >= '0' && *p <= '9') p++;
+            nd += (int)(p - f);
+        }
+        if (nd == 0) return -1;
+        if (p < end && (*p == 'e' || *p == 'E')) {
+            p++;
+            if (p < end && (*p == '+' || *p == '-')) p++;
+            const char *x = p;
+            while (p < end && *p >= '0' && *p <= '9') p++;
+            if (p == x) return -1;
+        }
+    } else if (nd == 0) {
+        return -1;
+    }
+    if (p < end && *p != ' ' && *p != '\t') return -1;
+    *pp = p;
+    return 0;
+}
+
+/* Next whitespace-separated word of the banner, lower-cased into w. */
+static const char *word(const char *p, const char *end, char *w, size_t cap)
+{
+    p = kiln_skip_blank(p, end);
+    size_t n = 0;
+    while (p < end && *p != ' ' && *p != '\t') {
+        if (n + 1 < cap) w[n++] = (char)((*p >= 'A' && *p <= 'Z') ? *p - 'A' + 'a' : *p);
+        p++;
+    }
+    w[n] = '\0';
+    return p;
+}
+
+#define BAD(...)                                                                                   \
+    do {                                                                                           \
+        st = kiln_fail(ctx, KILN_ERR_INPUT, __VA_ARGS__);                                          \
+        goto fail;                                                                                 \
+    } while (0)
+
+kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e)
+{
+    (void)flags;
+    kiln_status st = KILN_OK;
+    const char *line, *end, *p;
+    size_t len;
+    const char *path = r->path;
+    unsigned long long ln;
+    memset(e, 0, sizeof *e);
+    int got = kiln_reader_next(ctx, r, &line, &len);
+    if (got < 0) return r->status;
+    if (got == 0 || len < 14 || strncmp(line, "%%MatrixMarket", 14) != 0)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: expected a \"%%%%MatrixMarket matrix coordinate ...\" banner", path);
+    end = line + len;
+    char object[32], format[32], field_s[32], sym[32], extra[32];
+    p = word(line + 14, end, object, sizeof object);
+    p = word(p, end, format, sizeof format);
+    p = word(p, end, field_s, sizeof field_s);
+    p = word(p, end, sym, sizeof sym);
+    word(p, end, extra, sizeof extra);
+    if (strcmp(object, "matrix") != 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: object '%s' is not 'matrix'", path, object);
+    if (strcmp(format, "coordinate") != 0)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: format '%s' is not supported (a graph needs 'coordinate')", path,
+                         format);
+    int field;
+    if (strcmp(field_s, "pattern") == 0) field = FIELD_PATTERN;
+    else if (strcmp(field_s, "integer") == 0) field = FIELD_INTEGER;
+    else if (strcmp(field_s, "real") == 0 || strcmp(field_s, "double") == 0) field = FIELD_REAL;
+    else
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: field '%s' is not supported (pattern, integer or real)", path,
+                         field_s);
+    int symmetric;
+    if (strcmp(sym, "general") == 0) symmetric = 0;
+    else if (strcmp(sym, "symmetric") == 0) symmetric = 1;
+    else
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: symmetry '%s' is not supported (general or symmetric)", path, sym);
+    if (extra[0]) return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: unexpected '%s' after the banner", path, extra);
+
+    /* comments, then the size line */
+    uint64_t rows = 0, cols = 0, nnz = 0;
+    for (;;) {
+        got = kiln_reader_next(ctx, r, &line, &len);
+        if (got < 0) return r->status;
+        ln = (unsigned long long)r->line;
+        if (got == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: file ends before the size line", path, ln);
+        end = line + len;
+        p = kiln_skip_blank(line, end);
+        if (p == end || *p == '%') continue;
+        const char *why = NULL;
+        if (kiln_parse_id(&p, end, &rows, &why) != 0 || (p = kiln_skip_blank(p, end), 0) ||
+            kiln_parse_id(&p, end, &cols, &why) != 0 || (p = kiln_skip_blank(p, end), 0) ||
+            kiln_parse_id(&p, end, &nnz, &why) != 0 || kiln_skip_blank(p, end) != end) {
+            char shown[64];
+            kiln_show_line(line, len, shown, sizeof shown);
+            return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: expected the size line 'rows cols entries', got \"%s\"", path,
+                             ln, shown);
+        }
+        break;
+    }
+    if (rows != cols)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: the matrix is %llu x %llu; a graph's adjacency matrix is square",
+                         path, ln, (unsigned long long)rows, (unsigned long long)cols);
+    if (rows > KILN_GRAPH_MAX_NODES)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %llu vertices is more than kiln handles (%llu)", path, ln,
+                         (unsigned long long)rows, (unsigned long long)KILN_GRAPH_MAX_NODES);
+    e->n = rows;
+    uint64_t cap = 0, want = nnz * (symmetric ? 2u : 1u);
+    if (want > (1u << 24)) want = 1u << 24;
+    if (want) {
+        e->src = malloc(want * sizeof *e->src);
+        e->dst = malloc(want * sizeof *e->dst);
+        if (!e->src || !e->dst) {
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+            goto fail;
+        }
+        cap = want;
+    }
+    uint64_t seen = 0;
+    while ((got = kiln_reader_next(ctx, r, &line, &len)) == 1) {
+        ln = (unsigned long long)r->line;
+        end = line + len;
+        p = kiln_skip_blank(line, end);
+        if (p == end || *p == '%') continue;
+        if (seen == nnz) BAD("%s:%llu: more entries than the %llu the size line announced", path, ln, (unsigned long long)nnz);
+        uint64_t i, j;
+        const char *why = NULL;
+        if (kiln_parse_id(&p, end, &i, &why) != 0) goto bad_entry;
+        p = kiln_skip_blank(p, end);
+        if (kiln_parse_id(&p, end, &j, &why) != 0) goto bad_entry;
+        if (field != FIELD_PATTERN) {
+            const char *q = kiln_skip_blank(p, end);
+            if (q == p || parse_value(&q, end, field) != 0) {
+                why = field == FIELD_INTEGER ? "expected 'row col integer'" : "expected 'row col real'";
+                goto bad_entry;
+            }
+            p = q;
+        }
+        if (kiln_skip_blank(p, end) != end) {
+            why = "unexpected text after the entry";
+            goto bad_entry;
+        }
+        if (i < 1 || i > rows || j < 1 || j > cols)
+            BAD("%s:%llu: entry (%llu, %llu) is outside the %llu x %llu matrix", path, ln, (unsigned long long)i,
+                (unsigned long long)j, (unsigned long long)rows, (unsigned long long)cols);
+        if (push(e, &cap, (uint32_t)(i - 1), (uint32_t)(j - 1)) != 0 ||
+            (symmetric && i != j && push(e, &cap, (uint32_t)(j - 1), (uint32_t)(i - 1)) != 0)) {
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "%s:%llu: out of memory", path, ln);
+            goto fail;
+        }
+        seen++;
+        continue;
+    bad_entry:;
+        char shown[64];
+        kiln_show_line(line, len, shown, sizeof shown);
+        BAD("%s:%llu: %s: \"%s\"", path, ln, why, shown);
+    }
+    if (got < 0) {
+        st = r->status;
+        goto fail;
+    }
+    if (seen != nnz)
+        BAD("%s:%llu: file ends after %llu of the %llu entries the size line announced", path,
+            (unsigned long long)r->line, (unsigned long long)seen, (unsigned long long)nnz);
+    return KILN_OK;
+fail:
+    kiln_edges_free(e);
+    return st;
+}

@@ -1,0 +1,93 @@
+/* The RMAT generator on the CPU threads (src/prim/rmat.h defines the graph). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+
+kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, uint32_t *perm)
+{
+    /* perm[k] = the vertex with the k-th smallest key. The keys are uniform 64-bit values and all
+     * distinct (splitmix64 is a bijection), so bucketing by the top `scale` bits leaves about one
+     * key per bucket; each bucket is then put in key order. */
+    const int threads = kiln_graph_threads(ctx);
+    const int scale = spec->scale;
+    const int64_t n = (int64_t)1 << scale;
+    uint64_t *start = calloc((size_t)n + 1, sizeof *start);
+    uint64_t *key = malloc((size_t)n * sizeof *key);
+    if (!start || !key) {
+        free(start);
+        free(key);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for the RMAT permutation");
+    }
+    const int shift = 64 - scale;
+#pragma omp parallel for num_threads(threads)
+    for (int64_t v = 0; v < n; v++) {
+        uint64_t k = kiln_rmat_perm_key(spec, (uint64_t)v);
+        key[v] = k;
+        uint64_t b = scale ? k >> shift : 0;
+#pragma omp atomic
+        start[b]++;
+    }
+    kiln_scan_u64(start, (uint64_t)n + 1, threads);
+    uint64_t *cursor = malloc((size_t)n * sizeof *cursor);
+    if (!cursor) {
+        free(start);
+        free(key);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for the RMAT permutation");
+    }
+    memcpy(cursor, start, (size_t)n * sizeof *cursor);
+#pragma omp parallel for num_threads(threads)
+    for (int64_t v = 0; v < n; v++) {
+        uint64_t b = scale ? key[v] >> shift : 0, pos;
+#pragma omp atomic capture
+        pos = cursor[b]++;
+        perm[pos] = (uint32_t)v;
+    }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4096)
+    for (int64_t b = 0; b < n; b++) {
+        for (uint64_t i = start[b] + 1; i < start[b + 1]; i++) {
+            uint32_t v = perm[i];
+            uint64_t j = i;
+            for (; j > start[b] && key[perm[j - 1]] > key[v]; j--) perm[j] = perm[j - 1];
+            perm[j] = v;
+        }
+    }
+    free(start);
+    free(key);
+    free(cursor);
+    return KILN_OK;
+}
+
+kiln_status kiln_rmat_edges_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, kiln_edges *out)
+{
+    const int threads = kiln_graph_threads(ctx);
+    const uint64_t n = UINT64_C(1) << spec->scale;
+    const uint64_t m = (uint64_t)spec->edge_factor << spec->scale;
+    memset(out, 0, sizeof *out);
+    uint32_t *perm = malloc(n * sizeof *perm);
+    out->src = malloc(m * sizeof *out->src);
+    out->dst = malloc(m * sizeof *out->dst);
+    if (!perm || !out->src || !out->dst) {
+        free(perm);
+        kiln_edges_free(out);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu RMAT edges", (unsigned long long)m);
+    }
+    kiln_status st = kiln_rmat_permutation_cpu(ctx, spec, perm);
+    if (st != KILN_OK) {
+        free(perm);
+        kiln_edges_free(out);
+        return st;
+    }
+    const int64_t mm = (int64_t)m;
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+    for (int64_t e = 0; e < mm; e++) {
+        uint32_t s, d;
+        kiln_rmat_edge(spec, (uint64_t)e, &s, &d);
+        out->src[e] = perm[s];
+        out->dst[e] = perm[d];
+    }
+    free(perm);
+    out->count = m;
+    out->n = n;
+    return KILN_OK;
+}

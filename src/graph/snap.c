@@ -1,0 +1,43 @@
+/* SNAP edge lists: one "src dst" pair of non-negative decimal ids per line, separated by spaces or
+ * tabs, LF or CRLF line ends, '#' (and KONECT's '%') comment lines, blank lines ignored. Anything
+ * else on a line is an error naming the line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "parse_util.h"
+#include "reader.h"
+
+kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw)
+{
+    const char *line;
+    size_t len;
+    int got;
+    while ((got = kiln_reader_next(ctx, r, &line, &len)) == 1) {
+        const char *p = line, *end = line + len;
+        p = kiln_skip_blank(p, end);
+        if (p == end || *p == '#' || *p == '%') continue;
+        uint64_t a, b;
+        const char *why = NULL;
+        if (kiln_parse_id(&p, end, &a, &why) != 0) goto bad;
+        const char *q = kiln_skip_blank(p, end);
+        if (q == p) {
+            why = q == end ? "missing destination id" : "ids must be separated by spaces or tabs";
+            goto bad;
+        }
+        p = q;
+        if (kiln_parse_id(&p, end, &b, &why) != 0) goto bad;
+        p = kiln_skip_blank(p, end);
+        if (p != end) {
+            why = "unexpected text after the destination id (only 'src dst' per line)";
+            goto bad;
+        }
+        if (kiln_raw_edges_push(raw, a, b) != 0)
+            return kiln_fail(ctx, KILN_ERR_DEVICE, "%s:%llu: out of memory", r->path, (unsigned long long)r->line);
+        continue;
+    bad:;
+        char shown[64];
+        kiln_show_line(line, len, shown, sizeof shown);
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %s: \"%s\"", r->path, (unsigned long long)r->line, why, shown);
+    }
+    return got < 0 ? r->status : KILN_OK;
+}

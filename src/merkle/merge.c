@@ -1,0 +1,90 @@
+/* The table of merge kinds and the one-merge entry point. */
+#include <string.h>
+
+#include "../api/internal.h"
+#include "../prim/merkle_merge.h"
+#include "merkle_internal.h"
+
+static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
+    [KILN_MERKLE_SHA256D] = {"sha256d", kiln_merge_sha256d, NULL, 0},
+    [KILN_MERKLE_SHA256] = {"sha256", kiln_merge_sha256, NULL, 0},
+#if KILN_MERKLE_HAVE_KECCAK
+    [KILN_MERKLE_SHA3_256] = {"sha3-256", kiln_merge_sha3_256, NULL, 0},
+    [KILN_MERKLE_KECCAK256] = {"keccak256", kiln_merge_keccak256, NULL, 0},
+#else
+    [KILN_MERKLE_SHA3_256] = {"sha3-256", NULL, "merkle algorithm sha3-256 needs the Keccak module", 0},
+    [KILN_MERKLE_KECCAK256] = {"keccak256", NULL, "merkle algorithm keccak256 needs the Keccak module", 0},
+#endif
+    [KILN_MERKLE_RP64_256] = {"rp64_256", kiln_merge_rp64, NULL, 1},
+};
+
+const char *kiln_merkle_algo_name(kiln_merkle_algo algo)
+{
+    return (unsigned)algo < KILN_MERKLE_ALGO_COUNT ? kinds[algo].name : "unknown";
+}
+
+kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo)
+{
+    for (int i = 0; name && i < KILN_MERKLE_ALGO_COUNT; i++) {
+        if (strcmp(name, kinds[i].name) == 0) {
+            *algo = (kiln_merkle_algo)i;
+            return KILN_OK;
+        }
+    }
+    return kiln_fail(ctx, KILN_ERR_INPUT,
+                     "unknown merkle algorithm '%s' (expected sha256d, sha256, sha3-256, keccak256 or rp64_256)",
+                     name ? name : "");
+}
+
+kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)
+{
+    if ((unsigned)algo >= KILN_MERKLE_ALGO_COUNT)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown merkle algorithm %d", (int)algo);
+    if (!kinds[algo].merge) return kiln_fail(ctx, KILN_ERR_INPUT, "%s", kinds[algo].missing);
+    *kind = &kinds[algo];
+    return KILN_OK;
+}
+
+static uint64_t load_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *nodes, uint64_t n,
+                                    const char *what)
+{
+    if (!kind->field_elements) return KILN_OK;
+    for (uint64_t i = 0; i < n; i++) {
+        for (int e = 0; e < 4; e++) {
+            if (load_le64(nodes + 32 * i + 8 * e) >= KILN_GL_P)
+                return kiln_fail(ctx, KILN_ERR_INPUT,
+                                 "%s %llu: element %d is not a canonical field element (must be below 2^64 - 2^32 + 1)",
+                                 what, (unsigned long long)i, e);
+        }
+    }
+    return KILN_OK;
+}
+
+void kiln_merkle_merge_bytes(const kiln_merkle_kind *kind, const uint8_t *left, const uint8_t *right, uint8_t *out)
+{
+    uint32_t l[8], r[8], o[8];
+    kiln_node_load(left, l);
+    kiln_node_load(right, r);
+    kind->merge(l, r, o);
+    kiln_node_store(out, o);
+}
+
+kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t left[32], const uint8_t right[32],
+                              uint8_t out[32])
+{
+    const kiln_merkle_kind *kind = NULL;
+    kiln_status st = kiln_merkle_kind_get(ctx, algo, &kind);
+    if (st != KILN_OK) return st;
+    if (!left || !right || !out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing node");
+    if ((st = kiln_merkle_check_nodes(ctx, kind, left, 1, "left node")) != KILN_OK) return st;
+    if ((st = kiln_merkle_check_nodes(ctx, kind, right, 1, "right node")) != KILN_OK) return st;
+    kiln_merkle_merge_bytes(kind, left, right, out);
+    return KILN_OK;
+}

@@ -1,0 +1,39 @@
+/* What the Merkle layers share: the table of merge kinds, leaf validation, the CPU builder. */
+#ifndef KILN_MERKLE_INTERNAL_H
+#define KILN_MERKLE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "kiln.h"
+
+/* A merge over nodes held as 8 little-endian words (src/prim/merkle_merge.h). */
+typedef void (*kiln_merge_fn)(const uint32_t l[8], const uint32_t r[8], uint32_t out[8]);
+
+/* One merge kind. Adding a kind = one entry in merge.c's table (host merge) and one case in
+ * src/cuda/merkle.cu's dispatch (device merge). */
+typedef struct kiln_merkle_kind {
+    const char *name;
+    kiln_merge_fn merge; /* NULL when this build lacks the merge */
+    const char *missing; /* then: what it needs */
+    int field_elements; /* nodes are 4 canonical Goldilocks elements */
+} kiln_merkle_kind;
+
+/* The kind, or an error naming the unknown or missing algorithm. */
+kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind);
+
+/* KILN_ERR_INPUT naming the first leaf that is not a valid node for the kind. */
+kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *nodes, uint64_t n,
+                                    const char *what);
+
+/* parent = merge(left, right) on byte nodes. */
+void kiln_merkle_merge_bytes(const kiln_merkle_kind *kind, const uint8_t *left, const uint8_t *right, uint8_t *out);
+
+/* The CPU backend: builds level after level with `threads` OpenMP threads (0 = all cores). With
+ * tree != NULL every level is written there; otherwise two scratch levels are used. */
+kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *leaves, uint64_t n,
+                                  int threads, uint8_t root[32], uint8_t *tree);
+
+/* Merges levels of a whole tree in place, from level `from` (already filled) to the root. */
+void kiln_merkle_fill_levels(const kiln_merkle_kind *kind, uint8_t *tree, uint64_t n, int from, int threads);
+
+#endif

@@ -1,0 +1,150 @@
+/* Tree shape, the CPU builder, inclusion proofs and their verification, written once over the
+ * merge kinds of merge.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../api/cpu_features.h"
+#include "../api/internal.h"
+#include "merkle_internal.h"
+
+#define NODE KILN_MERKLE_NODE_SIZE
+/* Levels smaller than this are merged by one thread: forking costs more than the merges. */
+#define PARALLEL_MIN 64
+
+int kiln_merkle_levels(uint64_t n)
+{
+    if (n == 0) return 0;
+    int levels = 1;
+    for (; n > 1; n = (n + 1) / 2) levels++;
+    return levels;
+}
+
+uint64_t kiln_merkle_level_size(uint64_t n, int level)
+{
+    if (level < 0 || level >= kiln_merkle_levels(n)) return 0;
+    for (int l = 0; l < level; l++) n = (n + 1) / 2;
+    return n;
+}
+
+uint64_t kiln_merkle_level_offset(uint64_t n, int level)
+{
+    uint64_t off = 0;
+    int levels = kiln_merkle_levels(n);
+    for (int l = 0; l < level && l < levels; l++, n = (n + 1) / 2) off += n;
+    return off;
+}
+
+uint64_t kiln_merkle_tree_size(uint64_t n) { return kiln_merkle_level_offset(n, kiln_merkle_levels(n)); }
+
+/* out[i] = merge(in[2i], in[2i + 1]), the last node of an odd level paired with itself. */
+static void merge_level(const kiln_merkle_kind *kind, const uint8_t *in, uint64_t m, uint8_t *out, int threads)
+{
+    int64_t parents = (int64_t)((m + 1) / 2);
+#pragma omp parallel for num_threads(threads) schedule(static) if (parents >= PARALLEL_MIN)
+    for (int64_t i = 0; i < parents; i++) {
+        uint64_t left = 2 * (uint64_t)i, right = left + 1 < m ? left + 1 : left;
+        kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
+    }
+}
+
+void kiln_merkle_fill_levels(const kiln_merkle_kind *kind, uint8_t *tree, uint64_t n, int from, int threads)
+{
+    if (threads <= 0) threads = kiln_cpu_cores();
+    int levels = kiln_merkle_levels(n);
+    for (int l = from; l + 1 < levels; l++) {
+        merge_level(kind, tree + NODE * kiln_merkle_level_offset(n, l), kiln_merkle_level_size(n, l),
+                    tree + NODE * kiln_merkle_level_offset(n, l + 1), threads);
+    }
+}
+
+kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *leaves, uint64_t n,
+                                  int threads, uint8_t root[32], uint8_t *tree)
+{
+    if (threads <= 0) threads = kiln_cpu_cores();
+    if (tree) {
+        memcpy(tree, leaves, (size_t)n * NODE);
+        kiln_merkle_fill_levels(kind, tree, n, 0, threads);
+        memcpy(root, tree + NODE * (kiln_merkle_tree_size(n) - 1), NODE);
+        return KILN_OK;
+    }
+    if (n == 1) {
+        memcpy(root, leaves, NODE);
+        return KILN_OK;
+    }
+    /* two scratch levels: level 1 in a, level 2 in b, level 3 in a again, ... */
+    uint64_t half = (n + 1) / 2, quarter = (half + 1) / 2;
+    uint8_t *a = malloc((size_t)half * NODE), *b = malloc((size_t)quarter * NODE);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu Merkle nodes", (unsigned long long)half);
+    }
+    const uint8_t *in = leaves;
+    uint8_t *out = a;
+    for (uint64_t m = n; m > 1; m = (m + 1) / 2) {
+        merge_level(kind, in, m, out, threads);
+        in = out;
+        out = out == a ? b : a;
+    }
+    memcpy(root, in, NODE);
+    free(a);
+    free(b);
+    return KILN_OK;
+}
+
+kiln_status kiln_merkle_proof(kiln_ctx *ctx, const uint8_t *tree, uint64_t n, uint64_t index, uint8_t *siblings,
+                              int *count)
+{
+    if (!tree || !siblings || !count) return kiln_fail(ctx, KILN_ERR_INPUT, "missing tree or proof buffer");
+    if (n == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "a Merkle tree needs at least one leaf");
+    if (index >= n)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "leaf index %llu out of range (the tree has %llu leaves)",
+                         (unsigned long long)index, (unsigned long long)n);
+    int levels = kiln_merkle_levels(n);
+    uint64_t idx = index;
+    for (int l = 0; l + 1 < levels; l++, idx >>= 1) {
+        uint64_t sib = idx ^ 1;
+        if (sib >= kiln_merkle_level_size(n, l)) sib = idx;
+        memcpy(siblings + NODE * l, tree + NODE * (kiln_merkle_level_offset(n, l) + sib), NODE);
+    }
+    *count = levels - 1;
+    return KILN_OK;
+}
+
+kiln_status kiln_merkle_verify(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t leaf[32], uint64_t index,
+                               uint64_t n, const uint8_t *siblings, int count, const uint8_t root[32])
+{
+    const kiln_merkle_kind *kind = NULL;
+    kiln_status st = kiln_merkle_kind_get(ctx, algo, &kind);
+    if (st != KILN_OK) return st;
+    if (!leaf || !root || (count > 0 && !siblings)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing leaf, root or proof");
+    if (count < 0 || count > 64) return kiln_fail(ctx, KILN_ERR_INPUT, "a proof has 0..64 siblings, not %d", count);
+    if ((st = kiln_merkle_check_nodes(ctx, kind, leaf, 1, "leaf")) != KILN_OK) return st;
+    if ((st = kiln_merkle_check_nodes(ctx, kind, root, 1, "root")) != KILN_OK) return st;
+    if ((st = kiln_merkle_check_nodes(ctx, kind, siblings, (uint64_t)count, "sibling")) != KILN_OK) return st;
+    if (n > 0) {
+        if (index >= n)
+            return kiln_fail(ctx, KILN_NOT_FOUND, "leaf index %llu is not in a tree of %llu leaves",
+                             (unsigned long long)index, (unsigned long long)n);
+        if (count != kiln_merkle_levels(n) - 1)
+            return kiln_fail(ctx, KILN_NOT_FOUND, "a tree of %llu leaves has proofs of %d siblings, not %d",
+                             (unsigned long long)n, kiln_merkle_levels(n) - 1, count);
+    } else if (count < 64 && (index >> count) != 0) {
+        return kiln_fail(ctx, KILN_NOT_FOUND, "leaf index %llu does not fit a proof of %d levels",
+                         (unsigned long long)index, count);
+    }
+    uint8_t h[NODE];
+    memcpy(h, leaf, NODE);
+    uint64_t idx = index;
+    for (int l = 0; l < count; l++, idx >>= 1) {
+        const uint8_t *sib = siblings + NODE * l;
+        if (n > 0 && (idx ^ 1) >= kiln_merkle_level_size(n, l) && memcmp(sib, h, NODE) != 0)
+            return kiln_fail(ctx, KILN_NOT_FOUND,
+                             "sibling %d must repeat the path's node (the last node of an odd level pairs with itself)",
+                             l);
+        if (idx & 1) kiln_merkle_merge_bytes(kind, sib, h, h);
+        else kiln_merkle_merge_bytes(kind, h, sib, h);
+    }
+    if (memcmp(h, root, NODE) != 0) return kiln_fail(ctx, KILN_NOT_FOUND, "the proof does not lead to the root");
+    return KILN_OK;
+}

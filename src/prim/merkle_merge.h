@@ -1,0 +1,146 @@
+/* The two-to-one merges Merkle trees are built over, for host and device.
+ *
+ * A node is 32 bytes. In registers it is 8 words, word i = bytes 4i..4i+3 read little-endian (what a
+ * 16-byte vector load gives on both the CPU and the GPU), so the same function serves the CPU
+ * backend, which loads bytes, and the kernels, which load uint4. SHA-256 reads its message and
+ * writes its digest big-endian, so it swaps each word; an Rp64_256 digest is 4 little-endian u64
+ * elements, two words each. */
+#ifndef KILN_PRIM_MERKLE_MERGE_H
+#define KILN_PRIM_MERKLE_MERGE_H
+
+#include <stdint.h>
+
+#include "bytes.h"
+#include "kiln_hd.h"
+#include "rescue.h"
+#include "sha256.h"
+
+/* The SHA-3 / Keccak merges come with the Keccak module (src/prim/keccak.h); a build without it
+ * reports those two algorithms as missing. */
+#if defined(__has_include)
+#if __has_include("keccak.h")
+#include "keccak.h"
+#define KILN_MERKLE_HAVE_KECCAK 1
+#endif
+#endif
+#ifndef KILN_MERKLE_HAVE_KECCAK
+#define KILN_MERKLE_HAVE_KECCAK 0
+#endif
+
+#define KILN_NODE_WORDS 8
+
+KILN_HD uint32_t kiln_node_bswap(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(v, 0, 0x0123);
+#else
+    return kiln_bswap32(v);
+#endif
+}
+
+KILN_HD void kiln_node_load(const uint8_t *p, uint32_t w[KILN_NODE_WORDS])
+{
+    for (int i = 0; i < KILN_NODE_WORDS; i++) w[i] = kiln_load_le32(p + 4 * i);
+}
+
+KILN_HD void kiln_node_store(uint8_t *p, const uint32_t w[KILN_NODE_WORDS])
+{
+    for (int i = 0; i < KILN_NODE_WORDS; i++) kiln_store_le32(p + 4 * i, w[i]);
+}
+
+/* SHA-256 of the 64-byte message left || right, as big-endian state words: the message block, then
+ * the padding block, whose words are all constants (0x80000000, zeros, bit length 512). */
+KILN_HD void kiln_merge_sha256_state(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                     uint32_t st[8])
+{
+    uint32_t block[16];
+    for (int i = 0; i < 8; i++) {
+        block[i] = kiln_node_bswap(l[i]);
+        block[8 + i] = kiln_node_bswap(r[i]);
+    }
+    kiln_sha256_iv(st);
+    kiln_sha256_compress_words(st, block);
+    block[0] = 0x80000000u;
+    for (int i = 1; i < 15; i++) block[i] = 0;
+    block[15] = 512;
+    kiln_sha256_compress_words(st, block);
+}
+
+KILN_HD void kiln_merge_sha256(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                               uint32_t out[KILN_NODE_WORDS])
+{
+    uint32_t st[8];
+    kiln_merge_sha256_state(l, r, st);
+    for (int i = 0; i < 8; i++) out[i] = kiln_node_bswap(st[i]);
+}
+
+/* Bitcoin's merge: sha256d(left || right) over raw (internal byte order) hashes. */
+KILN_HD void kiln_merge_sha256d(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                uint32_t out[KILN_NODE_WORDS])
+{
+    uint32_t st[8], st2[8];
+    kiln_merge_sha256_state(l, r, st);
+    kiln_sha256_of_digest_words(st, st2);
+    for (int i = 0; i < 8; i++) out[i] = kiln_node_bswap(st2[i]);
+}
+
+KILN_HD void kiln_node_to_elements(const uint32_t w[KILN_NODE_WORDS], uint64_t e[KILN_RP64_DIGEST])
+{
+    for (int i = 0; i < KILN_RP64_DIGEST; i++) e[i] = (uint64_t)w[2 * i] | ((uint64_t)w[2 * i + 1] << 32);
+}
+
+KILN_HD void kiln_elements_to_node(const uint64_t e[KILN_RP64_DIGEST], uint32_t w[KILN_NODE_WORDS])
+{
+    for (int i = 0; i < KILN_RP64_DIGEST; i++) {
+        w[2 * i] = (uint32_t)e[i];
+        w[2 * i + 1] = (uint32_t)(e[i] >> 32);
+    }
+}
+
+/* Winterfell's Rp64_256 merge of two digests (4 canonical elements each). */
+KILN_HD void kiln_merge_rp64(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                             uint32_t out[KILN_NODE_WORDS])
+{
+    uint64_t a[KILN_RP64_DIGEST], b[KILN_RP64_DIGEST], o[KILN_RP64_DIGEST];
+    kiln_node_to_elements(l, a);
+    kiln_node_to_elements(r, b);
+    kiln_rp64_merge(a, b, o);
+    kiln_elements_to_node(o, out);
+}
+
+#if KILN_MERKLE_HAVE_KECCAK
+/* One Keccak-f[1600] call: the 64-byte message left || right is 8 little-endian lanes, which are the
+ * node words in pairs; with rate 136 (256-bit output) the padding is the domain byte at byte 64
+ * (lane 8) and 0x80 at byte 135 (the top of lane 16); the digest is lanes 0..3. */
+KILN_HD void kiln_merge_keccak_domain(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                      uint32_t out[KILN_NODE_WORDS], uint64_t domain)
+{
+    uint64_t s[KILN_KECCAK_LANES];
+    for (int i = 0; i < KILN_KECCAK_LANES; i++) s[i] = 0;
+    for (int i = 0; i < 4; i++) {
+        s[i] = (uint64_t)l[2 * i] | ((uint64_t)l[2 * i + 1] << 32);
+        s[4 + i] = (uint64_t)r[2 * i] | ((uint64_t)r[2 * i + 1] << 32);
+    }
+    s[8] = domain;
+    s[16] = UINT64_C(0x80) << 56;
+    kiln_keccak_f1600(s);
+    for (int i = 0; i < 4; i++) {
+        out[2 * i] = (uint32_t)s[i];
+        out[2 * i + 1] = (uint32_t)(s[i] >> 32);
+    }
+}
+
+KILN_HD void kiln_merge_sha3_256(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                 uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_merge_keccak_domain(l, r, out, KILN_KECCAK_DOMAIN_SHA3);
+}
+
+KILN_HD void kiln_merge_keccak256(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                  uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_merge_keccak_domain(l, r, out, KILN_KECCAK_DOMAIN_KECCAK);
+}
+#endif
+
+#endif

@@ -1,0 +1,826 @@
+#!/usr/bin/env python3
+"""A scripted Stratum v1 test pool for kiln's pool-mining tests (Python 3 standard library only).
+
+It listens on 127.0.0.1 (ephemeral ports), writes the port(s) and the kiln command-line
+arguments for its scenario to files, plays the scenario to each connection, and checks every
+submitted share on its own: it rebuilds the coinbase, the Merkle root and the 80-byte header from
+the job it sent and hashes it with hashlib, independently of kiln's code. When told to stop
+(SIGTERM) it compares its verdicts with kiln's --json summary and exit code, prints each check,
+and exits 0 only when all hold. Every wait is bounded (--time-limit)."""
+import argparse
+import hashlib
+import json
+import math
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from fractions import Fraction
+
+DIFF1 = 0xFFFF << 208
+SHARES_PER_S = 15  # the share rate the scenarios are sized for, from kiln's measured CPU rate
+
+
+def sha256d(b):
+    return hashlib.sha256(hashlib.sha256(b).digest()).digest()
+
+
+def share_target(difficulty):
+    return min(int(Fraction(DIFF1) / Fraction(difficulty)), 2 ** 256 - 1)
+
+
+def bits_target(nbits):
+    exp, mant = nbits >> 24, nbits & 0x7FFFFF
+    return mant << (8 * (exp - 3)) if exp > 3 else mant >> (8 * (3 - exp))
+
+
+def compact(target):
+    """Compact nBits for a target (rounded down), as Bitcoin's GetCompact."""
+    size = (target.bit_length() + 7) // 8
+    mant = target >> (8 * (size - 3)) if size > 3 else target << (8 * (3 - size))
+    if mant & 0x800000:
+        mant >>= 8
+        size += 1
+    return size << 24 | mant
+
+
+def swap_words(b):
+    return b"".join(b[i:i + 4][::-1] for i in range(0, len(b), 4))
+
+
+class Job:
+    """A job bound to the session's extranonce1, extranonce2 size and difficulty when sent."""
+
+    def __init__(self, pool, session, nbits, difficulty, coinbase_pad=0):
+        self.id = "%x" % pool.next_job_no()
+        self.prevhash = os.urandom(32)
+        self.version = 0x20000000
+        self.nbits = nbits
+        self.ntime = int(time.time())
+        self.en1 = session.en1
+        self.en2_size = session.en2_size
+        self.difficulty = difficulty
+        height = 800000 + pool.job_no
+        tag = b"/kiln test pool/" + b"\x00" * coinbase_pad
+        script_len = 4 + len(self.en1) + self.en2_size + len(tag)
+        self.coinb1 = (struct.pack("<I", 1) + b"\x01" + b"\x00" * 32 + b"\xff\xff\xff\xff" +
+                       self.varint(script_len) + b"\x03" + height.to_bytes(3, "little"))
+        out_script = b"\x76\xa9\x14" + os.urandom(20) + b"\x88\xac"
+        self.coinb2 = (tag + b"\xff\xff\xff\xff" + b"\x01" + struct.pack("<Q", 625000000) +
+                       bytes([len(out_script)]) + out_script + b"\x00\x00\x00\x00")
+        self.branch = [os.urandom(32) for _ in range(pool.job_no % 5)]
+        self.sent_at = None
+
+    @staticmethod
+    def varint(n):
+        if n < 0xFD:
+            return bytes([n])
+        return b"\xfd" + struct.pack("<H", n)
+
+    def notify_params(self, clean):
+        return [self.id, swap_words(self.prevhash).hex(), self.coinb1.hex(), self.coinb2.hex(),
+                [b.hex() for b in self.branch], "%08x" % self.version, "%08x" % self.nbits,
+                "%08x" % self.ntime, clean]
+
+
+class Session:
+    def __init__(self, pool, en2_size=4):
+        self.id = "s%d" % pool.next_session_no()
+        self.en1 = os.urandom(4)
+        self.en2_size = en2_size
+        self.active = {}  # job id -> Job, emptied by a clean_jobs notify
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.counts = {}
+        self.shares = []  # dicts: time, conn, job, verdict, version_bits, en2, block, hash
+        self.notes = []
+
+    def add(self, key, n=1):
+        with self.lock:
+            self.counts[key] = self.counts.get(key, 0) + n
+
+    def get(self, key):
+        return self.counts.get(key, 0)
+
+
+class Closed(Exception):
+    pass
+
+
+class Conn:
+    def __init__(self, pool, sock, index, port):
+        self.pool, self.sock, self.index, self.port = pool, sock, index, port
+        self.buf = b""
+        self.session = None
+        self.offered_session = None
+        self.authorized = False
+        self.rolling = False
+        self.mask = 0
+        self.prev_mask = 0
+        self.mask_changed_at = 0
+        self.difficulty = pool.start_difficulty
+        self.answers = {}  # id -> message the client answered our requests with
+        self.open = True
+        sock.settimeout(2)
+
+    # ---- output
+    def send(self, obj):
+        self.send_raw((json.dumps(obj) + "\n").encode())
+
+    def send_raw(self, data):
+        try:
+            self.sock.sendall(data)
+        except OSError:
+            raise Closed()
+
+    def set_difficulty(self, d):
+        self.difficulty = d
+        self.send({"id": None, "method": "mining.set_difficulty", "params": [d]})
+
+    def new_job(self, nbits=None, coinbase_pad=0):
+        return Job(self.pool, self.session, nbits or self.pool.nbits, self.difficulty, coinbase_pad)
+
+    def notify(self, job, clean):
+        if clean:
+            self.session.active.clear()
+        self.session.active[job.id] = job
+        job.sent_at = time.time()
+        self.pool.stats.notes.append((job.sent_at, "notify", job.id, clean))
+        self.send({"id": None, "method": "mining.notify", "params": job.notify_params(clean)})
+
+    def close(self, drain=0.2):
+        """Half-close, drop what the client still sends, then close: the client reads every
+        answer already sent before it sees the end of the stream."""
+        if not self.open:
+            return
+        self.open = False
+        try:
+            self.sock.shutdown(socket.SHUT_WR)
+            end = time.time() + drain
+            while time.time() < end:
+                r, _, _ = select.select([self.sock], [], [], 0.05)
+                if r and not self.sock.recv(65536):
+                    break
+        except OSError:
+            pass
+        self.sock.close()
+
+    # ---- input
+    def serve(self, seconds, until=None):
+        """Handles requests for `seconds` (or until until() is true); Closed if the client left."""
+        end = min(time.time() + seconds, self.pool.deadline)
+        while time.time() < end and not self.pool.stopping:
+            if until and until():
+                return
+            r, _, _ = select.select([self.sock], [], [], 0.05)
+            if not r:
+                continue
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                self.open = False
+                raise Closed()
+            self.buf += data
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                if line.strip():
+                    self.handle(line)
+
+    def handshake(self):
+        self.serve(5, until=lambda: self.authorized)
+        if not self.authorized:
+            raise Closed()
+
+    def reply(self, mid, result, error=None):
+        self.send({"id": mid, "result": result, "error": error})
+
+    def handle(self, line):
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            self.pool.stats.add("client_malformed")
+            return
+        method, mid, params = msg.get("method"), msg.get("id"), msg.get("params") or []
+        if method is None:
+            self.answers[mid] = msg
+            return
+        self.pool.stats.add("req:" + method)
+        if method == "mining.configure":
+            grant = self.pool.scenario.get("grant_mask")
+            if grant is None:
+                self.reply(mid, {"version-rolling": False})
+                return
+            want = int(params[1].get("version-rolling.mask", "00000000"), 16)
+            self.rolling, self.mask = True, grant & want
+            self.reply(mid, {"version-rolling": True, "version-rolling.mask": "%08x" % self.mask})
+        elif method == "mining.subscribe":
+            offered = params[1] if len(params) > 1 else None
+            self.offered_session = offered
+            sess = self.pool.sessions.get(offered) if offered and self.pool.scenario.get("resume", True) else None
+            if sess is None:
+                sess = Session(self.pool, self.pool.scenario.get("en2_size", 4))
+                self.pool.sessions[sess.id] = sess
+            else:
+                self.pool.stats.add("resumed")
+            self.session = sess
+            self.reply(mid, [[["mining.set_difficulty", sess.id], ["mining.notify", sess.id]], sess.en1.hex(),
+                             sess.en2_size])
+        elif method == "mining.authorize":
+            self.authorized = True
+            self.reply(mid, True)
+        elif method == "mining.submit":
+            self.submit(mid, params)
+        elif method == "mining.extranonce.subscribe":
+            self.reply(mid, True)
+        else:
+            self.pool.stats.add("client_unknown_method")
+            self.reply(mid, None, [20, "unknown method", None])
+
+    def submit(self, mid, params):
+        st, pool = self.pool.stats, self.pool
+        now = time.time()
+        rec = {"time": now, "conn": self.index, "params": params}
+
+        def verdict(v, result, error=None):
+            rec["verdict"] = v
+            with st.lock:
+                st.shares.append(rec)
+            st.add(v)
+            self.reply(mid, result, error)
+
+        if not self.authorized:
+            return verdict("invalid", None, [24, "unauthorized", None])
+        if len(params) not in (5, 6) or not all(isinstance(p, str) for p in params):
+            return verdict("invalid", None, [20, "bad params", None])
+        worker, job_id, en2hex, ntimehex, noncehex = params[:5]
+        job = self.session.active.get(job_id)
+        rec["job"] = job_id
+        if job is None:
+            return verdict("stale", None, [21, "Job not found", None])
+        try:
+            en2 = bytes.fromhex(en2hex)
+            assert len(ntimehex) == 8 and len(noncehex) == 8
+            ntime, nonce = int(ntimehex, 16), int(noncehex, 16)
+        except (ValueError, AssertionError):
+            return verdict("invalid", None, [20, "bad hex", None])
+        rec["en2"] = en2hex
+        if len(en2) != job.en2_size or not job.ntime <= ntime <= job.ntime + 7200:
+            return verdict("invalid", None, [20, "bad extranonce2 size or ntime", None])
+        version = job.version
+        if len(params) == 6:
+            vb = int(params[5], 16)
+            rec["version_bits"] = vb
+            if not self.rolling:
+                return verdict("invalid", None, [20, "version bits without version rolling", None])
+            if vb & ~self.mask:
+                if not vb & ~self.prev_mask and now - self.mask_changed_at < 1.0:
+                    return verdict("stale_mask", None, [21, "version mask changed", None])
+                return verdict("invalid", None, [20, "version bits outside the mask", None])
+            version = (job.version & ~self.mask) | (vb & self.mask)
+        elif self.rolling:
+            return verdict("invalid", None, [20, "version bits missing", None])
+        root = sha256d(job.coinb1 + job.en1 + en2 + job.coinb2)
+        for b in job.branch:
+            root = sha256d(root + b)
+        header = struct.pack("<I", version) + job.prevhash + root + struct.pack("<III", ntime, job.nbits, nonce)
+        h = int.from_bytes(sha256d(header), "little")
+        rec["hash_int"] = h
+        with st.lock:
+            dup = header in pool.seen
+            pool.seen.add(header)
+        if dup:
+            return verdict("duplicate", None, [22, "Duplicate share", None])
+        if h > share_target(job.difficulty):
+            return verdict("invalid", None, [23, "Low difficulty share", None])
+        rec["block"] = h <= bits_target(job.nbits)
+        if rec["block"]:
+            st.add("blocks")
+        st.add("valid")
+        forced = pool.scenario.get("reject")
+        if forced:
+            n = st.get("valid")
+            if n % 5 == 0:
+                return verdict("forced_reject", False, None)
+            if n % 3 == 0:
+                return verdict("forced_reject", None, [23, "Low difficulty share", None])
+        return verdict("accepted", True)
+
+
+# ------------------------------------------------------------------------ scenarios
+# Each scenario: kiln arguments (beyond --pool/--user/--json) and a function playing one
+# connection (conn.index counts connections from 0). Checks run at the end (see CHECKS).
+
+def sc_normal(pool, c):
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(60)
+
+
+def sc_diffchange(pool, c):
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(1.2)
+    pool.marks["raise"] = time.time()
+    c.set_difficulty(pool.base * 2)  # no new job: the client must apply it (stricter) at once
+    c.serve(1.2)
+    pool.marks["lower"] = time.time()
+    c.set_difficulty(pool.base * 1.5)  # fractional, lower again, then a new job bound to it
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_clean(pool, c):
+    c.handshake()
+    c.set_difficulty(pool.base)
+    j1 = c.new_job()
+    c.notify(j1, True)
+    c.serve(1.2)
+    j2 = c.new_job()
+    c.notify(j2, False)  # old job stays valid
+    c.serve(1.2)
+    j3 = c.new_job()
+    pool.marks.update(j1=j1.id, j2=j2.id, j3=j3.id, clean=time.time())
+    c.notify(j3, True)
+    c.serve(60)
+
+
+def sc_drop(pool, c):
+    if c.index == 0:
+        c.handshake()
+        c.set_difficulty(pool.base)
+        j1 = c.new_job()
+        pool.marks["j1"] = j1.id
+        c.notify(j1, True)
+        c.serve(1.5)
+        pool.refuse_until = time.time() + 1.5  # refuse reconnects for a while: shares pile up offline
+        pool.marks["drop"] = time.time()
+        c.close()
+        return
+    c.handshake()
+    c.set_difficulty(pool.base)
+    if c.session.active:  # session resumed: the job is still current
+        c.notify(c.session.active[pool.marks["j1"]], False)
+    c.serve(1.0)
+    j2 = c.new_job()
+    pool.marks.update(j2=j2.id, switch=time.time())
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_malformed(pool, c):
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(0.5)
+    junk = [b"{not json", b"[1,2,3]", b'"just a string"', b'{"id": 5}', b"\x00\xff\xfe binary",
+            b'{"method": 5, "params": []}',
+            b'{"id": null, "method": "mining.notify", "params": [1, 2]}',
+            b'{"id": null, "method": "mining.notify", "params": ["j", "zz", "", "", [], "20000000", "1d00ffff", "00000000", true]}',
+            b'{"id": null, "method": "mining.set_difficulty", "params": ["abc"]}',
+            b'{"id": null, "method": "mining.set_difficulty", "params": [-1]}',
+            b'{"id": null, "method": "mining.set_extranonce", "params": ["xyz", 4]}',
+            b'{"id": 999999, "result": true, "error": null}']
+    for j in junk:
+        c.send_raw(j + b"\n")
+        c.serve(0.1)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_longline(pool, c):
+    if c.index == 0:
+        c.handshake()
+        c.set_difficulty(pool.base)
+        c.notify(c.new_job(), True)
+        c.serve(0.8)
+        j2 = c.new_job(coinbase_pad=29000)  # a legal line of about 58 KiB
+        pool.marks["j2"] = j2.id
+        c.notify(j2, True)
+        c.serve(1.2)
+        pool.marks["long"] = time.time()
+        c.send_raw(b'{"id": null, "method": "client.show_message", "params": ["' + b"x" * 70000 + b'"]}\n')
+        c.serve(5)  # the client must hang up
+        return
+    c.handshake()
+    c.set_difficulty(pool.base)
+    j3 = c.new_job()
+    pool.marks["j3"] = j3.id
+    c.notify(j3, True)
+    c.serve(60)
+
+
+def sc_unknown(pool, c):
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(0.5)
+    c.send({"id": None, "method": "mining.foo", "params": []})
+    c.send({"id": 77, "method": "client.bar", "params": [1]})
+    c.send({"id": 78, "method": "client.get_version", "params": []})
+    c.send({"id": None, "method": "client.show_message", "params": ["hello \u001b[31mred"]})
+    c.send({"id": None, "method": "mining.set_extranonce", "params": ["0a0b0c0d0e", 3]})
+    c.session.en1, c.session.en2_size = bytes.fromhex("0a0b0c0d0e"), 3
+    c.serve(0.3)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+    pool.answers.update(c.answers)
+
+
+def sc_reject(pool, c):
+    sc_normal(pool, c)
+
+
+def sc_reconnect(pool, c):
+    if c.port == pool.ports[0]:
+        c.handshake()
+        c.set_difficulty(pool.base)
+        c.notify(c.new_job(), True)
+        c.serve(1.5)
+        pool.marks["asked"] = time.time()
+        c.send({"id": None, "method": "client.reconnect", "params": ["127.0.0.1", pool.ports[1], 0]})
+        try:
+            c.serve(5)
+        except Closed:
+            pool.marks["left"] = time.time()
+        return
+    pool.marks["arrived"] = time.time()
+    c.handshake()
+    c.set_difficulty(pool.base)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_rolling(pool, c):
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(2.0)
+    c.prev_mask, c.mask_changed_at = c.mask, time.time()
+    c.mask &= 0x0001E000
+    pool.marks["mask2"] = c.mask
+    c.send({"id": None, "method": "mining.set_version_mask", "params": ["%08x" % c.mask]})
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_failover(pool, c):
+    sc_normal(pool, c)
+
+
+def sc_nopool(pool, c):
+    c.close(0)
+
+
+def sc_gpu(pool, c):
+    c.handshake()
+    c.set_difficulty(pool.start_difficulty)
+    c.notify(c.new_job(), True)
+    n = 0
+    while not pool.stopping and time.time() < pool.deadline:
+        c.serve(5)
+        n += 1
+        c.notify(c.new_job(), n % 3 == 0)
+
+
+SCENARIOS = {
+    "normal": (sc_normal, ["--duration", "4", "--work-nonces", "UNIT", "--stats-interval", "1"], {}),
+    "diffchange": (sc_diffchange, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
+    "clean": (sc_clean, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
+    "drop": (sc_drop, ["--duration", "6.5", "--work-nonces", "UNIT"], {}),
+    "drop_newsession": (sc_drop, ["--duration", "6", "--work-nonces", "UNIT"], {"resume": False}),
+    "malformed": (sc_malformed, ["--duration", "4", "--work-nonces", "UNIT"], {}),
+    "longline": (sc_longline, ["--duration", "5.5", "--work-nonces", "UNIT"], {}),
+    "unknown": (sc_unknown, ["--duration", "3.5", "--work-nonces", "UNIT"], {}),
+    "reject": (sc_reject, ["--duration", "3", "--work-nonces", "UNIT"], {"reject": True}),
+    "reconnect": (sc_reconnect, ["--duration", "4.5", "--work-nonces", "UNIT"], {"ports": 2}),
+    "rolling": (sc_rolling, ["--duration", "4", "--work-nonces", "UNIT4"], {"grant_mask": 0x00FFE000}),
+    "failover": (sc_failover, ["--duration", "4", "--work-nonces", "UNIT"], {"dead_first": True}),
+    "nopool": (sc_nopool, ["--duration", "20"], {"dead_only": True}),
+    "gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"], {}),
+}
+
+
+# ------------------------------------------------------------------------ checks
+
+class Checker:
+    def __init__(self):
+        self.failed = 0
+
+    def __call__(self, ok, what):
+        print("%s: %s" % ("ok  " if ok else "FAIL", what))
+        if not ok:
+            self.failed += 1
+
+
+def shares_where(pool, **kw):
+    out = []
+    for s in pool.stats.shares:
+        if all(s.get(k) == v for k, v in kw.items()):
+            out.append(s)
+    return out
+
+
+def run_checks(pool, kiln, rc, log):
+    check = Checker()
+    st = pool.stats
+    name = pool.name
+    sh = kiln.get("shares", {}) if kiln else {}
+    acc = st.get("accepted")
+    print("pool figures: valid %d accepted %d forced_reject %d stale %d stale_mask %d duplicate %d invalid %d "
+          "blocks %d connections %d refused %d" % (st.get("valid"), acc, st.get("forced_reject"), st.get("stale"),
+                                                   st.get("stale_mask"), st.get("duplicate"), st.get("invalid"),
+                                                   st.get("blocks"), pool.nconn, pool.refused))
+    if kiln:
+        print("kiln figures: %s rate %.0f H/s reconnects %d" % (json.dumps(sh), kiln.get("rate", 0),
+                                                                kiln.get("reconnects", 0)))
+    if name == "nopool":
+        check(rc == 3, "kiln exits 3 when no pool can be reached (got %s)" % rc)
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        return check.failed
+    check(rc == 0, "kiln exit code 0 (got %s)" % rc)
+    check(kiln is not None, "kiln printed a JSON summary")
+    if not kiln:
+        return check.failed + 1
+    check(st.get("invalid") == 0, "no invalid share (pool rebuilt every header)")
+    check(st.get("duplicate") == 0, "no duplicate share")
+    check(sh.get("invalid_local") == 0 and sh.get("duplicate_local") == 0, "kiln caught no bad share of its own")
+    check(acc >= 3, "at least 3 accepted shares (got %d)" % acc)
+    check(sh.get("accepted") == acc, "kiln's accepted (%s) = pool's (%d)" % (sh.get("accepted"), acc))
+    rejected = st.get("forced_reject") + st.get("stale") + st.get("stale_mask")
+    check(sh.get("rejected") == rejected, "kiln's rejected (%s) = pool's rejections (%d)" % (sh.get("rejected"), rejected))
+    check(sh.get("sent") == sh.get("accepted", 0) + sh.get("rejected", 0) + sh.get("unanswered", 0),
+          "every sent share answered or reported unanswered")
+    check(sh.get("found") == sh.get("sent", 0) + sh.get("stale", 0), "every found share sent or logged stale")
+    if sh.get("stale") == 0 and sh.get("unanswered") == 0:
+        check(sh.get("blocks") == st.get("blocks"), "kiln's block-level hits (%s) = pool's (%d)" % (sh.get("blocks"), st.get("blocks")))
+    else:  # some block-level shares may have been among those not sent
+        check(sh.get("blocks", 0) >= st.get("blocks"), "kiln's block-level hits (%s) >= pool's (%d)" % (sh.get("blocks"), st.get("blocks")))
+    if name == "normal":
+        en2s = {s.get("en2") for s in st.shares}
+        check(len(en2s) >= 3, "extranonce2 rolled (%d distinct values)" % len(en2s))
+        check(not any("version_bits" in s for s in st.shares), "no version bits without version rolling")
+        check("accepted" in log and "uptime" in log, "running statistics on stderr")
+        check(kiln.get("difficulty") == pool.base, "summary shows the pool difficulty")
+    if name == "diffchange":
+        j2 = shares_where(pool, job=pool.marks["j2"], verdict="accepted")
+        check(len(j2) >= 1, "shares on the job after the difficulty change (%d)" % len(j2))
+        late = [s for s in st.shares if s.get("job") != pool.marks["j2"] and pool.marks["raise"] + 0.5 < s["time"] < pool.marks["lower"]]
+        strict = share_target(pool.base * 2)
+        ok = all(share_hash(pool, s) <= strict for s in late)
+        check(ok, "after set_difficulty alone, shares meet the new difficulty (%d checked)" % len(late))
+        check(kiln.get("difficulty") == pool.base * 1.5, "fractional difficulty reported (%s)" % kiln.get("difficulty"))
+    if name == "clean":
+        late = [s for s in st.shares if s.get("job") in (pool.marks["j1"], pool.marks["j2"]) and s["time"] > pool.marks["clean"] + 1.0]
+        check(not late, "no share of a cleaned job more than 1 s after clean_jobs (%d)" % len(late))
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined the job sent without clean_jobs")
+        check(len(shares_where(pool, job=pool.marks["j3"], verdict="accepted")) >= 1, "followed the clean job")
+    if name in ("drop", "drop_newsession"):
+        check(pool.nconn >= 2 and kiln.get("reconnects", 0) >= 1, "reconnected (%d connections)" % pool.nconn)
+        check(pool.refused >= 1, "reconnect retried with backoff while refused (%d refused)" % pool.refused)
+        check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "followed the new job after reconnecting")
+        if name == "drop":
+            check(st.get("resumed") >= 1, "session resumed with the offered session id")
+            after = [s for s in shares_where(pool, job=pool.marks["j1"], verdict="accepted") if s["conn"] >= 1]
+            check(sh.get("resubmitted", 0) >= 1 and len(after) >= 1,
+                  "shares found offline resubmitted and accepted (%s resubmitted, %d job-1 shares accepted after reconnect)"
+                  % (sh.get("resubmitted"), len(after)))
+            offline_reasons = ("while offline", "session not resumed", "queue full", "offline at exit")
+            check(not any(r in log for r in offline_reasons), "nothing found offline was dropped")
+        else:
+            check(st.get("resumed") == 0, "session not resumed")
+            check(sh.get("stale", 0) >= 1 and "session not resumed" in log, "offline shares logged stale with the reason")
+            check(st.get("stale") == 0, "no old-session share sent to the new session")
+    if name == "malformed":
+        check(kiln.get("malformed", 0) >= 10, "malformed lines logged and skipped (%s)" % kiln.get("malformed"))
+        check(kiln.get("reconnects") == 0, "no reconnect needed")
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "kept mining the next valid job")
+    if name == "longline":
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "a 58 KiB notify line works")
+        check(pool.nconn >= 2 and kiln.get("reconnects", 0) >= 1, "a 70 KiB line closed the connection, then reconnected")
+        check("longer than 64 KiB" in log, "the over-long line was logged")
+        check(len(shares_where(pool, job=pool.marks["j3"], verdict="accepted")) >= 1, "mined after reconnecting")
+    if name == "unknown":
+        a77, a78 = pool.answers.get(77), pool.answers.get(78)
+        check(a77 is not None and a77.get("error") is not None, "an unknown request got an error answer")
+        check(a78 is not None and str(a78.get("result", "")).startswith("kiln/"), "client.get_version answered")
+        check(kiln.get("unknown_methods", 0) >= 2, "unknown methods counted (%s)" % kiln.get("unknown_methods"))
+        j2 = shares_where(pool, job=pool.marks["j2"], verdict="accepted")
+        check(len(j2) >= 1 and all(len(s["en2"]) == 6 for s in j2), "set_extranonce applied to the next job")
+        check("\x1b" not in log, "pool text cleaned before logging")
+    if name == "reject":
+        check(st.get("forced_reject") >= 1, "the pool rejected some shares (%d)" % st.get("forced_reject"))
+    if name == "reconnect":
+        check("arrived" in pool.marks and pool.marks["arrived"] - pool.marks["asked"] < 3, "client.reconnect followed to the new port")
+        check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined on the new server")
+    if name == "rolling":
+        vb = [s for s in st.shares if s.get("verdict") == "accepted" and s.get("version_bits")]
+        check(len(vb) >= 3, "shares with rolled version bits accepted (%d)" % len(vb))
+        j2 = shares_where(pool, job=pool.marks["j2"], verdict="accepted")
+        check(len(j2) >= 1 and all(s.get("version_bits", 0) & ~pool.marks["mask2"] == 0 for s in j2),
+              "after mining.set_version_mask, bits stay in the new mask")
+        check(all(len(s["params"]) == 6 for s in st.shares), "version bits sent with every share")
+    if name == "failover":
+        check("failing over" in log, "failed over from the dead pool")
+    return check.failed
+
+
+def share_hash(pool, s):
+    return s.get("hash_int", 0)
+
+
+# ------------------------------------------------------------------------ main
+
+def measure_cpu_rate(kiln):
+    """kiln's CPU hash rate on this machine now (a sanitizer build or a loaded machine is many
+    times slower than a plain Release build): scans growing ranges until one takes 0.15 s."""
+    header = ("0100000081cd02ab7e569e8bcd9317e2fe99f2de44d49ab2b8851ba4a308000000000000e320b6c2fffc8d750423db8b1eb942ae7"
+              "10e951ed797f7affc8892b0f1fc122bc7f5d74df2b9441a42a14695")
+    count, rate = 16384, 0
+    for _ in range(6):
+        out = subprocess.run([kiln, "mine", "--header", header, "--target", "0" * 64, "--count", str(count),
+                              "--device", "cpu", "--json"], capture_output=True, text=True, timeout=120).stdout
+        d = json.loads(out)
+        rate = d["hashes"] / max(d["seconds"], 1e-6)
+        if d["seconds"] >= 0.15 or count >= 1 << 26:
+            break
+        count = min(1 << 26, max(count * 4, int(rate * 0.25)))
+    return rate
+
+
+class Pool:
+    def __init__(self, name, args):
+        self.name = name
+        self.fn, self.kiln_args, self.scenario = SCENARIOS[name]
+        # difficulty and nonces per work unit follow the CPU's speed (Release, sanitizer or
+        # loaded machine alike): about SHARES_PER_S shares a second, a unit every 0.15 s
+        rate = measure_cpu_rate(args.kiln) if args.kiln and name != "gpu" else 1e6
+        print("cpu rate %.0f H/s" % rate)
+        self.base = 2.0 ** min(-8, max(-26, round(math.log2(rate / (SHARES_PER_S * 2 ** 32)))))
+        unit = 2 ** min(24, max(12, round(math.log2(rate * 0.15))))
+        subst = {"UNIT": str(unit), "UNIT4": str(unit // 4), "DURATION": str(args.duration), "DEVICE": args.device}
+        self.kiln_args = [subst.get(a, a) for a in self.kiln_args]
+        self.start_difficulty = args.difficulty if args.difficulty else self.base
+        self.nbits = compact(share_target(self.base) >> 3)  # one share in 8 is also block-level
+        if name == "gpu":
+            self.nbits = 0x1D00FFFF
+        self.stats = Stats()
+        self.sessions = {}
+        self.seen = set()
+        self.marks = {}
+        self.answers = {}
+        self.job_no = 0
+        self.session_no = 0
+        self.refuse_until = 0
+        self.refused = 0
+        self.nconn = 0
+        self.stopping = False
+        self.deadline = time.time() + args.time_limit
+        self.ports = []
+        self.elapsed_kiln = None
+        self.lock = threading.Lock()
+
+    def next_job_no(self):
+        with self.lock:
+            self.job_no += 1
+            return self.job_no
+
+    def next_session_no(self):
+        with self.lock:
+            self.session_no += 1
+            return self.session_no
+
+
+def serve_conn(pool, sock, index, port):
+    c = Conn(pool, sock, index, port)
+    try:
+        pool.fn(pool, c)
+    except Closed:
+        pass
+    except Exception as e:  # a scenario bug must show, not hang
+        print("scenario error on connection %d: %r" % (index, e), file=sys.stderr)
+        pool.stats.add("scenario_error")
+    finally:
+        pool.answers.update(c.answers)
+        if c.open:
+            c.close(0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--scenario", required=True, choices=sorted(SCENARIOS))
+    ap.add_argument("--dir", required=True, help="folder for port/args files and kiln's outputs")
+    ap.add_argument("--time-limit", type=float, default=60)
+    ap.add_argument("--difficulty", type=float, default=0, help="start difficulty (default: from --cpu-rate)")
+    ap.add_argument("--duration", type=float, default=20, help="kiln's --duration for the gpu scenario")
+    ap.add_argument("--device", default="cuda", help="kiln's --device for the gpu scenario")
+    ap.add_argument("--kiln", help="kiln binary: its CPU rate sizes the difficulty and work units")
+    ap.add_argument("--report", help="write the share log and counts as JSON here")
+    args = ap.parse_args()
+    pool = Pool(args.scenario, args)
+
+    stop = {"flag": False}
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(flag=True))
+    listeners = []
+    for _ in range(pool.scenario.get("ports", 1)):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        s.listen(16)
+        listeners.append(s)
+        pool.ports.append(s.getsockname()[1])
+    dead = socket.socket()
+    dead.bind(("127.0.0.1", 0))
+    dead_port = dead.getsockname()[1]
+    dead.close()  # nothing listens there: connections are refused
+
+    urls = ["stratum+tcp://127.0.0.1:%d" % pool.ports[0]]
+    if pool.scenario.get("dead_first"):
+        urls.insert(0, "stratum+tcp://127.0.0.1:%d" % dead_port)
+    if pool.scenario.get("dead_only"):
+        urls = ["stratum+tcp://127.0.0.1:%d" % dead_port]
+    kargs = []
+    for u in urls:
+        kargs += ["--pool", u]
+    kargs += ["--user", "worker.1", "--json"] + pool.kiln_args
+    if args.scenario != "gpu":
+        kargs += ["--device", "cpu"]
+    with open(os.path.join(args.dir, "args"), "w") as f:
+        f.write("\n".join(kargs) + "\n")
+    with open(os.path.join(args.dir, "port"), "w") as f:
+        f.write("%d\n" % pool.ports[0])
+    t_start = time.time()
+
+    threads = []
+    while not stop["flag"] and time.time() < pool.deadline:
+        r, _, _ = select.select(listeners, [], [], 0.1)
+        for s in r:
+            sock, _ = s.accept()
+            if time.time() < pool.refuse_until:
+                pool.refused += 1
+                sock.close()
+                continue
+            t = threading.Thread(target=serve_conn, args=(pool, sock, pool.nconn, s.getsockname()[1]), daemon=True)
+            pool.nconn += 1
+            t.start()
+            threads.append(t)
+    pool.stopping = True
+    for t in threads:
+        t.join(3)
+    for s in listeners:
+        s.close()
+    if time.time() >= pool.deadline:
+        print("FAIL: time limit reached")
+        return 1
+
+    rc_path, json_path, log_path = (os.path.join(args.dir, n) for n in ("rc", "kiln.json", "kiln.log"))
+    try:
+        rc = int(open(rc_path).read().strip())
+    except (OSError, ValueError):
+        rc = None
+    try:
+        pool.elapsed_kiln = float(open(os.path.join(args.dir, "elapsed_ms")).read().strip()) / 1000
+    except (OSError, ValueError):
+        pool.elapsed_kiln = time.time() - t_start
+    try:
+        kiln = json.loads(open(json_path).read())
+    except (OSError, ValueError):
+        kiln = None
+    try:
+        log = open(log_path, errors="replace").read()
+    except OSError:
+        log = ""
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump({"counts": pool.stats.counts, "shares": pool.stats.shares, "marks": pool.marks}, f, default=str)
+    failed = run_checks(pool, kiln, rc, log)
+    if pool.stats.get("scenario_error"):
+        print("FAIL: scenario error")
+        failed += 1
+    print("%s: %s" % (args.scenario, "PASS" if not failed else "%d checks FAILED" % failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
