@@ -4,7 +4,7 @@
 #   the GPU scrypt test (KILN_TEST_SMALL=1) -> kiln tune/bench for the Litecoin search and the
 #   batch KDF -> optionally hashcat -m 8900 beside it (HASHCAT=1, with anchors/ carried) -> one
 #   table last. Logs under $OUT (at most 8 files come back).
-# Knobs: SKIP_SANITIZER=1, HASHCAT=1 (ANCHORS=dir holding run_hashcat.sh and pkgs/, default anchors),
+# Knobs: SKIP_SANITIZER=1, SKIP_BENCH=1 (stop after the tests), HASHCAT=1 (ANCHORS=dir holding run_hashcat.sh and pkgs/, default anchors),
 #        TUNE_SECONDS (per Litecoin shape, default 0.3), CTEST_FILTER (default 'scrypt|cuda').
 set -u
 OUT=${OUT:-./out}
@@ -40,6 +40,11 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     done
 fi
 
+if [ "${SKIP_BENCH:-0}" = 1 ]; then
+    build/kiln selftest --device cuda
+    echo "== [$(el)] done (SKIP_BENCH=1)"
+    exit 0
+fi
 echo "== [$(el)] tune + bench"
 {
     build/kiln selftest --device cuda
