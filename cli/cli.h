@@ -51,5 +51,12 @@ int cmd_pagerank(int argc, char **argv);
 int bench_pagerank(const char *device, int json);
 int cmd_merkle(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
+int cmd_scrypt(int argc, char **argv);
+/* scrypt's parts of bench and tune (cli/bench_scrypt.c, cli/tune_scrypt.c): the *_wanted tests
+ * look for --algo scrypt-kdf (bench) or --algo scrypt / scrypt-kdf (tune) in the arguments. */
+int bench_scrypt_kdf_wanted(int argc, char **argv);
+int cmd_bench_scrypt_kdf(int argc, char **argv);
+int tune_scrypt_wanted(int argc, char **argv);
+int cmd_tune_scrypt(int argc, char **argv);
 
 #endif

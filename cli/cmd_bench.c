@@ -14,6 +14,7 @@ int cmd_bench(int argc, char **argv)
     const char *size_s = NULL, *layout_s = NULL, *threads_s = NULL;
     int json = 0, offsets = 0, in_registers = 0;
     if (merkle_cli_requested(argc, argv)) return cmd_bench_merkle(argc, argv);
+    if (bench_scrypt_kdf_wanted(argc, argv)) return cmd_bench_scrypt_kdf(argc, argv);
     for (int i = 0; i < argc; i++) {
         const char *v;
         int r;
@@ -27,8 +28,8 @@ int cmd_bench(int argc, char **argv)
         else if (strcmp(argv[i], "--in-registers") == 0) in_registers = 1;
         else if (strcmp(argv[i], "--json") == 0) json = 1;
         else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln bench [--algo sha256d|sha256|sha3-256|keccak256|keccakf1600|<hash algo>|pagerank|\n"
-                 "                  merkle-sha256d|merkle-rp64|all]\n"
+            puts("usage: kiln bench [--algo sha256d|scrypt|scrypt-kdf|sha256|sha3-256|keccak256|keccakf1600|<hash algo>|\n"
+                 "                  pagerank|merkle-sha256d|merkle-rp64|all]\n"
                  "                  [--device auto|cpu|cuda|cuda:I] [--threads N] [--seconds S] [--json]\n"
                  "                  [--size BYTES (hash message size, default 32)] [--offsets]\n"
                  "                  [--layout auto|thread|unrolled|lane] [--in-registers] (keccakf1600 on a GPU)");
@@ -53,16 +54,18 @@ int cmd_bench(int argc, char **argv)
     static const char *const hash_all[] = {"sha256", "sha3-256", "keccak256", "keccakf1600"};
     const char *hash_names[4];
     int nhash = 0;
-    kiln_algo algos[KILN_ALGO_SHA256D + 1];
+    kiln_algo algos[KILN_ALGO_SCRYPT + 1];
     int nalgo = 0;
     if (strcmp(algo_s, "all") == 0) {
         algos[nalgo++] = KILN_ALGO_SHA256D;
+        algos[nalgo++] = KILN_ALGO_SCRYPT;
         for (int i = 0; i < 4; i++) hash_names[nhash++] = hash_all[i];
     } else if (kiln_algo_from_name(NULL, algo_s, &algos[0]) == KILN_OK) nalgo = 1;
     else if (bench_hash_is_name(algo_s)) hash_names[nhash++] = algo_s;
     else
         return cli_error(EXIT_USAGE, cmd,
-                         "unknown algorithm '%s' (expected sha256d, a kiln hash algorithm, keccakf1600 or all)",
+                         "unknown algorithm '%s' (expected sha256d, scrypt, scrypt-kdf, a kiln hash algorithm, "
+                         "keccakf1600 or all)",
                          algo_s);
 
     int code;
@@ -86,6 +89,9 @@ int cmd_bench(int argc, char **argv)
             if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA)
                 printf(", \"threads_per_block\": %d, \"items_per_thread\": %d", l.threads_per_block,
                        l.items_per_thread);
+            if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA && algos[i] == KILN_ALGO_SCRYPT)
+                printf(", \"threads_per_hash\": %d, \"lookup_gap\": %d", kiln_ctx_scrypt_shape(ctx).threads_per_hash,
+                       kiln_ctx_scrypt_shape(ctx).lookup_gap);
             printf("}");
         } else {
             char r[32];

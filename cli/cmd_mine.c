@@ -11,7 +11,7 @@
 
 static const char usage[] =
     "usage: kiln mine (--header HEX160 | --demo) [--bits HEX8 | --target HEX64] [--start N] [--count N]\n"
-    "                 [--all] [--algo sha256d] [--device auto|cpu|cuda|cuda:I] [--threads N] [--json]\n"
+    "                 [--all] [--algo sha256d|scrypt] [--device auto|cpu|cuda|cuda:I] [--threads N] [--json]\n"
     "                 [--duration S]\n";
 
 typedef struct mine_state {
@@ -83,7 +83,9 @@ int cmd_mine(int argc, char **argv)
     kiln_scan_job job;
     memset(&job, 0, sizeof job);
     kiln_status st = kiln_algo_from_name(NULL, algo_s, &job.algo);
-    if (st != KILN_OK) return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256d)", algo_s);
+    if (st != KILN_OK) return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256d or scrypt)", algo_s);
+    if (demo && job.algo != KILN_ALGO_SHA256D)
+        return cli_error(EXIT_USAGE, cmd, "--demo mines a Bitcoin block: use it with --algo sha256d");
 
     uint64_t threads = 0;
     if (threads_s && cli_parse_u64(threads_s, 4096, &threads) != 0)

@@ -12,6 +12,7 @@ int cmd_tune(int argc, char **argv)
 {
     const char *cmd = "tune", *algo_s = "sha256d", *device = "auto", *seconds_s = NULL;
     if (merkle_cli_requested(argc, argv)) return cmd_tune_merkle(argc, argv);
+    if (tune_scrypt_wanted(argc, argv)) return cmd_tune_scrypt(argc, argv);
     for (int i = 0; i < argc; i++) {
         const char *v;
         int r;
@@ -19,7 +20,7 @@ int cmd_tune(int argc, char **argv)
         else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
         else if ((r = cli_opt(argc, argv, &i, "--seconds", &v)) != 0) seconds_s = v;
         else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln tune [--algo sha256d] [--device auto|cuda|cuda:I] [--seconds S per shape]");
+            puts("usage: kiln tune [--algo sha256d|scrypt|scrypt-kdf] [--device auto|cuda|cuda:I] [--seconds S per shape]");
             return EXIT_OK;
         } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
         if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);

@@ -17,6 +17,7 @@ static const struct {
     {"pagerank", cmd_pagerank, "PageRank of a graph file or an RMAT graph"},
     {"merkle", cmd_merkle, "Merkle root, proofs and raw Bitcoin blocks (sha256d, sha256, rp64_256, ...)"},
     {"hash", cmd_hash, "SHA-2, SHA-3, SHAKE and Keccak digests of files (sha256sum format, --check)"},
+    {"scrypt", cmd_scrypt, "the scrypt key derivation function (RFC 7914)"},
 };
 
 static void usage(FILE *out)

@@ -30,16 +30,21 @@ static const char *field(const char *p, char *out, size_t cap)
 
 int tune_cache_parse_line(const char *line, tune_entry *e)
 {
-    char num[3][32];
+    char num[5][32];
     const char *p = line;
+    int nnum = 0;
     if (!*p || *p == '#' || *p == '\n') return -1;
     memset(e, 0, sizeof *e);
     if (!(p = field(p, e->algo, sizeof e->algo)) || *p++ != '\t' || !e->algo[0]) return -1;
     if (!(p = field(p, e->device, sizeof e->device)) || *p++ != '\t' || !e->device[0]) return -1;
-    for (int i = 0; i < 3; i++) {
-        if (!(p = field(p, num[i], sizeof num[i])) || !num[i][0]) return -1;
-        if (i < 2 && *p++ != '\t') return -1;
+    /* three numbers, or five with scrypt's threads per hash and lookup gap */
+    for (;;) {
+        if (nnum == 5 || !(p = field(p, num[nnum], sizeof num[nnum])) || !num[nnum][0]) return -1;
+        nnum++;
+        if (*p != '\t') break;
+        p++;
     }
+    if (nnum != 3 && nnum != 5) return -1;
     if (*p == '\r') p++;
     if (*p == '\n') p++;
     if (*p) return -1;
@@ -54,6 +59,14 @@ int tune_cache_parse_line(const char *line, tune_entry *e)
     e->launch.threads_per_block = (int)tpb;
     e->launch.items_per_thread = (int)ipt;
     e->rate = rate;
+    if (nnum == 5) {
+        long tph = strtol(num[3], &end, 10);
+        if (*end || (tph != 1 && tph != 4)) return -1;
+        long gap = strtol(num[4], &end, 10);
+        if (*end || gap < 1 || gap > 16 || (gap & (gap - 1))) return -1;
+        e->shape.threads_per_hash = (int)tph;
+        e->shape.lookup_gap = (int)gap;
+    }
     return 0;
 }
 
@@ -89,6 +102,15 @@ static int make_parent_dirs(const char *path)
     return 0;
 }
 
+static void write_entry(FILE *out, const tune_entry *e)
+{
+    fprintf(out, "%s\t%s\t%d\t%d\t%.0f", e->algo, e->device, e->launch.threads_per_block, e->launch.items_per_thread,
+            e->rate);
+    if (e->shape.threads_per_hash || e->shape.lookup_gap)
+        fprintf(out, "\t%d\t%d", e->shape.threads_per_hash, e->shape.lookup_gap);
+    fputc('\n', out);
+}
+
 int tune_cache_store(const char *path, const tune_entry *e)
 {
     if (strchr(e->device, '\t') || strchr(e->device, '\n')) {
@@ -100,7 +122,8 @@ int tune_cache_store(const char *path, const tune_entry *e)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *out = fopen(tmp, "w");
     if (!out) return -1;
-    fprintf(out, "# kiln tune cache: algo, device, threads per block, items per thread, rate (H/s)\n");
+    fprintf(out, "# kiln tune cache: algo, device, threads per block, items per thread, rate (H/s)"
+                 "[, threads per hash, lookup gap]\n");
     FILE *in = fopen(path, "r");
     if (in) {
         char line[512];
@@ -108,13 +131,11 @@ int tune_cache_store(const char *path, const tune_entry *e)
         while (fgets(line, sizeof line, in)) {
             if (tune_cache_parse_line(line, &old) != 0) continue;
             if (strcmp(old.algo, e->algo) == 0 && strcmp(old.device, e->device) == 0) continue;
-            fprintf(out, "%s\t%s\t%d\t%d\t%.0f\n", old.algo, old.device, old.launch.threads_per_block,
-                    old.launch.items_per_thread, old.rate);
+            write_entry(out, &old);
         }
         fclose(in);
     }
-    fprintf(out, "%s\t%s\t%d\t%d\t%.0f\n", e->algo, e->device, e->launch.threads_per_block,
-            e->launch.items_per_thread, e->rate);
+    write_entry(out, e);
     if (fclose(out) != 0) return -1;
     return rename(tmp, path);
 }
@@ -124,6 +145,17 @@ void tune_cache_apply(kiln_ctx *ctx, kiln_algo algo)
     char path[4096];
     tune_entry e;
     if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA || tune_cache_path(path, sizeof path) != 0) return;
-    if (tune_cache_lookup(path, kiln_algo_name(algo), kiln_ctx_device_name(ctx), &e) == 0)
+    if (tune_cache_lookup(path, kiln_algo_name(algo), kiln_ctx_device_name(ctx), &e) == 0) {
         kiln_ctx_set_launch(ctx, algo, e.launch);
+        if (algo == KILN_ALGO_SCRYPT) kiln_ctx_set_scrypt_shape(ctx, e.shape);
+    }
+}
+
+void tune_cache_apply_scrypt_kdf(kiln_ctx *ctx)
+{
+    char path[4096];
+    tune_entry e;
+    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA || tune_cache_path(path, sizeof path) != 0) return;
+    if (tune_cache_lookup(path, "scrypt-kdf", kiln_ctx_device_name(ctx), &e) == 0)
+        kiln_ctx_set_scrypt_kdf_launch(ctx, e.launch, e.shape);
 }

@@ -1,7 +1,9 @@
 /* The tuning cache: the best GPU launch shape per algorithm and GPU model, as plain text in
  * $XDG_CACHE_HOME/kiln/tune.txt (else ~/.cache/kiln/tune.txt), one line per entry:
  *   <algo> TAB <device name> TAB <threads per block> TAB <items per thread> TAB <rate H/s>
- * For "merkle-*" entries the items column holds the subtree height k (1..12). */
+ * For "merkle-*" entries the items column holds the subtree height k (1..12). scrypt entries
+ * (algo "scrypt", or "scrypt-kdf" for the batch KDF) have two more fields:
+ *   ... TAB <threads per hash> TAB <lookup gap> */
 #ifndef KILN_CLI_TUNE_CACHE_H
 #define KILN_CLI_TUNE_CACHE_H
 
@@ -14,6 +16,7 @@ typedef struct tune_entry {
     char device[128];
     kiln_launch launch;
     double rate;
+    kiln_scrypt_shape shape; /* {0, 0} on lines without the scrypt fields */
 } tune_entry;
 
 /* 0 on success, -1 when neither XDG_CACHE_HOME nor HOME is set or the path is too long. */
@@ -27,5 +30,7 @@ int tune_cache_lookup(const char *path, const char *algo, const char *device, tu
 int tune_cache_store(const char *path, const tune_entry *e);
 /* Applies a cached launch shape to a GPU context; does nothing for the CPU or without an entry. */
 void tune_cache_apply(kiln_ctx *ctx, kiln_algo algo);
+/* The same for the batch KDF's entry ("scrypt-kdf"). */
+void tune_cache_apply_scrypt_kdf(kiln_ctx *ctx);
 
 #endif

@@ -242,6 +242,7 @@ int kiln_hash_meets_target(const uint8_t hash[32], const uint8_t target[32]);
 
 typedef enum kiln_algo {
     KILN_ALGO_SHA256D = 0,
+    KILN_ALGO_SCRYPT = 1, /* Litecoin: scrypt(header, header, N=1024, r=1, p=1, 32 bytes) */
 } kiln_algo;
 
 /* Pool difficulty (Stratum mining.set_difficulty) -> share target. The difficulty-1 target is
@@ -256,7 +257,7 @@ kiln_status kiln_target_from_difficulty(kiln_ctx *ctx, kiln_algo algo, double di
 /* The algorithm's proof-of-work hash of a header (sha256d: the header's sha256d), raw bytes that
  * are compared with targets as a little-endian number. KILN_ERR_INPUT for an unknown algorithm. */
 kiln_status kiln_pow_hash(kiln_algo algo, const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
-/* Parses "sha256d"; KILN_ERR_INPUT names the unknown algorithm. */
+/* Parses "sha256d" or "scrypt"; KILN_ERR_INPUT names the unknown algorithm. */
 kiln_status kiln_algo_from_name(kiln_ctx *ctx, const char *name, kiln_algo *algo);
 const char *kiln_algo_name(kiln_algo algo);
 
@@ -288,7 +289,9 @@ typedef struct kiln_scan_result {
 kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *result);
 
 /* GPU launch shape: threads per block and nonces per thread (the thesis's nWarps*32 and nWork).
- * Values of 0 mean "the built-in default". Ignored by the CPU backend. */
+ * Values of 0 mean "the built-in default". Ignored by the CPU backend.
+ * scrypt: a thread (or quad) hashes one nonce with its own scratchpad, and items_per_thread is the
+ * number of waves of resident hashes per launch (hashes per launch = that x resident hashes). */
 typedef struct kiln_launch {
     int threads_per_block;
     int items_per_thread;
@@ -300,6 +303,60 @@ kiln_launch kiln_ctx_launch(const kiln_ctx *ctx, kiln_algo algo);
 /* Measures the search rate (hashes per second) on the context's device for about `seconds`,
  * with a target nothing meets. */
 kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, double *rate);
+
+/* ---------------------------------------------------------------- scrypt (RFC 7914) */
+
+typedef struct kiln_scrypt_params {
+    uint64_t N; /* CPU/memory cost: a power of two > 1 and < 2^(16r) */
+    uint32_t r; /* block size, >= 1 */
+    uint32_t p; /* parallelization, 1 <= p <= (2^32 - 1) * 32 / (128 r) */
+} kiln_scrypt_params;
+
+/* KILN_ERR_INPUT naming the problem when the parameters or out_len (1 .. (2^32 - 1) * 32) are
+ * outside RFC 7914's limits, or when 128 * r * N bytes of scratch cannot be had on this host. */
+kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params params, size_t out_len);
+
+/* scrypt(password, salt, N, r, p, out_len) on the CPU, the p lanes spread over the context's
+ * threads. */
+kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len, const void *salt, size_t salt_len,
+                        kiln_scrypt_params params, uint8_t *out, size_t out_len);
+
+typedef struct kiln_scrypt_input {
+    const void *password;
+    size_t password_len;
+    const void *salt;
+    size_t salt_len;
+} kiln_scrypt_input;
+
+/* Many passwords with their salts under one (N, r, p) on the context's device: out receives
+ * count * out_len bytes, item i at out + i * out_len. GPU results are spot-checked against the
+ * CPU before they are returned. */
+kiln_status kiln_scrypt_batch(kiln_ctx *ctx, const kiln_scrypt_input *inputs, size_t count,
+                              kiln_scrypt_params params, uint8_t *out, size_t out_len);
+
+/* How the GPU lays out one scrypt hash; 0 fields mean the built-in default. */
+typedef struct kiln_scrypt_shape {
+    int threads_per_hash; /* 1: one hash per thread; 4: four threads exchanging state by warp shuffles */
+    int lookup_gap; /* 1, 2, 4, 8, 16: keep every k-th scratchpad entry, recompute the others when read */
+} kiln_scrypt_shape;
+
+/* Shape of the Litecoin search (threads per block and hashes per thread are its kiln_launch). */
+kiln_status kiln_ctx_set_scrypt_shape(kiln_ctx *ctx, kiln_scrypt_shape shape);
+kiln_scrypt_shape kiln_ctx_scrypt_shape(const kiln_ctx *ctx);
+/* Launch of the GPU batch KDF: threads per block and lookup gap (threads_per_hash must be 0 or 4;
+ * a gap of 0 picks the smallest gap that lets a full wave of lanes fit in device memory). */
+kiln_status kiln_ctx_set_scrypt_kdf_launch(kiln_ctx *ctx, kiln_launch launch, kiln_scrypt_shape shape);
+void kiln_ctx_scrypt_kdf_launch(const kiln_ctx *ctx, kiln_launch *launch, kiln_scrypt_shape *shape);
+
+/* Batch KDF rate (password hashes per second) on the context's device for about `seconds`. */
+kiln_status kiln_bench_scrypt_kdf(kiln_ctx *ctx, kiln_scrypt_params params, double seconds, double *rate);
+
+/* ---------------------------------------------------------------- HMAC and PBKDF2 (SHA-256) */
+
+void kiln_hmac_sha256(const void *key, size_t key_len, const void *msg, size_t msg_len, uint8_t mac[32]);
+/* PBKDF2-HMAC-SHA256 (RFC 8018); KILN_ERR_INPUT when c is 0 or out_len is 0 or > (2^32 - 1) * 32. */
+kiln_status kiln_pbkdf2_sha256(kiln_ctx *ctx, const void *password, size_t password_len, const void *salt,
+                               size_t salt_len, uint64_t c, uint8_t *out, size_t out_len);
 
 /* Known-answer checks of every algorithm on the context's device. On failure the message names
  * the first check that failed. */

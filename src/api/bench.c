@@ -36,13 +36,18 @@ kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, doubl
     /* all-zero target: the early test passes about once in 2^32 nonces and nothing verifies */
     job.find_all = 1;
 
-    /* warm-up pass; its rate sizes the measured passes to about a tenth of the time each */
+    /* warm-up pass; its rate sizes the measured passes to about a tenth of the time each.
+     * scrypt is ~10^4 (CPU) to ~10^3 (GPU) times slower per nonce than sha256d. */
+    int scrypt = algo == KILN_ALGO_SCRYPT;
     double warm = 0;
-    job.count = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 20) : (UINT64_C(1) << 30);
+    if (ctx->backend == KILN_BACKEND_CPU) job.count = scrypt ? (UINT64_C(1) << 10) : (UINT64_C(1) << 20);
+    else job.count = scrypt ? (UINT64_C(1) << 20) : (UINT64_C(1) << 30);
     kiln_status st = one_pass(ctx, &job, &warm);
     if (st != KILN_OK) return st;
-    uint64_t pass = (uint64_t)(warm * seconds / 10);
-    if (pass < (UINT64_C(1) << 16)) pass = UINT64_C(1) << 16;
+    /* a GPU scrypt pass must span several waves of resident hash slots to measure a full chip */
+    uint64_t pass = (uint64_t)(warm * seconds / 10), min_pass = UINT64_C(1) << 16;
+    if (scrypt) min_pass = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 10) : (UINT64_C(1) << 19);
+    if (pass < min_pass) pass = min_pass;
     if (pass > (UINT64_C(1) << 32)) pass = UINT64_C(1) << 32;
     job.count = pass;
 

@@ -39,6 +39,10 @@ kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint32_t *src, c
                                      size_t errlen)
 {
     (void)st, (void)src, (void)dst, (void)count, (void)n, (void)undirected, (void)drop_loops, (void)out;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
 kiln_status kiln_cuda_hash_batch(kiln_cuda_state *st, const kiln_cuda_hash_params *p, const uint8_t *data,
                                  const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out, float *gpu_ms,
                                  char *err, size_t errlen)
@@ -52,6 +56,10 @@ kiln_status kiln_cuda_rmat_csr(kiln_cuda_state *st, const kiln_rmat_spec *spec, 
                                char *err, size_t errlen)
 {
     (void)st, (void)spec, (void)undirected, (void)out;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
 kiln_status kiln_cuda_hash_bench(kiln_cuda_state *st, const kiln_cuda_hash_params *p, size_t msg_len, size_t n,
                                  int with_offsets, int reps, float *median_ms, uint8_t *sample_msgs,
                                  uint8_t *sample_out, size_t nsample, char *err, size_t errlen)
@@ -66,6 +74,10 @@ kiln_status kiln_cuda_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g,
                                double *ranks, kiln_cuda_pr_stats *stats, char *err, size_t errlen)
 {
     (void)st, (void)g, (void)p, (void)ranks, (void)stats;
+    snprintf(err, errlen, "kiln was built without CUDA");
+    return KILN_ERR_DEVICE;
+}
+
 kiln_status kiln_cuda_keccak_f1600_batch(kiln_cuda_state *st, int layout, uint64_t *states, size_t n, float *gpu_ms,
                                          char *err, size_t errlen)
 {
@@ -124,4 +136,29 @@ kiln_status kiln_cuda_keccak_bench(kiln_cuda_state *st, int layout, size_t n, in
         (void)sample_after, (void)nsample;
     snprintf(err, errlen, "kiln was built without CUDA");
     return KILN_ERR_DEVICE;
+}
+
+kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
+                                  const kiln_cuda_scrypt_cfg *cfg, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                  float *gpu_ms, char *err, size_t errlen)
+{
+    (void)st, (void)job, (void)start, (void)count, (void)cfg, (void)cand, (void)cap, (void)gpu_ms;
+    *ncand = 0;
+    return no_cuda(err, errlen);
+}
+
+kiln_status kiln_cuda_scrypt_kdf_plan(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg, uint64_t lanes_total,
+                                      size_t out_len, uint64_t *slots, uint32_t *gap, char *err, size_t errlen)
+{
+    (void)st, (void)cfg, (void)lanes_total, (void)out_len;
+    *slots = 0;
+    *gap = 0;
+    return no_cuda(err, errlen);
+}
+
+kiln_status kiln_cuda_scrypt_kdf(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg, const kiln_scrypt_input *in,
+                                 size_t count, uint8_t *out, size_t out_len, char *err, size_t errlen)
+{
+    (void)st, (void)cfg, (void)in, (void)count, (void)out, (void)out_len;
+    return no_cuda(err, errlen);
 }

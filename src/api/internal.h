@@ -4,7 +4,7 @@
 
 #include "kiln.h"
 
-#define KILN_ALGO_COUNT 1
+#define KILN_ALGO_COUNT 2
 #define KILN_ERR_MAX 256
 
 struct kiln_cuda_state;
@@ -15,6 +15,9 @@ struct kiln_ctx {
     int threads; /* 0 = all online cores */
     char device_name[128];
     kiln_launch launch[KILN_ALGO_COUNT];
+    kiln_scrypt_shape scrypt_shape; /* Litecoin search */
+    kiln_launch scrypt_kdf_launch; /* GPU batch KDF */
+    kiln_scrypt_shape scrypt_kdf_shape;
     struct kiln_cuda_state *cuda; /* opened on first GPU use */
     char err[KILN_ERR_MAX];
 };

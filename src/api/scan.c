@@ -6,6 +6,7 @@
 
 #include "../cuda/cuda_backend.h"
 #include "../pow/sha256d_cpu.h"
+#include "../scrypt/scrypt_cpu.h"
 #include "internal.h"
 
 #define NONCE_SPACE (UINT64_C(1) << 32)
@@ -25,6 +26,7 @@ typedef struct scan_algo {
     kiln_status (*cpu_range)(scan_run *r, uint32_t start, uint64_t count, uint64_t *n);
     kiln_status (*cuda_range)(scan_run *r, uint32_t start, uint64_t count, uint64_t *n);
     uint64_t cpu_first_chunk, cuda_first_chunk; /* launch sizes to start the ramp from */
+    double gpu_range_s; /* GPU range time to aim for (0 = LAUNCH_TARGET_S); may span several launches */
 } scan_algo;
 
 struct scan_run {
@@ -34,6 +36,8 @@ struct scan_run {
     uint32_t target_top; /* most significant 32 bits of the target */
     kiln_sha256d_job sha256d; /* per-job state of the sha256d backends */
     kiln_sha256d_impl cpu_impl;
+    kiln_scrypt_job scrypt; /* per-job state of the scrypt backends */
+    kiln_scrypt_impl scrypt_impl;
     uint32_t *cand;
     uint32_t *verified;
     kiln_scan_result *res;
@@ -68,9 +72,41 @@ static kiln_status sha256d_cuda_range(scan_run *r, uint32_t start, uint64_t coun
     return KILN_OK;
 }
 
+/* ---- scrypt (Litecoin) */
+
+static kiln_status scrypt_prepare(scan_run *r)
+{
+    kiln_scrypt_job_init(&r->scrypt, r->job->header, r->job->target);
+    kiln_scrypt_cpu_impls(&r->scrypt_impl, 1);
+    return KILN_OK;
+}
+
+static kiln_status scrypt_cpu_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
+{
+    *n = kiln_scrypt_cpu_scan(&r->scrypt_impl, r->ctx->threads, &r->scrypt, start, count, r->cand, CAND_CAP);
+    if (*n == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU scrypt scratchpads");
+    return KILN_OK;
+}
+
+static kiln_status scrypt_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
+{
+    char err[KILN_ERR_MAX];
+    float ms = 0;
+    kiln_launch l = r->ctx->launch[KILN_ALGO_SCRYPT];
+    kiln_cuda_scrypt_cfg cfg = {l.threads_per_block, l.items_per_thread, r->ctx->scrypt_shape.threads_per_hash,
+                                r->ctx->scrypt_shape.lookup_gap};
+    kiln_status st =
+        kiln_cuda_scrypt_scan(r->ctx->cuda, &r->scrypt, start, count, &cfg, r->cand, CAND_CAP, n, &ms, err, sizeof err);
+    if (st != KILN_OK) return kiln_fail(r->ctx, st, "%s", err);
+    return KILN_OK;
+}
+
 static const scan_algo algos[KILN_ALGO_COUNT] = {
     [KILN_ALGO_SHA256D] = {kiln_header_hash, sha256d_prepare, sha256d_cpu_range, sha256d_cuda_range,
-                           UINT64_C(1) << 18, UINT64_C(1) << 26},
+                           UINT64_C(1) << 18, UINT64_C(1) << 26, 0},
+    /* a GPU wave of scrypt slots is ~10^5 hashes at a few MH/s: ranges of ~0.3 s keep it full */
+    [KILN_ALGO_SCRYPT] = {kiln_scrypt_pow_hash, scrypt_prepare, scrypt_cpu_range, scrypt_cuda_range,
+                          UINT64_C(1) << 8, UINT64_C(1) << 19, 0.3},
 };
 
 /* Candidates of one range from the backend; *n may exceed CAND_CAP (then the range is split). */
@@ -184,6 +220,8 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     /* first launches are short and grow until one takes about LAUNCH_TARGET_S */
     uint64_t chunk = ctx->backend == KILN_BACKEND_CPU ? r.algo->cpu_first_chunk : r.algo->cuda_first_chunk;
     uint64_t max_chunk = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 28) : NONCE_SPACE;
+    double target_s = ctx->backend == KILN_BACKEND_CUDA && r.algo->gpu_range_s > 0 ? r.algo->gpu_range_s
+                                                                                    : LAUNCH_TARGET_S;
     double t0 = kiln_now();
     uint64_t done = 0;
     while (done < job->count && st == KILN_OK && !r.stop && !r.hit) {
@@ -194,8 +232,8 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
         done += n;
         if (st == KILN_OK && !r.stop && job->on_progress && job->on_progress(job->user, done, job->count))
             r.stop = 1;
-        if (dt < LAUNCH_TARGET_S / 2 && chunk < max_chunk) chunk *= 2;
-        else if (dt > LAUNCH_TARGET_S * 2 && chunk > 1024) chunk /= 2;
+        if (dt < target_s / 2 && chunk < max_chunk) chunk *= 2;
+        else if (dt > target_s * 2 && chunk > 1024) chunk /= 2;
     }
     res->seconds = kiln_now() - t0;
     free(r.cand);

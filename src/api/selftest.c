@@ -1,5 +1,5 @@
 /* Known-answer checks run by `kiln selftest`: external vectors only (FIPS 180-4 examples, the
- * Bitcoin genesis block), on the context's device. */
+ * Bitcoin genesis block, RFC 7914, a real Litecoin block), on the context's device. */
 #include <string.h>
 
 #include "hash_internal.h"
@@ -73,11 +73,59 @@ static kiln_status check_genesis_search(kiln_ctx *ctx)
     return KILN_OK;
 }
 
+/* RFC 7914 section 12 vector 2 through the context's device (the CPU KDF, or the GPU batch). */
+static kiln_status check_scrypt_kdf(kiln_ctx *ctx)
+{
+    static const char want[] = "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff1"
+                               "09279d9830dac727afb94a83ee6d8360cbdfa2cc0640";
+    kiln_scrypt_input in = {"password", 8, "NaCl", 4};
+    kiln_scrypt_params sp = {1024, 8, 16};
+    uint8_t out[64];
+    char hex[129];
+    kiln_status st = kiln_scrypt_batch(ctx, &in, 1, sp, out, sizeof out);
+    if (st != KILN_OK) return st;
+    kiln_hex_encode(out, sizeof out, 0, hex);
+    if (strcmp(hex, want) != 0) return kiln_fail(ctx, KILN_NOT_FOUND, "scrypt RFC 7914 vector 2 on %s gave %s", ctx->device_name, hex);
+    return KILN_OK;
+}
+
+/* Litecoin block of July 2013 (litecoin-project/litecoin scrypt_tests.cpp vector 0), nonce cleared. */
+static kiln_status check_litecoin_search(kiln_ctx *ctx)
+{
+    static const char header[] = "020000004c1271c211717198227392b029a64a7971931d351b387bb80db027f270411e398a07046f7d4a08dd"
+                                 "815412a8712f874a7ebf0507e3878bd24e20a3b73fd750a667d2f451eac7471b00de6659";
+    static const char pow[] = "00000000002bef4107f882f6115e0b01f348d21195dacd3582aa2dabd7985806";
+    const uint32_t real_nonce = 1499913728u;
+    kiln_scan_job job;
+    memset(&job, 0, sizeof job);
+    job.algo = KILN_ALGO_SCRYPT;
+    if (kiln_header_from_hex(ctx, header, job.header) != KILN_OK) return KILN_ERR_DEVICE;
+    if (kiln_target_from_bits(ctx, kiln_header_bits(job.header), job.target) != KILN_OK) return KILN_ERR_DEVICE;
+    kiln_header_set_nonce(job.header, 0);
+    found_one f;
+    memset(&f, 0, sizeof f);
+    job.on_found = keep_found;
+    job.user = &f;
+    uint64_t window = ctx->backend == KILN_BACKEND_CPU ? 600 : (UINT64_C(1) << 20);
+    job.start = real_nonce - window / 2;
+    job.count = window;
+    kiln_status st = kiln_scan(ctx, &job, NULL);
+    if (st != KILN_OK && st != KILN_NOT_FOUND) return st;
+    char hex[65];
+    kiln_hex_encode(f.hash, 32, 1, hex);
+    if (f.n != 1 || f.nonce != real_nonce || strcmp(hex, pow) != 0)
+        return kiln_fail(ctx, KILN_NOT_FOUND, "scrypt search of a Litecoin block on %s did not find nonce %u",
+                         ctx->device_name, real_nonce);
+    return KILN_OK;
+}
+
 kiln_status kiln_selftest(kiln_ctx *ctx)
 {
     if (!ctx) return KILN_ERR_INPUT;
     kiln_status st = check_sha256(ctx);
     if (st == KILN_OK) st = check_genesis_search(ctx);
     if (st == KILN_OK) st = kiln_selftest_keccak(ctx);
+    if (st == KILN_OK) st = check_scrypt_kdf(ctx);
+    if (st == KILN_OK) st = check_litecoin_search(ctx);
     return st;
 }

@@ -9,6 +9,7 @@
 #include "kiln.h"
 #include "../pow/sha256d_job.h"
 #include "../prim/rmat.h"
+#include "../scrypt/scrypt_job.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -144,6 +145,38 @@ kiln_status kiln_cuda_keccak_f1600_batch(kiln_cuda_state *st, int layout, uint64
 kiln_status kiln_cuda_keccak_bench(kiln_cuda_state *st, int layout, size_t n, int iters, int reps, float *median_ms,
                                    uint64_t *sample_before, uint64_t *sample_after, size_t nsample, char *err,
                                    size_t errlen);
+/* ---- scrypt */
+
+/* Litecoin search launch: 0 fields pick the defaults. */
+typedef struct kiln_cuda_scrypt_cfg {
+    int threads_per_block;
+    int hashes_per_thread; /* nonces each resident hash slot runs per launch */
+    int threads_per_hash; /* 1 or 4 */
+    int lookup_gap; /* 1..16 */
+} kiln_cuda_scrypt_cfg;
+
+/* Litecoin scrypt over [start, start+count): the whole hash on the GPU; candidate semantics as
+ * kiln_cuda_sha256d_scan's (top 32 bits of the PoW hash <= job->target_top). */
+kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
+                                  const kiln_cuda_scrypt_cfg *cfg, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                  float *gpu_ms, char *err, size_t errlen);
+
+typedef struct kiln_cuda_scrypt_kdf_cfg {
+    uint64_t N;
+    uint32_t r, p;
+    int threads_per_block; /* 0 = default */
+    int lookup_gap; /* 0 = automatic */
+} kiln_cuda_scrypt_kdf_cfg;
+
+/* How the batch KDF would run lanes_total lanes: lanes resident at once and the lookup gap (the
+ * configured one, or the automatic choice). KILN_ERR_INPUT when one lane cannot fit. */
+kiln_status kiln_cuda_scrypt_kdf_plan(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg, uint64_t lanes_total,
+                                      size_t out_len, uint64_t *slots, uint32_t *gap, char *err, size_t errlen);
+
+/* Batch scrypt KDF: item i's out_len bytes at out + i * out_len. Parameters already checked.
+ * KILN_ERR_INPUT when one lane's scratchpad cannot fit in device memory. */
+kiln_status kiln_cuda_scrypt_kdf(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg, const kiln_scrypt_input *in,
+                                 size_t count, uint8_t *out, size_t out_len, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

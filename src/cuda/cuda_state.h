@@ -21,7 +21,13 @@ struct kiln_cuda_state {
     uint32_t *h_cand; /* pinned copies */
     unsigned long long *h_count;
     struct kiln_cuda_merkle *merkle; /* device tree and graph of merkle.cu, made on first use */
+    void *scratch; /* large per-context work memory (scrypt scratchpads), grown on demand */
+    size_t scratch_bytes;
 };
+
+/* At least `bytes` of the context's scratch in *out (old contents not kept). KILN_ERR_DEVICE
+ * with the CUDA message when it cannot be had. Implemented in device.cu. */
+kiln_status kiln_cuda_scratch(kiln_cuda_state *st, size_t bytes, void **out, char *err, size_t errlen);
 
 /* Evaluates a CUDA runtime call; on failure writes "what: message" into err and returns
  * KILN_ERR_DEVICE from the enclosing function. */

@@ -73,8 +73,22 @@ extern "C" void kiln_cuda_close(kiln_cuda_state *st)
     if (st->d_count) cudaFree(st->d_count);
     if (st->h_cand) cudaFreeHost(st->h_cand);
     if (st->h_count) cudaFreeHost(st->h_count);
+    if (st->scratch) cudaFree(st->scratch);
     if (st->ev_start) cudaEventDestroy(st->ev_start);
     if (st->ev_stop) cudaEventDestroy(st->ev_stop);
     if (st->stream) cudaStreamDestroy(st->stream);
     free(st);
+}
+
+kiln_status kiln_cuda_scratch(kiln_cuda_state *st, size_t bytes, void **out, char *err, size_t errlen)
+{
+    if (bytes > st->scratch_bytes) {
+        if (st->scratch) cudaFree(st->scratch);
+        st->scratch = NULL;
+        st->scratch_bytes = 0;
+        KILN_CUDA_TRY(cudaMalloc(&st->scratch, bytes), "cudaMalloc (scratch)");
+        st->scratch_bytes = bytes;
+    }
+    *out = st->scratch;
+    return KILN_OK;
 }

@@ -8,7 +8,7 @@ kiln_status kiln_algo_diff1_target(kiln_algo algo, uint8_t target[32])
 {
     switch (algo) {
     case KILN_ALGO_SHA256D: return kiln_target_from_bits(NULL, 0x1d00ffffu, target);
-        /* scrypt (Litecoin-style pools): kiln_target_from_bits(NULL, 0x1f00ffffu, target) */
+    case KILN_ALGO_SCRYPT: return kiln_target_from_bits(NULL, 0x1f00ffffu, target); /* Litecoin-style pools */
     }
     memset(target, 0, 32);
     return KILN_ERR_INPUT;

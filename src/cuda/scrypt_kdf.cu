@@ -1,0 +1,322 @@
+/* Batch scrypt KDF on the GPU: many passwords with their salts under one (N, r, p), as password
+ * hashing and recovery tools run it. Three kernels per chunk of items:
+ *   kdf_in     one thread per 32-byte block of B = PBKDF2(P, S, 1, 128 r p)
+ *   kdf_romix  one quad of threads per lane (item, i < p), scratchpads in device memory; r = 1, 2,
+ *              4, 8 keep the state in registers (templates), other r stream it through memory
+ *   kdf_out    one thread per 32-byte block of the output PBKDF2(P, B', 1, dkLen)
+ * A chunk is one wave of resident lanes, so the scratch is one wave of scratchpads. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_state.h"
+#include "scrypt_dev.cuh"
+
+using namespace kiln_scrypt_dev;
+
+namespace {
+
+struct kdf_item {
+    uint64_t pw_off, salt_off;
+    uint32_t pw_len, salt_len;
+};
+
+__global__ void kdf_in(const uint8_t *__restrict__ arena, const kdf_item *__restrict__ items, uint32_t nitems,
+                       uint32_t blocks_per_item, uint32_t *__restrict__ B)
+{
+    uint64_t gid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t item = gid / blocks_per_item;
+    uint32_t b = (uint32_t)(gid % blocks_per_item);
+    if (item >= nitems) return;
+    kdf_item it = items[item];
+    kiln_hmac_sha256_key k;
+    uint32_t T[8];
+    kiln_hmac_sha256_setkey(&k, arena + it.pw_off, it.pw_len);
+    kiln_pbkdf2_sha256_block(&k, arena + it.salt_off, it.salt_len, 1, b + 1, T);
+    uint32_t *dst = B + (item * blocks_per_item + b) * 8;
+#pragma unroll
+    for (int q = 0; q < 8; q++) dst[q] = __byte_perm(T[q], 0, 0x0123);
+}
+
+__global__ void kdf_out(const uint8_t *__restrict__ arena, const kdf_item *__restrict__ items, uint32_t nitems,
+                        const uint32_t *__restrict__ B, uint32_t b_bytes, uint32_t out_blocks, uint32_t out_len,
+                        uint8_t *__restrict__ out)
+{
+    uint64_t gid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t item = gid / out_blocks;
+    uint32_t b = (uint32_t)(gid % out_blocks);
+    if (item >= nitems) return;
+    kdf_item it = items[item];
+    kiln_hmac_sha256_key k;
+    uint32_t T[8];
+    kiln_hmac_sha256_setkey(&k, arena + it.pw_off, it.pw_len);
+    /* B holds little-endian words: its bytes in memory are B' exactly */
+    kiln_pbkdf2_sha256_block(&k, (const uint8_t *)B + item * b_bytes, b_bytes, 1, b + 1, T);
+    uint8_t *dst = out + item * out_len;
+    for (uint32_t i = 0; i < 32 && 32 * b + i < out_len; i++) dst[32 * b + i] = (uint8_t)(T[i >> 2] >> (24 - 8 * (i & 3)));
+}
+
+/* BlockMix streamed between quad-layout rows in memory: dst = BlockMix(src ^ mix) (mix may be
+ * NULL); only T stays in registers, so any r works. */
+__device__ __forceinline__ void blockmix_stream(const uint4 *src, const uint4 *mix, uint4 *dst, uint32_t r,
+                                                unsigned mask, int t)
+{
+    uint4 T = src[4 * (2 * r - 1) + t];
+    if (mix) T = T ^ mix[4 * (2 * r - 1) + t];
+    for (uint32_t i = 0; i < 2 * r; i++) {
+        uint4 v = src[4 * i + t];
+        if (mix) v = v ^ mix[4 * i + t];
+        salsa_quad(T, v, mask, t);
+        dst[4 * ((i >> 1) + (i & 1) * r) + t] = T;
+    }
+}
+
+/* Any r: V per slot is N + 2 rows of 8r uint4, the last two holding X and its successor. */
+__global__ void __launch_bounds__(256) kdf_romix_any(uint32_t *__restrict__ B, uint32_t lanes, uint32_t N, uint32_t r,
+                                                     uint4 *__restrict__ V)
+{
+    const int t = threadIdx.x & 3;
+    const unsigned mask = 0xfu << (threadIdx.x & 28);
+    uint32_t lane = (blockIdx.x * blockDim.x + threadIdx.x) >> 2;
+    if (lane >= lanes) return;
+    const size_t row = 8 * (size_t)r;
+    uint4 *mine = V + (size_t)lane * (N + 2) * row;
+    {
+        uint32_t *b = B + (size_t)lane * 32 * r;
+        for (uint32_t blk = 0; blk < 2 * r; blk++)
+            mine[4 * blk + t] = make_uint4(b[quad_word(blk, t, 0)], b[quad_word(blk, t, 1)], b[quad_word(blk, t, 2)],
+                                           b[quad_word(blk, t, 3)]);
+        for (uint32_t j = 0; j < N; j++) blockmix_stream(mine + j * row, NULL, mine + (j + 1) * row, r, mask, t);
+        uint4 *X = mine + N * row, *Y = mine + (N + 1) * row;
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t j = __shfl_sync(mask, X[4 * (2 * r - 1)].x, 0, 4) & (N - 1);
+            blockmix_stream(X, mine + j * row, Y, r, mask, t);
+            uint4 *s = X;
+            X = Y;
+            Y = s;
+        }
+        for (uint32_t blk = 0; blk < 2 * r; blk++) {
+            uint4 v = X[4 * blk + t];
+            b[quad_word(blk, t, 0)] = v.x;
+            b[quad_word(blk, t, 1)] = v.y;
+            b[quad_word(blk, t, 2)] = v.z;
+            b[quad_word(blk, t, 3)] = v.w;
+        }
+    }
+}
+
+template <int R>
+const void *quad_kernel(bool gap) { return gap ? (const void *)romix_quad_kernel<R, true> : (const void *)romix_quad_kernel<R, false>; }
+
+const void *romix_kernel(uint32_t r, uint32_t gap)
+{
+    switch (r) {
+    case 1: return quad_kernel<1>(gap > 1);
+    case 2: return quad_kernel<2>(gap > 1);
+    case 4: return quad_kernel<4>(gap > 1);
+    case 8: return quad_kernel<8>(gap > 1);
+    default: return (const void *)kdf_romix_any;
+    }
+}
+
+template <int R>
+void launch_quad(cudaStream_t s, uint32_t blocks, int tpb, uint32_t *B, uint32_t lanes, uint32_t N, uint32_t gap, uint4 *V)
+{
+    if (gap > 1) romix_quad_kernel<R, true><<<blocks, tpb, 0, s>>>(B, lanes, N, gap, V);
+    else romix_quad_kernel<R, false><<<blocks, tpb, 0, s>>>(B, lanes, N, gap, V);
+}
+
+cudaError_t launch_romix(cudaStream_t s, uint32_t r, int tpb, uint32_t *B, uint32_t lanes, uint32_t N, uint32_t gap,
+                         uint4 *V)
+{
+    uint32_t blocks = (uint32_t)(((uint64_t)lanes * 4 + tpb - 1) / tpb);
+    switch (r) {
+    case 1: launch_quad<1>(s, blocks, tpb, B, lanes, N, gap, V); break;
+    case 2: launch_quad<2>(s, blocks, tpb, B, lanes, N, gap, V); break;
+    case 4: launch_quad<4>(s, blocks, tpb, B, lanes, N, gap, V); break;
+    case 8: launch_quad<8>(s, blocks, tpb, B, lanes, N, gap, V); break;
+    default: kdf_romix_any<<<blocks, tpb, 0, s>>>(B, lanes, N, r, V); break;
+    }
+    return cudaGetLastError();
+}
+
+bool templated(uint32_t r) { return r == 1 || r == 2 || r == 4 || r == 8; }
+
+/* Host buffers of one call, freed on every exit path. */
+struct host_bufs {
+    uint8_t *arena = nullptr;
+    kdf_item *items = nullptr;
+    ~host_bufs()
+    {
+        free(arena);
+        free(items);
+    }
+};
+
+struct dev_bufs {
+    uint8_t *arena = nullptr, *out = nullptr;
+    kdf_item *items = nullptr;
+    uint32_t *B = nullptr;
+    ~dev_bufs()
+    {
+        if (arena) cudaFree(arena);
+        if (out) cudaFree(out);
+        if (items) cudaFree(items);
+        if (B) cudaFree(B);
+    }
+};
+
+} // namespace
+
+extern "C" kiln_status kiln_cuda_scrypt_kdf_plan(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg,
+                                                 uint64_t lanes_total, size_t out_len, uint64_t *slots_out,
+                                                 uint32_t *gap_out, char *err, size_t errlen)
+{
+    const uint32_t r = cfg->r, p = cfg->p;
+    if (cfg->N > (UINT64_C(1) << 31)) {
+        snprintf(err, errlen, "scrypt N = %llu is too large for the GPU batch (at most 2^31)", (unsigned long long)cfg->N);
+        return KILN_ERR_INPUT;
+    }
+    if ((uint64_t)r * p > (UINT64_C(1) << 24) || out_len > (UINT64_C(1) << 30)) {
+        snprintf(err, errlen, "scrypt r * p = %llu or output length %zu too large for the GPU batch",
+                 (unsigned long long)r * p, out_len);
+        return KILN_ERR_INPUT;
+    }
+    const uint32_t N = (uint32_t)cfg->N;
+    int tpb = cfg->threads_per_block ? cfg->threads_per_block : 128;
+    if (tpb < 32 || tpb > 256 || tpb % 32) {
+        snprintf(err, errlen, "scrypt batch: threads per block %d must be a multiple of 32 in 32..256", tpb);
+        return KILN_ERR_INPUT;
+    }
+    uint32_t gap = cfg->lookup_gap > 0 ? (uint32_t)cfg->lookup_gap : 0;
+    if (gap && (gap > 16 || (gap & (gap - 1)))) {
+        snprintf(err, errlen, "scrypt batch: lookup gap %u must be 1, 2, 4, 8 or 16", gap);
+        return KILN_ERR_INPUT;
+    }
+    if (!templated(r)) gap = 1; /* the streaming kernel keeps every row */
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+
+    /* lanes resident at once: limited by the kernel's occupancy and by device memory */
+    size_t free_b = 0, total_b = 0;
+    KILN_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    /* the scratch already held is reusable; leave 10% and 1 GiB for the buffers and others */
+    double budget = ((double)free_b + (double)st->scratch_bytes) * 0.9 - (double)(UINT64_C(1) << 30);
+    const double row_bytes = 128.0 * r;
+    auto lane_bytes = [&](uint32_t g) { return templated(r) ? row_bytes * (N / g) : row_bytes * (N + 2.0); };
+    uint64_t wave[2];
+    for (int g = 0; g < 2; g++) {
+        int per_sm = 0;
+        KILN_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, romix_kernel(r, g ? 2 : 1), tpb, 0),
+                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        wave[g] = (uint64_t)(per_sm < 1 ? 1 : per_sm) * st->sm_count * (tpb / 4);
+    }
+    auto resident = [&](uint32_t g) {
+        double mem = budget > 0 ? budget / lane_bytes(g) : 0;
+        double w = (double)wave[g > 1];
+        double n = mem < w ? mem : w;
+        return n < (double)lanes_total ? n : (double)lanes_total;
+    };
+    if (!gap) {
+        /* the gap with the most work per time: resident lanes over the cost of recomputing rows,
+         * where a warp waits for the longest recomputation of its 8 quads (E[max of 8] steps) */
+        double best = -1;
+        for (uint32_t g = 1; g <= 16 && g <= N; g *= 2) {
+            double emax = 0;
+            for (uint32_t k = 1; k < g; k++) emax += 1 - pow((double)k / g, 8);
+            double score = resident(g) / ((2 + emax) / 2);
+            if (score > best) best = score, gap = g;
+        }
+    }
+    if (gap > N) gap = N;
+    uint64_t slots = (uint64_t)resident(gap);
+    if (slots == 0) {
+        snprintf(err, errlen, "scrypt N = %u, r = %u needs %.0f bytes per lane; the GPU has %zu bytes free", N, r,
+                 lane_bytes(gap), free_b);
+        return KILN_ERR_INPUT;
+    }
+    (void)p;
+    *slots_out = slots;
+    *gap_out = gap;
+    return KILN_OK;
+}
+
+extern "C" kiln_status kiln_cuda_scrypt_kdf(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg,
+                                            const kiln_scrypt_input *in, size_t count, uint8_t *out, size_t out_len,
+                                            char *err, size_t errlen)
+{
+    const uint32_t r = cfg->r, p = cfg->p, N = (uint32_t)cfg->N;
+    const int tpb = cfg->threads_per_block ? cfg->threads_per_block : 128;
+    if (count == 0) return KILN_OK;
+    uint64_t slots = 0;
+    uint32_t gap = 0;
+    kiln_status ps = kiln_cuda_scrypt_kdf_plan(st, cfg, (uint64_t)count * p, out_len, &slots, &gap, err, errlen);
+    if (ps != KILN_OK) return ps;
+    const double lane_bytes = 128.0 * r * (templated(r) ? (double)(N / gap) : N + 2.0);
+    void *scratch = NULL;
+    kiln_status ks = kiln_cuda_scratch(st, (size_t)(slots * lane_bytes), &scratch, err, errlen);
+    if (ks != KILN_OK) return ks;
+
+    /* chunks of whole items holding about one wave of lanes */
+    uint64_t chunk_items = slots / p > 0 ? slots / p : 1;
+    if (chunk_items > count) chunk_items = count;
+    const uint32_t b_bytes = 128 * r * p, in_blocks = 4 * r * p, out_blocks = (uint32_t)((out_len + 31) / 32);
+    size_t max_arena = 0;
+    for (size_t i0 = 0; i0 < count; i0 += chunk_items) {
+        size_t bytes = 0;
+        for (size_t i = i0; i < count && i < i0 + chunk_items; i++) bytes += in[i].password_len + in[i].salt_len;
+        if (bytes > max_arena) max_arena = bytes;
+    }
+    host_bufs h;
+    dev_bufs d;
+    h.arena = (uint8_t *)malloc(max_arena ? max_arena : 1);
+    h.items = (kdf_item *)malloc(chunk_items * sizeof(kdf_item));
+    if (!h.arena || !h.items) {
+        snprintf(err, errlen, "out of host memory for the scrypt batch");
+        return KILN_ERR_DEVICE;
+    }
+    KILN_CUDA_TRY(cudaMalloc(&d.arena, max_arena ? max_arena : 1), "cudaMalloc (passwords)");
+    KILN_CUDA_TRY(cudaMalloc(&d.items, chunk_items * sizeof(kdf_item)), "cudaMalloc (items)");
+    KILN_CUDA_TRY(cudaMalloc(&d.B, chunk_items * b_bytes), "cudaMalloc (B)");
+    KILN_CUDA_TRY(cudaMalloc(&d.out, chunk_items * out_len), "cudaMalloc (output)");
+
+    for (size_t i0 = 0; i0 < count; i0 += chunk_items) {
+        uint32_t n = (uint32_t)(count - i0 < chunk_items ? count - i0 : chunk_items);
+        size_t off = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const kiln_scrypt_input *x = &in[i0 + i];
+            if (x->password_len > UINT32_MAX || x->salt_len > UINT32_MAX) {
+                snprintf(err, errlen, "scrypt batch item %zu: password or salt over 4 GiB", i0 + i);
+                return KILN_ERR_INPUT;
+            }
+            h.items[i].pw_off = off;
+            h.items[i].pw_len = (uint32_t)x->password_len;
+            if (x->password_len) memcpy(h.arena + off, x->password, x->password_len);
+            off += x->password_len;
+            h.items[i].salt_off = off;
+            h.items[i].salt_len = (uint32_t)x->salt_len;
+            if (x->salt_len) memcpy(h.arena + off, x->salt, x->salt_len);
+            off += x->salt_len;
+        }
+        KILN_CUDA_TRY(cudaMemcpyAsync(d.arena, h.arena, off ? off : 1, cudaMemcpyHostToDevice, st->stream),
+                      "cudaMemcpy (passwords)");
+        KILN_CUDA_TRY(cudaMemcpyAsync(d.items, h.items, n * sizeof(kdf_item), cudaMemcpyHostToDevice, st->stream),
+                      "cudaMemcpy (items)");
+        uint64_t threads = (uint64_t)n * in_blocks;
+        kdf_in<<<(unsigned)((threads + 127) / 128), 128, 0, st->stream>>>(d.arena, d.items, n, in_blocks, d.B);
+        KILN_CUDA_TRY(cudaGetLastError(), "scrypt kdf_in launch");
+        /* more lanes than slots only when one item's p lanes outnumber them */
+        for (uint64_t l0 = 0, lanes = (uint64_t)n * p; l0 < lanes; l0 += slots) {
+            uint32_t k = (uint32_t)(lanes - l0 < slots ? lanes - l0 : slots);
+            KILN_CUDA_TRY(launch_romix(st->stream, r, tpb, d.B + l0 * 32 * r, k, N, gap, (uint4 *)scratch),
+                          "scrypt romix launch");
+        }
+        threads = (uint64_t)n * out_blocks;
+        kdf_out<<<(unsigned)((threads + 127) / 128), 128, 0, st->stream>>>(d.arena, d.items, n, d.B, b_bytes,
+                                                                           out_blocks, (uint32_t)out_len, d.out);
+        KILN_CUDA_TRY(cudaGetLastError(), "scrypt kdf_out launch");
+        KILN_CUDA_TRY(cudaMemcpyAsync(out + i0 * out_len, d.out, (size_t)n * out_len, cudaMemcpyDeviceToHost, st->stream),
+                      "cudaMemcpy (output)");
+        KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "scrypt batch kernels");
+    }
+    return KILN_OK;
+}

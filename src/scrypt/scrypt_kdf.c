@@ -1,0 +1,306 @@
+/* The scrypt KDF (RFC 7914) on the CPU: parameter checks, p lanes over threads, batches over
+ * threads, and the dispatch of batches to the GPU. Also the public HMAC/PBKDF2 entry points. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../api/cpu_features.h"
+#include "../api/internal.h"
+#include "../cuda/cuda_backend.h"
+#include "scrypt_cpu.h"
+#include "scrypt_kdf.h"
+
+#define DK_MAX (UINT64_C(0xffffffff) * 32) /* (2^32 - 1) * hLen */
+
+static uint64_t host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
+}
+
+kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params sp, size_t out_len)
+{
+    if (sp.N < 2 || (sp.N & (sp.N - 1)) != 0)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt N = %llu must be a power of two greater than 1",
+                         (unsigned long long)sp.N);
+    if (sp.r == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt r must be at least 1");
+    if (sp.p == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p must be at least 1");
+    if (sp.r < 4 && sp.N >> (16 * sp.r) != 0)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt N = %llu must be less than 2^(16r) = 2^%u for r = %u",
+                         (unsigned long long)sp.N, 16 * sp.r, sp.r);
+    if ((uint64_t)sp.p * 128 * sp.r > DK_MAX)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p = %u is over RFC 7914's limit (2^32 - 1) * 32 / (128 r) for r = %u",
+                         sp.p, sp.r);
+    if (out_len == 0 || (uint64_t)out_len > DK_MAX)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt output length %zu must be 1 .. (2^32 - 1) * 32 bytes", out_len);
+    uint64_t lane = 128 * (uint64_t)sp.r, mem = host_memory();
+    if (sp.N > (uint64_t)SIZE_MAX / lane || sp.N * lane > mem)
+        return kiln_fail(ctx, KILN_ERR_INPUT,
+                         "scrypt N = %llu, r = %u needs 128 * r * N = %.0f bytes of memory; this host has %llu",
+                         (unsigned long long)sp.N, sp.r, (double)sp.N * (double)lane, (unsigned long long)mem);
+    if ((uint64_t)sp.p * lane > mem)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p = %u, r = %u needs 128 * r * p = %llu bytes; this host has %llu",
+                         sp.p, sp.r, (unsigned long long)(sp.p * lane), (unsigned long long)mem);
+    return KILN_OK;
+}
+
+/* Scratch of one lane: V (32rN words) and X, Y (32r words each). */
+typedef struct lane_scratch {
+    uint32_t *V, *X, *Y;
+} lane_scratch;
+
+static int scratch_alloc(lane_scratch *s, kiln_scrypt_params sp)
+{
+    size_t words = 32 * (size_t)sp.r;
+    s->V = malloc(words * (size_t)sp.N * sizeof *s->V);
+    s->X = malloc(2 * words * sizeof *s->X);
+    s->Y = s->X ? s->X + words : NULL;
+    if (!s->V || !s->X) {
+        free(s->V);
+        free(s->X);
+        s->V = s->X = s->Y = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void scratch_free(lane_scratch *s)
+{
+    free(s->V);
+    free(s->X);
+}
+
+/* ROMix of one 128r-byte lane of B, in place. */
+static void romix_lane(uint8_t *b, kiln_scrypt_params sp, lane_scratch *s)
+{
+    size_t words = 32 * (size_t)sp.r;
+    for (size_t k = 0; k < words; k++) s->X[k] = kiln_load_le32(b + 4 * k);
+    kiln_scrypt_romix(s->X, s->V, s->Y, sp.N, sp.r);
+    for (size_t k = 0; k < words; k++) kiln_store_le32(b + 4 * k, s->X[k]);
+}
+
+/* Allocates up to `want` scratch sets; returns how many (0 = none could be had). */
+static int scratch_many(lane_scratch *s, int want, kiln_scrypt_params sp)
+{
+    int n = 0;
+    while (n < want && scratch_alloc(&s[n], sp) == 0) n++;
+    return n;
+}
+
+static int worker_count(const kiln_ctx *ctx, uint64_t jobs)
+{
+    int t = ctx->threads > 0 ? ctx->threads : kiln_cpu_cores();
+    if ((uint64_t)t > jobs) t = (int)jobs;
+    return t < 1 ? 1 : t;
+}
+
+static kiln_status no_memory(kiln_ctx *ctx, kiln_scrypt_params sp)
+{
+    return kiln_fail(ctx, KILN_ERR_INPUT, "cannot allocate scrypt's 128 * r * N = %.0f bytes (N = %llu, r = %u)",
+                     128.0 * sp.r * (double)sp.N, (unsigned long long)sp.N, sp.r);
+}
+
+kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len, const void *salt, size_t salt_len,
+                        kiln_scrypt_params sp, uint8_t *out, size_t out_len)
+{
+    if (!out || (!password && password_len) || (!salt && salt_len))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "missing password, salt or output buffer");
+    kiln_status st = kiln_scrypt_check(ctx, sp, out_len);
+    if (st != KILN_OK) return st;
+    size_t lane = 128 * (size_t)sp.r;
+    uint8_t *B = malloc(lane * sp.p);
+    int want = ctx ? worker_count(ctx, sp.p) : 1;
+    lane_scratch *s = calloc((size_t)want, sizeof *s);
+    int have = B && s ? scratch_many(s, want, sp) : 0;
+    if (have == 0) {
+        free(B);
+        free(s);
+        return no_memory(ctx, sp);
+    }
+    kiln_pbkdf2_sha256_hd(password, password_len, salt, salt_len, 1, B, lane * sp.p);
+#pragma omp parallel for num_threads(have) schedule(dynamic, 1)
+    for (int64_t i = 0; i < (int64_t)sp.p; i++) {
+        romix_lane(B + lane * (size_t)i, sp, &s[omp_get_thread_num()]);
+    }
+    kiln_pbkdf2_sha256_hd(password, password_len, B, lane * sp.p, 1, out, out_len);
+    for (int i = 0; i < have; i++) scratch_free(&s[i]);
+    free(s);
+    free(B);
+    return KILN_OK;
+}
+
+/* One item start to finish on the calling thread. */
+static void scrypt_one(const kiln_scrypt_input *in, kiln_scrypt_params sp, uint8_t *B, lane_scratch *s, uint8_t *out,
+                       size_t out_len)
+{
+    size_t lane = 128 * (size_t)sp.r;
+    kiln_pbkdf2_sha256_hd(in->password, in->password_len, in->salt, in->salt_len, 1, B, lane * sp.p);
+    for (uint32_t i = 0; i < sp.p; i++) romix_lane(B + lane * i, sp, s);
+    kiln_pbkdf2_sha256_hd(in->password, in->password_len, B, lane * sp.p, 1, out, out_len);
+}
+
+static kiln_status batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
+                             uint8_t *out, size_t out_len)
+{
+    int want = worker_count(ctx, count);
+    if (want == 1 || (uint64_t)count < (uint64_t)want * sp.p) {
+        /* few items: spread each one's p lanes instead */
+        for (size_t i = 0; i < count; i++) {
+            kiln_status st = kiln_scrypt(ctx, in[i].password, in[i].password_len, in[i].salt, in[i].salt_len, sp,
+                                         out + i * out_len, out_len);
+            if (st != KILN_OK) return st;
+        }
+        return KILN_OK;
+    }
+    size_t blen = 128 * (size_t)sp.r * sp.p;
+    lane_scratch *s = calloc((size_t)want, sizeof *s);
+    uint8_t *B = malloc(blen * (size_t)want);
+    int have = s && B ? scratch_many(s, want, sp) : 0;
+    if (have == 0) {
+        free(s);
+        free(B);
+        return no_memory(ctx, sp);
+    }
+#pragma omp parallel for num_threads(have) schedule(dynamic, 1)
+    for (int64_t i = 0; i < (int64_t)count; i++) {
+        int t = omp_get_thread_num();
+        scrypt_one(&in[i], sp, B + blen * (size_t)t, &s[t], out + (size_t)i * out_len, out_len);
+    }
+    for (int i = 0; i < have; i++) scratch_free(&s[i]);
+    free(s);
+    free(B);
+    return KILN_OK;
+}
+
+static kiln_status batch_args(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
+                              uint8_t *out, size_t out_len)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    if (count == 0) return KILN_OK;
+    if (!in || !out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing inputs or output buffer");
+    for (size_t i = 0; i < count; i++)
+        if ((!in[i].password && in[i].password_len) || (!in[i].salt && in[i].salt_len))
+            return kiln_fail(ctx, KILN_ERR_INPUT, "input %zu has a length but no bytes", i);
+    if (count > SIZE_MAX / out_len) return kiln_fail(ctx, KILN_ERR_INPUT, "batch output size overflows");
+    return kiln_scrypt_check(ctx, sp, out_len);
+}
+
+/* The GPU batch without the CPU spot check (bench measures this). */
+kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
+                                  uint8_t *out, size_t out_len)
+{
+    char err[KILN_ERR_MAX];
+    if (!ctx->cuda) {
+        kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+    }
+    kiln_cuda_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
+                                    ctx->scrypt_kdf_shape.lookup_gap};
+    kiln_status st = kiln_cuda_scrypt_kdf(ctx->cuda, &cfg, in, count, out, out_len, err, sizeof err);
+    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+    return KILN_OK;
+}
+
+kiln_status kiln_scrypt_batch(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
+                              uint8_t *out, size_t out_len)
+{
+    kiln_status st = batch_args(ctx, in, count, sp, out, out_len);
+    if (st != KILN_OK || count == 0) return st;
+    if (ctx->backend == KILN_BACKEND_CPU) return batch_cpu(ctx, in, count, sp, out, out_len);
+    st = kiln_scrypt_batch_gpu(ctx, in, count, sp, out, out_len);
+    if (st != KILN_OK) return st;
+    /* a GPU bug must not pass as a result: the last item is recomputed on the CPU */
+    uint8_t *check = malloc(out_len);
+    if (!check) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for the CPU check");
+    const kiln_scrypt_input *last = &in[count - 1];
+    st = kiln_scrypt(ctx, last->password, last->password_len, last->salt, last->salt_len, sp, check, out_len);
+    if (st == KILN_OK && memcmp(check, out + (count - 1) * out_len, out_len) != 0)
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU scrypt result for item %zu differs from the CPU's", count - 1);
+    free(check);
+    return st;
+}
+
+void kiln_scrypt_pow_hash(const uint8_t header[80], uint8_t hash[32])
+{
+    /* on the stack: the verification path must not fail for want of memory */
+    uint32_t V[32 * KILN_SCRYPT_LTC_N], X[32], Y[32];
+    uint8_t B[128];
+    kiln_pbkdf2_sha256_hd(header, 80, header, 80, 1, B, sizeof B);
+    for (int k = 0; k < 32; k++) X[k] = kiln_load_le32(B + 4 * k);
+    kiln_scrypt_romix(X, V, Y, KILN_SCRYPT_LTC_N, 1);
+    for (int k = 0; k < 32; k++) kiln_store_le32(B + 4 * k, X[k]);
+    kiln_pbkdf2_sha256_hd(header, 80, B, sizeof B, 1, hash, 32);
+}
+
+/* ---- launch shapes */
+
+static kiln_status check_shape(kiln_ctx *ctx, kiln_scrypt_shape s, int kdf)
+{
+    if (s.threads_per_hash != 0 && s.threads_per_hash != 4 && (kdf || s.threads_per_hash != 1))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "threads per hash %d must be %s", s.threads_per_hash,
+                         kdf ? "4 for the batch KDF" : "1 or 4");
+    if (s.lookup_gap < 0 || s.lookup_gap > 16 || (s.lookup_gap & (s.lookup_gap - 1)) != 0)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "lookup gap %d must be 1, 2, 4, 8 or 16", s.lookup_gap);
+    return KILN_OK;
+}
+
+kiln_status kiln_ctx_set_scrypt_shape(kiln_ctx *ctx, kiln_scrypt_shape shape)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    kiln_status st = check_shape(ctx, shape, 0);
+    if (st == KILN_OK) ctx->scrypt_shape = shape;
+    return st;
+}
+
+kiln_scrypt_shape kiln_ctx_scrypt_shape(const kiln_ctx *ctx)
+{
+    kiln_scrypt_shape none = {0, 0};
+    return ctx ? ctx->scrypt_shape : none;
+}
+
+kiln_status kiln_ctx_set_scrypt_kdf_launch(kiln_ctx *ctx, kiln_launch launch, kiln_scrypt_shape shape)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    int tpb = launch.threads_per_block;
+    if (tpb != 0 && (tpb < 32 || tpb > 1024 || tpb % 32 != 0))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "threads per block %d must be a multiple of 32 in 32..1024", tpb);
+    kiln_status st = check_shape(ctx, shape, 1);
+    if (st != KILN_OK) return st;
+    ctx->scrypt_kdf_launch = launch;
+    ctx->scrypt_kdf_shape = shape;
+    return KILN_OK;
+}
+
+void kiln_ctx_scrypt_kdf_launch(const kiln_ctx *ctx, kiln_launch *launch, kiln_scrypt_shape *shape)
+{
+    if (launch) *launch = ctx ? ctx->scrypt_kdf_launch : (kiln_launch){0, 0};
+    if (shape) *shape = ctx ? ctx->scrypt_kdf_shape : (kiln_scrypt_shape){0, 0};
+}
+
+/* ---- HMAC and PBKDF2 */
+
+void kiln_hmac_sha256(const void *key, size_t key_len, const void *msg, size_t msg_len, uint8_t mac[32])
+{
+    kiln_hmac_sha256_key k;
+    kiln_sha256_hd s;
+    uint32_t inner[8], d[8];
+    kiln_hmac_sha256_setkey(&k, key, key_len);
+    kiln_sha256_hd_start(&s, k.inner, 64);
+    kiln_sha256_hd_update(&s, msg, msg_len);
+    kiln_sha256_hd_final_words(&s, inner);
+    kiln_hmac_sha256_outer(&k, inner, d);
+    for (int i = 0; i < 8; i++) kiln_store_be32(mac + 4 * i, d[i]);
+}
+
+kiln_status kiln_pbkdf2_sha256(kiln_ctx *ctx, const void *password, size_t password_len, const void *salt,
+                               size_t salt_len, uint64_t c, uint8_t *out, size_t out_len)
+{
+    if (!out || (!password && password_len) || (!salt && salt_len))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "missing password, salt or output buffer");
+    if (c == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "PBKDF2 iteration count must be at least 1");
+    if (out_len == 0 || (uint64_t)out_len > DK_MAX)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "PBKDF2 output length %zu must be 1 .. (2^32 - 1) * 32 bytes", out_len);
+    kiln_pbkdf2_sha256_hd(password, password_len, salt, salt_len, c, out, out_len);
+    return KILN_OK;
+}

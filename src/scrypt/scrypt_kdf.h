@@ -1,0 +1,12 @@
+/* Library-internal entry points of the scrypt KDF. */
+#ifndef KILN_SCRYPT_KDF_H
+#define KILN_SCRYPT_KDF_H
+
+#include "kiln.h"
+
+/* The GPU batch alone, without kiln_scrypt_batch's CPU spot check (the bench measures this).
+ * Arguments already checked. */
+kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
+                                  uint8_t *out, size_t out_len);
+
+#endif
