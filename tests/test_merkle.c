@@ -194,8 +194,7 @@ static void proofs(kiln_ctx *ctx)
 }
 
 /* The SHA-3 / Keccak merges against the 64-byte (Len = 512) known answers of NIST's
- * SHA3_256ShortMsg.rsp and the Keccak team's ShortMsgKAT_256.txt; without the Keccak module both
- * report that they need it. */
+ * SHA3_256ShortMsg.rsp and the Keccak team's ShortMsgKAT_256.txt. */
 static void keccak_merges(kiln_ctx *ctx)
 {
     static const struct {
@@ -215,10 +214,8 @@ static void keccak_merges(kiln_ctx *ctx)
         uint8_t msg[64], out[32];
         kiln_hex_decode(ctx, kat[i].msg, msg, 64);
         kiln_status st = kiln_merkle_merge(ctx, kat[i].algo, msg, msg + 32, out);
-        if (st == KILN_OK) CHECK(hex_eq(out, 32, 0, kat[i].md), "%s merge KAT", kiln_merkle_algo_name(kat[i].algo));
-        else
-            CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "needs the Keccak module"), "%s: %s",
-                  kiln_merkle_algo_name(kat[i].algo), kiln_last_error(ctx));
+        CHECK(st == KILN_OK && hex_eq(out, 32, 0, kat[i].md), "%s merge KAT: %s", kiln_merkle_algo_name(kat[i].algo),
+              kiln_last_error(ctx));
     }
 }
 
@@ -232,10 +229,8 @@ static void errors(kiln_ctx *ctx)
     }
     CHECK(kiln_merkle_algo_from_name(ctx, "md5", &a) == KILN_ERR_INPUT, "unknown name");
     uint8_t leaf[32] = {0}, root[32];
-    kiln_status st = kiln_merkle_build(ctx, KILN_MERKLE_SHA3_256, leaf, 1, NULL, root, NULL);
-    if (st != KILN_OK)
-        CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "needs the Keccak module"), "sha3-256: %s",
-              kiln_last_error(ctx));
+    CHECK(kiln_merkle_build(ctx, KILN_MERKLE_SHA3_256, leaf, 1, NULL, root, NULL) == KILN_OK && memcmp(root, leaf, 32) == 0,
+          "sha3-256 one leaf: %s", kiln_last_error(ctx));
     CHECK(kiln_merkle_build(ctx, KILN_MERKLE_SHA256D, leaf, 0, NULL, root, NULL) == KILN_ERR_INPUT, "no leaves");
     CHECK(kiln_merkle_build(ctx, KILN_MERKLE_SHA256D, leaf, 1, NULL, root, NULL) == KILN_OK &&
               memcmp(root, leaf, 32) == 0,

@@ -42,34 +42,50 @@ static kiln_status check_sha256(kiln_ctx *ctx)
     return KILN_OK;
 }
 
-static kiln_status check_genesis_search(kiln_ctx *ctx)
+/* A real block with its nonce cleared, searched in a window around its real nonce on the context's
+ * device: exactly that nonce and the known PoW hash must come back. */
+typedef struct block_check {
+    const char *what; /* for the message */
+    kiln_algo algo;
+    const char *header_hex;
+    const char *pow_hex; /* PoW hash, byte-reversed as printed */
+    uint32_t nonce;
+    uint64_t cpu_window, gpu_window; /* the GPU's is large enough to fill it for several launches */
+} block_check;
+
+static const block_check blocks[] = {
+    {"sha256d search of the Bitcoin genesis block", KILN_ALGO_SHA256D,
+     "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f6"
+     "17fc81bc3888a51323a9fb8aa4b1e5e4a29ab5f49ffff001d1dac2b7c",
+     "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f", 2083236893u, 200000, UINT64_C(1) << 31},
+    /* Litecoin block of July 2013 (litecoin-project/litecoin scrypt_tests.cpp vector 0) */
+    {"scrypt search of a Litecoin block", KILN_ALGO_SCRYPT,
+     "020000004c1271c211717198227392b029a64a7971931d351b387bb80db027f270411e398a07046f7d4a08dd"
+     "815412a8712f874a7ebf0507e3878bd24e20a3b73fd750a667d2f451eac7471b00de6659",
+     "00000000002bef4107f882f6115e0b01f348d21195dacd3582aa2dabd7985806", 1499913728u, 600, UINT64_C(1) << 20},
+};
+
+static kiln_status check_block_search(kiln_ctx *ctx, const block_check *b)
 {
-    static const char genesis[] =
-        "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f6"
-        "17fc81bc3888a51323a9fb8aa4b1e5e4a29ab5f49ffff001d1dac2b7c";
-    static const char genesis_hash[] = "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f";
-    const uint32_t real_nonce = 2083236893u;
     kiln_scan_job job;
     memset(&job, 0, sizeof job);
-    job.algo = KILN_ALGO_SHA256D;
-    if (kiln_header_from_hex(ctx, genesis, job.header) != KILN_OK) return KILN_ERR_DEVICE;
+    job.algo = b->algo;
+    if (kiln_header_from_hex(ctx, b->header_hex, job.header) != KILN_OK) return KILN_ERR_DEVICE;
     if (kiln_target_from_bits(ctx, kiln_header_bits(job.header), job.target) != KILN_OK) return KILN_ERR_DEVICE;
     kiln_header_set_nonce(job.header, 0);
     found_one f;
     memset(&f, 0, sizeof f);
     job.on_found = keep_found;
     job.user = &f;
-    /* the GPU gets a window large enough to fill it for several launches */
-    uint64_t window = ctx->backend == KILN_BACKEND_CPU ? 200000 : (UINT64_C(1) << 31);
-    job.start = real_nonce - window / 2;
+    uint64_t window = ctx->backend == KILN_BACKEND_CPU ? b->cpu_window : b->gpu_window;
+    job.start = b->nonce - window / 2;
     job.count = window;
     kiln_status st = kiln_scan(ctx, &job, NULL);
     if (st != KILN_OK && st != KILN_NOT_FOUND) return st;
     char hex[65];
     kiln_hex_encode(f.hash, 32, 1, hex);
-    if (f.n != 1 || f.nonce != real_nonce || strcmp(hex, genesis_hash) != 0)
-        return kiln_fail(ctx, KILN_NOT_FOUND, "sha256d search of the genesis block on %s did not find nonce %u",
-                         ctx->device_name, real_nonce);
+    if (f.n != 1 || f.nonce != b->nonce || strcmp(hex, b->pow_hex) != 0)
+        return kiln_fail(ctx, KILN_NOT_FOUND, "%s on %s did not find nonce %u", b->what, ctx->device_name, b->nonce);
     return KILN_OK;
 }
 
@@ -89,43 +105,13 @@ static kiln_status check_scrypt_kdf(kiln_ctx *ctx)
     return KILN_OK;
 }
 
-/* Litecoin block of July 2013 (litecoin-project/litecoin scrypt_tests.cpp vector 0), nonce cleared. */
-static kiln_status check_litecoin_search(kiln_ctx *ctx)
-{
-    static const char header[] = "020000004c1271c211717198227392b029a64a7971931d351b387bb80db027f270411e398a07046f7d4a08dd"
-                                 "815412a8712f874a7ebf0507e3878bd24e20a3b73fd750a667d2f451eac7471b00de6659";
-    static const char pow[] = "00000000002bef4107f882f6115e0b01f348d21195dacd3582aa2dabd7985806";
-    const uint32_t real_nonce = 1499913728u;
-    kiln_scan_job job;
-    memset(&job, 0, sizeof job);
-    job.algo = KILN_ALGO_SCRYPT;
-    if (kiln_header_from_hex(ctx, header, job.header) != KILN_OK) return KILN_ERR_DEVICE;
-    if (kiln_target_from_bits(ctx, kiln_header_bits(job.header), job.target) != KILN_OK) return KILN_ERR_DEVICE;
-    kiln_header_set_nonce(job.header, 0);
-    found_one f;
-    memset(&f, 0, sizeof f);
-    job.on_found = keep_found;
-    job.user = &f;
-    uint64_t window = ctx->backend == KILN_BACKEND_CPU ? 600 : (UINT64_C(1) << 20);
-    job.start = real_nonce - window / 2;
-    job.count = window;
-    kiln_status st = kiln_scan(ctx, &job, NULL);
-    if (st != KILN_OK && st != KILN_NOT_FOUND) return st;
-    char hex[65];
-    kiln_hex_encode(f.hash, 32, 1, hex);
-    if (f.n != 1 || f.nonce != real_nonce || strcmp(hex, pow) != 0)
-        return kiln_fail(ctx, KILN_NOT_FOUND, "scrypt search of a Litecoin block on %s did not find nonce %u",
-                         ctx->device_name, real_nonce);
-    return KILN_OK;
-}
-
 kiln_status kiln_selftest(kiln_ctx *ctx)
 {
     if (!ctx) return KILN_ERR_INPUT;
     kiln_status st = check_sha256(ctx);
-    if (st == KILN_OK) st = check_genesis_search(ctx);
+    if (st == KILN_OK) st = check_block_search(ctx, &blocks[0]);
     if (st == KILN_OK) st = kiln_selftest_keccak(ctx);
     if (st == KILN_OK) st = check_scrypt_kdf(ctx);
-    if (st == KILN_OK) st = check_litecoin_search(ctx);
+    if (st == KILN_OK) st = check_block_search(ctx, &blocks[1]);
     return st;
 }

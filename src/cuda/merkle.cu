@@ -43,10 +43,8 @@ __device__ __forceinline__ void merge_dev(const uint32_t l[8], const uint32_t r[
 {
     if constexpr (A == KILN_MERKLE_SHA256D) kiln_merge_sha256d(l, r, o);
     else if constexpr (A == KILN_MERKLE_SHA256) kiln_merge_sha256(l, r, o);
-#if KILN_MERKLE_HAVE_KECCAK
     else if constexpr (A == KILN_MERKLE_SHA3_256) kiln_merge_sha3_256(l, r, o);
     else if constexpr (A == KILN_MERKLE_KECCAK256) kiln_merge_keccak256(l, r, o);
-#endif
     else kiln_merge_rp64(l, r, o);
 }
 
@@ -427,10 +425,8 @@ extern "C" kiln_status kiln_cuda_merkle_build(kiln_cuda_state *st, kiln_merkle_a
     case KILN_MERKLE_SHA256D: return build<KILN_MERKLE_SHA256D>(st, n, cfg, launches, gpu_ms, err, errlen);
     case KILN_MERKLE_SHA256: return build<KILN_MERKLE_SHA256>(st, n, cfg, launches, gpu_ms, err, errlen);
     case KILN_MERKLE_RP64_256: return build<KILN_MERKLE_RP64_256>(st, n, cfg, launches, gpu_ms, err, errlen);
-#if KILN_MERKLE_HAVE_KECCAK
     case KILN_MERKLE_SHA3_256: return build<KILN_MERKLE_SHA3_256>(st, n, cfg, launches, gpu_ms, err, errlen);
     case KILN_MERKLE_KECCAK256: return build<KILN_MERKLE_KECCAK256>(st, n, cfg, launches, gpu_ms, err, errlen);
-#endif
     default: break;
     }
     snprintf(err, errlen, "merkle algorithm %s has no GPU merge in this build", kiln_merkle_algo_name(algo));
@@ -451,10 +447,8 @@ extern "C" kiln_status kiln_cuda_merkle_raw(kiln_cuda_state *st, kiln_merkle_alg
     case KILN_MERKLE_SHA256D: return raw<KILN_MERKLE_SHA256D>(st, n, tpb, gpu_ms, err, errlen);
     case KILN_MERKLE_SHA256: return raw<KILN_MERKLE_SHA256>(st, n, tpb, gpu_ms, err, errlen);
     case KILN_MERKLE_RP64_256: return raw<KILN_MERKLE_RP64_256>(st, n, tpb, gpu_ms, err, errlen);
-#if KILN_MERKLE_HAVE_KECCAK
     case KILN_MERKLE_SHA3_256: return raw<KILN_MERKLE_SHA3_256>(st, n, tpb, gpu_ms, err, errlen);
     case KILN_MERKLE_KECCAK256: return raw<KILN_MERKLE_KECCAK256>(st, n, tpb, gpu_ms, err, errlen);
-#endif
     default: break;
     }
     snprintf(err, errlen, "merkle algorithm %s has no GPU merge in this build", kiln_merkle_algo_name(algo));

@@ -8,13 +8,8 @@
 static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_SHA256D] = {"sha256d", kiln_merge_sha256d, NULL, 0},
     [KILN_MERKLE_SHA256] = {"sha256", kiln_merge_sha256, NULL, 0},
-#if KILN_MERKLE_HAVE_KECCAK
     [KILN_MERKLE_SHA3_256] = {"sha3-256", kiln_merge_sha3_256, NULL, 0},
     [KILN_MERKLE_KECCAK256] = {"keccak256", kiln_merge_keccak256, NULL, 0},
-#else
-    [KILN_MERKLE_SHA3_256] = {"sha3-256", NULL, "merkle algorithm sha3-256 needs the Keccak module", 0},
-    [KILN_MERKLE_KECCAK256] = {"keccak256", NULL, "merkle algorithm keccak256 needs the Keccak module", 0},
-#endif
     [KILN_MERKLE_RP64_256] = {"rp64_256", kiln_merge_rp64, NULL, 1},
 };
 

@@ -11,21 +11,11 @@
 #include <stdint.h>
 
 #include "bytes.h"
+#include "keccak.h"
 #include "kiln_hd.h"
 #include "rescue.h"
 #include "sha256.h"
 
-/* The SHA-3 / Keccak merges come with the Keccak module (src/prim/keccak.h); a build without it
- * reports those two algorithms as missing. */
-#if defined(__has_include)
-#if __has_include("keccak.h")
-#include "keccak.h"
-#define KILN_MERKLE_HAVE_KECCAK 1
-#endif
-#endif
-#ifndef KILN_MERKLE_HAVE_KECCAK
-#define KILN_MERKLE_HAVE_KECCAK 0
-#endif
 
 #define KILN_NODE_WORDS 8
 
@@ -108,7 +98,6 @@ KILN_HD void kiln_merge_rp64(const uint32_t l[KILN_NODE_WORDS], const uint32_t r
     kiln_elements_to_node(o, out);
 }
 
-#if KILN_MERKLE_HAVE_KECCAK
 /* One Keccak-f[1600] call: the 64-byte message left || right is 8 little-endian lanes, which are the
  * node words in pairs; with rate 136 (256-bit output) the padding is the domain byte at byte 64
  * (lane 8) and 0x80 at byte 135 (the top of lane 16); the digest is lanes 0..3. */
@@ -141,6 +130,6 @@ KILN_HD void kiln_merge_keccak256(const uint32_t l[KILN_NODE_WORDS], const uint3
 {
     kiln_merge_keccak_domain(l, r, out, KILN_KECCAK_DOMAIN_KECCAK);
 }
-#endif
+
 
 #endif
