@@ -284,7 +284,7 @@ int cmd_pagerank(int argc, char **argv)
                (unsigned long long)info.self_loops_removed, (unsigned long long)info.duplicates_removed,
                (unsigned long long)info.self_loops, (unsigned long long)info.dangling);
         json_str(stdout, kiln_ctx_device_name(ctx));
-        printf(", \"backend\": \"%s\", \"precision\": \"%s\", \"damping\": %.17g, \"tol\": %.17g, \"max_iter\": %d, "
+        printf(", \"backend\": \"%s\", \"precision\": \"%s\", \"damping\": %.15g, \"tol\": %.15g, \"max_iter\": %d, "
                "\"iterations\": %d, \"converged\": %s, \"residual\": %.6e, \"seconds\": %.9f, "
                "\"seconds_per_iteration\": %.9e, \"edges_per_second\": %.6e, \"load_seconds\": %.6f, "
                "\"build_seconds\": %.6f, \"built_on_gpu\": %s, \"setup_seconds\": %.6f, \"verify_residual\": %.6e, "
