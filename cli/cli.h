@@ -39,6 +39,8 @@ int cli_parse_seconds(const char *s, double max, double *out);
 /* Creates a context on the device named by spec ("auto" when NULL) with `threads` CPU threads.
  * On failure prints the error and returns NULL with *code set. */
 kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code);
+/* cli_open for `kiln tune`: the device must be a GPU (exit 2 for an explicit cpu, 3 when none). */
+kiln_ctx *cli_open_tune_gpu(const char *cmd, const char *device, int *code);
 
 /* Commands */
 int cmd_mine(int argc, char **argv);

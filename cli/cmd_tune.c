@@ -32,15 +32,8 @@ int cmd_tune(int argc, char **argv)
     if (seconds_s && cli_parse_seconds(seconds_s, 60, &seconds) != 0)
         return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);
     int code;
-    kiln_ctx *ctx = cli_open(cmd, device, 0, &code);
+    kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
     if (!ctx) return code;
-    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA) {
-        code = strcmp(device, "cpu") == 0
-                   ? cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda")
-                   : cli_error(EXIT_DEVICE, cmd, "no CUDA GPU to tune");
-        kiln_ctx_free(ctx);
-        return code;
-    }
     static const int tpbs[] = {32, 64, 128, 256, 512, 1024}, ipts[] = {1, 2, 4, 8, 16};
     printf("tuning %s on %s (rate per threads-per-block x nonces-per-thread)\n", algo_s, kiln_ctx_device_name(ctx));
     printf("%8s", "tpb\\npt");

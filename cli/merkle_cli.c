@@ -218,15 +218,8 @@ int cmd_tune_merkle(int argc, char **argv)
     if (reps_s && (cli_parse_u64(reps_s, 100, &reps) != 0 || reps == 0))
         return cli_error(EXIT_USAGE, cmd, "bad --reps '%s' (1..100)", reps_s);
     int code;
-    kiln_ctx *ctx = cli_open(cmd, device, 0, &code);
+    kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
     if (!ctx) return code;
-    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA) {
-        code = strcmp(device, "cpu") == 0
-                   ? cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda")
-                   : cli_error(EXIT_DEVICE, cmd, "no CUDA GPU to tune");
-        kiln_ctx_free(ctx);
-        return code;
-    }
     static const int tpbs[] = {32, 64, 128, 256, 512, 1024};
     printf("tuning %s on %s, %llu leaves: tree rate (merges/s, graph launches) per threads per block x k\n"
            "(k = levels per launch of the subtree kernel; k = 1 is one launch per level; the best k >= 2 is cached)\n",

@@ -155,15 +155,8 @@ int cmd_tune_scrypt(int argc, char **argv)
         return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);
     kiln_scrypt_params sp = {N, (uint32_t)r, (uint32_t)p};
     int code;
-    kiln_ctx *ctx = cli_open(cmd, device, 0, &code);
+    kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
     if (!ctx) return code;
-    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA) {
-        code = strcmp(device, "cpu") == 0
-                   ? cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda")
-                   : cli_error(EXIT_DEVICE, cmd, "no CUDA GPU to tune");
-        kiln_ctx_free(ctx);
-        return code;
-    }
     point best;
     code = kdf ? tune_kdf(ctx, sp, seconds, cmd, &best) : tune_mine(ctx, seconds, cmd, &best);
     if (code == EXIT_OK) {
