@@ -20,14 +20,14 @@ int cmd_tune(int argc, char **argv)
         else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
         else if ((r = cli_opt(argc, argv, &i, "--seconds", &v)) != 0) seconds_s = v;
         else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln tune [--algo sha256d|scrypt|scrypt-kdf] [--device auto|cuda|cuda:I] [--seconds S per shape]");
+            puts("usage: kiln tune [--algo sha256d|scrypt|scrypt-kdf|merkle-sha256d|merkle-sha256|merkle-rp64] [--device auto|cuda|cuda:I] [--seconds S per shape]");
             return EXIT_OK;
         } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
         if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
     }
     kiln_algo algo;
     if (kiln_algo_from_name(NULL, algo_s, &algo) != KILN_OK)
-        return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256d)", algo_s);
+        return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256d, scrypt, scrypt-kdf, merkle-sha256d, merkle-sha256 or merkle-rp64)", algo_s);
     double seconds = 0.3;
     if (seconds_s && cli_parse_seconds(seconds_s, 60, &seconds) != 0)
         return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);
