@@ -1,5 +1,4 @@
 /* kiln tune: sweep threads per block x items per thread on a GPU, print the table, cache the best. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,17 +65,11 @@ int cmd_tune(int argc, char **argv)
         if (code == EXIT_OK) printf("\n");
     }
     if (code == EXIT_OK) {
-        char r[32], path[4096];
+        char r[32];
         format_rate(best.rate, "H/s", r, sizeof r);
         printf("best: %d threads per block, %d nonces per thread: %s\n", best.launch.threads_per_block,
                best.launch.items_per_thread, r);
-        snprintf(best.algo, sizeof best.algo, "%s", algo_s);
-        snprintf(best.device, sizeof best.device, "%s", kiln_ctx_device_name(ctx));
-        if (tune_cache_path(path, sizeof path) != 0)
-            fprintf(stderr, "kiln tune: neither XDG_CACHE_HOME nor HOME is set; result not cached\n");
-        else if (tune_cache_store(path, &best) != 0)
-            fprintf(stderr, "kiln tune: cannot write %s: %s\n", path, strerror(errno));
-        else printf("cached in %s\n", path);
+        tune_cache_save(ctx, algo_s, &best);
     }
     kiln_ctx_free(ctx);
     return code;

@@ -1,7 +1,6 @@
 /* Shared pieces of the Merkle commands, and `kiln bench` / `kiln tune` for merkle-* algorithms. */
 #include "merkle_cli.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -260,20 +259,14 @@ int cmd_tune_merkle(int argc, char **argv)
         if (code == EXIT_OK) printf("\n");
     }
     if (code == EXIT_OK && best.rate > 0) {
-        char r[32], path[4096];
+        char r[32];
         format_rate(levels.rate, "H/s", r, sizeof r);
         printf("best one launch per level: %d threads per block: %s\n", levels.launch.threads_per_block, r);
         format_rate(best.rate, "H/s", r, sizeof r);
         printf("best: subtrees, %d threads per block, k = %d: %s (%.3f x one launch per level)\n",
                best.launch.threads_per_block, best.launch.items_per_thread, r,
                levels.rate > 0 ? best.rate / levels.rate : 0.0);
-        snprintf(best.algo, sizeof best.algo, "%s", merkle_cli_cache_name(algo));
-        snprintf(best.device, sizeof best.device, "%s", kiln_ctx_device_name(ctx));
-        if (tune_cache_path(path, sizeof path) != 0)
-            fprintf(stderr, "kiln tune: neither XDG_CACHE_HOME nor HOME is set; result not cached\n");
-        else if (tune_cache_store(path, &best) != 0)
-            fprintf(stderr, "kiln tune: cannot write %s: %s\n", path, strerror(errno));
-        else printf("cached in %s\n", path);
+        tune_cache_save(ctx, merkle_cli_cache_name(algo), &best);
     }
     kiln_ctx_free(ctx);
     return code;

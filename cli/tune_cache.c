@@ -159,3 +159,15 @@ void tune_cache_apply_scrypt_kdf(kiln_ctx *ctx)
     if (tune_cache_lookup(path, "scrypt-kdf", kiln_ctx_device_name(ctx), &e) == 0)
         kiln_ctx_set_scrypt_kdf_launch(ctx, e.launch, e.shape);
 }
+
+void tune_cache_save(kiln_ctx *ctx, const char *algo, tune_entry *e)
+{
+    char path[4096];
+    snprintf(e->algo, sizeof e->algo, "%s", algo);
+    snprintf(e->device, sizeof e->device, "%s", kiln_ctx_device_name(ctx));
+    if (tune_cache_path(path, sizeof path) != 0)
+        fprintf(stderr, "kiln tune: neither XDG_CACHE_HOME nor HOME is set; result not cached\n");
+    else if (tune_cache_store(path, e) != 0)
+        fprintf(stderr, "kiln tune: cannot write %s: %s\n", path, strerror(errno));
+    else printf("cached in %s\n", path);
+}

@@ -28,6 +28,9 @@ int tune_cache_parse_line(const char *line, tune_entry *e);
 int tune_cache_lookup(const char *path, const char *algo, const char *device, tune_entry *out);
 /* Adds or replaces the entry, creating the directory; 0 on success, -1 with errno set. */
 int tune_cache_store(const char *path, const tune_entry *e);
+/* Stores the tuning result e under algo and the context's device name, and tells the user where
+ * it went (stdout) or why it was not cached (stderr). */
+void tune_cache_save(kiln_ctx *ctx, const char *algo, tune_entry *e);
 /* Applies a cached launch shape to a GPU context; does nothing for the CPU or without an entry. */
 void tune_cache_apply(kiln_ctx *ctx, kiln_algo algo);
 /* The same for the batch KDF's entry ("scrypt-kdf"). */

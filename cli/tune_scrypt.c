@@ -5,7 +5,6 @@
  *     for the best of those. Each row shows the scratchpad bytes a hash moves (N/gap rows written,
  *     N rows read, 128 bytes each, plus B and the pad states) and the bandwidth that makes.
  *   scrypt-kdf (batch KDF, N=16384 r=8 p=1 unless -N/-r/-p): lookup gap, then threads per block. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,25 +159,19 @@ int cmd_tune_scrypt(int argc, char **argv)
     point best;
     code = kdf ? tune_kdf(ctx, sp, seconds, cmd, &best) : tune_mine(ctx, seconds, cmd, &best);
     if (code == EXIT_OK) {
-        char rs[32], path[4096];
+        char rs[32];
         format_rate(best.rate, "H/s", rs, sizeof rs);
         printf("best: %d threads per hash, lookup gap %d, %d threads per block, %d wave(s) per launch: %s\n",
                best.shape.threads_per_hash, best.shape.lookup_gap, best.launch.threads_per_block,
                best.launch.items_per_thread, rs);
         tune_entry e;
         memset(&e, 0, sizeof e);
-        snprintf(e.algo, sizeof e.algo, "%s", kdf ? "scrypt-kdf" : "scrypt");
-        snprintf(e.device, sizeof e.device, "%s", kiln_ctx_device_name(ctx));
         e.launch = best.launch;
         e.shape = best.shape;
         e.rate = best.rate;
         if (kdf && (n_s || r_s || p_s))
             printf("not cached: the cache holds the batch KDF's shape for N=16384, r=8, p=1\n");
-        else if (tune_cache_path(path, sizeof path) != 0)
-            fprintf(stderr, "kiln tune: neither XDG_CACHE_HOME nor HOME is set; result not cached\n");
-        else if (tune_cache_store(path, &e) != 0)
-            fprintf(stderr, "kiln tune: cannot write %s: %s\n", path, strerror(errno));
-        else printf("cached in %s\n", path);
+        else tune_cache_save(ctx, kdf ? "scrypt-kdf" : "scrypt", &e);
     }
     kiln_ctx_free(ctx);
     return code;
