@@ -37,15 +37,84 @@ typedef enum kiln_backend {
 
 typedef struct kiln_ctx kiln_ctx;
 
+/* ---------------------------------------------------------------- the workload registry */
+
+/* Every algorithm kiln runs is one entry of one table: the name a user types, the kinds of work it
+ * takes part in, where it runs, how it is benchmarked and tuned, and a help line. The command line
+ * lists, parses and dispatches algorithms through it, so a name is written once. */
+typedef enum kiln_kind {
+    KILN_KIND_SEARCH = 1u << 0, /* nonce search, `kiln mine` (a kiln_algo) */
+    KILN_KIND_HASH = 1u << 1, /* message digest, `kiln hash` (a kiln_hash_algo) */
+    KILN_KIND_KDF = 1u << 2, /* key derivation, `kiln scrypt` */
+    KILN_KIND_TREE = 1u << 3, /* Merkle tree merge, `kiln merkle` (a kiln_merkle_algo) */
+    KILN_KIND_GRAPH = 1u << 4, /* graph analytics, `kiln pagerank` */
+    KILN_KIND_PERMUTATION = 1u << 5, /* a bare permutation (Keccak-f[1600]) */
+} kiln_kind;
+#define KILN_KIND_ALL 0x3Fu
+
+/* One axis of a tuning sweep: a launch parameter and the values `kiln tune` tries. */
+typedef struct kiln_tune_axis {
+    const char *label; /* e.g. "threads per block" */
+    const int *values;
+    int count;
+} kiln_tune_axis;
+
+typedef struct kiln_workload {
+    const char *name; /* as the user types it */
+    const char *short_name; /* a second spelling in bench and tune names ("rp64"), or NULL */
+    unsigned kinds; /* KILN_KIND_* */
+    int search_algo; /* kiln_algo when kinds has SEARCH, else -1 */
+    int hash_algo; /* kiln_hash_algo when kinds has HASH, else -1 */
+    int tree_algo; /* kiln_merkle_algo when kinds has TREE, else -1 */
+    unsigned gpu_kinds; /* kinds with a GPU implementation */
+    unsigned bench_kinds; /* kinds `kiln bench` measures */
+    unsigned bench_all_kinds; /* kinds measured by `kiln bench --algo all` */
+    unsigned tune_kinds; /* kinds `kiln tune` sweeps (their cache key is the bench name) */
+    const char *help; /* one line */
+} kiln_workload;
+
+size_t kiln_workload_count(void);
+/* Entry i (0 .. count-1), NULL past the end. */
+const kiln_workload *kiln_workload_at(size_t i);
+/* The entry called `name` that has one of `kinds`. NULL when there is none, with a message in ctx
+ * naming the names that would have been accepted. */
+const kiln_workload *kiln_workload_find(kiln_ctx *ctx, const char *name, unsigned kinds);
+/* The name a (workload, kind) pair has in `kiln bench`, `kiln tune` and the tuning cache: the
+ * workload's name, or "merkle-" + its short name (else name) for a tree merge. */
+const char *kiln_workload_bench_name(const kiln_workload *w, kiln_kind kind, char *buf, size_t len);
+/* Parses a bench/tune name (as kiln_workload_bench_name writes them; for trees the full name is
+ * accepted too) among the kinds of `kinds` (bench_kinds or tune_kinds must also have it). NULL
+ * with a message in ctx when nothing matches. */
+const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, unsigned kinds, int tune,
+                                             kiln_kind *kind);
+/* The launch parameters `kiln tune` sweeps for a kind of the workload: up to 4 axes written to
+ * axes, their number returned (0 when the kind is not tunable). */
+int kiln_workload_tune_axes(const kiln_workload *w, kiln_kind kind, kiln_tune_axis axes[4]);
+
 /* A context holds the chosen device, CPU thread count, launch settings and the last error.
  * Returns NULL only when memory is exhausted. The device starts as "cpu". */
 kiln_ctx *kiln_ctx_new(void);
 void kiln_ctx_free(kiln_ctx *ctx);
 const char *kiln_last_error(const kiln_ctx *ctx);
 
-/* spec: "auto" (first GPU if any, else CPU), "cpu", "cuda" (GPU 0), "cuda:N".
- * KILN_ERR_INPUT for an unknown spec, KILN_ERR_DEVICE when the GPU asked for is absent. */
+/* spec: "auto", "cpu", "cuda" (GPU 0), "cuda:N". KILN_ERR_INPUT for an unknown spec,
+ * KILN_ERR_DEVICE when the GPU asked for is absent. "auto" selects the first GPU when there is
+ * one, else the CPU, and leaves each workload to pick per call with kiln_ctx_pick. */
 kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec);
+/* 1 when the device was given as "auto". */
+int kiln_ctx_device_auto(const kiln_ctx *ctx);
+
+/* Where work of `kind` and size `work` runs on this context: the one device policy of kiln.
+ * An explicit device is always used as given, except for the graph build (below). Under "auto":
+ *   search, KDF, tree, permutation, graph (PageRank): the GPU when there is one: these are
+ *     compute or memory bound and a GPU is 10x-100x a CPU on them once its context is up;
+ *   hash (work = bytes of the batch): the GPU only from KILN_AUTO_HASH_GPU_BYTES: below that,
+ *     reading the files and starting the GPU cost more than the CPU's hashing.
+ * Graph build (work = edges), on any GPU context: the CSR is sorted on the GPU from
+ * KILN_GPU_CSR_MIN_EDGES edges; smaller lists are built on the CPU threads, faster than a copy. */
+#define KILN_AUTO_HASH_GPU_BYTES (UINT64_C(256) << 20)
+#define KILN_GPU_CSR_MIN_EDGES (UINT64_C(1) << 22)
+kiln_backend kiln_ctx_pick(const kiln_ctx *ctx, kiln_kind kind, uint64_t work);
 kiln_backend kiln_ctx_backend(const kiln_ctx *ctx);
 /* Human name of the selected device, e.g. "NVIDIA H200" or the CPU model. */
 const char *kiln_ctx_device_name(const kiln_ctx *ctx);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/cpu_features.h"
+#include "core/cpu_features.h"
 #include "check.h"
 #include "hash/sha256_host.h"
 #include "prim/sha256.h"

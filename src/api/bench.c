@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../core/ctx.h"
+#include "../core/clock.h"
 
 /* Bitcoin block 125552's header: real data, so the rate is that of real mining work. */
 static const char bench_header_hex[] =

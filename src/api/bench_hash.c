@@ -6,7 +6,8 @@
 
 #include "../cuda/cuda_backend.h"
 #include "hash_internal.h"
-#include "internal.h"
+#include "../core/ctx.h"
+#include "../core/clock.h"
 
 #define GPU_BENCH_BYTES (UINT64_C(2) << 30) /* messages (or states) resident on the GPU */
 #define GPU_SAMPLES 64

@@ -5,26 +5,10 @@
 #include <time.h>
 
 #include "../cuda/cuda_backend.h"
-#include "cpu_features.h"
-#include "internal.h"
-
-kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
-{
-    if (ctx) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
-double kiln_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "../core/cpu_features.h"
+#include "../core/ctx.h"
+#include "../core/gpu.h"
+#include "../core/clock.h"
 
 kiln_ctx *kiln_ctx_new(void)
 {
@@ -39,6 +23,7 @@ void kiln_ctx_free(kiln_ctx *ctx)
 {
     if (!ctx) return;
     if (ctx->cuda) kiln_cuda_close(ctx->cuda);
+    kiln_ctx_close_gpus(ctx);
     free(ctx);
 }
 
@@ -60,12 +45,15 @@ static kiln_status use_gpu(kiln_ctx *ctx, int ordinal)
     char err[KILN_ERR_MAX];
     if (kiln_cuda_device_info(ordinal, &info, err, sizeof err) != KILN_OK)
         return kiln_fail(ctx, KILN_ERR_DEVICE, "%s", err);
-    if (ctx->cuda && ctx->gpu != ordinal) {
+    if (ctx->cuda && ctx->gpu_legacy_ordinal != ordinal) {
         kiln_cuda_close(ctx->cuda);
         ctx->cuda = NULL;
     }
     ctx->backend = KILN_BACKEND_CUDA;
-    ctx->gpu = ordinal;
+    ctx->gpu_legacy_ordinal = ordinal;
+    ctx->gpu = kiln_gpu_backend();
+    ctx->ngpu = 1;
+    ctx->gpu_ordinal[0] = ordinal;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s", info.name);
     return KILN_OK;
 }
@@ -73,16 +61,21 @@ static kiln_status use_gpu(kiln_ctx *ctx, int ordinal)
 kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
 {
     if (!ctx || !spec) return KILN_ERR_INPUT;
+    ctx->device_auto = strcmp(spec, "auto") == 0;
     if (strcmp(spec, "cpu") == 0) {
+        kiln_ctx_close_gpus(ctx);
+        ctx->gpu = NULL;
+        ctx->ngpu = 0;
         ctx->backend = KILN_BACKEND_CPU;
         snprintf(ctx->device_name, sizeof ctx->device_name, "%s", kiln_cpu_model());
         return KILN_OK;
     }
     if (strcmp(spec, "auto") == 0) {
-        if (kiln_cuda_device_count() > 0) return use_gpu(ctx, 0);
-        return kiln_ctx_set_device(ctx, "cpu");
+        kiln_status st = kiln_cuda_device_count() > 0 ? use_gpu(ctx, 0) : kiln_ctx_set_device(ctx, "cpu");
+        ctx->device_auto = 1;
+        return st;
     }
-    if (strcmp(spec, "cuda") == 0 || strcmp(spec, "gpu") == 0) return use_gpu(ctx, 0);
+    if (strcmp(spec, "cuda") == 0) return use_gpu(ctx, 0);
     if (strncmp(spec, "cuda:", 5) == 0) {
         const char *p = spec + 5;
         int ordinal = 0, digits = 0;

@@ -3,8 +3,8 @@
 
 #include "../cuda/cuda_backend.h"
 #include "../pow/sha256d_cpu.h"
-#include "cpu_features.h"
-#include "internal.h"
+#include "../core/cpu_features.h"
+#include "../core/ctx.h"
 
 kiln_status kiln_device_get(int index, kiln_device_info *out)
 {

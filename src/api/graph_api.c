@@ -8,6 +8,7 @@
 #include "../cuda/cuda_backend.h"
 #include "../graph/graph.h"
 #include "../graph/reader.h"
+#include "../core/clock.h"
 
 /* Edge lists at least this long are turned into a CSR on the GPU when the context has one. */
 #define GPU_BUILD_MIN_EDGES (UINT64_C(1) << 22)
@@ -16,7 +17,7 @@ static kiln_status open_cuda(kiln_ctx *ctx)
 {
     if (ctx->cuda) return KILN_OK;
     char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+    kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
     if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
     return KILN_OK;
 }

@@ -8,7 +8,7 @@
 
 #include "../cuda/cuda_backend.h"
 #include "hash_internal.h"
-#include "internal.h"
+#include "../core/ctx.h"
 
 #define VERIFY_ALL 256
 #define VERIFY_MIN_BYTES (256u << 10)
@@ -20,7 +20,7 @@ kiln_status kiln_hash_gpu_open(kiln_ctx *ctx)
 {
     if (ctx->cuda) return KILN_OK;
     char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+    kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
     return st == KILN_OK ? KILN_OK : kiln_fail(ctx, st, "%s", err);
 }
 

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "internal.h"
+#include "../core/ctx.h"
 
 static int hex_value(char c)
 {

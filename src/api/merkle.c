@@ -10,7 +10,8 @@
 #include "../cuda/cuda_backend.h"
 #include "../merkle/merkle_internal.h"
 #include "../prim/goldilocks.h"
-#include "internal.h"
+#include "../core/ctx.h"
+#include "../core/clock.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
 #define TOP_NODES 256
@@ -22,7 +23,7 @@ static kiln_status open_gpu(kiln_ctx *ctx)
 {
     if (ctx->cuda) return KILN_OK;
     char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+    kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
     return st == KILN_OK ? st : kiln_fail(ctx, st, "%s", err);
 }
 

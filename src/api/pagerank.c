@@ -39,7 +39,7 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
 {
     if (!ctx->cuda) {
         char err[KILN_ERR_MAX];
-        kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
         if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
     }
     kiln_cuda_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg};

@@ -7,7 +7,8 @@
 #include "../cuda/cuda_backend.h"
 #include "../pow/sha256d_cpu.h"
 #include "../scrypt/scrypt_cpu.h"
-#include "internal.h"
+#include "../core/ctx.h"
+#include "../core/clock.h"
 
 #define NONCE_SPACE (UINT64_C(1) << 32)
 #define CAND_CAP 65536u
@@ -180,7 +181,7 @@ static kiln_status prepare_backend(scan_run *r)
     if (st != KILN_OK || ctx->backend == KILN_BACKEND_CPU) return st;
     if (!ctx->cuda) {
         char err[KILN_ERR_MAX];
-        kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
         if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
     }
     return KILN_OK;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "hash_internal.h"
-#include "internal.h"
+#include "../core/ctx.h"
 
 typedef struct found_one {
     uint32_t nonce;

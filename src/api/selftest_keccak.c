@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "hash_internal.h"
-#include "internal.h"
+#include "../core/ctx.h"
 
 typedef struct hash_kat {
     kiln_hash_algo algo;

@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "kiln.h"
-#include "../pow/sha256d_job.h"
+#include "../core/sha256d_job.h"
 #include "../prim/rmat.h"
-#include "../scrypt/scrypt_job.h"
+#include "../core/scrypt_job.h"
 
 #ifdef __cplusplus
 extern "C" {

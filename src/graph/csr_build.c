@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "../core/clock.h"
 
 static int cmp_u32(const void *a, const void *b)
 {

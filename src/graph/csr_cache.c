@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "../core/clock.h"
 
 #define CACHE_MAGIC "KILNCSR"
 #define CACHE_VERSION 1u

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../api/internal.h"
+#include "../core/ctx.h"
 #include "../prim/rmat.h"
 
 /* Vertex indices are 32-bit; this many vertices at most. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "graph.h"
+#include "../core/clock.h"
 
 /* One pull pass: y_out from y_in; returns the L1 change, *dangling_out the new dangling mass. */
 static double pass(const kiln_graph *g, const double *y_in, double *y_out, double damping, double dangling,

@@ -3,7 +3,7 @@
  * treat every algorithm alike. */
 #include <string.h>
 
-#include "../api/internal.h"
+#include "../core/ctx.h"
 #include "../prim/keccak.h"
 
 typedef struct algo_info {

@@ -3,7 +3,7 @@
  * byte by byte, so memory use is the 200-byte state whatever the input length. */
 #include <string.h>
 
-#include "../api/cpu_features.h"
+#include "../core/cpu_features.h"
 #include "../prim/keccak.h"
 #include "keccak_host.h"
 #include "kiln.h"

@@ -2,7 +2,7 @@
  * once at run time (SHA extensions when the CPU has them, else the portable code). */
 #include <string.h>
 
-#include "../api/cpu_features.h"
+#include "../core/cpu_features.h"
 #include "../prim/sha256.h"
 #include "kiln.h"
 #include "sha256_host.h"

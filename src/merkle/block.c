@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../api/internal.h"
+#include "../core/ctx.h"
 
 /* Core refuses CompactSize values above this (MAX_SIZE, 32 MiB). */
 #define MAX_COMPACT 0x02000000u

@@ -1,7 +1,7 @@
 /* The table of merge kinds and the one-merge entry point. */
 #include <string.h>
 
-#include "../api/internal.h"
+#include "../core/ctx.h"
 #include "../prim/merkle_merge.h"
 #include "merkle_internal.h"
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../api/cpu_features.h"
-#include "../api/internal.h"
+#include "../core/cpu_features.h"
+#include "../core/ctx.h"
 #include "merkle_internal.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE

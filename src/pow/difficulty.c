@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../api/internal.h"
+#include "../core/ctx.h"
 
 kiln_status kiln_algo_diff1_target(kiln_algo algo, uint8_t target[32])
 {

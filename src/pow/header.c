@@ -1,7 +1,7 @@
 /* Bitcoin block headers, compact targets and the target comparison. */
 #include <string.h>
 
-#include "../api/internal.h"
+#include "../core/ctx.h"
 #include "../prim/bytes.h"
 
 kiln_status kiln_header_from_hex(kiln_ctx *ctx, const char *hex, uint8_t header[KILN_HEADER_SIZE])

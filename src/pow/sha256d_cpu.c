@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../api/cpu_features.h"
+#include "../core/cpu_features.h"
 #include "sha256d_simd.h"
 
 int kiln_sha256d_cpu_impls(kiln_sha256d_impl *out, int cap)

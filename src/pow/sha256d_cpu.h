@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "kiln.h"
-#include "sha256d_job.h"
+#include "../core/sha256d_job.h"
 
 /* Tries nonces start .. start+count-1 (start + count <= 2^32). Nonces whose digest passes the
  * early test (byte-swapped digest word 7 <= job->target[7]) are written to cand, at most cap of

@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../api/cpu_features.h"
-#include "../api/internal.h"
+#include "../core/cpu_features.h"
+#include "../core/ctx.h"
 #include "../cuda/cuda_backend.h"
 #include "scrypt_kdf.h"
+#include "../core/clock.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -25,7 +26,7 @@ static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *item
     }
     char err[KILN_ERR_MAX];
     if (!ctx->cuda) {
-        kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
         if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
     }
     kiln_cuda_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../api/cpu_features.h"
+#include "../core/cpu_features.h"
 
 int kiln_scrypt_cpu_impls(kiln_scrypt_impl *out, int cap)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "kiln.h"
-#include "scrypt_job.h"
+#include "../core/scrypt_job.h"
 
 /* Tries nonces start .. start+count-1 (start + count <= 2^32). Nonces whose PoW hash passes the
  * early test (top 32 bits <= job->target_top) are written to cand, at most cap of them; returns

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../api/cpu_features.h"
-#include "../api/internal.h"
+#include "../core/cpu_features.h"
+#include "../core/ctx.h"
 #include "../cuda/cuda_backend.h"
 #include "scrypt_cpu.h"
 #include "scrypt_kdf.h"
@@ -192,7 +192,7 @@ kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, si
 {
     char err[KILN_ERR_MAX];
     if (!ctx->cuda) {
-        kiln_status st = kiln_cuda_open(ctx->gpu, &ctx->cuda, err, sizeof err);
+        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
         if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
     }
     kiln_cuda_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,

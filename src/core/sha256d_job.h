@@ -6,8 +6,8 @@
  * Rounds 0..2 of that block use only W0..W2, so their result is also per-job, as are the
  * schedule words W16 and W17. Everything here is computed once on the host; kernels start at
  * round 3 with W3 = byte-swapped nonce. */
-#ifndef KILN_POW_SHA256D_JOB_H
-#define KILN_POW_SHA256D_JOB_H
+#ifndef KILN_CORE_SHA256D_JOB_H
+#define KILN_CORE_SHA256D_JOB_H
 
 #include <stdint.h>
 

@@ -6,8 +6,8 @@
  * states, then PBKDF2's four 32-byte blocks of B, ROMix, and one HMAC over B' || INT(1). This file
  * holds the per-job part and the per-nonce PBKDF2 steps in the scalar form that the reference
  * lane and the one-hash-per-thread GPU layout run. */
-#ifndef KILN_SCRYPT_JOB_H
-#define KILN_SCRYPT_JOB_H
+#ifndef KILN_CORE_SCRYPT_JOB_H
+#define KILN_CORE_SCRYPT_JOB_H
 
 #include <stdint.h>
 

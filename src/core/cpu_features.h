@@ -1,7 +1,7 @@
 /* What the host processor offers, read once with CPUID (x86-64) so SIMD paths are chosen at run
  * time and a binary built here runs on any x86-64. */
-#ifndef KILN_API_CPU_FEATURES_H
-#define KILN_API_CPU_FEATURES_H
+#ifndef KILN_CORE_CPU_FEATURES_H
+#define KILN_CORE_CPU_FEATURES_H
 
 typedef struct kiln_cpu_features {
     int avx2;

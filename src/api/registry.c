@@ -1,0 +1,161 @@
+/* The workload registry: every algorithm name kiln knows, written once, with what it can do. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/ctx.h"
+
+#define SEARCH KILN_KIND_SEARCH
+#define HASH KILN_KIND_HASH
+#define KDF KILN_KIND_KDF
+#define TREE KILN_KIND_TREE
+#define GRAPH KILN_KIND_GRAPH
+#define PERM KILN_KIND_PERMUTATION
+
+/* name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune kinds, help */
+static const kiln_workload table[] = {
+    {"sha256d", NULL, SEARCH | HASH | TREE, KILN_ALGO_SHA256D, KILN_HASH_SHA256D, KILN_MERKLE_SHA256D,
+     SEARCH | HASH | TREE, SEARCH | TREE, SEARCH, SEARCH | TREE, "Bitcoin's double SHA-256: mining, digests, Merkle trees"},
+    {"scrypt", NULL, SEARCH, KILN_ALGO_SCRYPT, -1, -1, SEARCH, SEARCH, SEARCH, SEARCH,
+     "Litecoin's scrypt(N=1024, r=1, p=1) proof of work"},
+    {"scrypt-kdf", NULL, KDF, -1, -1, -1, KDF, KDF, 0, KDF, "the scrypt key derivation function (RFC 7914)"},
+    {"sha256", NULL, HASH | TREE, -1, KILN_HASH_SHA256, KILN_MERKLE_SHA256, HASH | TREE, HASH | TREE, HASH, TREE,
+     "SHA-256 (FIPS 180-4)"},
+    {"sha3-224", NULL, HASH, -1, KILN_HASH_SHA3_224, -1, HASH, HASH, 0, 0, "SHA3-224 (FIPS 202)"},
+    {"sha3-256", NULL, HASH | TREE, -1, KILN_HASH_SHA3_256, KILN_MERKLE_SHA3_256, HASH | TREE, HASH | TREE, HASH,
+     TREE, "SHA3-256 (FIPS 202)"},
+    {"sha3-384", NULL, HASH, -1, KILN_HASH_SHA3_384, -1, HASH, HASH, 0, 0, "SHA3-384 (FIPS 202)"},
+    {"sha3-512", NULL, HASH, -1, KILN_HASH_SHA3_512, -1, HASH, HASH, 0, 0, "SHA3-512 (FIPS 202)"},
+    {"shake128", NULL, HASH, -1, KILN_HASH_SHAKE128, -1, HASH, HASH, 0, 0, "SHAKE128, any output length (FIPS 202)"},
+    {"shake256", NULL, HASH, -1, KILN_HASH_SHAKE256, -1, HASH, HASH, 0, 0, "SHAKE256, any output length (FIPS 202)"},
+    {"keccak224", NULL, HASH, -1, KILN_HASH_KECCAK224, -1, HASH, HASH, 0, 0, "Keccak-224, original padding"},
+    {"keccak256", NULL, HASH | TREE, -1, KILN_HASH_KECCAK256, KILN_MERKLE_KECCAK256, HASH | TREE, HASH | TREE, HASH,
+     TREE, "Keccak-256, original padding (Ethereum)"},
+    {"keccak384", NULL, HASH, -1, KILN_HASH_KECCAK384, -1, HASH, HASH, 0, 0, "Keccak-384, original padding"},
+    {"keccak512", NULL, HASH, -1, KILN_HASH_KECCAK512, -1, HASH, HASH, 0, 0, "Keccak-512, original padding"},
+    {"rp64_256", "rp64", TREE, -1, -1, KILN_MERKLE_RP64_256, TREE, TREE, 0, TREE,
+     "Rescue Prime over Goldilocks (Winterfell's Rp64_256), for STARK provers"},
+    {"keccakf1600", NULL, PERM, -1, -1, -1, PERM, PERM, PERM, 0, "the bare Keccak-f[1600] permutation"},
+    {"pagerank", NULL, GRAPH, -1, -1, -1, GRAPH, GRAPH, 0, 0, "PageRank (NetworkX's definition)"},
+};
+
+#define COUNT (sizeof table / sizeof table[0])
+
+size_t kiln_workload_count(void) { return COUNT; }
+
+const kiln_workload *kiln_workload_at(size_t i) { return i < COUNT ? &table[i] : NULL; }
+
+/* "a, b or c": the names of the entries that pass keep(), for error messages. */
+static void name_list(unsigned kinds, int bench, int tune, char *out, size_t len)
+{
+    const char *names[64];
+    char bufs[64][48];
+    int n = 0;
+    for (size_t i = 0; i < COUNT && n < 64; i++) {
+        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION && n < 64; k <<= 1) {
+            if (!(kinds & k & table[i].kinds)) continue;
+            if (bench && !(table[i].bench_kinds & k)) continue;
+            if (tune && !(table[i].tune_kinds & k)) continue;
+            names[n] = bench || tune ? kiln_workload_bench_name(&table[i], (kiln_kind)k, bufs[n], sizeof bufs[n])
+                                     : table[i].name;
+            n++;
+            if (!bench && !tune) break;
+        }
+    }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used < len; i++) {
+        const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+        int w = snprintf(out + used, len - used, "%s%s", sep, names[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+static const char *kind_word(unsigned kinds)
+{
+    switch (kinds) {
+    case KILN_KIND_SEARCH: return "mining ";
+    case KILN_KIND_HASH: return "hash ";
+    case KILN_KIND_TREE: return "merkle ";
+    default: return "";
+    }
+}
+
+const kiln_workload *kiln_workload_find(kiln_ctx *ctx, const char *name, unsigned kinds)
+{
+    for (size_t i = 0; name && i < COUNT; i++)
+        if ((table[i].kinds & kinds) && strcmp(name, table[i].name) == 0) return &table[i];
+    char list[1024];
+    name_list(kinds, 0, 0, list, sizeof list);
+    kiln_fail(ctx, KILN_ERR_INPUT, "unknown %salgorithm '%s' (expected %s)", kind_word(kinds), name ? name : "", list);
+    return NULL;
+}
+
+const char *kiln_workload_bench_name(const kiln_workload *w, kiln_kind kind, char *buf, size_t len)
+{
+    if (kind == KILN_KIND_TREE) snprintf(buf, len, "merkle-%s", w->short_name ? w->short_name : w->name);
+    else snprintf(buf, len, "%s", w->name);
+    return buf;
+}
+
+const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, unsigned kinds, int tune,
+                                             kiln_kind *kind)
+{
+    for (size_t i = 0; name && i < COUNT; i++) {
+        const kiln_workload *w = &table[i];
+        unsigned usable = w->kinds & kinds & (tune ? w->tune_kinds : w->bench_kinds);
+        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1) {
+            if (!(usable & k)) continue;
+            char buf[48];
+            int match = strcmp(name, kiln_workload_bench_name(w, (kiln_kind)k, buf, sizeof buf)) == 0;
+            if (!match && k == KILN_KIND_TREE) match = strncmp(name, "merkle-", 7) == 0 && strcmp(name + 7, w->name) == 0;
+            if (match) {
+                if (kind) *kind = (kiln_kind)k;
+                return w;
+            }
+        }
+    }
+    char list[1024];
+    name_list(kinds, !tune, tune, list, sizeof list);
+    kiln_fail(ctx, KILN_ERR_INPUT, "unknown algorithm '%s' (expected %s)", name ? name : "", list);
+    return NULL;
+}
+
+/* The sweeps of `kiln tune`: what each tunable kind's launch is made of. */
+static const int tpb_all[] = {32, 64, 128, 256, 512, 1024};
+static const int items_pow2[] = {1, 2, 4, 8, 16};
+static const int scrypt_tph[] = {1, 4};
+static const int scrypt_gap[] = {1, 2, 4, 8};
+static const int kdf_tpb[] = {64, 128, 256};
+static const int merkle_k[] = {1, 2, 3, 4, 5, 6, 7, 8};
+static const int scrypt_tpb[] = {32, 64, 128, 256};
+static const int scrypt_waves[] = {1, 2, 4};
+
+#define AXIS(label, arr) ((kiln_tune_axis){label, arr, (int)(sizeof arr / sizeof arr[0])})
+
+int kiln_workload_tune_axes(const kiln_workload *w, kiln_kind kind, kiln_tune_axis axes[4])
+{
+    if (!w || !(w->tune_kinds & kind)) return 0;
+    switch (kind) {
+    case KILN_KIND_SEARCH:
+        if (w->search_algo == KILN_ALGO_SCRYPT) {
+            axes[0] = AXIS("threads per hash", scrypt_tph);
+            axes[1] = AXIS("lookup gap", scrypt_gap);
+            axes[2] = AXIS("threads per block", scrypt_tpb);
+            axes[3] = AXIS("waves per launch", scrypt_waves);
+            return 4;
+        }
+        axes[0] = AXIS("threads per block", tpb_all);
+        axes[1] = AXIS("nonces per thread", items_pow2);
+        return 2;
+    case KILN_KIND_KDF:
+        axes[0] = AXIS("threads per block", kdf_tpb);
+        axes[1] = AXIS("lookup gap", scrypt_gap);
+        return 2;
+    case KILN_KIND_TREE:
+        axes[0] = AXIS("threads per block", tpb_all);
+        axes[1] = AXIS("subtree height k", merkle_k);
+        return 2;
+    default: return 0;
+    }
+}

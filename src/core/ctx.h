@@ -1,0 +1,52 @@
+/* The context as the library sees it, and the error helper every layer uses. This is the bottom
+ * of the library: it includes only the public header and src/prim. */
+#ifndef KILN_CORE_CTX_H
+#define KILN_CORE_CTX_H
+
+#include "kiln.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KILN_ALGO_COUNT 2 /* kiln_algo values */
+#define KILN_ERR_MAX 256
+#define KILN_MAX_GPUS 16
+
+typedef struct kiln_gpu kiln_gpu; /* one opened GPU of one context (core/gpu.h) */
+typedef struct kiln_gpu_ops kiln_gpu_ops;
+
+struct kiln_ctx {
+    kiln_backend backend;
+    int device_auto; /* the device was asked for as "auto": workloads apply kiln_ctx_pick */
+    /* The GPU backend's operations, NULL unless backend is KILN_BACKEND_CUDA. */
+    const kiln_gpu_ops *gpu;
+    /* The context's GPUs: ordinals, and their handles opened on first use by kiln_ctx_gpu. */
+    int ngpu;
+    int gpu_ordinal[KILN_MAX_GPUS];
+    kiln_gpu *gpu_dev[KILN_MAX_GPUS];
+    int threads; /* 0 = all online cores */
+    char device_name[128];
+    kiln_launch launch[KILN_ALGO_COUNT];
+    kiln_scrypt_shape scrypt_shape; /* Litecoin search */
+    kiln_launch scrypt_kdf_launch; /* GPU batch KDF */
+    kiln_scrypt_shape scrypt_kdf_shape;
+    /* Legacy single-GPU fields, replaced by the device list above as the seam lands. */
+    int gpu_legacy_ordinal;
+    struct kiln_cuda_state *cuda;
+    char err[KILN_ERR_MAX];
+};
+
+/* Records a formatted message in ctx (when not NULL) and returns st, so callers can write
+ * `return kiln_fail(ctx, KILN_ERR_INPUT, "...", ...);`. */
+kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,172 @@
+/* The one GPU seam: a table of operations the library obtains once per context (kiln_gpu_backend,
+ * NULL when kiln is built without CUDA), and the per-context device handles those operations run
+ * on. A context holds a list of devices (core/ctx.h: gpu_ordinal[], gpu_dev[]); each handle is
+ * opened on first use by kiln_ctx_gpu, the only place a device is opened.
+ *
+ * Every operation reports a failure straight into the owning context (kiln_fail) and returns its
+ * status; KILN_ERR_DEVICE for CUDA errors, KILN_ERR_INPUT where the caller asked for what cannot
+ * fit. Implemented by src/cuda (cuda_ops.cu); the rest of the library includes only this header. */
+#ifndef KILN_CORE_GPU_H
+#define KILN_CORE_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../prim/rmat.h"
+#include "ctx.h"
+#include "scrypt_job.h"
+#include "sha256d_job.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- graphs and PageRank */
+
+/* A CSR of in-edges built on the device and copied back into malloc'ed host arrays. */
+typedef struct kiln_gpu_csr {
+    uint64_t n, m;
+    uint64_t *offsets; /* n + 1 */
+    uint32_t *sources; /* m, ascending within each row */
+    uint32_t *outdeg; /* n */
+    uint64_t edges_read, self_loops_removed, duplicates_removed;
+} kiln_gpu_csr;
+
+typedef struct kiln_gpu_pr_graph {
+    uint64_t n, m, dangling;
+    const uint64_t *offsets;
+    const uint32_t *sources;
+    const uint32_t *outdeg;
+} kiln_gpu_pr_graph;
+
+typedef struct kiln_gpu_pr_params {
+    double damping, tol;
+    int max_iter;
+    int use_double; /* float64 ranks instead of float32 */
+    int reorder; /* relabel by descending in-degree (else process the rows through an index list) */
+    int repeat; /* timed runs of the loop from x0; the median is reported */
+} kiln_gpu_pr_params;
+
+typedef struct kiln_gpu_pr_stats {
+    int iterations, converged;
+    double residual;
+    double loop_ms; /* median over the runs, device events */
+    double setup_s;
+} kiln_gpu_pr_stats;
+
+/* ---- Merkle trees */
+typedef struct kiln_gpu_merkle_cfg {
+    int method; /* KILN_MERKLE_LEVELS or KILN_MERKLE_SUBTREES */
+    int k; /* levels per launch of the subtree kernel, 1..12 */
+    int tpb; /* threads per block */
+    int graph; /* replay the launch sequence as a CUDA graph */
+} kiln_gpu_merkle_cfg;
+
+/* ---- batch hashing: a Keccak sponge (rate bytes, domain byte) or, with rate 0, SHA-256
+ * (sha256d: applied twice); outlen bytes per digest. */
+typedef struct kiln_gpu_hash_params {
+    unsigned rate;
+    uint8_t domain;
+    int sha256d;
+    size_t outlen;
+} kiln_gpu_hash_params;
+
+/* ---- scrypt */
+typedef struct kiln_gpu_scrypt_cfg {
+    int threads_per_block;
+    int hashes_per_thread; /* nonces each resident hash slot runs per launch */
+    int threads_per_hash; /* 1 or 4 */
+    int lookup_gap; /* 1..16 */
+} kiln_gpu_scrypt_cfg;
+
+typedef struct kiln_gpu_scrypt_kdf_cfg {
+    uint64_t N;
+    uint32_t r, p;
+    int threads_per_block; /* 0 = default */
+    int lookup_gap; /* 0 = automatic */
+} kiln_gpu_scrypt_kdf_cfg;
+
+struct kiln_gpu_ops {
+    const char *name; /* "cuda" */
+
+    /* ---- devices */
+    /* GPUs the runtime can see; 0 when there is no driver or no device. */
+    int (*device_count)(void);
+    kiln_status (*device_info)(kiln_ctx *ctx, int ordinal, kiln_device_info *out);
+    /* Opens a handle on GPU `ordinal` whose errors go to ctx. */
+    kiln_status (*open)(kiln_ctx *ctx, int ordinal, kiln_gpu **out);
+    void (*close)(kiln_gpu *g);
+
+    /* ---- nonce search. One launch over [start, start+count), count <= 2^32 - start: up to cap
+     * candidate nonces (those whose most significant hash word meets the target's) go to cand,
+     * unordered, and their total number to *ncand (which may exceed cap). *gpu_ms: the kernel
+     * time measured with events. */
+    kiln_status (*sha256d_scan)(kiln_gpu *g, const kiln_sha256d_job *job, uint32_t start, uint64_t count,
+                                kiln_launch launch, uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms);
+    /* Litecoin scrypt, the whole hash on the GPU; candidates as above (top 32 bits of the PoW
+     * hash <= job->target_top). */
+    kiln_status (*scrypt_scan)(kiln_gpu *g, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
+                               const kiln_gpu_scrypt_cfg *cfg, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                               float *gpu_ms);
+
+    /* ---- scrypt batch KDF. plan: how lanes_total lanes would run (lanes resident at once and
+     * the lookup gap); KILN_ERR_INPUT when one lane cannot fit. kdf: item i's out_len bytes at
+     * out + i * out_len; parameters already checked. */
+    kiln_status (*scrypt_kdf_plan)(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uint64_t lanes_total,
+                                   size_t out_len, uint64_t *slots, uint32_t *gap);
+    kiln_status (*scrypt_kdf)(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_scrypt_input *in,
+                              size_t count, uint8_t *out, size_t out_len);
+
+    /* ---- batch hashing. n messages from host memory: message i is
+     * data[offsets[i]-offsets[0] .. offsets[i+1]-offsets[0]) or, with offsets NULL,
+     * data[i*msg_len .. (i+1)*msg_len); digests packed into out. */
+    kiln_status (*hash_batch)(kiln_gpu *g, const kiln_gpu_hash_params *p, const uint8_t *data,
+                              const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out, float *gpu_ms);
+    /* Device-resident batch of n pseudo-random messages (generated there), one warm-up and reps
+     * timed launches, *median_ms their median; the messages and digests of nsample evenly spaced
+     * indices come back for the caller to verify. */
+    kiln_status (*hash_bench)(kiln_gpu *g, const kiln_gpu_hash_params *p, size_t msg_len, size_t n,
+                              int with_offsets, int reps, float *median_ms, uint8_t *sample_msgs,
+                              uint8_t *sample_out, size_t nsample);
+    /* Raw Keccak-f[1600] on n states in place; layout is a kiln_keccak_layout other than AUTO. */
+    kiln_status (*keccak_f1600_batch)(kiln_gpu *g, kiln_keccak_layout layout, uint64_t *states, size_t n,
+                                      float *gpu_ms);
+    /* n device-resident states, iters permutations per load/store; 25 lanes of nsample evenly
+     * spaced states before and after the last timed launch. */
+    kiln_status (*keccak_bench)(kiln_gpu *g, kiln_keccak_layout layout, size_t n, int iters, int reps,
+                                float *median_ms, uint64_t *sample_before, uint64_t *sample_after, size_t nsample);
+
+    /* ---- Merkle trees: the whole tree lives in device memory owned by the handle, level after
+     * level as kiln_merkle_level_offset lays it out. upload/random set level 0 (random: field != 0
+     * makes each u64 a canonical Goldilocks element); build makes every level above it; read copies
+     * nodes [first, first + count) back; raw is one launch of ceil(n/2) independent merges. */
+    kiln_status (*merkle_upload)(kiln_gpu *g, const uint8_t *leaves, uint64_t n);
+    kiln_status (*merkle_random)(kiln_gpu *g, uint64_t n, uint64_t seed, int field);
+    kiln_status (*merkle_build)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                                int *launches, float *gpu_ms);
+    kiln_status (*merkle_read)(kiln_gpu *g, uint64_t first, uint64_t count, uint8_t *out);
+    kiln_status (*merkle_raw)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms);
+
+    /* ---- graphs. Edges (vertex indices below n) -> in-edge CSR, the same arrays as the CPU
+     * build; RMAT generated on the device; PageRank with ranks[n] in the graph's vertex order. */
+    kiln_status (*csr_from_edges)(kiln_gpu *g, const uint32_t *src, const uint32_t *dst, uint64_t count, uint64_t n,
+                                  int undirected, int drop_loops, kiln_gpu_csr *out);
+    kiln_status (*rmat_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
+    kiln_status (*pagerank)(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
+                            kiln_gpu_pr_stats *stats);
+};
+
+/* The GPU backend compiled into this build, or NULL (built without CUDA). */
+const kiln_gpu_ops *kiln_gpu_backend(void);
+
+/* The context's i-th GPU, opened on first use. KILN_ERR_DEVICE (in ctx) when the context has no
+ * such GPU or it cannot be opened. */
+kiln_status kiln_ctx_gpu(kiln_ctx *ctx, int i, kiln_gpu **out);
+/* Closes every GPU handle of the context (the list itself stays). */
+void kiln_ctx_close_gpus(kiln_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
