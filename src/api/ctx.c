@@ -120,26 +120,3 @@ kiln_launch kiln_ctx_launch(const kiln_ctx *ctx, kiln_algo algo)
     if (!ctx || (unsigned)algo >= KILN_ALGO_COUNT) return none;
     return ctx->launch[algo];
 }
-
-kiln_status kiln_algo_from_name(kiln_ctx *ctx, const char *name, kiln_algo *algo)
-{
-    if (name && strcmp(name, "sha256d") == 0) {
-        *algo = KILN_ALGO_SHA256D;
-        return KILN_OK;
-    }
-    if (name && strcmp(name, "scrypt") == 0) {
-        *algo = KILN_ALGO_SCRYPT;
-        return KILN_OK;
-    }
-    return kiln_fail(ctx, KILN_ERR_INPUT, "unknown mining algorithm '%s' (expected sha256d or scrypt)",
-                     name ? name : "");
-}
-
-const char *kiln_algo_name(kiln_algo algo)
-{
-    switch (algo) {
-    case KILN_ALGO_SHA256D: return "sha256d";
-    case KILN_ALGO_SCRYPT: return "scrypt";
-    }
-    return "unknown";
-}

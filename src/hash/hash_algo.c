@@ -1,5 +1,5 @@
-/* The hashing front end: one table of algorithms (name, digest size, sponge parameters) and a
- * stream type that forwards to SHA-256 or to the Keccak sponge, so `kiln hash` and the batch API
+/* The hashing front end: one table of algorithms (digest size, sponge parameters; their names are
+ * in the workload registry) and a stream type that forwards to SHA-256 or to the Keccak sponge, so `kiln hash` and the batch API
  * treat every algorithm alike. */
 #include <string.h>
 
@@ -7,43 +7,28 @@
 #include "../prim/keccak.h"
 
 typedef struct algo_info {
-    const char *name;
     size_t digest; /* default output bytes */
     unsigned rate; /* 0: SHA-256 family */
     uint8_t domain;
 } algo_info;
 
 static const algo_info algos[KILN_HASH_ALGO_COUNT] = {
-    [KILN_HASH_SHA256] = {"sha256", 32, 0, 0},
-    [KILN_HASH_SHA256D] = {"sha256d", 32, 0, 0},
-    [KILN_HASH_SHA3_224] = {"sha3-224", 28, 144, KILN_SHA3_DOMAIN},
-    [KILN_HASH_SHA3_256] = {"sha3-256", 32, 136, KILN_SHA3_DOMAIN},
-    [KILN_HASH_SHA3_384] = {"sha3-384", 48, 104, KILN_SHA3_DOMAIN},
-    [KILN_HASH_SHA3_512] = {"sha3-512", 64, 72, KILN_SHA3_DOMAIN},
-    [KILN_HASH_SHAKE128] = {"shake128", 32, 168, KILN_SHAKE_DOMAIN},
-    [KILN_HASH_SHAKE256] = {"shake256", 64, 136, KILN_SHAKE_DOMAIN},
-    [KILN_HASH_KECCAK224] = {"keccak224", 28, 144, KILN_KECCAK_DOMAIN},
-    [KILN_HASH_KECCAK256] = {"keccak256", 32, 136, KILN_KECCAK_DOMAIN},
-    [KILN_HASH_KECCAK384] = {"keccak384", 48, 104, KILN_KECCAK_DOMAIN},
-    [KILN_HASH_KECCAK512] = {"keccak512", 64, 72, KILN_KECCAK_DOMAIN},
+    [KILN_HASH_SHA256] = {32, 0, 0},
+    [KILN_HASH_SHA256D] = {32, 0, 0},
+    [KILN_HASH_SHA3_224] = {28, 144, KILN_SHA3_DOMAIN},
+    [KILN_HASH_SHA3_256] = {32, 136, KILN_SHA3_DOMAIN},
+    [KILN_HASH_SHA3_384] = {48, 104, KILN_SHA3_DOMAIN},
+    [KILN_HASH_SHA3_512] = {64, 72, KILN_SHA3_DOMAIN},
+    [KILN_HASH_SHAKE128] = {32, 168, KILN_SHAKE_DOMAIN},
+    [KILN_HASH_SHAKE256] = {64, 136, KILN_SHAKE_DOMAIN},
+    [KILN_HASH_KECCAK224] = {28, 144, KILN_KECCAK_DOMAIN},
+    [KILN_HASH_KECCAK256] = {32, 136, KILN_KECCAK_DOMAIN},
+    [KILN_HASH_KECCAK384] = {48, 104, KILN_KECCAK_DOMAIN},
+    [KILN_HASH_KECCAK512] = {64, 72, KILN_KECCAK_DOMAIN},
 };
 
 static int valid(kiln_hash_algo a) { return (unsigned)a < KILN_HASH_ALGO_COUNT; }
 
-kiln_status kiln_hash_algo_from_name(kiln_ctx *ctx, const char *name, kiln_hash_algo *algo)
-{
-    for (int i = 0; name && i < KILN_HASH_ALGO_COUNT; i++)
-        if (strcmp(name, algos[i].name) == 0) {
-            *algo = (kiln_hash_algo)i;
-            return KILN_OK;
-        }
-    return kiln_fail(ctx, KILN_ERR_INPUT,
-                     "unknown hash algorithm '%s' (expected sha256, sha256d, sha3-224, sha3-256, sha3-384, "
-                     "sha3-512, shake128, shake256, keccak224, keccak256, keccak384 or keccak512)",
-                     name ? name : "");
-}
-
-const char *kiln_hash_algo_name(kiln_hash_algo algo) { return valid(algo) ? algos[algo].name : "unknown"; }
 size_t kiln_hash_digest_len(kiln_hash_algo algo) { return valid(algo) ? algos[algo].digest : 0; }
 int kiln_hash_is_xof(kiln_hash_algo algo) { return algo == KILN_HASH_SHAKE128 || algo == KILN_HASH_SHAKE256; }
 unsigned kiln_hash_rate(kiln_hash_algo algo) { return valid(algo) ? algos[algo].rate : 0; }

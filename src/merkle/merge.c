@@ -6,36 +6,17 @@
 #include "merkle_internal.h"
 
 static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
-    [KILN_MERKLE_SHA256D] = {"sha256d", kiln_merge_sha256d, NULL, 0},
-    [KILN_MERKLE_SHA256] = {"sha256", kiln_merge_sha256, NULL, 0},
-    [KILN_MERKLE_SHA3_256] = {"sha3-256", kiln_merge_sha3_256, NULL, 0},
-    [KILN_MERKLE_KECCAK256] = {"keccak256", kiln_merge_keccak256, NULL, 0},
-    [KILN_MERKLE_RP64_256] = {"rp64_256", kiln_merge_rp64, NULL, 1},
+    [KILN_MERKLE_SHA256D] = {kiln_merge_sha256d, 0},
+    [KILN_MERKLE_SHA256] = {kiln_merge_sha256, 0},
+    [KILN_MERKLE_SHA3_256] = {kiln_merge_sha3_256, 0},
+    [KILN_MERKLE_KECCAK256] = {kiln_merge_keccak256, 0},
+    [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, 1},
 };
-
-const char *kiln_merkle_algo_name(kiln_merkle_algo algo)
-{
-    return (unsigned)algo < KILN_MERKLE_ALGO_COUNT ? kinds[algo].name : "unknown";
-}
-
-kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo)
-{
-    for (int i = 0; name && i < KILN_MERKLE_ALGO_COUNT; i++) {
-        if (strcmp(name, kinds[i].name) == 0) {
-            *algo = (kiln_merkle_algo)i;
-            return KILN_OK;
-        }
-    }
-    return kiln_fail(ctx, KILN_ERR_INPUT,
-                     "unknown merkle algorithm '%s' (expected sha256d, sha256, sha3-256, keccak256 or rp64_256)",
-                     name ? name : "");
-}
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)
 {
     if ((unsigned)algo >= KILN_MERKLE_ALGO_COUNT)
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown merkle algorithm %d", (int)algo);
-    if (!kinds[algo].merge) return kiln_fail(ctx, KILN_ERR_INPUT, "%s", kinds[algo].missing);
     *kind = &kinds[algo];
     return KILN_OK;
 }

@@ -9,12 +9,10 @@
 /* A merge over nodes held as 8 little-endian words (src/prim/merkle_merge.h). */
 typedef void (*kiln_merge_fn)(const uint32_t l[8], const uint32_t r[8], uint32_t out[8]);
 
-/* One merge kind. Adding a kind = one entry in merge.c's table (host merge) and one case in
- * src/cuda/merkle.cu's dispatch (device merge). */
+/* One merge kind. Adding a kind = one entry in merge.c's table (host merge), one row of
+ * src/cuda/merkle.cu's kernel table (device merge) and its name in the workload registry. */
 typedef struct kiln_merkle_kind {
-    const char *name;
-    kiln_merge_fn merge; /* NULL when this build lacks the merge */
-    const char *missing; /* then: what it needs */
+    kiln_merge_fn merge;
     int field_elements; /* nodes are 4 canonical Goldilocks elements */
 } kiln_merkle_kind;
 
