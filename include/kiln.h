@@ -302,9 +302,10 @@ void kiln_header_hash(const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
 /* 8 hex digits, the compact nBits as printed (e.g. "1d00ffff"). */
 kiln_status kiln_bits_from_hex(kiln_ctx *ctx, const char *hex, uint32_t *bits);
 /* Compact nBits -> 256-bit target under the consensus rules: a set sign bit with a nonzero
- * mantissa, or a value that overflows 256 bits, is an error. A zero mantissa gives target 0. */
+ * mantissa, or a value that overflows 256 bits, is an error. A zero mantissa (a zero target) is an error too. */
 kiln_status kiln_target_from_bits(kiln_ctx *ctx, uint32_t bits, uint8_t target[32]);
-/* 64 hex digits, most significant first (as block explorers print targets). */
+/* 64 hex digits, most significant first (as block explorers print targets); an all-zero target is
+ * KILN_ERR_INPUT, as a zero nBits is. */
 kiln_status kiln_target_from_hex(kiln_ctx *ctx, const char *hex, uint8_t target[32]);
 /* 1 when hash (little-endian 256-bit number) <= target, else 0. */
 int kiln_hash_meets_target(const uint8_t hash[32], const uint8_t target[32]);

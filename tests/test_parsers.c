@@ -64,6 +64,12 @@ int main(void)
               t[27] == 0xff && t[26] == 0xff && t[28] == 0 && t[25] == 0,
           "target byte order");
     CHECK(kiln_target_from_hex(ctx, "ffff", t) == KILN_ERR_INPUT, "short target");
+    CHECK(kiln_target_from_hex(ctx, "0000000000000000000000000000000000000000000000000000000000000000", t) ==
+              KILN_ERR_INPUT,
+          "zero target refused, as nBits 00000000 is");
+    CHECK(kiln_target_from_hex(ctx, "0000000000000000000000000000000000000000000000000000000000000001", t) ==
+                  KILN_OK && t[0] == 1,
+          "target 1 accepted");
 
     /* devices and launch shapes */
     CHECK(kiln_ctx_set_device(ctx, "cpu") == KILN_OK, "cpu");

@@ -74,6 +74,7 @@ static void name_list(unsigned kinds, int bench, int tune, char *out, size_t len
 static const char *kind_word(unsigned kinds)
 {
     switch (kinds) {
+    case KILN_KIND_SEARCH: return "mining ";
     case KILN_KIND_HASH: return "hash ";
     case KILN_KIND_TREE: return "merkle ";
     default: return "";

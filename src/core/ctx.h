@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 #define KILN_ALGO_COUNT 2 /* kiln_algo values */
-#define KILN_ERR_MAX 256
+#define KILN_ERR_MAX 512
 #define KILN_MAX_GPUS 16
 
 typedef struct kiln_gpu kiln_gpu; /* one opened GPU of one context (core/gpu.h) */

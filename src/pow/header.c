@@ -26,18 +26,24 @@ void kiln_header_hash(const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32])
     kiln_sha256d(header, KILN_HEADER_SIZE, hash);
 }
 
+/* Decodes len bytes of hex; a failure's message is prefixed with what the value is. */
+static kiln_status decode_named(kiln_ctx *ctx, const char *hex, uint8_t *out, size_t len, const char *what,
+                                const char *hint)
+{
+    kiln_status st = kiln_hex_decode(ctx, hex, out, len);
+    if (st != KILN_OK && ctx) {
+        char inner[KILN_ERR_MAX];
+        memcpy(inner, ctx->err, sizeof inner);
+        kiln_fail(ctx, st, "bad %s: %s (%s)", what, inner, hint);
+    }
+    return st;
+}
+
 kiln_status kiln_bits_from_hex(kiln_ctx *ctx, const char *hex, uint32_t *bits)
 {
     uint8_t b[4];
-    kiln_status st = kiln_hex_decode(ctx, hex, b, 4);
-    if (st != KILN_OK) {
-        if (ctx) {
-            char inner[KILN_ERR_MAX];
-            memcpy(inner, ctx->err, sizeof inner);
-            kiln_fail(ctx, st, "bad nBits: %s (nBits is 8 hex digits, e.g. 1d00ffff)", inner);
-        }
-        return st;
-    }
+    kiln_status st = decode_named(ctx, hex, b, 4, "nBits", "nBits is 8 hex digits, e.g. 1d00ffff");
+    if (st != KILN_OK) return st;
     *bits = kiln_load_be32(b);
     return KILN_OK;
 }
@@ -68,15 +74,12 @@ kiln_status kiln_target_from_bits(kiln_ctx *ctx, uint32_t bits, uint8_t target[3
 kiln_status kiln_target_from_hex(kiln_ctx *ctx, const char *hex, uint8_t target[32])
 {
     uint8_t be[32];
-    kiln_status st = kiln_hex_decode(ctx, hex, be, 32);
-    if (st != KILN_OK) {
-        if (ctx) {
-            char inner[KILN_ERR_MAX];
-            memcpy(inner, ctx->err, sizeof inner);
-            kiln_fail(ctx, st, "bad target: %s (a target is 64 hex digits, most significant first)", inner);
-        }
-        return st;
-    }
+    kiln_status st = decode_named(ctx, hex, be, 32, "target", "a target is 64 hex digits, most significant first");
+    if (st != KILN_OK) return st;
+    uint8_t any = 0;
+    for (int i = 0; i < 32; i++) any |= be[i];
+    /* as nBits with a zero mantissa is refused: only a hash of 0 would meet it */
+    if (!any) return kiln_fail(ctx, KILN_ERR_INPUT, "the target is zero: no hash can be expected to meet it");
     for (int i = 0; i < 32; i++) target[i] = be[31 - i];
     return KILN_OK;
 }
