@@ -470,7 +470,8 @@ typedef struct kiln_graph_info {
     int built_on_gpu;
 } kiln_graph_info;
 
-/* Reads a graph file (gzip-compressed too when kiln has zlib). Malformed input gives
+/* Reads a graph file, or standard input when path is "-", in one pass from its start, so pipes
+ * and FIFOs work (gzip-compressed too when kiln has zlib). Malformed input gives
  * KILN_ERR_INPUT with a message "PATH:LINE: what is wrong". flags: KILN_GRAPH_*. On a context
  * whose device is a GPU, large edge lists are turned into the CSR there (CUB radix sort). */
 kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,

@@ -7,7 +7,6 @@
 
 #include "../cuda/cuda_backend.h"
 #include "../graph/graph.h"
-#include "../graph/reader.h"
 #include "../core/clock.h"
 
 /* Edge lists at least this long are turned into a CSR on the GPU when the context has one. */
@@ -61,44 +60,6 @@ static kiln_status check_flags(kiln_ctx *ctx, unsigned flags)
     return KILN_OK;
 }
 
-static kiln_status load_text(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
-                             kiln_graph *g)
-{
-    kiln_reader *r;
-    kiln_status st = kiln_reader_open(ctx, path, &r);
-    if (st != KILN_OK) return st;
-    if (format == KILN_GRAPH_AUTO) {
-        const char *head;
-        size_t len;
-        st = kiln_reader_peek(ctx, r, 14, &head, &len);
-        if (st != KILN_OK) {
-            kiln_reader_close(r);
-            return st;
-        }
-        format = (len == 14 && memcmp(head, "%%MatrixMarket", 14) == 0) ? KILN_GRAPH_MTX : KILN_GRAPH_SNAP;
-    }
-    kiln_edges e;
-    memset(&e, 0, sizeof e);
-    if (format == KILN_GRAPH_MTX) {
-        st = kiln_parse_mtx(ctx, r, &flags, &e);
-        kiln_reader_close(r);
-        if (st != KILN_OK) return st;
-        g->id_base = 1;
-    } else {
-        kiln_raw_edges raw;
-        memset(&raw, 0, sizeof raw);
-        st = kiln_parse_snap(ctx, r, &raw);
-        kiln_reader_close(r);
-        if (st == KILN_OK && raw.count == 0) st = kiln_fail(ctx, KILN_ERR_INPUT, "%s: no edges", path);
-        if (st == KILN_OK) st = kiln_ids_remap(ctx, &raw, &e, &g->ids);
-        kiln_raw_edges_free(&raw);
-        if (st != KILN_OK) return st;
-    }
-    st = build(ctx, &e, flags, g);
-    kiln_edges_free(&e);
-    return st;
-}
-
 kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
                             kiln_graph **out)
 {
@@ -110,22 +71,7 @@ kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format f
     if (st != KILN_OK) return st;
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    int is_cache = format == KILN_GRAPH_CSR;
-    if (format == KILN_GRAPH_AUTO) {
-        FILE *fp = fopen(path, "rb");
-        if (fp) {
-            unsigned char head[8];
-            size_t n = fread(head, 1, sizeof head, fp);
-            fclose(fp);
-            is_cache = kiln_csr_cache_sniff(head, n);
-        }
-    }
-    if (is_cache) {
-        if (flags) st = kiln_fail(ctx, KILN_ERR_INPUT, "%s: a CSR cache is loaded as it was saved (no graph flags)", path);
-        else st = kiln_csr_cache_read(ctx, path, g);
-    } else {
-        st = load_text(ctx, path, format, flags, g);
-    }
+    st = kiln_graph_load_input(ctx, path, format, flags, build, g);
     if (st != KILN_OK) {
         kiln_graph_free(g);
         return st;

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph.h"
+#include "parse_util.h"
+#include "reader.h"
 #include "../core/clock.h"
 
 #define CACHE_MAGIC "KILNCSR"
@@ -104,21 +105,53 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     return KILN_OK;
 }
 
-#define REFUSE(...)                                                                                \
-    do {                                                                                           \
-        st = kiln_fail(ctx, KILN_ERR_INPUT, __VA_ARGS__);                                          \
-        goto fail;                                                                                 \
-    } while (0)
+#define REFUSE(...) KILN_FAIL_INPUT(__VA_ARGS__)
 
-kiln_status kiln_csr_cache_read(kiln_ctx *ctx, const char *path, kiln_graph *g)
+/* The next `bytes` of the input in a fresh block (at least 8 bytes). Unless the file's size already
+ * vouched for the header, the block grows only as data arrives, so a damaged header on a pipe
+ * cannot claim memory that the input does not hold. */
+static kiln_status read_block(kiln_ctx *ctx, kiln_reader *r, uint64_t bytes, uint64_t total, void **out)
+{
+    unsigned char *p = NULL;
+    uint64_t have = 0, cap = 0;
+    *out = NULL;
+    while (have < bytes || cap == 0) {
+        uint64_t ncap = r->size >= 0 ? bytes : cap ? cap * 2 : UINT64_C(64) << 20;
+        if (ncap > bytes) ncap = bytes;
+        if (ncap < 8) ncap = 8;
+        unsigned char *q = realloc(p, ncap);
+        if (!q) {
+            free(p);
+            return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory loading %s", r->path);
+        }
+        p = q;
+        cap = ncap;
+        size_t want = (size_t)((cap < bytes ? cap : bytes) - have), got;
+        kiln_status st = kiln_reader_read(ctx, r, p + have, want, &got);
+        if (st == KILN_OK && got < want)
+            st = kiln_fail(ctx, KILN_ERR_INPUT, "%s: CSR cache ends before the %llu bytes its header describes: truncated",
+                           r->path, (unsigned long long)total);
+        if (st != KILN_OK) {
+            free(p);
+            return st;
+        }
+        have += got;
+    }
+    *out = p;
+    return KILN_OK;
+}
+
+kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g)
 {
     kiln_status st = KILN_OK;
+    const char *path = r->path;
     const int threads = kiln_graph_threads(ctx);
     double t0 = kiln_now();
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", path, strerror(errno));
     cache_header h;
-    if (fread(&h, sizeof h, 1, fp) != 1) REFUSE("%s: too short for a kiln CSR cache", path);
+    size_t got;
+    st = kiln_reader_read(ctx, r, &h, sizeof h, &got);
+    if (st != KILN_OK) return st;
+    if (got != sizeof h) REFUSE("%s: too short for a kiln CSR cache", path);
     if (memcmp(h.magic, CACHE_MAGIC, 8) != 0) REFUSE("%s: not a kiln CSR cache", path);
     if (h.byte_order != 0x01020304u) REFUSE("%s: CSR cache written on a machine of the other byte order", path);
     if (h.version != CACHE_VERSION)
@@ -127,28 +160,30 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, const char *path, kiln_graph *g)
     if (h.header_bytes != CACHE_HEADER || h.flags > 1u) REFUSE("%s: damaged CSR cache header", path);
     if (h.n > KILN_GRAPH_MAX_NODES || h.m > (UINT64_C(1) << 40)) REFUSE("%s: damaged CSR cache header (sizes)", path);
     uint64_t want = CACHE_HEADER + (h.n + 1) * 8 + pad8(h.m * 4) + (h.flags ? h.n * 8 : 0);
-    if (fseek(fp, 0, SEEK_END) != 0) REFUSE("%s: cannot seek", path);
-    long size = ftell(fp);
-    if (size < 0 || (uint64_t)size != want)
-        REFUSE("%s: CSR cache is %ld bytes, its header describes %llu: truncated or damaged", path, size,
+    if (r->size >= 0 && (uint64_t)r->size != want)
+        REFUSE("%s: CSR cache is %lld bytes, its header describes %llu: truncated or damaged", path, r->size,
                (unsigned long long)want);
-    if (fseek(fp, CACHE_HEADER, SEEK_SET) != 0) REFUSE("%s: cannot seek", path);
     g->n = h.n;
     g->m = h.m;
     g->id_base = h.id_base;
-    g->offsets = malloc((h.n + 1) * 8);
-    g->sources = malloc(pad8(h.m * 4) ? pad8(h.m * 4) : 8);
+    void *block;
+    if ((st = read_block(ctx, r, (h.n + 1) * 8, want, &block)) != KILN_OK) goto fail;
+    g->offsets = block;
+    if ((st = read_block(ctx, r, pad8(h.m * 4), want, &block)) != KILN_OK) goto fail;
+    g->sources = block;
+    if (h.flags) {
+        if ((st = read_block(ctx, r, h.n * 8, want, &block)) != KILN_OK) goto fail;
+        g->ids = block;
+    }
+    const char *more;
+    size_t extra;
+    if ((st = kiln_reader_peek(ctx, r, 1, &more, &extra)) != KILN_OK) goto fail;
+    if (extra) REFUSE("%s: CSR cache goes on past the %llu bytes its header describes: damaged", path, (unsigned long long)want);
     g->outdeg = calloc(h.n ? h.n : 1, 4);
-    g->ids = h.flags ? malloc(h.n ? h.n * 8 : 8) : NULL;
-    if (!g->offsets || !g->sources || !g->outdeg || (h.flags && !g->ids)) {
+    if (!g->outdeg) {
         st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory loading %s", path);
         goto fail;
     }
-    if (fread(g->offsets, 8, h.n + 1, fp) != h.n + 1 || fread(g->sources, 1, pad8(h.m * 4), fp) != pad8(h.m * 4) ||
-        (h.flags && fread(g->ids, 8, h.n, fp) != h.n))
-        REFUSE("%s: read failed", path);
-    fclose(fp);
-    fp = NULL;
     if (payload_checksum(g, threads) != h.checksum) REFUSE("%s: CSR cache checksum mismatch: the file is damaged", path);
 
     /* structure */
@@ -182,7 +217,6 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, const char *path, kiln_graph *g)
     kiln_graph_finish_info(g, threads);
     return KILN_OK;
 fail:
-    if (fp) fclose(fp);
     free(g->offsets);
     free(g->sources);
     free(g->outdeg);

@@ -41,22 +41,25 @@ void kiln_graph_csr(const kiln_graph *g, const uint64_t **offsets, const uint32_
     if (out_degree) *out_degree = g ? g->outdeg : NULL;
 }
 
+int kiln_pair_reserve(void **a, void **b, size_t elem, size_t count, size_t *cap)
+{
+    if (count < *cap) return 0;
+    size_t nc = *cap ? *cap * 2 : 4096;
+    void *na = realloc(*a, nc * elem);
+    if (!na) return -1;
+    *a = na;
+    void *nb = realloc(*b, nc * elem);
+    if (!nb) return -1;
+    *b = nb;
+    *cap = nc;
+    return 0;
+}
+
 int kiln_raw_edges_push(kiln_raw_edges *e, uint64_t src, uint64_t dst)
 {
-    if (e->count == e->cap) {
-        size_t cap = e->cap ? e->cap * 2 : 4096;
-        uint64_t *a = realloc(e->src, cap * sizeof *a);
-        if (!a) return -1;
-        e->src = a;
-        uint64_t *b = realloc(e->dst, cap * sizeof *b);
-        if (!b) return -1;
-        e->dst = b;
-        e->cap = cap;
-    }
-    e->src[e->count] = src;
-    e->dst[e->count] = dst;
-    e->count++;
-    return 0;
+    int rc;
+    KILN_PAIR_PUSH(rc, e, &e->cap, src, dst);
+    return rc;
 }
 
 void kiln_raw_edges_free(kiln_raw_edges *e)

@@ -29,6 +29,22 @@ typedef struct kiln_raw_edges {
 } kiln_raw_edges;
 
 int kiln_raw_edges_push(kiln_raw_edges *e, uint64_t src, uint64_t dst); /* 0, or -1 out of memory */
+/* Makes room for item `count` in two parallel arrays of elem-byte items, doubling *cap; 0, or -1
+ * out of memory (both arrays stay valid and owned by the caller). */
+int kiln_pair_reserve(void **a, void **b, size_t elem, size_t count, size_t *cap);
+/* Appends (s, d) to (e)->src and (e)->dst, of (e)->count items and room *(capp); rc becomes 0, or
+ * -1 out of memory. A macro so the 64-bit raw ids and the 32-bit indices share one body. */
+#define KILN_PAIR_PUSH(rc, e, capp, s, d)                                                          \
+    do {                                                                                           \
+        void *a_ = (e)->src, *b_ = (e)->dst;                                                       \
+        (rc) = kiln_pair_reserve(&a_, &b_, sizeof *(e)->src, (size_t)(e)->count, (capp));          \
+        (e)->src = a_;                                                                             \
+        (e)->dst = b_;                                                                             \
+        if ((rc) == 0) {                                                                           \
+            (e)->src[(e)->count] = (s);                                                            \
+            (e)->dst[(e)->count++] = (d);                                                          \
+        }                                                                                          \
+    } while (0)
 void kiln_raw_edges_free(kiln_raw_edges *e);
 
 /* Edges between vertex indices 0..n-1. */
@@ -65,10 +81,20 @@ typedef struct kiln_reader kiln_reader;
 kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw);
 kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e);
 
-/* Binary CSR cache. */
+/* Binary CSR cache. The read takes the whole rest of r and refuses anything after the payload. */
 int kiln_csr_cache_sniff(const unsigned char *head, size_t len);
 kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char *path);
-kiln_status kiln_csr_cache_read(kiln_ctx *ctx, const char *path, kiln_graph *g);
+kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g);
+
+/* Turns edges into g's CSR; the API passes its own, which may run on a GPU. */
+typedef kiln_status (*kiln_csr_build_fn)(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g);
+
+/* Loads a graph input into g (load.c): path, or "-" for standard input, is opened once and read
+ * once from the start, its format told from its first bytes when format is KILN_GRAPH_AUTO (gzip
+ * is undone first), so a pipe or a FIFO gives the same graph as the file. Text formats are built
+ * by `build`; a CSR cache is taken as saved (flags must be 0). */
+kiln_status kiln_graph_load_input(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
+                                  kiln_csr_build_fn build, kiln_graph *g);
 
 /* Allocates an empty handle; kiln_graph_free releases it and its arrays. */
 kiln_graph *kiln_graph_alloc(void);

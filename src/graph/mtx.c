@@ -12,22 +12,11 @@
 
 enum { FIELD_PATTERN, FIELD_INTEGER, FIELD_REAL };
 
-static int push(kiln_edges *e, uint64_t *cap, uint32_t s, uint32_t d)
+static int push(kiln_edges *e, size_t *cap, uint32_t s, uint32_t d)
 {
-    if (e->count == *cap) {
-        uint64_t nc = *cap ? *cap * 2 : 1024;
-        uint32_t *a = realloc(e->src, nc * sizeof *a);
-        if (!a) return -1;
-        e->src = a;
-        uint32_t *b = realloc(e->dst, nc * sizeof *b);
-        if (!b) return -1;
-        e->dst = b;
-        *cap = nc;
-    }
-    e->src[e->count] = s;
-    e->dst[e->count] = d;
-    e->count++;
-    return 0;
+    int rc;
+    KILN_PAIR_PUSH(rc, e, cap, s, d);
+    return rc;
 }
 
 /* A number as Matrix Market writes it: [+-]digits[.digits][(e|E)[+-]digits] (real) or
@@ -75,11 +64,7 @@ static const char *word(const char *p, const char *end, char *w, size_t cap)
     return p;
 }
 
-#define BAD(...)                                                                                   \
-    do {                                                                                           \
-        st = kiln_fail(ctx, KILN_ERR_INPUT, __VA_ARGS__);                                          \
-        goto fail;                                                                                 \
-    } while (0)
+#define BAD(...) KILN_FAIL_INPUT(__VA_ARGS__)
 
 kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e)
 {
@@ -147,7 +132,8 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %llu vertices is more than kiln handles (%llu)", path, ln,
                          (unsigned long long)rows, (unsigned long long)KILN_GRAPH_MAX_NODES);
     e->n = rows;
-    uint64_t cap = 0, want = nnz * (symmetric ? 2u : 1u);
+    size_t cap = 0;
+    uint64_t want = nnz * (symmetric ? 2u : 1u);
     if (want > (1u << 24)) want = 1u << 24;
     if (want) {
         e->src = malloc(want * sizeof *e->src);

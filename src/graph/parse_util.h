@@ -1,4 +1,4 @@
-/* Small pieces shared by the text parsers. */
+/* Small pieces shared by the parsers. */
 #ifndef KILN_GRAPH_PARSE_UTIL_H
 #define KILN_GRAPH_PARSE_UTIL_H
 
@@ -6,6 +6,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "../core/ctx.h"
+
+/* Records an input error in ctx and in the caller's st, then leaves through its fail label. */
+#define KILN_FAIL_INPUT(...)                                                                       \
+    do {                                                                                           \
+        st = kiln_fail(ctx, KILN_ERR_INPUT, __VA_ARGS__);                                          \
+        goto fail;                                                                                 \
+    } while (0)
 
 static inline const char *kiln_skip_blank(const char *p, const char *end)
 {

@@ -1,10 +1,11 @@
 #include "reader.h"
 
 #include <errno.h>
-#include <stdio.h>
-#include <sys/stat.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef KILN_HAVE_ZLIB
 #include <zlib.h>
@@ -21,60 +22,146 @@ int kiln_reader_has_zlib(void)
 #endif
 }
 
+/* Bytes straight from the descriptor: the count, 0 at its end, -1 with ctx set. */
+static long raw_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
+{
+    if (n > (1u << 30)) n = 1u << 30;
+    for (;;) {
+        ssize_t got = read(r->fd, dst, n);
+        if (got >= 0) return (long)got;
+        if (errno == EINTR) continue;
+        r->status = kiln_fail(ctx, KILN_ERR_DEVICE, "%s: read failed after line %llu: %s", r->path,
+                              (unsigned long long)r->line, strerror(errno));
+        return -1;
+    }
+}
+
+#ifdef KILN_HAVE_ZLIB
+static long corrupt(kiln_ctx *ctx, kiln_reader *r, const char *why)
+{
+    r->status = kiln_fail(ctx, KILN_ERR_INPUT, "%s: compressed data ends early or is corrupt after line %llu: %s",
+                          r->path, (unsigned long long)r->line, why);
+    return -1;
+}
+
+/* Inflated bytes: the count, 0 after the last gzip member, -1 with ctx set. */
+static long inflate_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
+{
+    z_stream *z = r->z;
+    if (n > (1u << 30)) n = 1u << 30;
+    z->next_out = dst;
+    z->avail_out = (uInt)n;
+    while (z->avail_out == (uInt)n) {
+        if (z->avail_in == 0 && !r->zin_eof) {
+            long got = raw_read(ctx, r, r->zin, READER_CHUNK);
+            if (got < 0) return -1;
+            if (got == 0) r->zin_eof = 1;
+            z->next_in = r->zin;
+            z->avail_in = (uInt)got;
+        }
+        if (r->z_member_done) {
+            /* gzip members may follow one another; other bytes after the end are ignored, as gunzip does */
+            if (z->avail_in == 0 || z->next_in[0] != 0x1f) return 0;
+            inflateReset(z);
+            r->z_member_done = 0;
+        }
+        if (z->avail_in == 0) return corrupt(ctx, r, "unexpected end of file");
+        int rc = inflate(z, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) r->z_member_done = 1;
+        else if (rc != Z_OK && rc != Z_BUF_ERROR) return corrupt(ctx, r, z->msg ? z->msg : "invalid data");
+    }
+    return (long)(n - z->avail_out);
+}
+#endif
+
+/* Decoded bytes into dst: the count, 0 at the end, -1 with ctx set. */
+static long source_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
+{
+#ifdef KILN_HAVE_ZLIB
+    if (r->z) return inflate_read(ctx, r, dst, n);
+#endif
+    return raw_read(ctx, r, dst, n);
+}
+
+/* Appends more input after buf[len]; returns bytes read, 0 at the end, -1 on error. */
+static long fill(kiln_ctx *ctx, kiln_reader *r)
+{
+    if (r->eof) return 0;
+    long n = source_read(ctx, r, r->buf + r->len, r->cap - r->len);
+    if (n < 0) return -1;
+    if (n == 0) r->eof = 1;
+    r->len += (size_t)n;
+    return n;
+}
+
+/* The gzip magic was read like any other bytes; they move to the compressed side, where zlib
+ * finds them, so nothing is read twice. */
+static kiln_status start_gzip(kiln_ctx *ctx, kiln_reader *r)
+{
+#ifdef KILN_HAVE_ZLIB
+    z_stream *z = calloc(1, sizeof *z);
+    r->zin = malloc(READER_CHUNK);
+    if (!z || !r->zin) {
+        free(z);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    }
+    if (inflateInit2(z, 15 + 16) != Z_OK) {
+        free(z);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "%s: cannot start zlib", r->path);
+    }
+    r->z = z;
+    memcpy(r->zin, r->buf, r->len);
+    z->next_in = r->zin;
+    z->avail_in = (uInt)r->len;
+    r->len = 0;
+    r->size = -1;
+    return KILN_OK;
+#else
+    return kiln_fail(ctx, KILN_ERR_INPUT,
+                     "%s: gzip-compressed input needs zlib, and this kiln was built without it "
+                     "(install zlib1g-dev and rebuild, or gunzip the file)",
+                     r->path);
+#endif
+}
+
 kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out)
 {
     *out = NULL;
     kiln_reader *r = calloc(1, sizeof *r);
     if (!r) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    r->path = path;
+    r->fd = -1;
+    r->size = -1;
     r->cap = READER_CHUNK;
     r->buf = malloc(r->cap);
     if (!r->buf) {
-        free(r);
+        kiln_reader_close(r);
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     }
+    int is_stdin = strcmp(path, "-") == 0;
+    r->path = is_stdin ? "<stdin>" : path;
+    r->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    r->own_fd = !is_stdin;
     struct stat sb;
-    if (stat(path, &sb) != 0) {
+    if (r->fd < 0 || fstat(r->fd, &sb) != 0) {
         int e = errno;
         kiln_reader_close(r);
-        return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", path, strerror(e));
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", is_stdin ? "<stdin>" : path, strerror(e));
     }
     if (S_ISDIR(sb.st_mode)) {
         kiln_reader_close(r);
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s: is a directory", path);
     }
-#ifdef KILN_HAVE_ZLIB
-    /* gzread passes plain files through unchanged, so one path reads both */
-    errno = 0;
-    gzFile gz = gzopen(path, "rb");
-    if (!gz) {
-        int e = errno;
+    /* standard input may have been read from already, so only a file opened here has a known size */
+    if (S_ISREG(sb.st_mode) && !is_stdin) r->size = (long long)sb.st_size;
+    kiln_status st = KILN_OK;
+    while (st == KILN_OK && r->len < 2 && !r->eof)
+        if (fill(ctx, r) < 0) st = r->status;
+    if (st == KILN_OK && r->len >= 2 && (unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b)
+        st = start_gzip(ctx, r);
+    if (st != KILN_OK) {
         kiln_reader_close(r);
-        return kiln_fail(ctx, e ? KILN_ERR_INPUT : KILN_ERR_DEVICE, "%s: %s", path,
-                         e ? strerror(e) : "cannot start zlib");
+        return st;
     }
-    gzbuffer(gz, 1u << 18);
-    r->gz = gz;
-#else
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        int e = errno;
-        kiln_reader_close(r);
-        return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", path, strerror(e));
-    }
-    unsigned char magic[2];
-    size_t got = fread(magic, 1, 2, fp);
-    if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-        fclose(fp);
-        kiln_reader_close(r);
-        return kiln_fail(ctx, KILN_ERR_INPUT,
-                         "%s: gzip-compressed input needs zlib, and this kiln was built without it "
-                         "(install zlib1g-dev and rebuild, or gunzip the file)",
-                         path);
-    }
-    rewind(fp);
-    r->fp = fp;
-#endif
     *out = r;
     return KILN_OK;
 }
@@ -83,50 +170,13 @@ void kiln_reader_close(kiln_reader *r)
 {
     if (!r) return;
 #ifdef KILN_HAVE_ZLIB
-    if (r->gz) gzclose((gzFile)r->gz);
+    if (r->z) inflateEnd((z_stream *)r->z);
 #endif
-    if (r->fp) fclose((FILE *)r->fp);
+    free(r->z);
+    free(r->zin);
+    if (r->own_fd && r->fd >= 0) close(r->fd);
     free(r->buf);
     free(r);
-}
-
-/* Appends more input after buf[len]; returns bytes read, 0 at the end, -1 on error. */
-static long fill(kiln_ctx *ctx, kiln_reader *r)
-{
-    if (r->eof) return 0;
-    size_t room = r->cap - r->len;
-    if (room > (1u << 30)) room = 1u << 30;
-#ifdef KILN_HAVE_ZLIB
-    int n = gzread((gzFile)r->gz, r->buf + r->len, (unsigned)room);
-    if (n < 0) {
-        int code;
-        const char *msg = gzerror((gzFile)r->gz, &code);
-        r->status = kiln_fail(ctx, code == Z_ERRNO ? KILN_ERR_DEVICE : KILN_ERR_INPUT, "%s: read failed after line %llu: %s",
-                  r->path, (unsigned long long)r->line, code == Z_ERRNO ? strerror(errno) : msg);
-        return -1;
-    }
-    if (n == 0) {
-        int code;
-        const char *msg = gzerror((gzFile)r->gz, &code);
-        if (code != Z_OK && code != Z_STREAM_END) {
-            r->status = kiln_fail(ctx, KILN_ERR_INPUT, "%s: compressed data ends early or is corrupt after line %llu: %s",
-                      r->path, (unsigned long long)r->line, msg);
-            return -1;
-        }
-        r->eof = 1;
-    }
-#else
-    size_t n = fread(r->buf + r->len, 1, room, (FILE *)r->fp);
-    if (n == 0) {
-        if (ferror((FILE *)r->fp)) {
-            r->status = kiln_fail(ctx, KILN_ERR_DEVICE, "%s: read failed after line %llu", r->path, (unsigned long long)r->line);
-            return -1;
-        }
-        r->eof = 1;
-    }
-#endif
-    r->len += (size_t)n;
-    return (long)n;
 }
 
 /* Makes room at the end of the buffer: drops consumed bytes, then grows it when full. */
@@ -189,5 +239,21 @@ kiln_status kiln_reader_peek(kiln_ctx *ctx, kiln_reader *r, size_t want, const c
     }
     *p = r->buf + r->pos;
     *len = r->len - r->pos < want ? r->len - r->pos : want;
+    return KILN_OK;
+}
+
+kiln_status kiln_reader_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n, size_t *got)
+{
+    unsigned char *d = dst;
+    size_t done = r->len - r->pos < n ? r->len - r->pos : n;
+    memcpy(d, r->buf + r->pos, done);
+    r->pos += done;
+    while (done < n && !r->eof) {
+        long k = source_read(ctx, r, d + done, n - done);
+        if (k < 0) return r->status;
+        if (k == 0) r->eof = 1;
+        done += (size_t)k;
+    }
+    *got = done;
     return KILN_OK;
 }

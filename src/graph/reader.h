@@ -1,5 +1,7 @@
-/* Line-by-line reading of a text file, gzip-compressed or not (through zlib when kiln has it),
- * in large chunks, with the line number kept for error messages. */
+/* One pass over a graph input (a path, or "-" for standard input), gzip-compressed or not
+ * (through zlib when kiln has it): opened once and never reopened or rewound, so pipes and FIFOs
+ * read exactly like files. Lines come out with their number kept for error messages; the first
+ * bytes can be looked at before anything is consumed, which is how the format is told. */
 #ifndef KILN_GRAPH_READER_H
 #define KILN_GRAPH_READER_H
 
@@ -9,10 +11,13 @@
 #include "graph.h"
 
 struct kiln_reader {
-    const char *path;
-    void *gz; /* gzFile with zlib */
-    void *fp; /* FILE * without zlib */
-    char *buf;
+    const char *path; /* as error messages name the input */
+    int fd, own_fd;
+    long long size; /* bytes a regular uncompressed file holds, else -1 */
+    void *z; /* z_stream with zlib, when the input is gzip */
+    unsigned char *zin; /* compressed bytes not yet inflated */
+    int zin_eof, z_member_done;
+    char *buf; /* decoded bytes buf[pos .. len) not yet consumed */
     size_t cap, len, pos;
     int eof;
     uint64_t line; /* number of the line last returned, from 1 */
@@ -26,6 +31,8 @@ kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out)
 int kiln_reader_next(kiln_ctx *ctx, kiln_reader *r, const char **line, size_t *len);
 /* Up to want bytes of what comes next, without consuming them (fewer at the end of the input). */
 kiln_status kiln_reader_peek(kiln_ctx *ctx, kiln_reader *r, size_t want, const char **p, size_t *len);
+/* The next n bytes into dst, large reads going straight there; *got < n at the end of the input. */
+kiln_status kiln_reader_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n, size_t *got);
 void kiln_reader_close(kiln_reader *r);
 
 /* 1 when kiln was built with zlib. */
