@@ -1,50 +1,57 @@
-/* The hashing rows of `kiln bench`: hash algorithms (hashes per second for messages of --size
- * bytes) and the raw Keccak-f[1600] permutation (permutations per second, per GPU layout). */
+/* The `kiln bench` rows of nonce searches (hashes per second of kiln_scan), hash algorithms
+ * (hashes per second for messages of --size bytes) and the Keccak-f[1600] permutation
+ * (permutations per second, per GPU layout). */
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_hash.h"
-#include "progress.h"
+#include "bench.h"
+#include "tune_cache.h"
 
-int bench_hash_is_name(const char *name)
+static double seconds_or(const bench_args *a, double d) { return a->seconds > 0 ? a->seconds : d; }
+
+kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
 {
-    kiln_hash_algo a;
-    return strcmp(name, "keccakf1600") == 0 ||
-           (strcmp(name, "sha256d") != 0 && kiln_hash_algo_from_name(NULL, name, &a) == KILN_OK);
+    kiln_algo algo = (kiln_algo)w->search_algo;
+    tune_cache_apply(ctx, w, kind, NULL);
+    bench_row r = {w->name, NULL, "H/s", 0, "", ""};
+    kiln_status st = kiln_bench_scan(ctx, algo, seconds_or(a, 2), &r.rate);
+    if (st != KILN_OK) return st;
+    if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA) {
+        kiln_launch l = kiln_ctx_launch(ctx, algo);
+        int n = snprintf(r.json, sizeof r.json, ", \"threads_per_block\": %d, \"items_per_thread\": %d",
+                         l.threads_per_block, l.items_per_thread);
+        kiln_scrypt_shape sh = kiln_ctx_scrypt_shape(ctx);
+        if (algo == KILN_ALGO_SCRYPT)
+            snprintf(r.json + n, sizeof r.json - (size_t)n, ", \"threads_per_hash\": %d, \"lookup_gap\": %d",
+                     sh.threads_per_hash, sh.lookup_gap);
+    }
+    bench_row_print(ctx, &r, a->json, first, 10);
+    return KILN_OK;
 }
 
-kiln_status bench_hash_row(kiln_ctx *ctx, const char *name, const bench_hash_opts *o, int json, int first)
+kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
 {
-    double rate = 0;
-    kiln_status st;
-    int perm = strcmp(name, "keccakf1600") == 0;
-    kiln_hash_algo algo = KILN_HASH_SHA256;
-    if (perm) {
-        st = kiln_bench_keccak_f1600(ctx, o->layout, o->in_registers ? KILN_BENCH_IN_REGISTERS : 0, o->seconds, &rate);
-    } else {
-        kiln_hash_algo_from_name(NULL, name, &algo);
-        st = kiln_bench_hash(ctx, algo, o->size, o->offsets ? KILN_BENCH_OFFSETS : 0, o->seconds, &rate);
-    }
+    int perm = kind == KILN_KIND_PERMUTATION, gpu = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA;
+    char label[64];
+    bench_row r = {w->name, label, perm ? "perm/s" : "H/s", 0, "", ""};
+    kiln_status st =
+        perm ? kiln_bench_keccak_f1600(ctx, a->layout, a->in_registers ? KILN_BENCH_IN_REGISTERS : 0, seconds_or(a, 2),
+                                       &r.rate)
+             : kiln_bench_hash(ctx, (kiln_hash_algo)w->hash_algo, (size_t)a->size, a->offsets ? KILN_BENCH_OFFSETS : 0,
+                               seconds_or(a, 2), &r.rate);
     if (st != KILN_OK) return st;
-    int gpu = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA;
-    if (json) {
-        printf("%s{\"algo\": \"%s\", \"device\": \"%s\", \"rate\": %.0f, \"unit\": \"%s\"", first ? "" : ", ", name,
-               kiln_ctx_device_name(ctx), rate, perm ? "perm/s" : "H/s");
-        if (perm) printf(", \"layout\": \"%s\", \"in_registers\": %s", gpu ? kiln_keccak_layout_name(o->layout) : "cpu",
-                         gpu && o->in_registers ? "true" : "false");
-        else printf(", \"message_bytes\": %zu, \"bytes_per_second\": %.0f", o->size, rate * (double)o->size);
-        if (!perm && gpu) printf(", \"offsets\": %s", o->offsets ? "true" : "false");
-        printf("}");
+    const char *layout = gpu ? kiln_keccak_layout_name(a->layout) : "cpu";
+    if (perm) {
+        snprintf(r.json, sizeof r.json, ", \"layout\": \"%s\", \"in_registers\": %s", layout,
+                 gpu && a->in_registers ? "true" : "false");
+        snprintf(label, sizeof label, "%s/%s%s", w->name, layout, gpu && a->in_registers ? "/regs" : "");
     } else {
-        char r[32], label[64];
-        format_rate(rate, perm ? "perm/s" : "H/s", r, sizeof r);
-        if (perm)
-            snprintf(label, sizeof label, "%s/%s%s", name, gpu ? kiln_keccak_layout_name(o->layout) : "cpu",
-                     gpu && o->in_registers ? "/regs" : "");
-        else snprintf(label, sizeof label, "%s/%zuB", name, o->size);
-        printf("%-10s %-44s %16s", label, kiln_ctx_device_name(ctx), r);
-        if (!perm && o->size >= 1024) printf("  %.2f GB/s", rate * (double)o->size / 1e9);
-        printf("\n");
+        snprintf(r.json, sizeof r.json, ", \"message_bytes\": %llu, \"bytes_per_second\": %.0f%s%s",
+                 (unsigned long long)a->size, r.rate * (double)a->size, gpu ? ", \"offsets\": " : "",
+                 gpu ? (a->offsets ? "true" : "false") : "");
+        snprintf(label, sizeof label, "%s/%lluB", w->name, (unsigned long long)a->size);
+        if (a->size >= 1024) snprintf(r.text, sizeof r.text, "  %.2f GB/s", r.rate * (double)a->size / 1e9);
     }
+    bench_row_print(ctx, &r, a->json, first, 10);
     return KILN_OK;
 }

@@ -26,16 +26,14 @@ int cli_exit_for(kiln_status st);
 /* Reports a failed library call (its context's message) and returns the exit code. */
 int cli_fail(const char *cmd, kiln_ctx *ctx, kiln_status st);
 
-/* Matches argv[*i] against an option taking a value, given as "--name VALUE" or "--name=VALUE".
- * Returns 1 and sets *value (advancing *i past a separate value), 0 when argv[*i] is another
- * option, -1 when the value is missing. */
-int cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
-
 /* Unsigned integer in decimal or 0x-hex, at most max. 0 on success, -1 otherwise. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /* Positive finite number of seconds up to max. 0 on success, -1 otherwise. */
 int cli_parse_seconds(const char *s, double max, double *out);
 
+/* Puts ctx on the device named by spec ("auto" when NULL) with `threads` CPU threads: the one
+ * place the CLI chooses a device. 0, or the exit code after printing the library's message. */
+int cli_device(const char *cmd, kiln_ctx *ctx, const char *device, int threads);
 /* Creates a context on the device named by spec ("auto" when NULL) with `threads` CPU threads.
  * On failure prints the error and returns NULL with *code set. */
 kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code);
@@ -49,16 +47,8 @@ int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_pagerank(int argc, char **argv);
-/* `kiln bench --algo pagerank`: RMAT PageRank edges per second (cmd_pagerank.c). */
-int bench_pagerank(const char *device, int json);
 int cmd_merkle(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_scrypt(int argc, char **argv);
-/* scrypt's parts of bench and tune (cli/bench_scrypt.c, cli/tune_scrypt.c): the *_wanted tests
- * look for --algo scrypt-kdf (bench) or --algo scrypt / scrypt-kdf (tune) in the arguments. */
-int bench_scrypt_kdf_wanted(int argc, char **argv);
-int cmd_bench_scrypt_kdf(int argc, char **argv);
-int tune_scrypt_wanted(int argc, char **argv);
-int cmd_tune_scrypt(int argc, char **argv);
 
 #endif

@@ -1,109 +1,109 @@
-/* kiln bench: measured hash rates, as a table or JSON. */
+/* kiln bench: measured rates, as a table or JSON. The algorithm names a (workload, kind) pair of
+ * the registry; the kind picks the routine, and --algo all runs every workload's bench_all_kinds. */
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_hash.h"
+#include "bench.h"
 #include "cli.h"
 #include "merkle_cli.h"
-#include "progress.h"
-#include "tune_cache.h"
+#include "opts.h"
+
+#define ROWS (KILN_KIND_SEARCH | KILN_KIND_HASH | KILN_KIND_PERMUTATION) /* kinds printed as table rows */
+
+static bench_fn routine(kiln_kind kind)
+{
+    switch (kind) {
+    case KILN_KIND_SEARCH: return bench_search;
+    case KILN_KIND_HASH:
+    case KILN_KIND_PERMUTATION: return bench_hash;
+    case KILN_KIND_KDF: return bench_kdf;
+    case KILN_KIND_TREE: return bench_tree;
+    case KILN_KIND_GRAPH: return bench_graph;
+    }
+    return NULL;
+}
 
 int cmd_bench(int argc, char **argv)
 {
-    const char *cmd = "bench", *algo_s = "all", *device = "auto", *seconds_s = NULL;
-    const char *size_s = NULL, *layout_s = NULL, *threads_s = NULL;
-    int json = 0, offsets = 0, in_registers = 0;
-    if (merkle_cli_requested(argc, argv)) return cmd_bench_merkle(argc, argv);
-    if (bench_scrypt_kdf_wanted(argc, argv)) return cmd_bench_scrypt_kdf(argc, argv);
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r;
-        if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
-        else if ((r = cli_opt(argc, argv, &i, "--seconds", &v)) != 0) seconds_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--size", &v)) != 0) size_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--layout", &v)) != 0) layout_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--threads", &v)) != 0) threads_s = v;
-        else if (strcmp(argv[i], "--offsets") == 0) offsets = 1;
-        else if (strcmp(argv[i], "--in-registers") == 0) in_registers = 1;
-        else if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln bench [--algo sha256d|scrypt|scrypt-kdf|sha256|sha3-256|keccak256|keccakf1600|<hash algo>|\n"
-                 "                  pagerank|merkle-sha256d|merkle-rp64|all]\n"
-                 "                  [--device auto|cpu|cuda|cuda:I] [--threads N] [--seconds S] [--json]\n"
-                 "                  [--size BYTES (hash message size, default 32)] [--offsets]\n"
-                 "                  [--layout auto|thread|unrolled|lane] [--in-registers] (keccakf1600 on a GPU)");
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
-    }
-    if (strcmp(algo_s, "pagerank") == 0) return bench_pagerank(device, json);
-    double seconds = 2;
-    if (seconds_s && cli_parse_seconds(seconds_s, 600, &seconds) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);
-    bench_hash_opts ho = {32, offsets, in_registers, KILN_KECCAK_LAYOUT_AUTO, seconds};
-    uint64_t u = 0;
-    if (size_s && cli_parse_u64(size_s, UINT64_C(1) << 24, &u) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --size '%s' (expected 0..16777216 bytes)", size_s);
-    if (size_s) ho.size = (size_t)u;
-    if (layout_s && kiln_keccak_layout_from_name(NULL, layout_s, &ho.layout) != KILN_OK)
-        return cli_error(EXIT_USAGE, cmd, "unknown --layout '%s' (expected auto, thread, unrolled or lane)", layout_s);
-    uint64_t threads = 0;
-    if (threads_s && cli_parse_u64(threads_s, 4096, &threads) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --threads '%s'", threads_s);
-    static const char *const hash_all[] = {"sha256", "sha3-256", "keccak256", "keccakf1600"};
-    const char *hash_names[4];
-    int nhash = 0;
-    kiln_algo algos[KILN_ALGO_SCRYPT + 1];
-    int nalgo = 0;
-    if (strcmp(algo_s, "all") == 0) {
-        algos[nalgo++] = KILN_ALGO_SHA256D;
-        algos[nalgo++] = KILN_ALGO_SCRYPT;
-        for (int i = 0; i < 4; i++) hash_names[nhash++] = hash_all[i];
-    } else if (kiln_algo_from_name(NULL, algo_s, &algos[0]) == KILN_OK) nalgo = 1;
-    else if (bench_hash_is_name(algo_s)) hash_names[nhash++] = algo_s;
-    else
-        return cli_error(EXIT_USAGE, cmd,
-                         "unknown algorithm '%s' (expected sha256d, scrypt, scrypt-kdf, a kiln hash algorithm, "
-                         "keccakf1600 or all)",
-                         algo_s);
+    const char *cmd = "bench", *algo_s = "all", *device = "auto", *layout_s = NULL, *leaves_s = "2^20";
+    const char *method_s = "all";
+    bench_args a;
+    memset(&a, 0, sizeof a);
+    a.size = 32;
+    uint64_t threads = 0, N = 16384, r = 8, p = 1;
+    const unsigned KDF = KILN_KIND_KDF, TREE = KILN_KIND_TREE;
+    cli_option opts[] = {
+        {"--algo", OPT_ALGO, &algo_s, "A", "what to measure, or all (the default)", .kinds = KILN_KIND_ALL, .bench = 1},
+        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I", "where to measure (default auto)", .modes = 0},
+        {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = ROWS, .hi = 4096},
+        {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per measurement (default 2; key derivation 4)",
+         .modes = ROWS | KDF, .hi = 600},
+        {"--json", OPT_FLAG, &a.json, NULL, "print JSON", .modes = 0},
+        {"--size", OPT_U64, &a.size, "BYTES", "hash message size (default 32)", .modes = KILN_KIND_HASH,
+         .hi = UINT64_C(1) << 24},
+        {"--offsets", OPT_FLAG, &a.offsets, NULL, "hash: read an offsets array (the general batch path)",
+         .modes = KILN_KIND_HASH},
+        {"--layout", OPT_STR, &layout_s, "auto|thread|unrolled|lane", "permutation GPU layout",
+         .modes = KILN_KIND_PERMUTATION, .gpu_only = 1},
+        {"--in-registers", OPT_FLAG, &a.in_registers, NULL, "permutation: 16 per state load and store",
+         .modes = KILN_KIND_PERMUTATION, .gpu_only = 1},
+        {"-N", OPT_U64, &N, "n", "key derivation cost N (default 16384)", .modes = KDF, .hi = UINT64_MAX},
+        {"-r", OPT_U64, &r, "r", "key derivation block size r (default 8)", .modes = KDF, .hi = UINT32_MAX},
+        {"-p", OPT_U64, &p, "p", "key derivation parallelization p (default 1)", .modes = KDF, .hi = UINT32_MAX},
+        {"--leaves", OPT_STR, &leaves_s, "2^N|N", "tree leaves (default 2^20)", .modes = TREE},
+        {"--method", OPT_STR, &method_s, "levels|subtrees|auto|all", "tree build methods (default all)", .modes = TREE,
+         .gpu_only = 1},
+        {"--k", OPT_U64, &a.k, "K", "tree levels per subtree launch", .modes = TREE, .lo = 1, .hi = 12, .gpu_only = 1},
+        {"--threads-per-block", OPT_U64, &a.tpb, "T", "tree GPU threads per block", .modes = TREE, .hi = 1024,
+         .gpu_only = 1},
+        {"--graph", OPT_FLAG, &a.graph_only, NULL, "tree: only the CUDA graph launches", .modes = TREE, .gpu_only = 1},
+        {"--reps", OPT_U64, &a.reps, "R", "trees built per measurement (default 10; 3 on the CPU)", .modes = TREE,
+         .lo = 1, .hi = 1000},
+    };
+    cli_command c = CLI_COMMAND(cmd, "[--algo A] [options]", NULL, opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code == CLI_HELP ? EXIT_OK : code;
 
-    int code;
+    const kiln_workload *w = NULL;
+    kiln_kind kind = KILN_KIND_SEARCH;
+    int all = strcmp(algo_s, "all") == 0;
+    unsigned mode = 0;
+    for (size_t i = 0; all && i < kiln_workload_count(); i++) mode |= kiln_workload_at(i)->bench_all_kinds;
+    if (!all && !(w = cli_bench_workload(cmd, algo_s, 0, &kind, &code))) return code;
+    if (!all) mode = kind;
+    char what[80];
+    snprintf(what, sizeof what, "--algo %s", algo_s);
+    if ((code = cli_check_mode(&c, mode, what)) != 0) return code;
+    a.sp = (kiln_scrypt_params){N, (uint32_t)r, (uint32_t)p};
+    if (layout_s && kiln_keccak_layout_from_name(NULL, layout_s, &a.layout) != KILN_OK)
+        return cli_error(EXIT_USAGE, cmd, "unknown --layout '%s' (expected auto, thread, unrolled or lane)", layout_s);
+    if ((mode & TREE) && (merkle_cli_leaves(leaves_s, &a.leaves) != 0 || a.leaves < 2))
+        return cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s);
+    a.method_all = strcmp(method_s, "all") == 0;
+    if (!a.method_all && merkle_cli_method(method_s, &a.method) != 0)
+        return cli_error(EXIT_USAGE, cmd, "bad --method '%s' (levels, subtrees, auto or all)", method_s);
+
     kiln_ctx *ctx = cli_open(cmd, device, (int)threads, &code);
     if (!ctx) return code;
-    if (!json) printf("%-10s %-44s %16s\n", "algo", "device", "rate");
-    if (json && nalgo + nhash > 1) printf("{\"results\": [");
-    code = EXIT_OK;
-    for (int i = 0; i < nalgo; i++) {
-        tune_cache_apply(ctx, algos[i]);
-        double rate = 0;
-        kiln_status st = kiln_bench_scan(ctx, algos[i], seconds, &rate);
-        if (st != KILN_OK) {
-            code = cli_fail(cmd, ctx, st);
-            break;
-        }
-        kiln_launch l = kiln_ctx_launch(ctx, algos[i]);
-        if (json) {
-            printf("%s{\"algo\": \"%s\", \"device\": \"%s\", \"rate\": %.0f, \"unit\": \"H/s\"", i ? ", " : "",
-                   kiln_algo_name(algos[i]), kiln_ctx_device_name(ctx), rate);
-            if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA)
-                printf(", \"threads_per_block\": %d, \"items_per_thread\": %d", l.threads_per_block,
-                       l.items_per_thread);
-            if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA && algos[i] == KILN_ALGO_SCRYPT)
-                printf(", \"threads_per_hash\": %d, \"lookup_gap\": %d", kiln_ctx_scrypt_shape(ctx).threads_per_hash,
-                       kiln_ctx_scrypt_shape(ctx).lookup_gap);
-            printf("}");
-        } else {
-            char r[32];
-            format_rate(rate, "H/s", r, sizeof r);
-            printf("%-10s %-44s %16s\n", kiln_algo_name(algos[i]), kiln_ctx_device_name(ctx), r);
+    if ((code = cli_check_gpu(&c, ctx)) != 0) {
+        kiln_ctx_free(ctx);
+        return code;
+    }
+    int rows = 0;
+    for (size_t i = 0; all && i < kiln_workload_count(); i++)
+        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1) rows += !!(kiln_workload_at(i)->bench_all_kinds & k);
+    if (!a.json && (mode & ROWS)) bench_header(10);
+    if (a.json && rows > 1) printf("{\"results\": [");
+    int done = 0;
+    for (size_t i = 0; i < (all ? kiln_workload_count() : 1) && code == EXIT_OK; i++) {
+        const kiln_workload *wi = all ? kiln_workload_at(i) : w;
+        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION && code == EXIT_OK; k <<= 1) {
+            if (!((all ? wi->bench_all_kinds : (unsigned)kind) & k)) continue;
+            kiln_status st = routine((kiln_kind)k)(ctx, wi, (kiln_kind)k, &a, done++ == 0);
+            if (st != KILN_OK) code = cli_fail(cmd, ctx, st);
         }
     }
-    for (int i = 0; i < nhash && code == EXIT_OK; i++) {
-        kiln_status st = bench_hash_row(ctx, hash_names[i], &ho, json, nalgo + i == 0);
-        if (st != KILN_OK) code = cli_fail(cmd, ctx, st);
-    }
-    if (json) printf(nalgo + nhash > 1 ? "]}\n" : "\n");
+    if (a.json) printf(rows > 1 ? "]}\n" : "\n");
     kiln_ctx_free(ctx);
     return code;
 }

@@ -3,17 +3,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 
 int cmd_devices(int argc, char **argv)
 {
     int json = 0;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln devices [--json]");
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, "devices", "unknown option '%s'", argv[i]);
-    }
+    cli_option opts[] = {{"--json", OPT_FLAG, &json, NULL, "print the devices as a JSON array", .modes = 0}};
+    cli_command c = CLI_COMMAND("devices", "[--json]", NULL, opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code == CLI_HELP ? EXIT_OK : code;
     int n = 1 + kiln_cuda_device_count();
     if (json) printf("[");
     for (int i = 0; i < n; i++) {

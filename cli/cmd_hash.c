@@ -1,8 +1,7 @@
 /* kiln hash: sha256sum/sha3sum-style digests of files and stdin, and --check of such lists.
  *
- * Each input is streamed on the CPU in constant memory, except that when a GPU is in use (asked
- * for with --device cuda, or chosen by --device auto when the small files hold GPU_MIN_BYTES)
- * regular files of at most SMALL_FILE bytes are read whole and hashed in batches on the GPU. Results are
+ * Each input is streamed on the CPU in constant memory, except that when the device policy
+ * (kiln_ctx_pick for the bytes of the small files) puts the work on a GPU, regular files of at most SMALL_FILE bytes are read whole and hashed in batches on the GPU. Results are
  * printed in input order either way. Unreadable inputs are reported by name on stderr and the
  * rest are still hashed; the exit status is then 1, as with sha256sum. */
 #include <errno.h>
@@ -15,22 +14,13 @@
 
 #include "cli.h"
 #include "hash_lines.h"
+#include "opts.h"
 
 #define SMALL_FILE (1u << 20)
 #define BATCH_BYTES (64u << 20)
 #define BATCH_FILES 65536
-#define GPU_MIN_BYTES (256u << 20)
 #define MAX_LENGTH (1u << 20)
 #define CHUNK (1u << 16)
-
-static const char usage[] =
-    "usage: kiln hash --algo A [--length N] [--device auto|cpu|cuda|cuda:I] [FILE...]\n"
-    "       kiln hash --algo A --check LIST [--length N] [--device ...]\n"
-    "A: sha256 sha256d sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 keccak224 keccak256\n"
-    "   keccak384 keccak512. Prints '<hex>  <name>' per input; no FILE or '-' reads stdin.\n"
-    "--length N: output bytes for shake128/shake256 (default 32 / 64).\n"
-    "--check LIST: verify '<hex>  <name>' lines, printing '<name>: OK' or '<name>: FAILED'.\n"
-    "--device: cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB.\n";
 
 typedef struct item {
     char *name;
@@ -133,7 +123,7 @@ static void flush(hash_run *r)
     kiln_status st = kiln_hash_batch(r->gpu, r->algo, r->data, offsets, r->n, out, r->outlen);
     if (st != KILN_OK) {
         fprintf(stderr, "kiln %s: GPU batch failed (%s); hashing on the CPU\n", r->cmd, kiln_last_error(r->gpu));
-        kiln_ctx_set_device(r->gpu, "cpu");
+        cli_device(r->cmd, r->gpu, "cpu", 0);
         kiln_hash_batch(r->gpu, r->algo, r->data, offsets, r->n, out, r->outlen);
     }
     for (size_t i = 0; i < r->n; i++)
@@ -280,20 +270,11 @@ static uint64_t small_bytes(const char *const *names, size_t n, size_t stride)
     return sum;
 }
 
-/* The GPU context when this run should batch small files on the GPU, else NULL (CPU streaming).
- * --device auto takes the GPU only when the small files hold at least GPU_MIN_BYTES: reading
- * files costs more than hashing them on the CPU until the data is large (20,000 files of 256
- * bytes took 0.14 s on the CPU and 0.44 s through an H200, context start included), and then the
- * CPU's few hundred MB/s per thread of SHA-3 are what the GPU saves. */
-static kiln_ctx *pick_gpu(const char *cmd, const char *device, uint64_t bytes, int *code)
+/* The context when this run should batch small files on the GPU, else NULL (CPU streaming): the
+ * device policy's choice for a hash batch of the small files' bytes. */
+static kiln_ctx *pick_gpu(kiln_ctx *ctx, uint64_t bytes)
 {
-    *code = EXIT_OK;
-    if (strcmp(device, "cpu") == 0) return NULL;
-    if (strcmp(device, "auto") == 0) {
-        if (bytes < GPU_MIN_BYTES || kiln_cuda_device_count() == 0) return NULL;
-        device = "cuda";
-    }
-    return cli_open(cmd, device, 0, code);
+    return kiln_ctx_pick(ctx, KILN_KIND_HASH, bytes) == KILN_BACKEND_CUDA ? ctx : NULL;
 }
 
 typedef struct check_entry {
@@ -302,7 +283,7 @@ typedef struct check_entry {
     size_t outlen, lineno;
 } check_entry;
 
-static int run_check(hash_run *r, const char *list, size_t length, int length_given, const char *device)
+static int run_check(hash_run *r, const char *list, size_t length, int length_given, kiln_ctx *ctx)
 {
     size_t len;
     char *text = slurp(list, &len);
@@ -334,9 +315,8 @@ static int run_check(hash_run *r, const char *list, size_t length, int length_gi
         }
         line = next;
     }
-    int code;
-    r->gpu = pick_gpu(r->cmd, device, small_bytes(&ents[0].name, n, sizeof *ents), &code);
-    for (size_t i = 0; i < n && code == EXIT_OK; i++) {
+    r->gpu = pick_gpu(ctx, small_bytes(&ents[0].name, n, sizeof *ents));
+    for (size_t i = 0; i < n; i++) {
         check_entry *e = &ents[i];
         if (!e->name) {
             fflush(stdout);
@@ -353,7 +333,6 @@ static int run_check(hash_run *r, const char *list, size_t length, int length_gi
     free(ents);
     free(text);
     fflush(stdout);
-    if (code != EXIT_OK) return code;
     if (bad == n) return cli_error(EXIT_USAGE, r->cmd, "%s: no properly formatted %s checksum lines found", list,
                                    kiln_hash_algo_name(r->algo));
     if (bad)
@@ -367,69 +346,66 @@ static int run_check(hash_run *r, const char *list, size_t length, int length_gi
     return r->unreadable || r->mismatched ? EXIT_NOT_FOUND : EXIT_OK;
 }
 
+/* "--length applies to A and B only": the registry's extendable-output hashes. */
+static int length_error(const char *cmd, const char *algo)
+{
+    char xofs[256] = "";
+    for (size_t i = 0; i < kiln_workload_count(); i++) {
+        const kiln_workload *w = kiln_workload_at(i);
+        size_t used = strlen(xofs);
+        if ((w->kinds & KILN_KIND_HASH) && kiln_hash_is_xof((kiln_hash_algo)w->hash_algo))
+            snprintf(xofs + used, sizeof xofs - used, "%s%s", used ? " and " : "", w->name);
+    }
+    return cli_error(EXIT_USAGE, cmd, "--length applies to %s only, not %s", xofs, algo);
+}
+
 int cmd_hash(int argc, char **argv)
 {
-    const char *cmd = "hash", *algo_s = NULL, *check = NULL, *length_s = NULL, *device = "auto";
+    const char *cmd = "hash", *algo_s = NULL, *check = NULL, *device = "auto";
+    uint64_t length = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
-    size_t nfiles = 0;
-    int only_files = 0;
     if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r = 0;
-        if (!only_files && argv[i][0] == '-' && argv[i][1] != '\0') {
-            if (strcmp(argv[i], "--") == 0) only_files = 1;
-            else if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
-            else if ((r = cli_opt(argc, argv, &i, "--check", &v)) != 0) check = v;
-            else if ((r = cli_opt(argc, argv, &i, "--length", &v)) != 0) length_s = v;
-            else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
-            else if (strcmp(argv[i], "--help") == 0) {
-                fputs(usage, stdout);
-                free(files);
-                return EXIT_OK;
-            } else {
-                free(files);
-                return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
-            }
-            if (r < 0) {
-                free(files);
-                return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
-            }
-            continue;
-        }
-        files[nfiles++] = argv[i];
-    }
+    cli_option opts[] = {
+        {"--algo", OPT_ALGO, &algo_s, "A", "the hash (required)", .kinds = KILN_KIND_HASH},
+        {"--length", OPT_U64, &length, "N", "output bytes of an extendable-output (SHAKE) hash (default twice its security level)", .lo = 1,
+         .hi = MAX_LENGTH},
+        {"--check", OPT_STR, &check, "LIST", "verify '<hex>  <name>' lines, printing '<name>: OK' or '<name>: FAILED'", .modes = 0},
+        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I",
+         "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
+    };
+    cli_command c = CLI_COMMAND(cmd, "--algo A [options] [FILE...]",
+                                "Prints '<hex>  <name>' per input; no FILE or '-' reads stdin; '--' ends the options.\n",
+                                opts);
+    c.pos = files;
+    c.max_pos = (size_t)argc;
     hash_run r;
     memset(&r, 0, sizeof r);
     r.cmd = cmd;
-    r.check = check != NULL;
-    int code = EXIT_OK;
-    uint64_t length = 0;
-    if (!algo_s) code = cli_error(EXIT_USAGE, cmd, "--algo is required\n%s", usage);
-    else if (kiln_hash_algo_from_name(NULL, algo_s, &r.algo) != KILN_OK)
-        code = cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256, sha256d, sha3-224, sha3-256, "
-                                          "sha3-384, sha3-512, shake128, shake256, keccak224, keccak256, keccak384 "
-                                          "or keccak512)",
-                         algo_s);
-    else if (length_s && !kiln_hash_is_xof(r.algo))
-        code = cli_error(EXIT_USAGE, cmd, "--length applies to shake128 and shake256 only, not %s", algo_s);
-    else if (length_s && (cli_parse_u64(length_s, MAX_LENGTH, &length) != 0 || length == 0))
-        code = cli_error(EXIT_USAGE, cmd, "bad --length '%s' (expected 1..%u bytes)", length_s, MAX_LENGTH);
-    else if (check && nfiles)
-        code = cli_error(EXIT_USAGE, cmd, "--check takes the list to verify, not further FILE arguments");
-    if (code != EXIT_OK) {
-        free(files);
-        return code;
+    const kiln_workload *w = NULL;
+    int code = cli_parse(&c, argc, argv);
+    size_t nfiles = c.npos;
+    if (code == 0 && !algo_s) {
+        char list[1024];
+        cli_algo_list(KILN_KIND_HASH, 0, list, sizeof list);
+        code = cli_error(EXIT_USAGE, cmd, "--algo is required (%s)", list);
     }
+    if (code == 0) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);
+    if (w) r.algo = (kiln_hash_algo)w->hash_algo;
+    if (w && length && !kiln_hash_is_xof(r.algo))
+        code = length_error(cmd, algo_s);
+    else if (w && check && nfiles)
+        code = cli_error(EXIT_USAGE, cmd, "--check takes the list to verify, not further FILE arguments");
+    kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
+    if (!ctx) {
+        free(files);
+        return code == CLI_HELP ? EXIT_OK : code;
+    }
+    r.check = check != NULL;
     size_t outlen = length ? (size_t)length : kiln_hash_digest_len(r.algo);
     if (check) {
-        code = run_check(&r, check, outlen, length_s != NULL, device);
+        code = run_check(&r, check, outlen, length != 0, ctx);
     } else {
-        r.gpu = pick_gpu(cmd, device, small_bytes(files, nfiles, sizeof *files), &code);
-        if (code != EXIT_OK) {
-            free(files);
-            return code;
-        }
+        r.gpu = pick_gpu(ctx, small_bytes(files, nfiles, sizeof *files));
         if (nfiles == 0) files[nfiles++] = "-";
         for (size_t i = 0; i < nfiles; i++) hash_input(&r, files[i], NULL, outlen);
         flush(&r);
@@ -438,7 +414,7 @@ int cmd_hash(int argc, char **argv)
     if (fflush(stdout) != 0) code = cli_error(EXIT_DEVICE, cmd, "writing the output failed: %s", strerror(errno));
     free(r.items);
     free(r.data);
-    kiln_ctx_free(r.gpu);
+    kiln_ctx_free(ctx);
     free(files);
     return code;
 }

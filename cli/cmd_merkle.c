@@ -10,16 +10,8 @@
 
 #include "cli.h"
 #include "merkle_cli.h"
-
-static const char usage[] =
-    "usage: kiln merkle [--algo sha256d|sha256|sha3-256|keccak256|rp64_256] (--leaves FILE | --block RAWFILE)\n"
-    "                   [--proof INDEX | --tree] [--device auto|cpu|cuda|cuda:I] [--threads N]\n"
-    "                   [--method auto|levels|subtrees] [--k K] [--threads-per-block T] [--graph]\n"
-    "       kiln merkle [--algo A] --verify PROOFFILE --leaf HEX --index I [--count N]\n"
-    "FILE holds one 64-hex-digit hash per line ('-' = stdin); sha256d hashes byte-reversed (txids as\n"
-    "explorers show them). Prints the root, then with --proof the sibling hashes from the leaf level up,\n"
-    "with --tree every node as 'level index hash'. --block parses a raw block, checks its Merkle root\n"
-    "and proof of work (exit 1 when either fails).\n";
+#include "opts.h"
+#include "tune_cache.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
 
@@ -241,71 +233,71 @@ static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, co
     return cli_fail(a->cmd, ctx, st);
 }
 
+enum { LEAVES = 1, BLOCK = 2, VERIFY = 4 };
+
 int cmd_merkle(int argc, char **argv)
 {
-    const char *cmd = "merkle", *algo_s = NULL, *leaves_s = NULL, *block_s = NULL, *proof_s = NULL;
+    const char *cmd = "merkle", *algo_s = "sha256d", *leaves_s = NULL, *block_s = NULL, *proof_s = NULL;
     const char *verify_s = NULL, *leaf_s = NULL, *index_s = NULL, *count_s = NULL, *device = "auto";
-    const char *threads_s = NULL, *method_s = NULL, *k_s = NULL, *tpb_s = NULL;
+    const char *method_s = NULL;
+    uint64_t k = 0, tpb = 0, threads = 0;
     int whole = 0, graph = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r;
-        if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--leaves", &v)) != 0) leaves_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--block", &v)) != 0) block_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--proof", &v)) != 0) proof_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--verify", &v)) != 0) verify_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--leaf", &v)) != 0) leaf_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--index", &v)) != 0) index_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--count", &v)) != 0) count_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
-        else if ((r = cli_opt(argc, argv, &i, "--threads", &v)) != 0) threads_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--method", &v)) != 0) method_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--k", &v)) != 0) k_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--threads-per-block", &v)) != 0) tpb_s = v;
-        else if (strcmp(argv[i], "--tree") == 0) whole = 1;
-        else if (strcmp(argv[i], "--graph") == 0) graph = 1;
-        else if (strcmp(argv[i], "--help") == 0) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
-    }
+    cli_option opts[] = {
+        {"--algo", OPT_ALGO, &algo_s, "A", "the merge (default sha256d)", .kinds = KILN_KIND_TREE},
+        {"--leaves", OPT_STR, &leaves_s, "FILE", "one 64-hex-digit hash per line ('-' = stdin)", .modes = 0},
+        {"--block", OPT_STR, &block_s, "RAWFILE", "a raw Bitcoin block: check its Merkle root and proof of work", .modes = 0},
+        {"--verify", OPT_STR, &verify_s, "PROOFFILE", "check a proof (as --proof prints it)", .modes = 0},
+        {"--proof", OPT_STR, &proof_s, "INDEX", "print the root, then the siblings of leaf INDEX from the leaf level up",
+         .modes = LEAVES | BLOCK},
+        {"--tree", OPT_FLAG, &whole, NULL, "print every node as 'level index hash'", .modes = LEAVES | BLOCK},
+        {"--leaf", OPT_STR, &leaf_s, "HEX", "the leaf a proof is for", .modes = VERIFY},
+        {"--index", OPT_STR, &index_s, "I", "the leaf's index", .modes = VERIFY},
+        {"--count", OPT_STR, &count_s, "N", "the tree's leaf count, when known", .modes = VERIFY},
+        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I", "where to build the tree (default auto)",
+         .modes = LEAVES | BLOCK},
+        {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = LEAVES | BLOCK, .hi = 4096},
+        {"--method", OPT_STR, &method_s, "auto|levels|subtrees", "how the GPU builds the tree", .modes = LEAVES | BLOCK,
+         .gpu_only = 1},
+        {"--k", OPT_U64, &k, "K", "levels per launch of the subtree kernel", .modes = LEAVES | BLOCK, .lo = 1, .hi = 12,
+         .gpu_only = 1},
+        {"--threads-per-block", OPT_U64, &tpb, "T", "GPU threads per block", .modes = LEAVES | BLOCK, .hi = 1024,
+         .gpu_only = 1},
+        {"--graph", OPT_FLAG, &graph, NULL, "launch the levels as one CUDA graph", .modes = LEAVES | BLOCK,
+         .gpu_only = 1},
+    };
+    cli_command c = CLI_COMMAND(cmd, "(--leaves FILE | --block RAWFILE | --verify PROOFFILE --leaf HEX --index I) [options]",
+                                "sha256d hashes are byte-reversed (txids as explorers show them). Prints the root;\n"
+                                "--block also checks the header's root and proof of work (exit 1 when either fails).\n",
+                                opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code == CLI_HELP ? EXIT_OK : code;
     merkle_args a = {cmd, KILN_MERKLE_SHA256D, 1};
-    kiln_ctx *probe = kiln_ctx_new();
-    if (!probe) return cli_error(EXIT_DEVICE, cmd, "out of memory");
-    kiln_status st = algo_s ? kiln_merkle_algo_from_name(probe, algo_s, &a.algo) : KILN_OK;
-    if (st != KILN_OK) {
-        int code = cli_fail(cmd, probe, st);
-        kiln_ctx_free(probe);
-        return code;
-    }
-    kiln_ctx_free(probe);
+    const kiln_workload *w = cli_workload(cmd, algo_s, KILN_KIND_TREE, &code);
+    if (!w) return code;
+    a.algo = (kiln_merkle_algo)w->tree_algo;
     a.reversed = a.algo == KILN_MERKLE_SHA256D;
     int modes = (leaves_s != NULL) + (block_s != NULL) + (verify_s != NULL);
     if (modes != 1) return cli_error(EXIT_USAGE, cmd, "give exactly one of --leaves, --block and --verify (see --help)");
+    unsigned mode = leaves_s ? LEAVES : block_s ? BLOCK : VERIFY;
+    if ((code = cli_check_mode(&c, mode, leaves_s ? "--leaves" : block_s ? "--block" : "--verify")) != 0) return code;
     if (block_s && a.algo != KILN_MERKLE_SHA256D)
-        return cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's sha256d tree; --algo %s does not apply", algo_s);
-    if (proof_s && whole) return cli_error(EXIT_USAGE, cmd, "--proof and --tree exclude each other");
+        return cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",
+                         kiln_merkle_algo_name(KILN_MERKLE_SHA256D), algo_s);
+    if ((code = cli_exclusive(&c, "--proof", "--tree")) != 0) return code;
 
-    kiln_merkle_opts opts = {KILN_MERKLE_AUTO, 0, 0, graph};
-    uint64_t k = 0, tpb = 0, threads = 0;
-    if (method_s && merkle_cli_method(method_s, &opts.method) != 0)
+    kiln_merkle_opts opts_m = {KILN_MERKLE_AUTO, (int)k, (int)tpb, graph};
+    if (method_s && merkle_cli_method(method_s, &opts_m.method) != 0)
         return cli_error(EXIT_USAGE, cmd, "bad --method '%s' (auto, levels or subtrees)", method_s);
-    if (k_s && (cli_parse_u64(k_s, 12, &k) != 0 || k == 0)) return cli_error(EXIT_USAGE, cmd, "bad --k '%s' (1..12)", k_s);
-    if (tpb_s && cli_parse_u64(tpb_s, 1024, &tpb) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --threads-per-block '%s'", tpb_s);
-    if (threads_s && cli_parse_u64(threads_s, 4096, &threads) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --threads '%s'", threads_s);
-    opts.subtree_log2 = (int)k;
-    opts.threads_per_block = (int)tpb;
 
-    int code;
     kiln_ctx *ctx = cli_open(cmd, verify_s ? "cpu" : device, (int)threads, &code);
     if (!ctx) return code;
-    merkle_cli_apply_cache(ctx, a.algo, &opts);
+    if ((code = cli_check_gpu(&c, ctx)) != 0) {
+        kiln_ctx_free(ctx);
+        return code;
+    }
+    tune_cache_apply(ctx, w, KILN_KIND_TREE, &opts_m);
     if (verify_s) code = verify_mode(&a, ctx, verify_s, leaf_s, index_s, count_s);
-    else if (block_s) code = block_mode(&a, ctx, block_s, &opts, proof_s, whole);
+    else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole);
     else {
         size_t len;
         unsigned char *text = read_all(cmd, leaves_s, &len, &code);
@@ -315,7 +307,7 @@ int cmd_merkle(int argc, char **argv)
         if (have) code = parse_lines(&a, leaves_s, (char *)text, len, &leaves, &n);
         free(text);
         if (have && code == EXIT_OK && n == 0) code = cli_error(EXIT_USAGE, cmd, "%s holds no hashes", leaves_s);
-        else if (have && code == EXIT_OK) code = build_and_print(&a, ctx, leaves, n, &opts, proof_s, whole, root);
+        else if (have && code == EXIT_OK) code = build_and_print(&a, ctx, leaves, n, &opts_m, proof_s, whole, root);
         free(leaves);
     }
     kiln_ctx_free(ctx);

@@ -4,15 +4,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "demo_block.h"
 #include "pool/pool.h"
 #include "progress.h"
 #include "tune_cache.h"
-
-static const char usage[] =
-    "usage: kiln mine (--header HEX160 | --demo) [--bits HEX8 | --target HEX64] [--start N] [--count N]\n"
-    "                 [--all] [--algo sha256d|scrypt] [--device auto|cpu|cuda|cuda:I] [--threads N] [--json]\n"
-    "                 [--duration S]\n";
 
 typedef struct mine_state {
     int json;
@@ -39,65 +35,68 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
     return m->deadline > 0 && cli_now() >= m->deadline;
 }
 
+enum { SOLO = 1, POOL = 2 };
+
 int cmd_mine(int argc, char **argv)
 {
-    const char *cmd = "mine", *header_hex = NULL, *bits_hex = NULL, *target_hex = NULL, *device = "auto";
-    const char *start_s = NULL, *count_s = NULL, *algo_s = "sha256d", *threads_s = NULL, *duration_s = NULL;
-    const char *pool = NULL;
-    int demo = 0, all = 0, json = 0;
-    for (int i = 0; i < argc; i++) /* pool mining has options of its own */
-        if (strcmp(argv[i], "--pool") == 0 || strncmp(argv[i], "--pool=", 7) == 0) return pool_main(argc, argv);
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        int r = 0;
-#define OPT(name, var)                                                                                    \
-    if ((r = cli_opt(argc, argv, &i, name, &v)) != 0) {                                                   \
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", name);                     \
-        var = v;                                                                                          \
-        continue;                                                                                         \
-    }
-        OPT("--header", header_hex)
-        OPT("--bits", bits_hex)
-        OPT("--target", target_hex)
-        OPT("--start", start_s)
-        OPT("--count", count_s)
-        OPT("--algo", algo_s)
-        OPT("--device", device)
-        OPT("--threads", threads_s)
-        OPT("--duration", duration_s)
-        OPT("--pool", pool)
-#undef OPT
-        if (strcmp(argv[i], "--demo") == 0) demo = 1;
-        else if (strcmp(argv[i], "--all") == 0) all = 1;
-        else if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--help") == 0) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s' (see kiln mine --help)", argv[i]);
-    }
-    if (pool) return pool_main(argc, argv);
+    const char *cmd = "mine", *header_hex = NULL, *bits_hex = NULL, *target_hex = NULL;
+    const char *algo_s = "sha256d";
+    uint64_t start = 0, count = 0, space = UINT64_C(1) << 32;
+    int demo = 0, all = 0;
+    pool_args pa;
+    memset(&pa, 0, sizeof pa);
+    pa.device = "auto";
+    pa.stats_interval = 30;
+    pa.work_nonces = space;
+    cli_option opts[] = {
+        {"--header", OPT_STR, &header_hex, "HEX160", "the 80-byte block header, serialized order", .modes = SOLO},
+        {"--demo", OPT_FLAG, &demo, NULL, "mine a real Bitcoin block (its nonce cleared)", .modes = SOLO},
+        {"--bits", OPT_STR, &bits_hex, "HEX8", "compact target (default: the header's nBits)", .modes = SOLO},
+        {"--target", OPT_STR, &target_hex, "HEX64", "256-bit target, most significant digit first", .modes = SOLO},
+        {"--start", OPT_U64, &start, "N", "first nonce", .modes = SOLO, .hi = UINT32_MAX},
+        {"--count", OPT_U64, &count, "N", "nonces to try (default: to the end of the nonce space)", .modes = SOLO,
+         .lo = 1, .hi = UINT64_C(1) << 32},
+        {"--all", OPT_FLAG, &all, NULL, "report every nonce meeting the target, not only the first", .modes = SOLO},
+        {"--pool", OPT_LIST, pa.urls, "stratum+tcp://HOST:PORT", "mine for a Stratum pool; several are tried in order",
+         .modes = POOL, .hi = POOL_ARGS_MAX_URLS},
+        {"--user", OPT_STR, &pa.user, "U", "the pool's worker name", .modes = POOL},
+        {"--pass", OPT_STR, &pa.pass, "P", "the worker's password (default x)", .modes = POOL},
+        {"--stats-interval", OPT_SECONDS, &pa.stats_interval, "S", "seconds between rate lines (default 30)",
+         .modes = POOL, .hi = 1000000},
+        {"--no-version-rolling", OPT_FLAG, &pa.no_version_rolling, NULL, "do not ask the pool for BIP 310 version rolling",
+         .modes = POOL},
+        {"--work-nonces", OPT_U64, &pa.work_nonces, "N", "nonces per extranonce2/version unit (small values for tests)",
+         .modes = POOL, .lo = 1, .hi = UINT64_C(1) << 32},
+        {"--algo", OPT_ALGO, &algo_s, "A", "proof of work (default sha256d)", .kinds = KILN_KIND_SEARCH},
+        {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I", "where to mine (default auto)", .modes = 0},
+        {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096},
+        {"--duration", OPT_SECONDS, &pa.duration, "S", "stop after S seconds", .hi = 10000000},
+        {"--json", OPT_FLAG, &pa.json, NULL, "print the result as JSON", .modes = 0},
+    };
+    cli_command c = CLI_COMMAND(cmd, "(--header HEX160 | --demo | --pool URL --user U) [options]", NULL, opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code == CLI_HELP ? EXIT_OK : code;
+    pa.nurls = cli_given(&c, "--pool");
+    if ((code = cli_check_mode(&c, pa.nurls ? POOL : SOLO, pa.nurls ? "pool mining (--pool)" : "solo mining")) != 0)
+        return code;
+    if (!(pa.algo = cli_workload(cmd, algo_s, KILN_KIND_SEARCH, &code))) return code;
+    if (pa.nurls) return pool_main(&pa);
     if (demo == (header_hex != NULL))
         return cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)");
     if (bits_hex && target_hex) return cli_error(EXIT_USAGE, cmd, "give --bits or --target, not both");
 
     kiln_scan_job job;
     memset(&job, 0, sizeof job);
-    kiln_status st = kiln_algo_from_name(NULL, algo_s, &job.algo);
-    if (st != KILN_OK) return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256d or scrypt)", algo_s);
+    job.algo = (kiln_algo)pa.algo->search_algo;
     if (demo && job.algo != KILN_ALGO_SHA256D)
-        return cli_error(EXIT_USAGE, cmd, "--demo mines a Bitcoin block: use it with --algo sha256d");
-
-    uint64_t threads = 0;
-    if (threads_s && cli_parse_u64(threads_s, 4096, &threads) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --threads '%s' (expected 0..4096)", threads_s);
-    double duration = 0;
-    if (duration_s && cli_parse_seconds(duration_s, 1e7, &duration) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --duration '%s' (expected seconds > 0)", duration_s);
+        return cli_error(EXIT_USAGE, cmd, "--demo mines a Bitcoin block: use it with --algo %s",
+                         kiln_algo_name(KILN_ALGO_SHA256D));
 
     /* everything the user typed is checked before a device is opened */
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) return cli_error(EXIT_DEVICE, cmd, "out of memory");
-    int code = EXIT_OK;
+    code = EXIT_OK;
+    kiln_status st;
 #define CHECK(call)                                                                                       \
     do {                                                                                                  \
         kiln_status s_ = (call);                                                                          \
@@ -109,28 +108,24 @@ int cmd_mine(int argc, char **argv)
     CHECK(kiln_header_from_hex(ctx, demo ? DEMO_HEADER_HEX : header_hex, job.header));
     if (demo) kiln_header_set_nonce(job.header, 0);
     if (target_hex) {
+        static const uint8_t zero[32];
         CHECK(kiln_target_from_hex(ctx, target_hex, job.target));
+        if (memcmp(job.target, zero, 32) == 0) {
+            code = cli_error(EXIT_USAGE, cmd, "--target %s is zero: no hash can meet it", target_hex);
+            goto done;
+        }
     } else {
         uint32_t bits = kiln_header_bits(job.header);
         if (bits_hex) CHECK(kiln_bits_from_hex(ctx, bits_hex, &bits));
         CHECK(kiln_target_from_bits(ctx, bits, job.target));
     }
-    uint64_t start = 0, count = 0, space = UINT64_C(1) << 32;
-    if (start_s && cli_parse_u64(start_s, space - 1, &start) != 0) {
-        code = cli_error(EXIT_USAGE, cmd, "bad --start '%s' (expected a nonce 0..4294967295)", start_s);
-        goto done;
-    }
-    if (count_s && (cli_parse_u64(count_s, space, &count) != 0 || count == 0)) {
-        code = cli_error(EXIT_USAGE, cmd, "bad --count '%s' (expected 1..4294967296)", count_s);
-        goto done;
-    }
-    CHECK(kiln_ctx_set_threads(ctx, (int)threads));
-    CHECK(kiln_ctx_set_device(ctx, device));
-    if (demo && !start_s && !count_s && kiln_ctx_backend(ctx) == KILN_BACKEND_CPU) {
+    if ((code = cli_device(cmd, ctx, pa.device, (int)pa.threads)) != 0) goto done;
+    const int start_given = cli_given(&c, "--start"), count_given = cli_given(&c, "--count");
+    if (demo && !start_given && !count_given && kiln_ctx_backend(ctx) == KILN_BACKEND_CPU) {
         start = DEMO_NONCE - DEMO_CPU_WINDOW / 4 * 3;
         count = DEMO_CPU_WINDOW;
     }
-    if (!count_s && !(demo && count)) count = space - start;
+    if (!count_given && !(demo && count)) count = space - start;
     if (count > space - start) {
         code = cli_error(EXIT_USAGE, cmd, "--start %llu + --count %llu runs past the 2^32 nonce space",
                          (unsigned long long)start, (unsigned long long)count);
@@ -139,25 +134,25 @@ int cmd_mine(int argc, char **argv)
     job.start = start;
     job.count = count;
     job.find_all = all;
-    tune_cache_apply(ctx, job.algo);
+    tune_cache_apply(ctx, pa.algo, KILN_KIND_SEARCH, NULL);
 
     mine_state m;
     memset(&m, 0, sizeof m);
-    m.json = json;
-    if (duration > 0) m.deadline = cli_now() + duration;
+    m.json = pa.json;
+    if (pa.duration > 0) m.deadline = cli_now() + pa.duration;
     job.on_found = on_found;
     job.on_progress = on_progress;
     job.user = &m;
     if (demo)
         fprintf(stderr, "kiln: mining Bitcoin block %d (nonce cleared), nonces %llu..%llu on %s\n", DEMO_HEIGHT,
                 (unsigned long long)start, (unsigned long long)(start + count - 1), kiln_ctx_device_name(ctx));
-    if (json) printf("{\"algo\": \"%s\", \"device\": \"%s\", \"found\": [", algo_s, kiln_ctx_device_name(ctx));
-    progress_start(&m.progress, json ? 0 : -1, "H/s");
+    if (pa.json) printf("{\"algo\": \"%s\", \"device\": \"%s\", \"found\": [", pa.algo->name, kiln_ctx_device_name(ctx));
+    progress_start(&m.progress, pa.json ? 0 : -1, "H/s");
     kiln_scan_result res;
     st = kiln_scan(ctx, &job, &res);
     progress_end(&m.progress);
     double rate = res.seconds > 0 ? (double)res.hashes / res.seconds : 0;
-    if (json)
+    if (pa.json)
         printf("], \"hashes\": %llu, \"seconds\": %.6f, \"rate\": %.0f, \"exhausted\": %s}\n",
                (unsigned long long)res.hashes, res.seconds, rate, st == KILN_NOT_FOUND ? "true" : "false");
     else if (st == KILN_OK || st == KILN_NOT_FOUND || st == KILN_STOPPED)

@@ -6,19 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
+#include "opts.h"
 #include "progress.h"
-
-static const char usage[] =
-    "usage: kiln pagerank (GRAPH | --rmat SCALE [--edge-factor 16] [--seed 1]) [--damping 0.85] [--tol 1e-6]\n"
-    "                     [--max-iter 100] [--top K] [--output FILE] [--device auto|cpu|cuda|cuda:I] [--json]\n"
-    "                     [--format auto|snap|mtx|csr] [--undirected] [--drop-self-loops] [--threads N]\n"
-    "                     [--precision float32|float64] [--no-reorder] [--save-csr FILE] [--repeat N]\n"
-    "  GRAPH: SNAP edge list ('src dst' lines, '#' comments), Matrix Market coordinate file, either\n"
-    "  optionally gzip-compressed, or a CSR cache written by --save-csr. Duplicate edges are merged;\n"
-    "  self loops are kept unless --drop-self-loops (RMAT graphs drop both). --tol 0 runs exactly\n"
-    "  --max-iter iterations. --top K prints rank<TAB>node<TAB>score; --output writes node<TAB>score\n"
-    "  for every node; with neither, the top 10 are printed.\n";
 
 typedef struct pr_args {
     const char *graph, *output, *save_csr, *device;
@@ -37,14 +28,6 @@ static int parse_double(const char *s, double *out)
     double v = strtod(s, &end);
     if (errno || *end || !isfinite(v)) return -1;
     *out = v;
-    return 0;
-}
-
-static int parse_int(const char *s, uint64_t lo, uint64_t hi, int *out)
-{
-    uint64_t v;
-    if (cli_parse_u64(s, hi, &v) != 0 || v < lo) return -1;
-    *out = (int)v;
     return 0;
 }
 
@@ -106,86 +89,92 @@ static scored *top_k(const double *ranks, uint64_t n, uint64_t k)
     return t;
 }
 
+enum { FILE_MODE = 1, RMAT_MODE = 2 };
+
+/* A named value among choices: 0 with *out set, else the exit code. */
+static int choose(const char *opt, const char *v, const char *const names[], const int values[], int n, int *out)
+{
+    char list[128] = "";
+    for (int i = 0; i < n; i++) {
+        if (strcmp(v, names[i]) == 0) {
+            *out = values[i];
+            return 0;
+        }
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    }
+    return cli_error(EXIT_USAGE, "pagerank", "bad %s '%s' (expected %s)", opt, v, list);
+}
+
 static int parse_args(int argc, char **argv, pr_args *a)
 {
-    const char *cmd = "pagerank";
+    const char *cmd = "pagerank", *damping = NULL, *tol = NULL, *format = NULL, *precision = NULL;
+    const char *graph[1] = {NULL};
+    uint64_t scale = 0, edge_factor = 16, max_iter = 0, top = 0, threads = 0, repeat = 1;
+    int undirected = 0, drop = 0, no_reorder = 0;
     memset(a, 0, sizeof *a);
     a->device = "auto";
-    a->edge_factor = 16;
     a->seed = 1;
-    a->top = -1;
-    a->reorder = 1;
-    a->repeat = 1;
-    a->rmat_scale = -1;
     kiln_pagerank_options_init(&a->opt);
-    static const char *const valued[] = {"--rmat", "--edge-factor", "--seed", "--damping", "--tol",
-                                         "--max-iter", "--top", "--output", "--save-csr", "--device",
-                                         "--threads", "--repeat", "--format", "--precision"};
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        for (size_t j = 0; j < sizeof valued / sizeof valued[0]; j++)
-            if (strcmp(argv[i], valued[j]) == 0 && i + 1 >= argc)
-                return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
-#define VALUE(name) (cli_opt(argc, argv, &i, name, &v) > 0)
-#define BAD(...) return cli_error(EXIT_USAGE, cmd, __VA_ARGS__)
-        if (VALUE("--rmat")) {
-            if (parse_int(v, 1, 30, &a->rmat_scale) != 0) BAD("bad --rmat '%s' (expected a scale 1..30)", v);
-        } else if (VALUE("--edge-factor")) {
-            if (parse_int(v, 1, 1024, &a->edge_factor) != 0) BAD("bad --edge-factor '%s' (expected 1..1024)", v);
-        } else if (VALUE("--seed")) {
-            if (cli_parse_u64(v, UINT64_MAX, &a->seed) != 0) BAD("bad --seed '%s'", v);
-        } else if (VALUE("--damping")) {
-            if (parse_double(v, &a->opt.damping) != 0 || a->opt.damping < 0 || a->opt.damping >= 1)
-                BAD("bad --damping '%s' (expected 0 <= d < 1)", v);
-        } else if (VALUE("--tol")) {
-            if (parse_double(v, &a->opt.tol) != 0 || a->opt.tol < 0) BAD("bad --tol '%s' (expected a number >= 0)", v);
-        } else if (VALUE("--max-iter")) {
-            if (parse_int(v, 1, 100000000, &a->opt.max_iter) != 0) BAD("bad --max-iter '%s' (expected 1..100000000)", v);
-        } else if (VALUE("--top")) {
-            if (parse_int(v, 0, 0x7fffffff, &a->top) != 0) BAD("bad --top '%s' (expected a count >= 0)", v);
-        } else if (VALUE("--output")) {
-            a->output = v;
-        } else if (VALUE("--save-csr")) {
-            a->save_csr = v;
-        } else if (VALUE("--device")) {
-            a->device = v;
-        } else if (VALUE("--threads")) {
-            if (parse_int(v, 0, 4096, &a->threads) != 0) BAD("bad --threads '%s' (expected 0..4096)", v);
-        } else if (VALUE("--repeat")) {
-            if (parse_int(v, 1, 1000, &a->repeat) != 0) BAD("bad --repeat '%s' (expected 1..1000)", v);
-        } else if (VALUE("--format")) {
-            if (strcmp(v, "auto") == 0) a->format = KILN_GRAPH_AUTO;
-            else if (strcmp(v, "snap") == 0) a->format = KILN_GRAPH_SNAP;
-            else if (strcmp(v, "mtx") == 0) a->format = KILN_GRAPH_MTX;
-            else if (strcmp(v, "csr") == 0) a->format = KILN_GRAPH_CSR;
-            else BAD("bad --format '%s' (expected auto, snap, mtx or csr)", v);
-        } else if (VALUE("--precision")) {
-            if (strcmp(v, "float32") == 0) a->opt.precision = KILN_PRECISION_FLOAT32;
-            else if (strcmp(v, "float64") == 0) a->opt.precision = KILN_PRECISION_FLOAT64;
-            else BAD("bad --precision '%s' (expected float32 or float64)", v);
-        } else if (strcmp(argv[i], "--json") == 0) {
-            a->json = 1;
-        } else if (strcmp(argv[i], "--undirected") == 0) {
-            a->flags |= KILN_GRAPH_UNDIRECTED;
-        } else if (strcmp(argv[i], "--drop-self-loops") == 0) {
-            a->flags |= KILN_GRAPH_DROP_SELF_LOOPS;
-        } else if (strcmp(argv[i], "--no-reorder") == 0) {
-            a->reorder = 0;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage, stdout);
-            return -1;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            BAD("unknown option '%s'\n%s", argv[i], usage);
-        } else if (a->graph) {
-            BAD("more than one graph given ('%s' and '%s')", a->graph, argv[i]);
-        } else {
-            a->graph = argv[i];
-        }
-#undef VALUE
-#undef BAD
-    }
+    cli_option opts[] = {
+        {"--rmat", OPT_U64, &scale, "SCALE", "a Graph500 RMAT graph of 2^SCALE vertices instead of GRAPH", .lo = 1,
+         .hi = 30},
+        {"--edge-factor", OPT_U64, &edge_factor, "F", "RMAT edges per vertex (default 16)", .modes = RMAT_MODE, .lo = 1,
+         .hi = 1024},
+        {"--seed", OPT_U64, &a->seed, "S", "RMAT seed (default 1)", .modes = RMAT_MODE, .hi = UINT64_MAX},
+        {"--format", OPT_STR, &format, "auto|snap|mtx|csr", "GRAPH's format (default auto)", .modes = FILE_MODE},
+        {"--undirected", OPT_FLAG, &undirected, NULL, "take every edge u v also as v u", .modes = 0},
+        {"--drop-self-loops", OPT_FLAG, &drop, NULL, "drop self loops", .modes = 0},
+        {"--damping", OPT_STR, &damping, "D", "damping factor, 0 <= D < 1 (default 0.85)", .modes = 0},
+        {"--tol", OPT_STR, &tol, "T", "L1 tolerance per node (default 1e-6; 0 runs --max-iter iterations)", .modes = 0},
+        {"--max-iter", OPT_U64, &max_iter, "N", "most iterations (default 100)", .lo = 1, .hi = 100000000},
+        {"--top", OPT_U64, &top, "K", "print rank<TAB>node<TAB>score of the K best", .hi = 0x7fffffff},
+        {"--output", OPT_STR, &a->output, "FILE", "write node<TAB>score for every node", .modes = 0},
+        {"--save-csr", OPT_STR, &a->save_csr, "FILE", "write the graph as a CSR cache", .modes = 0},
+        {"--device", OPT_DEVICE, &a->device, "auto|cpu|cuda|cuda:I", "where to run (default auto)", .modes = 0},
+        {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .hi = 4096},
+        {"--precision", OPT_STR, &precision, "float32|float64", "GPU rank precision", .modes = 0},
+        {"--no-reorder", OPT_FLAG, &no_reorder, NULL, "GPU: keep the vertex order", .modes = 0},
+        {"--repeat", OPT_U64, &repeat, "N", "run the iterations N times and report the median time", .lo = 1, .hi = 1000},
+        {"--json", OPT_FLAG, &a->json, NULL, "print the result as JSON", .modes = 0},
+    };
+    cli_command c = CLI_COMMAND(cmd, "(GRAPH | --rmat SCALE) [options]",
+                                "GRAPH: SNAP edge list ('src dst' lines, '#' comments), Matrix Market coordinate file,\n"
+                                "either optionally gzip-compressed, or a CSR cache written by --save-csr. Duplicate\n"
+                                "edges are merged; self loops are kept unless --drop-self-loops (RMAT graphs drop\n"
+                                "both). With neither --top nor --output, the top 10 are printed.\n",
+                                opts);
+    c.pos = graph;
+    c.max_pos = 1;
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code;
+    a->graph = graph[0];
+    a->rmat_scale = cli_given(&c, "--rmat") ? (int)scale : -1;
     if ((a->graph != NULL) == (a->rmat_scale >= 0))
-        return cli_error(EXIT_USAGE, cmd, "give exactly one of GRAPH or --rmat SCALE\n%s", usage);
+        return cli_error(EXIT_USAGE, cmd, "give exactly one of GRAPH or --rmat SCALE (see kiln pagerank --help)");
+    if ((code = cli_check_mode(&c, a->graph ? FILE_MODE : RMAT_MODE, a->graph ? "a graph file" : "--rmat")) != 0)
+        return code;
+    if (damping && (parse_double(damping, &a->opt.damping) != 0 || a->opt.damping < 0 || a->opt.damping >= 1))
+        return cli_error(EXIT_USAGE, cmd, "bad --damping '%s' (expected 0 <= d < 1)", damping);
+    if (tol && (parse_double(tol, &a->opt.tol) != 0 || a->opt.tol < 0))
+        return cli_error(EXIT_USAGE, cmd, "bad --tol '%s' (expected a number >= 0)", tol);
+    static const char *const formats[] = {"auto", "snap", "mtx", "csr"};
+    static const int format_ids[] = {KILN_GRAPH_AUTO, KILN_GRAPH_SNAP, KILN_GRAPH_MTX, KILN_GRAPH_CSR};
+    int v = KILN_GRAPH_AUTO;
+    if (format && (code = choose("--format", format, formats, format_ids, 4, &v)) != 0) return code;
+    a->format = (kiln_graph_format)v;
+    static const char *const precisions[] = {"float32", "float64"};
+    static const int precision_ids[] = {KILN_PRECISION_FLOAT32, KILN_PRECISION_FLOAT64};
+    v = a->opt.precision;
+    if (precision && (code = choose("--precision", precision, precisions, precision_ids, 2, &v)) != 0) return code;
+    a->opt.precision = (kiln_precision)v;
+    if (max_iter) a->opt.max_iter = (int)max_iter;
+    a->edge_factor = (int)edge_factor;
+    a->threads = (int)threads;
+    a->top = cli_given(&c, "--top") ? (int)top : -1;
+    a->flags = (undirected ? KILN_GRAPH_UNDIRECTED : 0u) | (drop ? KILN_GRAPH_DROP_SELF_LOOPS : 0u);
+    a->reorder = !no_reorder;
+    a->repeat = (int)repeat;
     a->opt.reorder = a->reorder;
     a->opt.repeat = a->repeat;
     if (a->top < 0 && !a->output && !a->json) a->top = 10;
@@ -222,7 +211,7 @@ int cmd_pagerank(int argc, char **argv)
     const char *cmd = "pagerank";
     pr_args a;
     int code = parse_args(argc, argv, &a);
-    if (code < 0) return EXIT_OK;
+    if (code == CLI_HELP) return EXIT_OK;
     if (code) return code;
     kiln_ctx *ctx = cli_open(cmd, a.device, a.threads, &code);
     if (!ctx) return code;
@@ -329,15 +318,11 @@ done:
     return code;
 }
 
-int bench_pagerank(const char *device, int json)
+kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
 {
-    const char *cmd = "bench";
-    int code;
-    kiln_ctx *ctx = cli_open(cmd, device, 0, &code);
-    if (!ctx) return code;
+    (void)kind;
     /* a graph that fills the device: RMAT scale 22 (65M edges) on a GPU, 20 on the CPU */
-    const int gpu = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA;
-    const int scale = gpu ? 22 : 20;
+    const int scale = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? 22 : 20;
     kiln_graph *g = NULL;
     kiln_status st = kiln_graph_rmat(ctx, scale, 16, 1, 0, &g);
     double *ranks = NULL;
@@ -353,22 +338,15 @@ int bench_pagerank(const char *device, int json)
         opt.repeat = 3;
         st = ranks ? kiln_pagerank(ctx, g, &opt, ranks, &res) : KILN_ERR_DEVICE;
         if (st == KILN_OK) {
-            if (json)
-                printf("{\"algo\": \"pagerank\", \"device\": \"%s\", \"rate\": %.0f, \"unit\": \"edges/s\", "
-                       "\"graph\": \"rmat:%d:16:1\", \"edges\": %llu, \"seconds_per_iteration\": %.9e}\n",
-                       kiln_ctx_device_name(ctx), res.edges_per_second, scale, (unsigned long long)info.edges,
-                       res.seconds_per_iteration);
-            else {
-                char r[32];
-                format_rate(res.edges_per_second, "edges/s", r, sizeof r);
-                printf("%-10s %-44s %16s   (RMAT scale %d, %.3f ms/iteration)\n", "pagerank", kiln_ctx_device_name(ctx),
-                       r, scale, res.seconds_per_iteration * 1e3);
-            }
+            bench_row r = {w->name, NULL, "edges/s", res.edges_per_second, "", ""};
+            snprintf(r.json, sizeof r.json, ", \"graph\": \"rmat:%d:16:1\", \"edges\": %llu, \"seconds_per_iteration\": %.9e",
+                     scale, (unsigned long long)info.edges, res.seconds_per_iteration);
+            snprintf(r.text, sizeof r.text, "   (RMAT scale %d, %.3f ms/iteration)", scale,
+                     res.seconds_per_iteration * 1e3);
+            bench_row_print(ctx, &r, a->json, first, 10);
         }
     }
-    code = st == KILN_OK ? EXIT_OK : cli_fail(cmd, ctx, st);
     free(ranks);
     kiln_graph_free(g);
-    kiln_ctx_free(ctx);
-    return code;
+    return st;
 }

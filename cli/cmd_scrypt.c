@@ -5,12 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-static const char usage[] =
-    "usage: kiln scrypt (--password P | --password-file F) (--salt S | --salt-hex H) [-N n] [-r r] [-p p]\n"
-    "                   [--length L] [--threads T]\n"
-    "  the scrypt KDF (RFC 7914), output as lowercase hex; a file's bytes are used exactly ('-' = stdin)\n"
-    "  defaults: -N 16384 -r 8 -p 1 --length 64\n";
+#include "opts.h"
 
 #define FILE_MAX (UINT64_C(1) << 30)
 
@@ -52,44 +47,25 @@ static uint8_t *read_all(const char *path, size_t *len, const char **why)
 int cmd_scrypt(int argc, char **argv)
 {
     const char *cmd = "scrypt", *password = NULL, *password_file = NULL, *salt_s = NULL, *salt_hex = NULL;
-    const char *n_s = NULL, *r_s = NULL, *p_s = NULL, *len_s = NULL, *threads_s = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        int r = 0;
-#define OPT(name, var)                                                                                    \
-    if ((r = cli_opt(argc, argv, &i, name, &v)) != 0) {                                                   \
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", name);                     \
-        var = v;                                                                                          \
-        continue;                                                                                         \
-    }
-        OPT("--password-file", password_file)
-        OPT("--password", password)
-        OPT("--salt-hex", salt_hex)
-        OPT("--salt", salt_s)
-        OPT("-N", n_s)
-        OPT("-r", r_s)
-        OPT("-p", p_s)
-        OPT("--length", len_s)
-        OPT("--threads", threads_s)
-#undef OPT
-        if (strcmp(argv[i], "--help") == 0) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        }
-        return cli_error(EXIT_USAGE, cmd, "unknown option '%s' (see kiln scrypt --help)", argv[i]);
-    }
+    uint64_t N = 16384, r = 8, p = 1, len = 64, threads = 0;
+    cli_option opts[] = {
+        {"--password", OPT_STR, &password, "P", "the password's bytes", .modes = 0},
+        {"--password-file", OPT_STR, &password_file, "F", "read the password from a file, exactly ('-' = stdin)", .modes = 0},
+        {"--salt", OPT_STR, &salt_s, "S", "the salt's bytes", .modes = 0},
+        {"--salt-hex", OPT_STR, &salt_hex, "H", "the salt in hex", .modes = 0},
+        {"-N", OPT_U64, &N, "n", "CPU/memory cost, a power of two > 1 (default 16384)", .hi = UINT64_MAX},
+        {"-r", OPT_U64, &r, "r", "block size (default 8)", .hi = UINT32_MAX},
+        {"-p", OPT_U64, &p, "p", "parallelization (default 1)", .hi = UINT32_MAX},
+        {"--length", OPT_U64, &len, "L", "output bytes (default 64)", .hi = SIZE_MAX},
+        {"--threads", OPT_U64, &threads, "T", "CPU threads for the p lanes (0: one per core)", .hi = 4096},
+    };
+    cli_command c = CLI_COMMAND(cmd, "(--password P | --password-file F) (--salt S | --salt-hex H) [options]",
+                                "the scrypt KDF (RFC 7914), output as lowercase hex\n", opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code == CLI_HELP ? EXIT_OK : code;
     if ((password != NULL) == (password_file != NULL))
         return cli_error(EXIT_USAGE, cmd, "give exactly one of --password or --password-file");
     if ((salt_s != NULL) == (salt_hex != NULL)) return cli_error(EXIT_USAGE, cmd, "give exactly one of --salt or --salt-hex");
-    uint64_t N = 16384, r = 8, p = 1, len = 64, threads = 0;
-    if (n_s && cli_parse_u64(n_s, UINT64_MAX, &N) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad -N '%s' (expected a power of two > 1)", n_s);
-    if (r_s && cli_parse_u64(r_s, UINT32_MAX, &r) != 0) return cli_error(EXIT_USAGE, cmd, "bad -r '%s'", r_s);
-    if (p_s && cli_parse_u64(p_s, UINT32_MAX, &p) != 0) return cli_error(EXIT_USAGE, cmd, "bad -p '%s'", p_s);
-    if (len_s && cli_parse_u64(len_s, SIZE_MAX, &len) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --length '%s' (expected output bytes)", len_s);
-    if (threads_s && cli_parse_u64(threads_s, 4096, &threads) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --threads '%s' (expected 0..4096)", threads_s);
 
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) return cli_error(EXIT_DEVICE, cmd, "out of memory");
@@ -97,7 +73,6 @@ int cmd_scrypt(int argc, char **argv)
     uint8_t *pw = NULL, *salt = NULL, *out = NULL;
     char *hex = NULL;
     size_t pw_len = 0, salt_len = 0;
-    int code = EXIT_OK;
     kiln_status st = kiln_scrypt_check(ctx, sp, (size_t)len);
     if (st == KILN_OK) st = kiln_ctx_set_threads(ctx, (int)threads);
     if (st != KILN_OK) {

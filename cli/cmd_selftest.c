@@ -3,21 +3,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 
 int cmd_selftest(int argc, char **argv)
 {
     const char *device = "auto";
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r = cli_opt(argc, argv, &i, "--device", &v);
-        if (r < 0) return cli_error(EXIT_USAGE, "selftest", "option --device needs a value");
-        if (r > 0) device = v;
-        else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln selftest [--device auto|cpu|cuda|cuda:I]");
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, "selftest", "unknown option '%s'", argv[i]);
-    }
-    int code;
+    cli_option opts[] = {{"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I", "the device to check (default auto)", .modes = 0}};
+    cli_command c = CLI_COMMAND("selftest", "[--device D]", NULL, opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code == CLI_HELP ? EXIT_OK : code;
     kiln_ctx *ctx = cli_open("selftest", device, 0, &code);
     if (!ctx) return code;
     kiln_status st = kiln_selftest(ctx);

@@ -1,76 +1,110 @@
-/* kiln tune: sweep threads per block x items per thread on a GPU, print the table, cache the best. */
+/* kiln tune: sweep a workload's GPU launch shapes (the registry's tune axes), print the table,
+ * cache the best under its bench name. The kind picks the sweep. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "merkle_cli.h"
+#include "opts.h"
 #include "progress.h"
-#include "tune_cache.h"
+#include "tune.h"
 
-int cmd_tune(int argc, char **argv)
+int tune_grid_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_tune_axis *axes, int naxes,
+                     const tune_args *a, tune_entry *best)
 {
-    const char *cmd = "tune", *algo_s = "sha256d", *device = "auto", *seconds_s = NULL;
-    if (merkle_cli_requested(argc, argv)) return cmd_tune_merkle(argc, argv);
-    if (tune_scrypt_wanted(argc, argv)) return cmd_tune_scrypt(argc, argv);
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r;
-        if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
-        else if ((r = cli_opt(argc, argv, &i, "--seconds", &v)) != 0) seconds_s = v;
-        else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln tune [--algo sha256d|scrypt|scrypt-kdf|merkle-sha256d|merkle-sha256|merkle-rp64] [--device auto|cuda|cuda:I] [--seconds S per shape]");
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
-    }
-    kiln_algo algo;
-    if (kiln_algo_from_name(NULL, algo_s, &algo) != KILN_OK)
-        return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256d, scrypt, scrypt-kdf, merkle-sha256d, merkle-sha256 or merkle-rp64)", algo_s);
-    double seconds = 0.3;
-    if (seconds_s && cli_parse_seconds(seconds_s, 60, &seconds) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);
-    int code;
-    kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
-    if (!ctx) return code;
-    static const int tpbs[] = {32, 64, 128, 256, 512, 1024}, ipts[] = {1, 2, 4, 8, 16};
-    printf("tuning %s on %s (rate per threads-per-block x nonces-per-thread)\n", algo_s, kiln_ctx_device_name(ctx));
+    (void)kind;
+    (void)naxes;
+    const kiln_tune_axis *tpbs = &axes[0], *ipts = &axes[1];
+    kiln_algo algo = (kiln_algo)w->search_algo;
+    double seconds = a->seconds > 0 ? a->seconds : 0.3;
+    printf("tuning %s on %s (rate per threads-per-block x nonces-per-thread)\n", w->name, kiln_ctx_device_name(ctx));
     printf("%8s", "tpb\\npt");
-    for (size_t j = 0; j < sizeof ipts / sizeof ipts[0]; j++) printf(" %12d", ipts[j]);
+    for (int j = 0; j < ipts->count; j++) printf(" %12d", ipts->values[j]);
     printf("\n");
-    tune_entry best;
-    memset(&best, 0, sizeof best);
-    code = EXIT_OK;
-    for (size_t i = 0; i < sizeof tpbs / sizeof tpbs[0] && code == EXIT_OK; i++) {
-        printf("%8d", tpbs[i]);
-        for (size_t j = 0; j < sizeof ipts / sizeof ipts[0]; j++) {
-            kiln_launch l = {tpbs[i], ipts[j]};
+    int code = EXIT_OK;
+    for (int i = 0; i < tpbs->count && code == EXIT_OK; i++) {
+        printf("%8d", tpbs->values[i]);
+        for (int j = 0; j < ipts->count; j++) {
+            kiln_launch l = {tpbs->values[i], ipts->values[j]};
             double rate = 0;
             kiln_status st = kiln_ctx_set_launch(ctx, algo, l);
             if (st == KILN_OK) st = kiln_bench_scan(ctx, algo, seconds, &rate);
             if (st != KILN_OK) {
                 printf("\n");
-                code = cli_fail(cmd, ctx, st);
+                code = cli_fail("tune", ctx, st);
                 break;
             }
             char r[32];
             format_rate(rate, "H/s", r, sizeof r);
             printf(" %12s", r);
             fflush(stdout);
-            if (rate > best.rate) {
-                best.rate = rate;
-                best.launch = l;
+            if (rate > best->rate) {
+                best->rate = rate;
+                best->launch = l;
             }
         }
         if (code == EXIT_OK) printf("\n");
     }
     if (code == EXIT_OK) {
         char r[32];
-        format_rate(best.rate, "H/s", r, sizeof r);
-        printf("best: %d threads per block, %d nonces per thread: %s\n", best.launch.threads_per_block,
-               best.launch.items_per_thread, r);
-        tune_cache_save(ctx, algo_s, &best);
+        format_rate(best->rate, "H/s", r, sizeof r);
+        printf("best: %d threads per block, %d nonces per thread: %s\n", best->launch.threads_per_block,
+               best->launch.items_per_thread, r);
     }
+    return code;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    const char *cmd = "tune", *algo_s = "sha256d", *device = "auto", *leaves_s = NULL;
+    tune_args a;
+    memset(&a, 0, sizeof a);
+    uint64_t N = 16384, r = 8, p = 1;
+    const unsigned KDF = KILN_KIND_KDF, TREE = KILN_KIND_TREE;
+    cli_option opts[] = {
+        {"--algo", OPT_ALGO, &algo_s, "A", "what to tune (default sha256d)", .kinds = KILN_KIND_ALL, .bench = 2},
+        {"--device", OPT_DEVICE, &device, "auto|cuda|cuda:I", "the GPU (default auto)", .modes = 0},
+        {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per shape (default 0.3; key derivation 3)",
+         .modes = KILN_KIND_SEARCH | KDF, .hi = 60},
+        {"-N", OPT_U64, &N, "n", "key derivation cost N (default 16384; others are not cached)", .modes = KDF,
+         .hi = UINT64_MAX},
+        {"-r", OPT_U64, &r, "r", "key derivation block size r (default 8)", .modes = KDF, .hi = UINT32_MAX},
+        {"-p", OPT_U64, &p, "p", "key derivation parallelization p (default 1)", .modes = KDF, .hi = UINT32_MAX},
+        {"--leaves", OPT_STR, &leaves_s, "2^N|N", "tree leaves (default 2^22; Rescue Prime 2^20)", .modes = TREE},
+        {"--reps", OPT_U64, &a.reps, "R", "trees built per shape (default 5)", .modes = TREE, .lo = 1, .hi = 100},
+    };
+    cli_command c = CLI_COMMAND(cmd, "[--algo A] [options]", NULL, opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return code == CLI_HELP ? EXIT_OK : code;
+    kiln_kind kind;
+    const kiln_workload *w = cli_bench_workload(cmd, algo_s, 1, &kind, &code);
+    if (!w) return code;
+    char name[48], what[80];
+    kiln_workload_bench_name(w, kind, name, sizeof name);
+    snprintf(what, sizeof what, "--algo %s", name);
+    if ((code = cli_check_mode(&c, kind, what)) != 0) return code;
+    if (leaves_s && (merkle_cli_leaves(leaves_s, &a.leaves) != 0 || a.leaves < 2))
+        return cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s);
+    a.sp = (kiln_scrypt_params){N, (uint32_t)r, (uint32_t)p};
+    kiln_tune_axis axes[4];
+    int naxes = kiln_workload_tune_axes(w, kind, axes);
+    tune_fn fn = NULL;
+    switch (kind) {
+    case KILN_KIND_SEARCH: fn = naxes == 4 ? tune_scrypt_search : tune_grid_search; break;
+    case KILN_KIND_KDF: fn = tune_kdf; break;
+    case KILN_KIND_TREE: fn = tune_tree; break;
+    default: break;
+    }
+    if (!fn || naxes < 2) return cli_error(EXIT_USAGE, cmd, "%s has no launch shape to tune", name);
+
+    kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
+    if (!ctx) return code;
+    tune_entry best;
+    memset(&best, 0, sizeof best);
+    code = fn(ctx, w, kind, axes, naxes, &a, &best);
+    int custom = kind == KILN_KIND_KDF && (cli_given(&c, "-N") || cli_given(&c, "-r") || cli_given(&c, "-p"));
+    if (code == EXIT_OK && custom) printf("not cached: the cache holds the batch KDF's shape for N=16384, r=8, p=1\n");
+    else if (code == EXIT_OK && best.rate > 0) tune_cache_save(ctx, name, &best);
     kiln_ctx_free(ctx);
     return code;
 }

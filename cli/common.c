@@ -35,21 +35,6 @@ int cli_fail(const char *cmd, kiln_ctx *ctx, kiln_status st)
     return cli_error(cli_exit_for(st), cmd, "%s", kiln_last_error(ctx));
 }
 
-int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0) return 0;
-    if (arg[n] == '=') {
-        *value = arg + n + 1;
-        return 1;
-    }
-    if (arg[n] != '\0') return 0;
-    if (*i + 1 >= argc) return -1;
-    *value = argv[++*i];
-    return 1;
-}
-
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
     if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
@@ -83,6 +68,13 @@ int cli_parse_seconds(const char *s, double max, double *out)
     return 0;
 }
 
+int cli_device(const char *cmd, kiln_ctx *ctx, const char *device, int threads)
+{
+    kiln_status st = kiln_ctx_set_device(ctx, device ? device : "auto");
+    if (st == KILN_OK) st = kiln_ctx_set_threads(ctx, threads);
+    return st == KILN_OK ? 0 : cli_fail(cmd, ctx, st);
+}
+
 kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
 {
     kiln_ctx *ctx = kiln_ctx_new();
@@ -90,10 +82,7 @@ kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
         *code = cli_error(EXIT_DEVICE, cmd, "out of memory");
         return NULL;
     }
-    kiln_status st = kiln_ctx_set_device(ctx, device ? device : "auto");
-    if (st == KILN_OK) st = kiln_ctx_set_threads(ctx, threads);
-    if (st != KILN_OK) {
-        *code = cli_fail(cmd, ctx, st);
+    if ((*code = cli_device(cmd, ctx, device, threads)) != 0) {
         kiln_ctx_free(ctx);
         return NULL;
     }
@@ -104,7 +93,7 @@ kiln_ctx *cli_open_tune_gpu(const char *cmd, const char *device, int *code)
 {
     kiln_ctx *ctx = cli_open(cmd, device, 0, code);
     if (!ctx || kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA) return ctx;
-    *code = strcmp(device, "cpu") == 0
+    *code = device && strcmp(device, "cpu") == 0
                 ? cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda")
                 : cli_error(EXIT_DEVICE, cmd, "no CUDA GPU to tune");
     kiln_ctx_free(ctx);

@@ -15,7 +15,7 @@ static const struct {
     {"bench", cmd_bench, "measure hash rates"},
     {"tune", cmd_tune, "sweep GPU launch shapes, print the table, cache the best"},
     {"pagerank", cmd_pagerank, "PageRank of a graph file or an RMAT graph"},
-    {"merkle", cmd_merkle, "Merkle root, proofs and raw Bitcoin blocks (sha256d, sha256, rp64_256, ...)"},
+    {"merkle", cmd_merkle, "Merkle roots, proofs and raw Bitcoin blocks"},
     {"hash", cmd_hash, "SHA-2, SHA-3, SHAKE and Keccak digests of files (sha256sum format, --check)"},
     {"scrypt", cmd_scrypt, "the scrypt key derivation function (RFC 7914)"},
 };
@@ -44,7 +44,9 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);
-    fprintf(stderr, "kiln: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr, "kiln: unknown command '%s' (expected ", argv[1]);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "", commands[i].name);
+    fprintf(stderr, "; see kiln --help)\n");
     return EXIT_USAGE;
 }

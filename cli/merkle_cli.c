@@ -1,43 +1,14 @@
-/* Shared pieces of the Merkle commands, and `kiln bench` / `kiln tune` for merkle-* algorithms. */
+/* Shared pieces of the Merkle commands, and the tree kind of `kiln bench` and `kiln tune`. */
 #include "merkle_cli.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
+#include "tune.h"
 #include "progress.h"
 #include "tune_cache.h"
-
-int merkle_cli_algo(const char *name, kiln_merkle_algo *algo)
-{
-    if (!name || strncmp(name, "merkle-", 7) != 0) return -1;
-    if (strcmp(name + 7, "rp64") == 0) {
-        *algo = KILN_MERKLE_RP64_256;
-        return 0;
-    }
-    return kiln_merkle_algo_from_name(NULL, name + 7, algo) == KILN_OK ? 0 : -1;
-}
-
-const char *merkle_cli_cache_name(kiln_merkle_algo algo)
-{
-    switch (algo) {
-    case KILN_MERKLE_SHA256D: return "merkle-sha256d";
-    case KILN_MERKLE_SHA256: return "merkle-sha256";
-    case KILN_MERKLE_SHA3_256: return "merkle-sha3-256";
-    case KILN_MERKLE_KECCAK256: return "merkle-keccak256";
-    case KILN_MERKLE_RP64_256: return "merkle-rp64";
-    }
-    return "merkle-unknown";
-}
-
-int merkle_cli_requested(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++) {
-        if (strncmp(argv[i], "--algo=merkle-", 14) == 0) return 1;
-        if (strcmp(argv[i], "--algo") == 0 && i + 1 < argc && strncmp(argv[i + 1], "merkle-", 7) == 0) return 1;
-    }
-    return 0;
-}
 
 int merkle_cli_leaves(const char *s, uint64_t *n)
 {
@@ -61,116 +32,67 @@ int merkle_cli_method(const char *s, kiln_merkle_method *m)
     return 0;
 }
 
-void merkle_cli_apply_cache(kiln_ctx *ctx, kiln_merkle_algo algo, kiln_merkle_opts *o)
-{
-    char path[4096];
-    tune_entry e;
-    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA || tune_cache_path(path, sizeof path) != 0) return;
-    if (tune_cache_lookup(path, merkle_cli_cache_name(algo), kiln_ctx_device_name(ctx), &e) != 0) return;
-    if (!o->threads_per_block) o->threads_per_block = e.launch.threads_per_block;
-    if (!o->subtree_log2) o->subtree_log2 = e.launch.items_per_thread;
-}
-
 /* ---------------------------------------------------------------- kiln bench --algo merkle-* */
 
-typedef struct bench_row {
+typedef struct tree_row {
     const char *method;
     kiln_merkle_opts opts;
     kiln_merkle_bench_result r;
-} bench_row;
+} tree_row;
 
-static const char bench_usage[] =
-    "usage: kiln bench --algo merkle-sha256d|merkle-sha256|merkle-rp64 [--leaves 2^N|N] [--device auto|cpu|cuda|cuda:I]\n"
-    "                  [--method levels|subtrees|all] [--k K] [--threads-per-block T] [--graph] [--reps R] [--json]\n";
-
-int cmd_bench_merkle(int argc, char **argv)
+kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
 {
-    const char *cmd = "bench", *algo_s = NULL, *device = "auto", *leaves_s = "2^20", *method_s = "all";
-    const char *k_s = NULL, *tpb_s = NULL, *reps_s = NULL;
-    int json = 0, graph_only = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r;
-        if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
-        else if ((r = cli_opt(argc, argv, &i, "--leaves", &v)) != 0) leaves_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--method", &v)) != 0) method_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--k", &v)) != 0) k_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--threads-per-block", &v)) != 0) tpb_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--reps", &v)) != 0) reps_s = v;
-        else if (strcmp(argv[i], "--graph") == 0) graph_only = 1;
-        else if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--help") == 0) {
-            fputs(bench_usage, stdout);
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
-    }
-    kiln_merkle_algo algo;
-    uint64_t n, k = 0, tpb = 0, reps = 10;
-    if (merkle_cli_algo(algo_s, &algo) != 0)
-        return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected merkle-sha256d, merkle-sha256 or merkle-rp64)",
-                         algo_s ? algo_s : "");
-    if (merkle_cli_leaves(leaves_s, &n) != 0 || n < 2)
-        return cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s);
-    if (k_s && (cli_parse_u64(k_s, 12, &k) != 0 || k == 0)) return cli_error(EXIT_USAGE, cmd, "bad --k '%s' (1..12)", k_s);
-    if (tpb_s && cli_parse_u64(tpb_s, 1024, &tpb) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --threads-per-block '%s'", tpb_s);
-    if (reps_s && (cli_parse_u64(reps_s, 1000, &reps) != 0 || reps == 0))
-        return cli_error(EXIT_USAGE, cmd, "bad --reps '%s' (1..1000)", reps_s);
-    int all = strcmp(method_s, "all") == 0;
-    kiln_merkle_method method = KILN_MERKLE_AUTO;
-    if (!all && merkle_cli_method(method_s, &method) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --method '%s' (levels, subtrees, auto or all)", method_s);
-
-    int code;
-    kiln_ctx *ctx = cli_open(cmd, device, 0, &code);
-    if (!ctx) return code;
-    kiln_merkle_opts base = {KILN_MERKLE_AUTO, (int)k, (int)tpb, 0};
-    merkle_cli_apply_cache(ctx, algo, &base);
-    bench_row rows[4];
+    kiln_merkle_algo algo = (kiln_merkle_algo)w->tree_algo;
+    char name[48];
+    kiln_workload_bench_name(w, kind, name, sizeof name);
+    uint64_t n = a->leaves, reps = a->reps ? a->reps : 10;
+    int all = a->method_all, graph_only = a->graph_only;
+    kiln_merkle_method method = a->method;
+    kiln_merkle_opts base = {KILN_MERKLE_AUTO, (int)a->k, (int)a->tpb, 0};
+    tune_cache_apply(ctx, w, kind, &base);
+    tree_row rows[4];
     int nrows = 0;
     if (kiln_ctx_backend(ctx) == KILN_BACKEND_CPU) {
-        rows[nrows++] = (bench_row){"cpu", base, {0}};
-        if (!reps_s) reps = 3;
+        rows[nrows++] = (tree_row){"cpu", base, {0}};
+        if (!a->reps) reps = 3;
     } else {
         for (int m = 0; m < 2; m++) {
             kiln_merkle_method mm = m ? KILN_MERKLE_SUBTREES : KILN_MERKLE_LEVELS;
             if (!all && method != KILN_MERKLE_AUTO && method != mm) continue;
             if (!all && method == KILN_MERKLE_AUTO && mm != KILN_MERKLE_SUBTREES) continue;
             for (int g = graph_only; g < 2; g++) {
-                bench_row row = {m ? (g ? "subtrees+graph" : "subtrees") : (g ? "levels+graph" : "levels"), base, {0}};
+                tree_row row = {m ? (g ? "subtrees+graph" : "subtrees") : (g ? "levels+graph" : "levels"), base, {0}};
                 row.opts.method = mm;
                 row.opts.graph = g;
                 rows[nrows++] = row;
             }
         }
     }
-    code = EXIT_OK;
     double best = 0;
-    for (int i = 0; i < nrows && code == EXIT_OK; i++) {
+    for (int i = 0; i < nrows; i++) {
         kiln_status st = kiln_merkle_bench(ctx, algo, n, &rows[i].opts, (int)reps, &rows[i].r);
-        if (st != KILN_OK) code = cli_fail(cmd, ctx, st);
-        else if (rows[i].r.rate > best) best = rows[i].r.rate;
+        if (st != KILN_OK) return st;
+        if (rows[i].r.rate > best) best = rows[i].r.rate;
     }
-    if (code == EXIT_OK && json) {
-        printf("{\"algo\": \"%s\", \"device\": \"%s\", \"rate\": %.0f, \"unit\": \"H/s\", \"leaves\": %llu, \"results\": [",
-               merkle_cli_cache_name(algo), kiln_ctx_device_name(ctx), best, (unsigned long long)n);
+    if (a->json) {
+        bench_row row = {name, NULL, "H/s", best, "", ""};
+        int used = snprintf(row.json, sizeof row.json, ", \"leaves\": %llu, \"results\": [", (unsigned long long)n);
         for (int i = 0; i < nrows; i++) {
-            const bench_row *b = &rows[i];
-            printf("%s{\"method\": \"%s\", \"k\": %d, \"threads_per_block\": %d, \"launches\": %d, \"seconds\": %.9f, "
+            const tree_row *b = &rows[i];
+            used += snprintf(row.json + used, sizeof row.json - (size_t)used, "%s{\"method\": \"%s\", \"k\": %d, \"threads_per_block\": %d, \"launches\": %d, \"seconds\": %.9f, "
                    "\"rate\": %.0f, \"raw_rate\": %.0f}",
                    i ? ", " : "", b->method, b->opts.method == KILN_MERKLE_LEVELS ? 1 : b->opts.subtree_log2,
                    b->opts.threads_per_block, b->r.launches, b->r.seconds, b->r.rate, b->r.raw_rate);
         }
-        printf("]}\n");
-    } else if (code == EXIT_OK) {
-        printf("%s on %s, %llu leaves (%llu merges per tree)\n", merkle_cli_cache_name(algo), kiln_ctx_device_name(ctx),
+        snprintf(row.json + used, sizeof row.json - (size_t)used, "]");
+        bench_row_print(ctx, &row, 1, first, 0);
+    } else {
+        printf("%s on %s, %llu leaves (%llu merges per tree)\n", name, kiln_ctx_device_name(ctx),
                (unsigned long long)n, (unsigned long long)(n - 1));
         printf("%-15s %3s %5s %8s %12s %14s %14s %9s\n", "method", "k", "tpb", "launches", "ms/tree", "tree rate",
                "raw rate", "tree/raw");
         for (int i = 0; i < nrows; i++) {
-            const bench_row *b = &rows[i];
+            const tree_row *b = &rows[i];
             char tr[32], rr[32] = "-", ratio[16] = "-", ks[8] = "-", ts[8] = "-";
             format_rate(b->r.rate, "H/s", tr, sizeof tr);
             if (b->r.raw_rate > 0) {
@@ -183,57 +105,37 @@ int cmd_bench_merkle(int argc, char **argv)
                    rr, ratio);
         }
     }
-    kiln_ctx_free(ctx);
-    return code;
+    return KILN_OK;
 }
 
 /* ---------------------------------------------------------------- kiln tune --algo merkle-* */
 
-int cmd_tune_merkle(int argc, char **argv)
+int tune_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_tune_axis *axes, int naxes,
+              const tune_args *a, tune_entry *bestp)
 {
-    const char *cmd = "tune", *algo_s = NULL, *device = "auto", *leaves_s = NULL, *reps_s = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r;
-        if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
-        else if ((r = cli_opt(argc, argv, &i, "--leaves", &v)) != 0) leaves_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--reps", &v)) != 0) reps_s = v;
-        else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln tune --algo merkle-sha256d|merkle-sha256|merkle-rp64 [--leaves 2^N|N] [--reps R]\n"
-                 "                 [--device auto|cuda|cuda:I]");
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
-    }
-    kiln_merkle_algo algo;
-    uint64_t n, reps = 5;
-    if (merkle_cli_algo(algo_s, &algo) != 0)
-        return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected merkle-sha256d, merkle-sha256 or merkle-rp64)",
-                         algo_s ? algo_s : "");
-    if (!leaves_s) leaves_s = algo == KILN_MERKLE_RP64_256 ? "2^20" : "2^22";
-    if (merkle_cli_leaves(leaves_s, &n) != 0 || n < 2)
-        return cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s);
-    if (reps_s && (cli_parse_u64(reps_s, 100, &reps) != 0 || reps == 0))
-        return cli_error(EXIT_USAGE, cmd, "bad --reps '%s' (1..100)", reps_s);
-    int code;
-    kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
-    if (!ctx) return code;
-    static const int tpbs[] = {32, 64, 128, 256, 512, 1024};
+    (void)naxes;
+    const char *cmd = "tune";
+    kiln_merkle_algo algo = (kiln_merkle_algo)w->tree_algo;
+    char name[48];
+    kiln_workload_bench_name(w, kind, name, sizeof name);
+    uint64_t n = a->leaves ? a->leaves : UINT64_C(1) << (algo == KILN_MERKLE_RP64_256 ? 20 : 22);
+    uint64_t reps = a->reps ? a->reps : 5;
+    const kiln_tune_axis *tpbs = &axes[0], *ks = &axes[1];
     printf("tuning %s on %s, %llu leaves: tree rate (merges/s, graph launches) per threads per block x k\n"
            "(k = levels per launch of the subtree kernel; k = 1 is one launch per level; the best k >= 2 is cached)\n",
-           merkle_cli_cache_name(algo), kiln_ctx_device_name(ctx), (unsigned long long)n);
+           name, kiln_ctx_device_name(ctx), (unsigned long long)n);
     printf("%6s", "tpb\\k");
-    for (int k = 1; k <= 8; k++) printf(" %9d", k);
+    for (int j = 0; j < ks->count; j++) printf(" %9d", ks->values[j]);
     printf("\n");
     tune_entry best, levels;
     memset(&best, 0, sizeof best);
     memset(&levels, 0, sizeof levels);
-    code = EXIT_OK;
-    for (size_t t = 0; t < sizeof tpbs / sizeof tpbs[0] && code == EXIT_OK; t++) {
-        printf("%6d", tpbs[t]);
-        for (int k = 1; k <= 8; k++) {
-            kiln_merkle_opts o = {k == 1 ? KILN_MERKLE_LEVELS : KILN_MERKLE_SUBTREES, k, tpbs[t], 1};
+    int code = EXIT_OK;
+    for (int t = 0; t < tpbs->count && code == EXIT_OK; t++) {
+        printf("%6d", tpbs->values[t]);
+        for (int j = 0; j < ks->count; j++) {
+            int k = ks->values[j];
+            kiln_merkle_opts o = {k == 1 ? KILN_MERKLE_LEVELS : KILN_MERKLE_SUBTREES, k, tpbs->values[t], 1};
             kiln_merkle_bench_result r;
             kiln_status st = kiln_merkle_bench(ctx, algo, n, &o, (int)reps, &r);
             if (st == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "limit")) {
@@ -252,7 +154,7 @@ int cmd_tune_merkle(int argc, char **argv)
             tune_entry *e = k == 1 ? &levels : &best; /* the cache keeps the best subtree shape */
             if (r.rate > e->rate) {
                 e->rate = r.rate;
-                e->launch.threads_per_block = tpbs[t];
+                e->launch.threads_per_block = tpbs->values[t];
                 e->launch.items_per_thread = k;
             }
         }
@@ -266,8 +168,7 @@ int cmd_tune_merkle(int argc, char **argv)
         printf("best: subtrees, %d threads per block, k = %d: %s (%.3f x one launch per level)\n",
                best.launch.threads_per_block, best.launch.items_per_thread, r,
                levels.rate > 0 ? best.rate / levels.rate : 0.0);
-        tune_cache_save(ctx, merkle_cli_cache_name(algo), &best);
+        *bestp = best;
     }
-    kiln_ctx_free(ctx);
     return code;
 }

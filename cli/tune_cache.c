@@ -140,24 +140,25 @@ int tune_cache_store(const char *path, const tune_entry *e)
     return rename(tmp, path);
 }
 
-void tune_cache_apply(kiln_ctx *ctx, kiln_algo algo)
+void tune_cache_apply(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, kiln_merkle_opts *tree)
 {
-    char path[4096];
+    char path[4096], name[48];
     tune_entry e;
     if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA || tune_cache_path(path, sizeof path) != 0) return;
-    if (tune_cache_lookup(path, kiln_algo_name(algo), kiln_ctx_device_name(ctx), &e) == 0) {
-        kiln_ctx_set_launch(ctx, algo, e.launch);
-        if (algo == KILN_ALGO_SCRYPT) kiln_ctx_set_scrypt_shape(ctx, e.shape);
+    kiln_workload_bench_name(w, kind, name, sizeof name);
+    if (tune_cache_lookup(path, name, kiln_ctx_device_name(ctx), &e) != 0) return;
+    switch (kind) {
+    case KILN_KIND_SEARCH:
+        kiln_ctx_set_launch(ctx, (kiln_algo)w->search_algo, e.launch);
+        if (w->search_algo == KILN_ALGO_SCRYPT) kiln_ctx_set_scrypt_shape(ctx, e.shape);
+        break;
+    case KILN_KIND_KDF: kiln_ctx_set_scrypt_kdf_launch(ctx, e.launch, e.shape); break;
+    case KILN_KIND_TREE: /* the user's --threads-per-block and --k win over the cache */
+        if (tree && !tree->threads_per_block) tree->threads_per_block = e.launch.threads_per_block;
+        if (tree && !tree->subtree_log2) tree->subtree_log2 = e.launch.items_per_thread;
+        break;
+    default: break;
     }
-}
-
-void tune_cache_apply_scrypt_kdf(kiln_ctx *ctx)
-{
-    char path[4096];
-    tune_entry e;
-    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA || tune_cache_path(path, sizeof path) != 0) return;
-    if (tune_cache_lookup(path, "scrypt-kdf", kiln_ctx_device_name(ctx), &e) == 0)
-        kiln_ctx_set_scrypt_kdf_launch(ctx, e.launch, e.shape);
 }
 
 void tune_cache_save(kiln_ctx *ctx, const char *algo, tune_entry *e)

@@ -31,9 +31,8 @@ int tune_cache_store(const char *path, const tune_entry *e);
 /* Stores the tuning result e under algo and the context's device name, and tells the user where
  * it went (stdout) or why it was not cached (stderr). */
 void tune_cache_save(kiln_ctx *ctx, const char *algo, tune_entry *e);
-/* Applies a cached launch shape to a GPU context; does nothing for the CPU or without an entry. */
-void tune_cache_apply(kiln_ctx *ctx, kiln_algo algo);
-/* The same for the batch KDF's entry ("scrypt-kdf"). */
-void tune_cache_apply_scrypt_kdf(kiln_ctx *ctx);
+/* Applies the cached launch shape of a workload's kind (its bench name) to a GPU context; does
+ * nothing for the CPU or without an entry. A tree's shape goes into the fields of *tree left 0. */
+void tune_cache_apply(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, kiln_merkle_opts *tree);
 
 #endif

@@ -4,25 +4,15 @@
  *     then threads per block and waves per launch (hashes per launch = waves x resident hashes)
  *     for the best of those. Each row shows the scratchpad bytes a hash moves (N/gap rows written,
  *     N rows read, 128 bytes each, plus B and the pad states) and the bandwidth that makes.
- *   scrypt-kdf (batch KDF, N=16384 r=8 p=1 unless -N/-r/-p): lookup gap, then threads per block. */
+ *   scrypt-kdf (batch KDF, N=16384 r=8 p=1 unless -N/-r/-p): lookup gap, then threads per block.
+ * The values tried are the registry's tune axes. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "progress.h"
-#include "tune_cache.h"
-
-int tune_scrypt_wanted(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--algo=scrypt") == 0 || strcmp(a, "--algo=scrypt-kdf") == 0) return 1;
-        if (strcmp(a, "--algo") == 0 && i + 1 < argc &&
-            (strcmp(argv[i + 1], "scrypt") == 0 || strcmp(argv[i + 1], "scrypt-kdf") == 0))
-            return 1;
-    }
-    return 0;
-}
+#include "tune.h"
 
 typedef struct point {
     kiln_launch launch;
@@ -49,40 +39,69 @@ static int measure_mine(kiln_ctx *ctx, point *pt, double seconds, const char *cm
     return EXIT_OK;
 }
 
-static int tune_mine(kiln_ctx *ctx, double seconds, const char *cmd, point *best)
+/* Measures base with the int field at `field` set to each value of an axis but base's own. */
+typedef int (*measure_fn)(kiln_ctx *ctx, point *pt, const tune_args *a);
+
+static int sweep(kiln_ctx *ctx, const kiln_tune_axis *axis, size_t field, const point *base, const tune_args *a,
+                 measure_fn measure, point *best)
 {
-    printf("tuning scrypt (Litecoin: N=1024, r=1, p=1) on %s\n", kiln_ctx_device_name(ctx));
+    int own;
+    memcpy(&own, (const char *)base + field, sizeof own);
+    for (int i = 0; i < axis->count; i++) {
+        if (axis->values[i] == own) continue;
+        point pt = *base;
+        memcpy((char *)&pt + field, &axis->values[i], sizeof own);
+        int code = measure(ctx, &pt, a);
+        if (code != EXIT_OK) return code;
+        if (pt.rate > best->rate) *best = pt;
+    }
+    return EXIT_OK;
+}
+
+static int measure_search(kiln_ctx *ctx, point *pt, const tune_args *a)
+{
+    return measure_mine(ctx, pt, a->seconds > 0 ? a->seconds : 0.3, "tune");
+}
+
+/* Prints the best shape and hands it to the cache. */
+static void report(const point *best, tune_entry *e)
+{
+    char rs[32];
+    format_rate(best->rate, "H/s", rs, sizeof rs);
+    printf("best: %d threads per hash, lookup gap %d, %d threads per block, %d wave(s) per launch: %s\n",
+           best->shape.threads_per_hash, best->shape.lookup_gap, best->launch.threads_per_block,
+           best->launch.items_per_thread, rs);
+    e->launch = best->launch;
+    e->shape = best->shape;
+    e->rate = best->rate;
+}
+
+int tune_scrypt_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_tune_axis *axes, int naxes,
+                       const tune_args *a, tune_entry *e)
+{
+    (void)kind;
+    (void)naxes;
+    printf("tuning %s (Litecoin: N=1024, r=1, p=1) on %s\n", w->name, kiln_ctx_device_name(ctx));
     printf("%-16s %4s %5s %6s %14s %12s %10s\n", "layout", "gap", "tpb", "waves", "rate", "bytes/hash", "GB/s");
-    static const int tphs[] = {1, 4}, gaps[] = {1, 2, 4, 8};
-    best->rate = -1;
-    for (size_t i = 0; i < 2; i++) {
-        for (size_t j = 0; j < sizeof gaps / sizeof gaps[0]; j++) {
-            point pt = {{tphs[i] == 4 ? 128 : 64, 1}, {tphs[i], gaps[j]}, 0};
-            int code = measure_mine(ctx, &pt, seconds, cmd);
+    point best = {{0, 0}, {0, 0}, -1};
+    for (int i = 0; i < axes[0].count; i++) {
+        for (int j = 0; j < axes[1].count; j++) {
+            int tph = axes[0].values[i];
+            point pt = {{tph == 4 ? 128 : 64, 1}, {tph, axes[1].values[j]}, 0};
+            int code = measure_search(ctx, &pt, a);
             if (code != EXIT_OK) return code;
-            if (pt.rate > best->rate) *best = pt;
+            if (pt.rate > best.rate) best = pt;
         }
     }
     printf("-- threads per block for the best layout and gap\n");
-    static const int tpbs[] = {32, 64, 128, 256};
-    point base = *best;
-    for (size_t i = 0; i < sizeof tpbs / sizeof tpbs[0]; i++) {
-        if (tpbs[i] == base.launch.threads_per_block) continue;
-        point pt = base;
-        pt.launch.threads_per_block = tpbs[i];
-        int code = measure_mine(ctx, &pt, seconds, cmd);
-        if (code != EXIT_OK) return code;
-        if (pt.rate > best->rate) *best = pt;
-    }
+    point base = best;
+    int code = sweep(ctx, &axes[2], offsetof(point, launch.threads_per_block), &base, a, measure_search, &best);
+    if (code != EXIT_OK) return code;
     printf("-- waves of resident hashes per launch\n");
-    base = *best;
-    for (int w = 2; w <= 4; w *= 2) {
-        point pt = base;
-        pt.launch.items_per_thread = w;
-        int code = measure_mine(ctx, &pt, seconds, cmd);
-        if (code != EXIT_OK) return code;
-        if (pt.rate > best->rate) *best = pt;
-    }
+    base = best;
+    if ((code = sweep(ctx, &axes[3], offsetof(point, launch.items_per_thread), &base, a, measure_search, &best)) != EXIT_OK)
+        return code;
+    report(&best, e);
     return EXIT_OK;
 }
 
@@ -100,79 +119,31 @@ static int measure_kdf(kiln_ctx *ctx, point *pt, kiln_scrypt_params sp, double s
     return EXIT_OK;
 }
 
-static int tune_kdf(kiln_ctx *ctx, kiln_scrypt_params sp, double seconds, const char *cmd, point *best)
+static int measure_kdf_point(kiln_ctx *ctx, point *pt, const tune_args *a)
 {
-    printf("tuning scrypt-kdf (batch KDF: N=%llu, r=%u, p=%u) on %s\n", (unsigned long long)sp.N, sp.r, sp.p,
-           kiln_ctx_device_name(ctx));
-    printf("%4s %5s %14s %14s %10s\n", "gap", "tpb", "rate", "bytes/hash", "GB/s");
-    best->rate = -1;
-    for (int g = 1; g <= 8; g *= 2) {
-        point pt = {{128, 1}, {4, g}, 0};
-        int code = measure_kdf(ctx, &pt, sp, seconds, cmd);
-        if (code != EXIT_OK) return code;
-        if (pt.rate > best->rate) *best = pt;
-    }
-    printf("-- threads per block for the best gap\n");
-    point base = *best;
-    for (int tpb = 64; tpb <= 256; tpb *= 4) {
-        point pt = base;
-        pt.launch.threads_per_block = tpb;
-        int code = measure_kdf(ctx, &pt, sp, seconds, cmd);
-        if (code != EXIT_OK) return code;
-        if (pt.rate > best->rate) *best = pt;
-    }
-    return EXIT_OK;
+    return measure_kdf(ctx, pt, a->sp, a->seconds > 0 ? a->seconds : 3, "tune");
 }
 
-int cmd_tune_scrypt(int argc, char **argv)
+int tune_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_tune_axis *axes, int naxes,
+             const tune_args *a, tune_entry *e)
 {
-    const char *cmd = "tune", *algo_s = "scrypt", *device = "auto", *seconds_s = NULL, *v;
-    const char *n_s = NULL, *r_s = NULL, *p_s = NULL;
-    for (int i = 0; i < argc; i++) {
-        int r;
-        if ((r = cli_opt(argc, argv, &i, "--algo", &v)) != 0) algo_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "--device", &v)) != 0) device = v;
-        else if ((r = cli_opt(argc, argv, &i, "--seconds", &v)) != 0) seconds_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "-N", &v)) != 0) n_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "-r", &v)) != 0) r_s = v;
-        else if ((r = cli_opt(argc, argv, &i, "-p", &v)) != 0) p_s = v;
-        else if (strcmp(argv[i], "--help") == 0) {
-            puts("usage: kiln tune --algo scrypt|scrypt-kdf [-N n -r r -p p (scrypt-kdf)] [--device auto|cuda|cuda:I] "
-                 "[--seconds S per shape]");
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s'", argv[i]);
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", argv[i]);
+    (void)kind;
+    (void)naxes;
+    kiln_scrypt_params sp = a->sp;
+    printf("tuning %s (batch KDF: N=%llu, r=%u, p=%u) on %s\n", w->name, (unsigned long long)sp.N, sp.r, sp.p,
+           kiln_ctx_device_name(ctx));
+    printf("%4s %5s %14s %14s %10s\n", "gap", "tpb", "rate", "bytes/hash", "GB/s");
+    point best = {{0, 0}, {0, 0}, -1};
+    for (int g = 0; g < axes[1].count; g++) {
+        point pt = {{128, 1}, {4, axes[1].values[g]}, 0};
+        int code = measure_kdf_point(ctx, &pt, a);
+        if (code != EXIT_OK) return code;
+        if (pt.rate > best.rate) best = pt;
     }
-    int kdf = strcmp(algo_s, "scrypt-kdf") == 0;
-    uint64_t N = 16384, r = 8, p = 1;
-    if (n_s && cli_parse_u64(n_s, UINT64_MAX, &N) != 0) return cli_error(EXIT_USAGE, cmd, "bad -N '%s'", n_s);
-    if (r_s && cli_parse_u64(r_s, UINT32_MAX, &r) != 0) return cli_error(EXIT_USAGE, cmd, "bad -r '%s'", r_s);
-    if (p_s && cli_parse_u64(p_s, UINT32_MAX, &p) != 0) return cli_error(EXIT_USAGE, cmd, "bad -p '%s'", p_s);
-    if (!kdf && (n_s || r_s || p_s)) return cli_error(EXIT_USAGE, cmd, "-N, -r and -p apply to --algo scrypt-kdf");
-    double seconds = kdf ? 3 : 0.3;
-    if (seconds_s && cli_parse_seconds(seconds_s, 60, &seconds) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --seconds '%s'", seconds_s);
-    kiln_scrypt_params sp = {N, (uint32_t)r, (uint32_t)p};
-    int code;
-    kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
-    if (!ctx) return code;
-    point best;
-    code = kdf ? tune_kdf(ctx, sp, seconds, cmd, &best) : tune_mine(ctx, seconds, cmd, &best);
-    if (code == EXIT_OK) {
-        char rs[32];
-        format_rate(best.rate, "H/s", rs, sizeof rs);
-        printf("best: %d threads per hash, lookup gap %d, %d threads per block, %d wave(s) per launch: %s\n",
-               best.shape.threads_per_hash, best.shape.lookup_gap, best.launch.threads_per_block,
-               best.launch.items_per_thread, rs);
-        tune_entry e;
-        memset(&e, 0, sizeof e);
-        e.launch = best.launch;
-        e.shape = best.shape;
-        e.rate = best.rate;
-        if (kdf && (n_s || r_s || p_s))
-            printf("not cached: the cache holds the batch KDF's shape for N=16384, r=8, p=1\n");
-        else tune_cache_save(ctx, kdf ? "scrypt-kdf" : "scrypt", &e);
-    }
-    kiln_ctx_free(ctx);
-    return code;
+    printf("-- threads per block for the best gap\n");
+    point base = best;
+    int code = sweep(ctx, &axes[0], offsetof(point, launch.threads_per_block), &base, a, measure_kdf_point, &best);
+    if (code != EXIT_OK) return code;
+    report(&best, e);
+    return EXIT_OK;
 }

@@ -47,7 +47,7 @@ if [ "$n" -ge 5 ] && [ "$sorted" = "$inorder" ]; then ok; else bad "--all gave $
 # --bits overrides the header's target: 2000ffff is easy, so nonce 0 or a close one qualifies
 expect 0 "$kiln" mine --header "$genesis" --bits 2000ffff --start 0 --count 1000 --device cpu
 # --duration stops a hopeless search with exit 0 and a summary
-expect 0 "$kiln" mine --header "$genesis" --target 0000000000000000000000000000000000000000000000000000000000000000 --duration 0.5 --device cpu
+expect 0 "$kiln" mine --header "$genesis" --target 0000000000000000000000000000000000000000000000000000000000000001 --duration 0.5 --device cpu
 if printf '%s\n' "$out" | grep -q '^hashes='; then ok; else bad "duration summary: $out"; fi
 
 # the demo finds block 840000 on the CPU
@@ -69,7 +69,9 @@ expect 2 "$kiln" mine --header "$genesis" --device tpu; one_line_error "unknown 
 expect 2 "$kiln" mine --header "$genesis" --bits 1d00ffff --target 00ff; one_line_error "not both"
 expect 2 "$kiln" mine --header "$genesis" --threads many; one_line_error "threads"
 expect 2 "$kiln" mine --header "$genesis" --duration -1; one_line_error "duration"
-expect 2 "$kiln" mine --header "$genesis" --algo md5; one_line_error "unknown algorithm"
+expect 2 "$kiln" mine --header "$genesis" --algo md5; one_line_error "unknown mining algorithm"
+# a zero target can never be met, as --bits 00000000 (zero mantissa) already says
+expect 2 "$kiln" mine --header "$genesis" --target 0000000000000000000000000000000000000000000000000000000000000000 --device cpu; one_line_error "zero"
 expect 2 "$kiln" mine --frobnicate; one_line_error "unknown option"
 expect 2 "$kiln" mine --header; one_line_error "needs a value"
 expect 2 "$kiln" mine; one_line_error "--header or --demo"

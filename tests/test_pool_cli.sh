@@ -28,7 +28,7 @@ expect 2 "needs --user" --pool stratum+tcp://127.0.0.1:3333
 expect 2 "unknown option '--bogus'" --pool stratum+tcp://127.0.0.1:3333 --user u --bogus
 expect 2 "bad --duration" --pool stratum+tcp://127.0.0.1:3333 --user u --duration -1
 expect 2 "bad --work-nonces" --pool stratum+tcp://127.0.0.1:3333 --user u --work-nonces 0
-expect 2 "unknown algorithm" --pool stratum+tcp://127.0.0.1:3333 --user u --algo md5
+expect 2 "unknown mining algorithm" --pool stratum+tcp://127.0.0.1:3333 --user u --algo md5
 expect 2 "option --pool needs a value" --user u --pool
 expect 2 "must be UTF-8" --pool stratum+tcp://127.0.0.1:3333 --user $'\xff'
 expect 2 "at most 8" $(for i in 1 2 3 4 5 6 7 8 9; do echo --pool stratum+tcp://127.0.0.1:$i; done) --user u

@@ -13,13 +13,6 @@
 #include "pool.h"
 #include "stratum.h"
 
-static const char usage[] =
-    "usage: kiln mine --pool stratum+tcp://HOST:PORT [--pool URL2 ...] --user U [--pass P]\n"
-    "                 [--algo sha256d] [--device auto|cpu|cuda|cuda:I] [--threads N] [--duration S]\n"
-    "                 [--json] [--stats-interval S] [--no-version-rolling] [--work-nonces N]\n"
-    "  several --pool are tried in order (failover); --duration stops after S seconds;\n"
-    "  --work-nonces: nonces per extranonce2/version unit (default 4294967296; small values for tests)\n";
-
 static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
@@ -91,72 +84,38 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
          (unsigned long long)s->blocks, (unsigned long long)s->reconnects);
 }
 
-int pool_main(int argc, char **argv)
+int pool_main(const pool_args *a)
 {
     const char *cmd = "mine";
     static pool_opts po;
     miner_opts mo;
     memset(&po, 0, sizeof po);
     memset(&mo, 0, sizeof mo);
-    const char *algo_s = "sha256d", *device = "auto", *threads_s = NULL, *duration_s = NULL, *stats_s = NULL;
-    const char *work_s = NULL;
-    int json = 0;
-    po.pass = "x";
-    po.version_rolling = 1;
-    po.rolling_mask = 0x1fffe000u; /* BIP 320's general-purpose bits */
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        int r = 0;
-#define OPT(name)                                                                                         \
-    if ((r = cli_opt(argc, argv, &i, name, &v)) != 0) {                                                   \
-        if (r < 0) return cli_error(EXIT_USAGE, cmd, "option %s needs a value", name);                     \
-    }                                                                                                     \
-    if (r > 0)
-        OPT("--pool")
-        {
-            char err[400];
-            if (po.nurls == POOL_MAX_URLS) return cli_error(EXIT_USAGE, cmd, "at most %d --pool options", POOL_MAX_URLS);
-            if (pool_url_parse(v, &po.urls[po.nurls], err, sizeof err) != 0) return cli_error(EXIT_USAGE, cmd, "%s", err);
-            po.nurls++;
-            continue;
-        }
-        OPT("--user") { po.user = v; continue; }
-        OPT("--pass") { po.pass = v; continue; }
-        OPT("--algo") { algo_s = v; continue; }
-        OPT("--device") { device = v; continue; }
-        OPT("--threads") { threads_s = v; continue; }
-        OPT("--duration") { duration_s = v; continue; }
-        OPT("--stats-interval") { stats_s = v; continue; }
-        OPT("--work-nonces") { work_s = v; continue; }
-#undef OPT
-        if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--no-version-rolling") == 0) po.version_rolling = 0;
-        else if (strcmp(argv[i], "--help") == 0) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        } else return cli_error(EXIT_USAGE, cmd, "unknown option '%s' in pool mode\n%s", argv[i], usage);
+    _Static_assert(POOL_ARGS_MAX_URLS == POOL_MAX_URLS, "one limit on --pool");
+    for (int i = 0; i < a->nurls; i++) {
+        char err[400];
+        if (pool_url_parse(a->urls[i], &po.urls[po.nurls], err, sizeof err) != 0)
+            return cli_error(EXIT_USAGE, cmd, "%s", err);
+        po.nurls++;
     }
+    po.user = a->user;
+    po.pass = a->pass ? a->pass : "x";
+    po.version_rolling = !a->no_version_rolling;
+    po.rolling_mask = 0x1fffe000u; /* BIP 320's general-purpose bits */
     if (!po.user || !*po.user) return cli_error(EXIT_USAGE, cmd, "pool mining needs --user (the pool's worker name)");
     if (!utf8_ok(po.user) || !utf8_ok(po.pass)) return cli_error(EXIT_USAGE, cmd, "--user and --pass must be UTF-8");
-    if (kiln_algo_from_name(NULL, algo_s, &mo.algo) != KILN_OK)
-        return cli_error(EXIT_USAGE, cmd, "unknown algorithm '%s' (expected sha256d)", algo_s);
-    uint64_t threads = 0, work = UINT64_C(1) << 32;
-    if (threads_s && cli_parse_u64(threads_s, 4096, &threads) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --threads '%s' (expected 0..4096)", threads_s);
-    if (duration_s && cli_parse_seconds(duration_s, 1e7, &mo.duration) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --duration '%s' (expected seconds > 0)", duration_s);
-    mo.stats_interval = 30;
-    if (stats_s && cli_parse_seconds(stats_s, 1e6, &mo.stats_interval) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --stats-interval '%s' (expected seconds > 0)", stats_s);
-    if (work_s && (cli_parse_u64(work_s, UINT64_C(1) << 32, &work) != 0 || work == 0))
-        return cli_error(EXIT_USAGE, cmd, "bad --work-nonces '%s' (expected 1..4294967296)", work_s);
-    mo.work_nonces = work;
+    mo.algo = (kiln_algo)a->algo->search_algo;
+    mo.duration = a->duration;
+    mo.stats_interval = a->stats_interval;
+    mo.work_nonces = a->work_nonces;
     mo.offline_mining_s = 120;
+    const char *algo_s = a->algo->name;
+    int json = a->json;
 
     int code;
-    kiln_ctx *ctx = cli_open(cmd, device, (int)threads, &code);
+    kiln_ctx *ctx = cli_open(cmd, a->device, (int)a->threads, &code);
     if (!ctx) return code;
-    tune_cache_apply(ctx, mo.algo);
+    tune_cache_apply(ctx, a->algo, KILN_KIND_SEARCH, NULL);
     {   /* open the device now: a failure shows before any pool is contacted, and the
          * start-up time does not count as mining time */
         kiln_scan_job warm;

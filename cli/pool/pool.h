@@ -2,8 +2,25 @@
 #ifndef KILN_POOL_H
 #define KILN_POOL_H
 
-/* Entry from `kiln mine` when --pool is given; argv holds the options after "mine". Returns the
- * exit code. Built without libjansson it says so and returns 2. */
-int pool_main(int argc, char **argv);
+#include <stdint.h>
+
+#include "kiln.h"
+
+#define POOL_ARGS_MAX_URLS 8
+
+/* What `kiln mine` parsed for pool mode (cli/cmd_mine.c holds the option table). */
+typedef struct pool_args {
+    const char *urls[POOL_ARGS_MAX_URLS]; /* tried in order (failover) */
+    int nurls;
+    const char *user, *pass;
+    const kiln_workload *algo;
+    const char *device;
+    uint64_t threads, work_nonces;
+    double duration, stats_interval; /* duration 0: until a signal */
+    int json, no_version_rolling;
+} pool_args;
+
+/* Runs pool mining; returns the exit code. Built without libjansson it says so and returns 2. */
+int pool_main(const pool_args *a);
 
 #endif

@@ -2,9 +2,8 @@
 #include "../cli.h"
 #include "pool.h"
 
-int pool_main(int argc, char **argv)
+int pool_main(const pool_args *a)
 {
-    (void)argc;
-    (void)argv;
+    (void)a;
     return cli_error(EXIT_USAGE, "mine", "built without pool support (install libjansson-dev and rebuild)");
 }

@@ -666,7 +666,7 @@ def measure_cpu_rate(kiln):
               "10e951ed797f7affc8892b0f1fc122bc7f5d74df2b9441a42a14695")
     count, rate = 16384, 0
     for _ in range(6):
-        out = subprocess.run([kiln, "mine", "--header", header, "--target", "0" * 64, "--count", str(count),
+        out = subprocess.run([kiln, "mine", "--header", header, "--target", "0" * 63 + "1", "--count", str(count),
                               "--device", "cpu", "--json"], capture_output=True, text=True, timeout=120).stdout
         d = json.loads(out)
         rate = d["hashes"] / max(d["seconds"], 1e-6)

@@ -1,0 +1,45 @@
+/* `kiln bench`: what it parsed, one routine per kind of workload, and the one row printer. */
+#ifndef KILN_CLI_BENCH_H
+#define KILN_CLI_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln.h"
+
+typedef struct bench_args {
+    int json;
+    double seconds; /* 0: the kind's default */
+    /* hash: message bytes, offsets array; permutation: GPU layout, 16 permutations per load */
+    uint64_t size;
+    int offsets, in_registers;
+    kiln_keccak_layout layout;
+    kiln_scrypt_params sp; /* KDF */
+    /* tree */
+    uint64_t leaves, k, tpb, reps; /* reps 0: the default */
+    int graph_only, method_all;
+    kiln_merkle_method method;
+} bench_args;
+
+/* One measured row: JSON {"algo": name, "device", "rate", "unit"<json>} (after ", " unless first),
+ * or the text row label (name when NULL), device, rate padded to `width`, then text. */
+typedef struct bench_row {
+    const char *name, *label, *unit;
+    double rate;
+    char json[2048], text[128];
+} bench_row;
+
+void bench_row_print(kiln_ctx *ctx, const bench_row *r, int json, int first, int width);
+/* The text table's header for labels of `width`. */
+void bench_header(int width);
+
+/* Measures one (workload, kind) on ctx and prints its row (the tree prints its own table). */
+typedef kiln_status (*bench_fn)(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a,
+                                int first);
+kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
+kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
+kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
+kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
+kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
+
+#endif

@@ -1,0 +1,180 @@
+#include "opts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+cli_option *cli_find(cli_command *c, const char *name)
+{
+    for (size_t i = 0; i < c->nopts; i++)
+        if (strcmp(c->opts[i].name, name) == 0) return &c->opts[i];
+    return NULL;
+}
+
+int cli_given(cli_command *c, const char *name)
+{
+    cli_option *o = cli_find(c, name);
+    return o ? o->given : 0;
+}
+
+void cli_algo_list(unsigned kinds, int bench, char *out, size_t len)
+{
+    const char *names[64];
+    char bufs[64][48];
+    int n = 0;
+    for (size_t i = 0; i < kiln_workload_count() && n < 64; i++) {
+        const kiln_workload *w = kiln_workload_at(i);
+        if (!bench) {
+            if (w->kinds & kinds) names[n++] = w->name;
+            continue;
+        }
+        unsigned usable = w->kinds & kinds & (bench == 2 ? w->tune_kinds : w->bench_kinds);
+        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION && n < 64; k <<= 1)
+            if (usable & k) {
+                names[n] = kiln_workload_bench_name(w, (kiln_kind)k, bufs[n], sizeof bufs[n]);
+                n++;
+            }
+    }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used < len; i++) {
+        int w = snprintf(out + used, len - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+static void help(const cli_command *c)
+{
+    printf("usage: kiln %s %s\noptions:\n", c->name, c->usage);
+    for (size_t i = 0; i < c->nopts; i++) {
+        const cli_option *o = &c->opts[i];
+        char left[64], list[1024] = "";
+        snprintf(left, sizeof left, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
+        if (o->kind == OPT_ALGO) cli_algo_list(o->kinds, o->bench, list, sizeof list);
+        if (strlen(left) > 26) printf("  %s\n%29s", left, ""); /* a long value name gets a line of its own */
+        else printf("  %-26s ", left);
+        printf("%s%s%s%s%s\n", o->help, *list ? ": " : "", list, o->gpu_only ? " (GPU only)" : "",
+               o->kind == OPT_LIST ? " (repeatable)" : "");
+    }
+    printf("  %-26s %s\n", "--help, -h", "this help");
+    if (c->notes) fputs(c->notes, stdout);
+}
+
+/* Stores v (the value given to o) where o says. 0 or the exit code. */
+static int store(const cli_command *c, cli_option *o, const char *v)
+{
+    switch (o->kind) {
+    case OPT_FLAG: *(int *)o->dest = 1; break;
+    case OPT_STR:
+    case OPT_DEVICE:
+    case OPT_ALGO: *(const char **)o->dest = v; break;
+    case OPT_LIST:
+        if ((uint64_t)o->given >= o->hi)
+            return cli_error(EXIT_USAGE, c->name, "at most %llu %s options", (unsigned long long)o->hi, o->name);
+        ((const char **)o->dest)[o->given] = v;
+        break;
+    case OPT_U64: {
+        uint64_t u;
+        if (cli_parse_u64(v, o->hi, &u) != 0 || u < o->lo)
+            return cli_error(EXIT_USAGE, c->name, "bad %s '%s' (expected %llu..%llu)", o->name, v,
+                             (unsigned long long)o->lo, (unsigned long long)o->hi);
+        *(uint64_t *)o->dest = u;
+        break;
+    }
+    case OPT_SECONDS:
+        if (cli_parse_seconds(v, (double)o->hi, (double *)o->dest) != 0)
+            return cli_error(EXIT_USAGE, c->name, "bad %s '%s' (expected seconds > 0, at most %llu)", o->name, v,
+                             (unsigned long long)o->hi);
+        break;
+    }
+    o->given++;
+    return 0;
+}
+
+static int positional(cli_command *c, const char *arg)
+{
+    if (!c->pos) return cli_error(EXIT_USAGE, c->name, "unexpected argument '%s' (see kiln %s --help)", arg, c->name);
+    if (c->npos == c->max_pos) return cli_error(EXIT_USAGE, c->name, "too many arguments ('%s')", arg);
+    c->pos[c->npos++] = arg;
+    return 0;
+}
+
+int cli_parse(cli_command *c, int argc, char **argv)
+{
+    int only_pos = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        int code;
+        if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+            if ((code = positional(c, arg)) != 0) return code;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0 && c->pos) {
+            only_pos = 1;
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            help(c);
+            return CLI_HELP;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+        cli_option *o = NULL;
+        for (size_t j = 0; j < c->nopts && !o; j++)
+            if (strncmp(c->opts[j].name, arg, n) == 0 && c->opts[j].name[n] == '\0') o = &c->opts[j];
+        if (!o) return cli_error(EXIT_USAGE, c->name, "unknown option '%s' (see kiln %s --help)", arg, c->name);
+        const char *v = eq ? eq + 1 : NULL;
+        if (o->kind == OPT_FLAG && v) return cli_error(EXIT_USAGE, c->name, "option %s takes no value", o->name);
+        if (o->kind != OPT_FLAG && !v) {
+            if (i + 1 >= argc) return cli_error(EXIT_USAGE, c->name, "option %s needs a value", o->name);
+            v = argv[++i];
+        }
+        if ((code = store(c, o, v)) != 0) return code;
+    }
+    return 0;
+}
+
+int cli_check_mode(cli_command *c, unsigned mode, const char *what)
+{
+    for (size_t i = 0; i < c->nopts; i++) {
+        const cli_option *o = &c->opts[i];
+        if (o->given && o->modes && !(o->modes & mode))
+            return cli_error(EXIT_USAGE, c->name, "%s does not apply to %s", o->name, what);
+    }
+    return 0;
+}
+
+int cli_check_gpu(cli_command *c, kiln_ctx *ctx)
+{
+    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CPU) return 0;
+    for (size_t i = 0; i < c->nopts; i++)
+        if (c->opts[i].given && c->opts[i].gpu_only)
+            return cli_error(EXIT_USAGE, c->name, "%s applies to GPUs only, and the device is the CPU", c->opts[i].name);
+    return 0;
+}
+
+int cli_exclusive(cli_command *c, const char *a, const char *b)
+{
+    if (cli_given(c, a) && cli_given(c, b)) return cli_error(EXIT_USAGE, c->name, "%s and %s exclude each other", a, b);
+    return 0;
+}
+
+const kiln_workload *cli_workload(const char *cmd, const char *name, unsigned kinds, int *code)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    const kiln_workload *w = kiln_workload_find(ctx, name, kinds);
+    if (!w) *code = ctx ? cli_fail(cmd, ctx, KILN_ERR_INPUT) : cli_error(EXIT_DEVICE, cmd, "out of memory");
+    kiln_ctx_free(ctx);
+    return w;
+}
+
+const kiln_workload *cli_bench_workload(const char *cmd, const char *name, int tune, kiln_kind *kind, int *code)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    const kiln_workload *w = kiln_workload_for_bench(ctx, name, KILN_KIND_ALL, tune, kind);
+    if (!w) *code = ctx ? cli_fail(cmd, ctx, KILN_ERR_INPUT) : cli_error(EXIT_DEVICE, cmd, "out of memory");
+    kiln_ctx_free(ctx);
+    return w;
+}

@@ -1,0 +1,70 @@
+/* The one option parser of the command line: each command declares its options in a table, and
+ * parsing, --help and the "does not apply here" checks all read that table, so an option is
+ * written once. Errors are one line, "kiln <cmd>: <message>", exit 2. */
+#ifndef KILN_CLI_OPTS_H
+#define KILN_CLI_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln.h"
+
+typedef enum opt_kind {
+    OPT_FLAG, /* int, set to 1 */
+    OPT_STR, /* const char * */
+    OPT_U64, /* uint64_t in lo..hi (decimal or 0x-hex) */
+    OPT_SECONDS, /* double, > 0 and <= hi */
+    OPT_DEVICE, /* const char *, opened by cli_open */
+    OPT_ALGO, /* const char *, a name of the registry (kinds; bench/tune names when `bench`) */
+    OPT_LIST, /* const char *[hi]: repeatable */
+} opt_kind;
+
+typedef struct cli_option {
+    const char *name; /* "--algo", or "-N" for a one-letter option */
+    opt_kind kind;
+    void *dest;
+    const char *value; /* the value's name in --help ("HEX64"), NULL for flags */
+    const char *help;
+    unsigned modes; /* the modes it applies to (the command's bits); 0: every mode */
+    uint64_t lo, hi; /* OPT_U64 range, OPT_SECONDS / OPT_LIST maximum */
+    unsigned kinds; /* OPT_ALGO: kiln_kind bits listed in --help */
+    int bench; /* OPT_ALGO: list bench (1) or tune (2) names */
+    int gpu_only; /* applies to GPU devices only */
+    int given; /* set by the parser: times the option was seen */
+} cli_option;
+
+typedef struct cli_command {
+    const char *name; /* "mine" */
+    const char *usage; /* the synopsis after "usage: kiln <name> " */
+    const char *notes; /* text after the option list, or NULL */
+    cli_option *opts;
+    size_t nopts;
+    const char **pos; /* positional arguments, or NULL when the command takes none */
+    size_t max_pos, npos;
+} cli_command;
+
+#define CLI_HELP (-1)
+#define CLI_COMMAND(name, usage, notes, opts) {name, usage, notes, opts, sizeof opts / sizeof opts[0], NULL, 0, 0}
+
+/* Parses argv into the table's destinations. Returns 0, CLI_HELP after printing --help to stdout,
+ * or the exit code after printing the error. */
+int cli_parse(cli_command *c, int argc, char **argv);
+/* The option called name (with its dashes), NULL when the table has none. */
+cli_option *cli_find(cli_command *c, const char *name);
+int cli_given(cli_command *c, const char *name);
+/* Refuses options given that do not apply to `mode` (a mask of the command's mode bits):
+ * "<option> does not apply to <what>". 0 or the exit code. */
+int cli_check_mode(cli_command *c, unsigned mode, const char *what);
+/* Refuses GPU-only options on a context whose device is the CPU. 0 or the exit code. */
+int cli_check_gpu(cli_command *c, kiln_ctx *ctx);
+/* Two options that exclude each other: 0 or the exit code. */
+int cli_exclusive(cli_command *c, const char *a, const char *b);
+
+/* "a, b or c" of the registry's names of `kinds` (bench: 1 bench names, 2 tune names). */
+void cli_algo_list(unsigned kinds, int bench, char *out, size_t len);
+/* The workload called name among kinds; prints the library's message and sets *code when none. */
+const kiln_workload *cli_workload(const char *cmd, const char *name, unsigned kinds, int *code);
+/* The same for a bench (tune = 0) or tune (tune = 1) name; *kind receives its kind. */
+const kiln_workload *cli_bench_workload(const char *cmd, const char *name, int tune, kiln_kind *kind, int *code);
+
+#endif
