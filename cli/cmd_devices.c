@@ -32,6 +32,23 @@ int cmd_devices(int argc, char **argv)
                    (double)d.memory_bytes / (1024.0 * 1024 * 1024));
         }
     }
-    if (json) printf("]\n");
+    if (json) {
+        printf("]\n");
+        return EXIT_OK;
+    }
+    /* what each device can run, from the registry: a GPU runs the kinds listed for it */
+    printf("\nworkloads (name, kinds, devices, what):\n");
+    static const char *const kind_names[] = {"search", "hash", "kdf", "tree", "graph", "permutation"};
+    for (size_t i = 0; i < kiln_workload_count(); i++) {
+        const kiln_workload *w = kiln_workload_at(i);
+        char kinds[64] = "", gpu[64] = "";
+        for (int k = 0; k < 6; k++) {
+            unsigned bit = 1u << k;
+            if (w->kinds & bit) snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? "," : "", kind_names[k]);
+            if (w->gpu_kinds & bit) snprintf(gpu + strlen(gpu), sizeof gpu - strlen(gpu), "%s%s", gpu[0] ? "," : "", kind_names[k]);
+        }
+        const char *where = w->gpu_kinds == w->kinds ? "cpu cuda" : gpu[0] ? "cpu, cuda for " : "cpu";
+        printf("  %-12s %-17s %s%s  %s\n", w->name, kinds, where, w->gpu_kinds == w->kinds ? "" : gpu, w->help);
+    }
     return EXIT_OK;
 }
