@@ -3,7 +3,7 @@
  * and 1e-9 (float64) of NetworkX's converged column; RMAT graphs GPU == CPU within float32
  * tolerance, relabelled and not; hand graphs with dangling nodes and self loops. */
 #include "check.h"
-#include "cuda/cuda_backend.h"
+#include "core/gpu.h"
 #include "graph/graph.h"
 #include "graph_test_util.h"
 
@@ -41,10 +41,9 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
     }
     /* random edge lists with loops and duplicates, every flag combination, through the device
      * builder directly (the API sends only large lists there) */
-    kiln_cuda_state *st = NULL;
-    char err[256];
-    CHECK(kiln_cuda_open(0, &st, err, sizeof err) == KILN_OK, "open: %s", err);
-    if (!st) return;
+    kiln_gpu *dev = NULL;
+    CHECK(kiln_ctx_gpu(gpu, 0, &dev) == KILN_OK, "open: %s", kiln_last_error(gpu));
+    if (!dev) return;
     unsigned long long rng = 99;
     for (int round = 0; round < 16; round++) {
         kiln_edges e;
@@ -60,10 +59,10 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
         kiln_graph ref;
         memset(&ref, 0, sizeof ref);
         CHECK(kiln_csr_build_cpu(cpu, &e, flags, &ref) == KILN_OK, "cpu build");
-        kiln_cuda_csr c;
-        kiln_status s = kiln_cuda_csr_from_edges(st, e.src, e.dst, e.count, e.n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
-                                                 (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c, err, sizeof err);
-        CHECK(s == KILN_OK, "gpu build: %s", err);
+        kiln_gpu_csr c;
+        kiln_status s = gpu->gpu->csr_from_edges(dev, e.src, e.dst, e.count, e.n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
+                                                 (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c);
+        CHECK(s == KILN_OK, "gpu build: %s", kiln_last_error(gpu));
         if (s == KILN_OK) {
             CHECK(c.m == ref.m && c.self_loops_removed == ref.info.self_loops_removed &&
                       c.duplicates_removed == ref.info.duplicates_removed &&
@@ -80,7 +79,6 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
         free(ref.outdeg);
         kiln_edges_free(&e);
     }
-    kiln_cuda_close(st);
 }
 
 static double *pagerank(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, int reorder, double tol, int iters,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bench.h"
 #include "../core/ctx.h"
 #include "../core/clock.h"
 
@@ -11,12 +12,6 @@ static const char bench_header_hex[] =
     "0100000081cd02ab7e569e8bcd9317e2fe99f2de44d49ab2b8851ba4a308000000000000e320b6c2fffc8d750423db8b1eb942ae7"
     "10e951ed797f7affc8892b0f1fc122bc7f5d74df2b9441a42a14695";
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static kiln_status one_pass(kiln_ctx *ctx, kiln_scan_job *job, double *rate)
 {
     kiln_scan_result res;
@@ -24,6 +19,18 @@ static kiln_status one_pass(kiln_ctx *ctx, kiln_scan_job *job, double *rate)
     if (st != KILN_OK && st != KILN_NOT_FOUND) return st;
     *rate = res.seconds > 0 ? (double)res.hashes / res.seconds : 0;
     return KILN_OK;
+}
+
+typedef struct scan_pass {
+    kiln_ctx *ctx;
+    kiln_scan_job *job;
+} scan_pass;
+
+static kiln_status timed_pass(void *user, int index, double *rate)
+{
+    scan_pass *p = user;
+    p->job->header[68] ^= (uint8_t)(index + 1); /* a fresh time field per pass: new work, same cost */
+    return one_pass(p->ctx, p->job, rate);
 }
 
 kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, double *rate)
@@ -52,16 +59,7 @@ kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, doubl
     if (pass > (UINT64_C(1) << 32)) pass = UINT64_C(1) << 32;
     job.count = pass;
 
-    double rates[64];
-    int n = 0;
-    double t0 = kiln_now();
-    while (n < 64 && (n < 3 || kiln_now() - t0 < seconds)) {
-        job.header[68] ^= (uint8_t)(n + 1); /* a fresh time field per pass: new work, same cost */
-        st = one_pass(ctx, &job, &rates[n]);
-        if (st != KILN_OK) return st;
-        n++;
-    }
-    qsort(rates, (size_t)n, sizeof *rates, cmp_double);
-    *rate = n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
-    return KILN_OK;
+    scan_pass p = {ctx, &job};
+    kiln_bench_spec spec = {0, 3, 64, seconds, timed_pass, NULL, &p};
+    return kiln_bench_median(&spec, rate, NULL);
 }

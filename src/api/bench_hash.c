@@ -4,25 +4,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/cuda_backend.h"
 #include "hash_internal.h"
+#include "../core/bench.h"
 #include "../core/ctx.h"
+#include "../core/gpu.h"
 #include "../core/clock.h"
 
 #define GPU_BENCH_BYTES (UINT64_C(2) << 30) /* messages (or states) resident on the GPU */
 #define GPU_SAMPLES 64
 #define IN_REGISTER_ITERS 16
 
-static int cmp_double(const void *a, const void *b)
+/* The CPU benches: one warm-up pass, then passes over the batch until both 3 passes and
+ * `seconds` are reached (64 at most); the rate is the median pass's. */
+typedef struct cpu_pass {
+    kiln_ctx *ctx;
+    kiln_hash_algo algo; /* hash passes */
+    const uint8_t *msgs;
+    const uint64_t *offsets;
+    uint8_t *out;
+    size_t outlen;
+    uint64_t *states; /* permutation passes when not NULL */
+    size_t n;
+} cpu_pass;
+
+static kiln_status run_pass(void *user, int index, double *rate)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    cpu_pass *p = user;
+    (void)index;
+    double t = kiln_now();
+    kiln_status st = p->states ? kiln_keccak_f1600_batch(p->ctx, p->states, p->n, KILN_KECCAK_LAYOUT_AUTO)
+                               : kiln_hash_batch(p->ctx, p->algo, p->msgs, p->offsets, p->n, p->out, p->outlen);
+    *rate = (double)p->n / (kiln_now() - t);
+    return st;
 }
 
-static double median(double *v, int n)
+static kiln_status cpu_passes(cpu_pass *p, double seconds, double *rate)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    kiln_bench_spec spec = {1, 3, 64, seconds, run_pass, NULL, p};
+    return kiln_bench_median(&spec, rate, NULL);
 }
 
 /* Launches to time on the GPU for about `seconds`, given one launch's milliseconds. */
@@ -45,17 +64,9 @@ static kiln_status cpu_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg
     uint64_t z = 0x6b696c6e;
     for (size_t i = 0; i < n * msg_len; i++) msgs[i] = (uint8_t)((z = z * 6364136223846793005ull + 1) >> 56);
     for (size_t i = 0; i <= n; i++) offsets[i] = i * msg_len;
-    double rates[64];
-    int k = 0;
-    kiln_status st = kiln_hash_batch(ctx, algo, msgs, offsets, n, out, outlen); /* warm-up */
-    double t0 = kiln_now();
-    while (st == KILN_OK && k < 64 && (k < 3 || kiln_now() - t0 < seconds)) {
-        double t = kiln_now();
-        st = kiln_hash_batch(ctx, algo, msgs, offsets, n, out, outlen);
-        rates[k++] = (double)n / (kiln_now() - t);
-    }
+    cpu_pass p = {ctx, algo, msgs, offsets, out, outlen, NULL, n};
+    kiln_status st = cpu_passes(&p, seconds, rate);
     free(msgs), free(out), free(offsets);
-    if (st == KILN_OK) *rate = median(rates, k);
     return st;
 }
 
@@ -68,7 +79,8 @@ kiln_status kiln_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, 
     if (msg_len > (UINT64_C(1) << 24)) return kiln_fail(ctx, KILN_ERR_INPUT, "bench message size over 16 MiB");
     if (ctx->backend == KILN_BACKEND_CPU) return cpu_bench_hash(ctx, algo, msg_len, seconds, rate);
 
-    kiln_status st = kiln_hash_gpu_open(ctx);
+    kiln_gpu *g;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
     size_t outlen = kiln_hash_digest_len(algo);
     uint64_t per = msg_len + outlen + ((flags & KILN_BENCH_OFFSETS) ? 8 : 0);
@@ -79,15 +91,13 @@ kiln_status kiln_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, 
         free(sm), free(so);
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     }
-    kiln_cuda_hash_params p = {kiln_hash_rate(algo), kiln_hash_domain(algo), algo == KILN_HASH_SHA256D, outlen};
-    char err[KILN_ERR_MAX];
+    kiln_gpu_hash_params p = kiln_hash_gpu_params(algo, outlen);
     float ms = 0;
     int off = (flags & KILN_BENCH_OFFSETS) != 0;
-    st = kiln_cuda_hash_bench(ctx->cuda, &p, msg_len, n, off, 3, &ms, sm, so, GPU_SAMPLES, err, sizeof err);
+    /* a short run sizes the timed one to about `seconds` */
+    st = ctx->gpu->hash_bench(g, &p, msg_len, n, off, 3, &ms, sm, so, GPU_SAMPLES);
     if (st == KILN_OK)
-        st = kiln_cuda_hash_bench(ctx->cuda, &p, msg_len, n, off, gpu_reps(seconds, ms), &ms, sm, so, GPU_SAMPLES, err,
-                                  sizeof err);
-    if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
+        st = ctx->gpu->hash_bench(g, &p, msg_len, n, off, gpu_reps(seconds, ms), &ms, sm, so, GPU_SAMPLES);
     if (st == KILN_OK) st = kiln_hash_verify_sample(ctx, algo, sm, NULL, msg_len, GPU_SAMPLES, so, outlen);
     free(sm), free(so);
     if (st == KILN_OK) *rate = ms > 0 ? (double)n / (ms / 1000) : 0;
@@ -99,17 +109,9 @@ static kiln_status cpu_bench_perm(kiln_ctx *ctx, double seconds, double *rate)
     size_t n = 16384;
     uint64_t *s = calloc(n, 200);
     if (!s) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    double rates[64];
-    int k = 0;
-    kiln_status st = kiln_keccak_f1600_batch(ctx, s, n, KILN_KECCAK_LAYOUT_AUTO);
-    double t0 = kiln_now();
-    while (st == KILN_OK && k < 64 && (k < 3 || kiln_now() - t0 < seconds)) {
-        double t = kiln_now();
-        st = kiln_keccak_f1600_batch(ctx, s, n, KILN_KECCAK_LAYOUT_AUTO);
-        rates[k++] = (double)n / (kiln_now() - t);
-    }
+    cpu_pass p = {ctx, KILN_HASH_SHA256, NULL, NULL, NULL, 0, s, n};
+    kiln_status st = cpu_passes(&p, seconds, rate);
     free(s);
-    if (st == KILN_OK) *rate = median(rates, k);
     return st;
 }
 
@@ -120,7 +122,8 @@ kiln_status kiln_bench_keccak_f1600(kiln_ctx *ctx, kiln_keccak_layout layout, in
     if (!(seconds > 0 && seconds <= 3600)) return kiln_fail(ctx, KILN_ERR_INPUT, "bench time out of range");
     if (ctx->backend == KILN_BACKEND_CPU) return cpu_bench_perm(ctx, seconds, rate);
 
-    kiln_status st = kiln_hash_gpu_open(ctx);
+    kiln_gpu *g;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
     int iters = (flags & KILN_BENCH_IN_REGISTERS) ? IN_REGISTER_ITERS : 1;
     size_t n = (size_t)(GPU_BENCH_BYTES / 200);
@@ -129,19 +132,16 @@ kiln_status kiln_bench_keccak_f1600(kiln_ctx *ctx, kiln_keccak_layout layout, in
         free(before), free(after);
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     }
-    int lay = (int)kiln_keccak_layout_resolve(layout);
-    char err[KILN_ERR_MAX];
+    kiln_keccak_layout lay = kiln_keccak_layout_resolve(layout);
     float ms = 0;
-    st = kiln_cuda_keccak_bench(ctx->cuda, lay, n, iters, 3, &ms, before, after, GPU_SAMPLES, err, sizeof err);
+    st = ctx->gpu->keccak_bench(g, lay, n, iters, 3, &ms, before, after, GPU_SAMPLES);
     if (st == KILN_OK)
-        st = kiln_cuda_keccak_bench(ctx->cuda, lay, n, iters, gpu_reps(seconds, ms), &ms, before, after, GPU_SAMPLES,
-                                    err, sizeof err);
-    if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
+        st = ctx->gpu->keccak_bench(g, lay, n, iters, gpu_reps(seconds, ms), &ms, before, after, GPU_SAMPLES);
     for (int k = 0; k < GPU_SAMPLES && st == KILN_OK; k++) {
         for (int r = 0; r < iters; r++) kiln_keccak_permute(before + 25 * k);
         if (memcmp(before + 25 * k, after + 25 * k, 200) != 0)
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU Keccak-f[1600] (%s layout) differs from the CPU's",
-                           kiln_keccak_layout_name((kiln_keccak_layout)lay));
+                           kiln_keccak_layout_name(lay));
     }
     free(before), free(after);
     if (st == KILN_OK) *rate = ms > 0 ? (double)n * iters / (ms / 1000) : 0;

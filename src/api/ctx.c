@@ -4,7 +4,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cuda/cuda_backend.h"
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
@@ -22,7 +21,6 @@ kiln_ctx *kiln_ctx_new(void)
 void kiln_ctx_free(kiln_ctx *ctx)
 {
     if (!ctx) return;
-    if (ctx->cuda) kiln_cuda_close(ctx->cuda);
     kiln_ctx_close_gpus(ctx);
     free(ctx);
 }
@@ -35,23 +33,18 @@ const char *kiln_last_error(const kiln_ctx *ctx)
 
 static kiln_status use_gpu(kiln_ctx *ctx, int ordinal)
 {
-    int n = kiln_cuda_device_count();
-    if (n == 0) {
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU available%s",
-                         kiln_cuda_compiled() ? "" : " (kiln was built without CUDA)");
-    }
+    const kiln_gpu_ops *gpu = kiln_gpu_backend();
+    int n = gpu ? gpu->device_count() : 0;
+    if (n == 0)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU available%s", gpu ? "" : " (kiln was built without CUDA)");
     if (ordinal >= n) return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU cuda:%d (%d present)", ordinal, n);
     kiln_device_info info;
-    char err[KILN_ERR_MAX];
-    if (kiln_cuda_device_info(ordinal, &info, err, sizeof err) != KILN_OK)
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "%s", err);
-    if (ctx->cuda && ctx->gpu_legacy_ordinal != ordinal) {
-        kiln_cuda_close(ctx->cuda);
-        ctx->cuda = NULL;
-    }
+    kiln_status st = gpu->device_info(ctx, ordinal, &info);
+    if (st != KILN_OK) return st;
+    /* A handle opened on another GPU must not serve the new one. */
+    if (ctx->ngpu != 1 || ctx->gpu_ordinal[0] != ordinal) kiln_ctx_close_gpus(ctx);
     ctx->backend = KILN_BACKEND_CUDA;
-    ctx->gpu_legacy_ordinal = ordinal;
-    ctx->gpu = kiln_gpu_backend();
+    ctx->gpu = gpu;
     ctx->ngpu = 1;
     ctx->gpu_ordinal[0] = ordinal;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s", info.name);

@@ -1,10 +1,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../cuda/cuda_backend.h"
 #include "../pow/sha256d_cpu.h"
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
+#include "../core/gpu.h"
+
+int kiln_cuda_device_count(void)
+{
+    const kiln_gpu_ops *gpu = kiln_gpu_backend();
+    return gpu ? gpu->device_count() : 0;
+}
 
 kiln_status kiln_device_get(int index, kiln_device_info *out)
 {
@@ -22,6 +28,5 @@ kiln_status kiln_device_get(int index, kiln_device_info *out)
         return KILN_OK;
     }
     if (index > kiln_cuda_device_count()) return KILN_ERR_DEVICE;
-    char err[KILN_ERR_MAX];
-    return kiln_cuda_device_info(index - 1, out, err, sizeof err);
+    return kiln_gpu_backend()->device_info(NULL, index - 1, out);
 }

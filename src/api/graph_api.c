@@ -5,23 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/cuda_backend.h"
+#include "../core/gpu.h"
 #include "../graph/graph.h"
 #include "../core/clock.h"
 
 /* Edge lists at least this long are turned into a CSR on the GPU when the context has one. */
 #define GPU_BUILD_MIN_EDGES (UINT64_C(1) << 22)
 
-static kiln_status open_cuda(kiln_ctx *ctx)
-{
-    if (ctx->cuda) return KILN_OK;
-    char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
-    return KILN_OK;
-}
-
-static void take_cuda_csr(kiln_graph *g, kiln_cuda_csr *c, double t0)
+static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
 {
     g->n = c->n;
     g->m = c->m;
@@ -38,14 +29,14 @@ static void take_cuda_csr(kiln_graph *g, kiln_cuda_csr *c, double t0)
 static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g)
 {
     if (ctx && ctx->backend == KILN_BACKEND_CUDA && e->count >= GPU_BUILD_MIN_EDGES) {
-        kiln_status st = open_cuda(ctx);
+        kiln_gpu *gpu;
+        kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st != KILN_OK) return st;
-        kiln_cuda_csr c;
-        char err[KILN_ERR_MAX];
+        kiln_gpu_csr c;
         double t0 = kiln_now();
-        st = kiln_cuda_csr_from_edges(ctx->cuda, e->src, e->dst, e->count, e->n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
-                                      (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c, err, sizeof err);
-        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+        st = ctx->gpu->csr_from_edges(gpu, e->src, e->dst, e->count, e->n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
+                                      (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c);
+        if (st != KILN_OK) return st;
         take_cuda_csr(g, &c, t0);
         kiln_graph_finish_info(g, kiln_graph_threads(ctx));
         return KILN_OK;
@@ -131,14 +122,13 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     if (ctx && ctx->backend == KILN_BACKEND_CUDA) {
-        st = open_cuda(ctx);
+        kiln_gpu *gpu;
+        st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st == KILN_OK) {
-            kiln_cuda_csr c;
-            char err[KILN_ERR_MAX];
+            kiln_gpu_csr c;
             double t0 = kiln_now();
-            st = kiln_cuda_rmat_csr(ctx->cuda, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c, err, sizeof err);
-            if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
-            else {
+            st = ctx->gpu->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
+            if (st == KILN_OK) {
                 take_cuda_csr(g, &c, t0);
                 kiln_graph_finish_info(g, kiln_graph_threads(ctx));
             }

@@ -6,23 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/cuda_backend.h"
 #include "hash_internal.h"
 #include "../core/ctx.h"
+#include "../core/gpu.h"
 
 #define VERIFY_ALL 256
 #define VERIFY_MIN_BYTES (256u << 10)
 #define GPU_CHUNK_BYTES (UINT64_C(1) << 30) /* messages per GPU call, so device memory stays bounded */
 
 static int threads_of(const kiln_ctx *ctx) { return ctx->threads > 0 ? ctx->threads : omp_get_num_procs(); }
-
-kiln_status kiln_hash_gpu_open(kiln_ctx *ctx)
-{
-    if (ctx->cuda) return KILN_OK;
-    char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
-    return st == KILN_OK ? KILN_OK : kiln_fail(ctx, st, "%s", err);
-}
 
 static kiln_status check_outlen(kiln_ctx *ctx, kiln_hash_algo algo, size_t outlen)
 {
@@ -92,19 +84,19 @@ kiln_status kiln_hash_verify_sample(kiln_ctx *ctx, kiln_hash_algo algo, const ui
     return st;
 }
 
-static kiln_cuda_hash_params gpu_params(kiln_hash_algo algo, size_t outlen)
+kiln_gpu_hash_params kiln_hash_gpu_params(kiln_hash_algo algo, size_t outlen)
 {
-    kiln_cuda_hash_params p = {kiln_hash_rate(algo), kiln_hash_domain(algo), algo == KILN_HASH_SHA256D, outlen};
+    kiln_gpu_hash_params p = {kiln_hash_rate(algo), kiln_hash_domain(algo), algo == KILN_HASH_SHA256D, outlen};
     return p;
 }
 
 static kiln_status gpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
                              size_t msg_len, size_t n, uint8_t *out, size_t outlen)
 {
-    kiln_status st = kiln_hash_gpu_open(ctx);
+    kiln_gpu *g;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
-    kiln_cuda_hash_params p = gpu_params(algo, outlen);
-    char err[KILN_ERR_MAX];
+    kiln_gpu_hash_params p = kiln_hash_gpu_params(algo, outlen);
     for (size_t first = 0; first < n;) {
         /* as many messages as fit the chunk's bytes, at least one */
         size_t count = 1;
@@ -118,9 +110,9 @@ static kiln_status gpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *
         /* the device copy starts at the chunk's first byte; the CPU check keeps absolute offsets */
         const uint8_t *chunk = !data ? NULL : offsets ? data + offsets[first] : data + first * msg_len;
         float ms;
-        st = kiln_cuda_hash_batch(ctx->cuda, &p, chunk, offsets ? offsets + first : NULL, msg_len, count,
-                                  out + first * outlen, &ms, err, sizeof err);
-        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+        st = ctx->gpu->hash_batch(g, &p, chunk, offsets ? offsets + first : NULL, msg_len, count, out + first * outlen,
+                                  &ms);
+        if (st != KILN_OK) return st;
         st = kiln_hash_verify_sample(ctx, algo, offsets ? data : chunk, offsets ? offsets + first : NULL, msg_len,
                                      count, out + first * outlen, outlen);
         if (st != KILN_OK) return st;
@@ -203,7 +195,8 @@ kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, k
         for (long long i = 0; i < nn; i++) kiln_keccak_permute(states + 25 * (size_t)i);
         return KILN_OK;
     }
-    kiln_status st = kiln_hash_gpu_open(ctx);
+    kiln_gpu *g;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
     /* keep the inputs of the sampled states to re-check them */
     size_t checks = n < VERIFY_ALL ? n : VERIFY_ALL;
@@ -219,11 +212,8 @@ kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, k
         idx[k] = sample_index(n, k, seed);
         memcpy(keep + 25 * k, states + 25 * idx[k], 200);
     }
-    char err[KILN_ERR_MAX];
     float ms;
-    st = kiln_cuda_keccak_f1600_batch(ctx->cuda, (int)kiln_keccak_layout_resolve(layout), states, n, &ms, err,
-                                      sizeof err);
-    if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
+    st = ctx->gpu->keccak_f1600_batch(g, kiln_keccak_layout_resolve(layout), states, n, &ms);
     for (size_t k = 0; k < checks && st == KILN_OK; k++) {
         kiln_keccak_permute(keep + 25 * k);
         if (memcmp(keep + 25 * k, states + 25 * idx[k], 200) != 0)

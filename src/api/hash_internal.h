@@ -3,9 +3,10 @@
 #define KILN_API_HASH_INTERNAL_H
 
 #include "kiln.h"
+#include "../core/gpu.h"
 
-/* Opens the context's GPU state on first use. */
-kiln_status kiln_hash_gpu_open(kiln_ctx *ctx);
+/* What the GPU batch kernels compute for algo. */
+kiln_gpu_hash_params kiln_hash_gpu_params(kiln_hash_algo algo, size_t outlen);
 /* Recomputes a sample of the n digests in out on the CPU (all of them when n is small);
  * KILN_ERR_DEVICE naming the first message that differs. offsets NULL: fixed msg_len. */
 kiln_status kiln_hash_verify_sample(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,

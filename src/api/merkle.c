@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/cuda_backend.h"
 #include "../merkle/merkle_internal.h"
 #include "../prim/goldilocks.h"
+#include "../core/bench.h"
 #include "../core/ctx.h"
+#include "../core/gpu.h"
 #include "../core/clock.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
@@ -19,15 +20,7 @@
 #define DEFAULT_TPB 256
 #define DEFAULT_K 3
 
-static kiln_status open_gpu(kiln_ctx *ctx)
-{
-    if (ctx->cuda) return KILN_OK;
-    char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
-    return st == KILN_OK ? st : kiln_fail(ctx, st, "%s", err);
-}
-
-static kiln_status check_opts(kiln_ctx *ctx, const kiln_merkle_opts *o, kiln_cuda_merkle_cfg *cfg)
+static kiln_status check_opts(kiln_ctx *ctx, const kiln_merkle_opts *o, kiln_gpu_merkle_cfg *cfg)
 {
     kiln_merkle_opts d = {KILN_MERKLE_AUTO, 0, 0, 0};
     if (!o) o = &d;
@@ -57,9 +50,10 @@ static kiln_status read_nodes(node_source *s, uint64_t first, uint64_t count, ui
         memcpy(out, s->host + NODE * first, (size_t)count * NODE);
         return KILN_OK;
     }
-    char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_merkle_read(s->ctx->cuda, first, count, out, err, sizeof err);
-    return st == KILN_OK ? st : kiln_fail(s->ctx, st, "%s", err);
+    kiln_gpu *g;
+    kiln_status st = kiln_ctx_gpu(s->ctx, 0, &g);
+    if (st != KILN_OK) return st;
+    return s->ctx->gpu->merkle_read(g, first, count, out);
 }
 
 /* Node i of level l (l >= 1) against its children. */
@@ -138,7 +132,7 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
                               const kiln_merkle_opts *opts, uint8_t root[32], uint8_t *tree)
 {
     const kiln_merkle_kind *kind = NULL;
-    kiln_cuda_merkle_cfg cfg;
+    kiln_gpu_merkle_cfg cfg;
     kiln_status st = check_args(ctx, algo, n, &kind);
     if (st != KILN_OK) return st;
     if (!leaves || !root) return kiln_fail(ctx, KILN_ERR_INPUT, "missing leaves or root buffer");
@@ -147,32 +141,19 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
     if (!ctx || ctx->backend == KILN_BACKEND_CPU)
         return kiln_merkle_build_cpu(ctx, kind, leaves, n, ctx ? ctx->threads : 0, root, tree);
 
-    if ((st = open_gpu(ctx)) != KILN_OK) return st;
-    char err[KILN_ERR_MAX];
+    kiln_gpu *g;
+    if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
     int launches;
     float ms;
-    st = kiln_cuda_merkle_upload(ctx->cuda, leaves, n, err, sizeof err);
-    if (st == KILN_OK) st = kiln_cuda_merkle_build(ctx->cuda, algo, n, &cfg, &launches, &ms, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+    st = ctx->gpu->merkle_upload(g, leaves, n);
+    if (st == KILN_OK) st = ctx->gpu->merkle_build(g, algo, n, &cfg, &launches, &ms);
+    if (st != KILN_OK) return st;
     if (tree) {
         memcpy(tree, leaves, (size_t)n * NODE);
-        if ((st = kiln_cuda_merkle_read(ctx->cuda, n, kiln_merkle_tree_size(n) - n, tree + NODE * n, err,
-                                        sizeof err)) != KILN_OK)
-            return kiln_fail(ctx, st, "%s", err);
+        st = ctx->gpu->merkle_read(g, n, kiln_merkle_tree_size(n) - n, tree + NODE * n);
+        if (st != KILN_OK) return st;
     }
     return check_gpu_tree(ctx, kind, n, tree, root);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static kiln_status bench_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, uint64_t n, int reps, double *times)
@@ -199,7 +180,7 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
                               int reps, kiln_merkle_bench_result *res)
 {
     const kiln_merkle_kind *kind = NULL;
-    kiln_cuda_merkle_cfg cfg;
+    kiln_gpu_merkle_cfg cfg;
     if (!ctx || !res) return kiln_fail(ctx, KILN_ERR_INPUT, "missing context or result");
     memset(res, 0, sizeof *res);
     kiln_status st = check_args(ctx, algo, n, &kind);
@@ -213,26 +194,25 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
     res->leaves = n;
     if (ctx->backend == KILN_BACKEND_CPU) {
         st = bench_cpu(ctx, kind, n, reps, times);
-        if (st == KILN_OK) res->seconds = median(times, reps);
-    } else if ((st = open_gpu(ctx)) == KILN_OK) {
-        char err[KILN_ERR_MAX];
+        if (st == KILN_OK) res->seconds = kiln_median(times, (size_t)reps);
+    } else {
+        kiln_gpu *g;
         float ms = 0;
         uint8_t root[NODE];
-        st = kiln_cuda_merkle_random(ctx->cuda, n, 0x6b696c6e, kind->field_elements, err, sizeof err);
+        st = kiln_ctx_gpu(ctx, 0, &g);
+        if (st == KILN_OK) st = ctx->gpu->merkle_random(g, n, 0x6b696c6e, kind->field_elements);
         /* the first build warms up (module load, graph capture) and is not counted */
         for (int r = -1; r < reps && st == KILN_OK; r++) {
-            st = kiln_cuda_merkle_build(ctx->cuda, algo, n, &cfg, &res->launches, &ms, err, sizeof err);
+            st = ctx->gpu->merkle_build(g, algo, n, &cfg, &res->launches, &ms);
             if (r >= 0) times[r] = ms * 1e-3;
         }
-        if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
-        else if ((st = check_gpu_tree(ctx, kind, n, NULL, root)) == KILN_OK) {
-            res->seconds = median(times, reps);
+        if (st == KILN_OK && (st = check_gpu_tree(ctx, kind, n, NULL, root)) == KILN_OK) {
+            res->seconds = kiln_median(times, (size_t)reps);
             for (int r = -1; r < reps && st == KILN_OK; r++) {
-                st = kiln_cuda_merkle_raw(ctx->cuda, algo, n, cfg.tpb, &ms, err, sizeof err);
+                st = ctx->gpu->merkle_raw(g, algo, n, cfg.tpb, &ms);
                 if (r >= 0) times[r] = ms * 1e-3;
             }
-            if (st != KILN_OK) st = kiln_fail(ctx, st, "%s", err);
-            else res->raw_rate = (double)((n + 1) / 2) / median(times, reps);
+            if (st == KILN_OK) res->raw_rate = (double)((n + 1) / 2) / kiln_median(times, (size_t)reps);
         }
     }
     free(times);

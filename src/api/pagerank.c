@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/cuda_backend.h"
+#include "../core/bench.h"
+#include "../core/gpu.h"
 #include "../graph/graph.h"
 
 void kiln_pagerank_options_init(kiln_pagerank_options *opt)
@@ -18,18 +19,6 @@ void kiln_pagerank_options_init(kiln_pagerank_options *opt)
     opt->reorder = 1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Slack of the CPU re-check on top of the device's own last residual: float32 ranks carry
  * rounding of a few 1e-8 per value, summed over the graph. */
 static double verify_slack(int use_double) { return use_double ? 1e-9 : 1e-4; }
@@ -37,17 +26,14 @@ static double verify_slack(int use_double) { return use_double ? 1e-9 : 1e-4; }
 static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, int use_double,
                             double *ranks, kiln_pagerank_result *res)
 {
-    if (!ctx->cuda) {
-        char err[KILN_ERR_MAX];
-        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
-        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
-    }
-    kiln_cuda_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg};
-    kiln_cuda_pr_params p = {opt->damping, opt->tol, opt->max_iter, use_double, opt->reorder != 0, opt->repeat > 1 ? opt->repeat : 1};
-    kiln_cuda_pr_stats s;
-    char err[KILN_ERR_MAX];
-    kiln_status st = kiln_cuda_pagerank(ctx->cuda, &cg, &p, ranks, &s, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+    kiln_gpu *gpu;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
+    if (st != KILN_OK) return st;
+    kiln_gpu_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg};
+    kiln_gpu_pr_params p = {opt->damping, opt->tol, opt->max_iter, use_double, opt->reorder != 0, opt->repeat > 1 ? opt->repeat : 1};
+    kiln_gpu_pr_stats s;
+    st = ctx->gpu->pagerank(gpu, &cg, &p, ranks, &s);
+    if (st != KILN_OK) return st;
     res->iterations = s.iterations;
     res->converged = s.converged;
     res->residual = s.residual;
@@ -113,7 +99,7 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
             }
             secs[i] = s.seconds;
         }
-        s.seconds = median(secs, runs);
+        s.seconds = kiln_median(secs, (size_t)runs);
         free(secs);
         result->iterations = s.iterations;
         result->converged = s.converged;

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/cuda_backend.h"
 #include "../pow/sha256d_cpu.h"
 #include "../scrypt/scrypt_cpu.h"
 #include "../core/ctx.h"
+#include "../core/gpu.h"
 #include "../core/clock.h"
 
 #define NONCE_SPACE (UINT64_C(1) << 32)
@@ -32,6 +32,7 @@ typedef struct scan_algo {
 
 struct scan_run {
     kiln_ctx *ctx;
+    kiln_gpu *gpu; /* the context's GPU, when the backend is CUDA */
     const kiln_scan_job *job;
     const scan_algo *algo;
     uint32_t target_top; /* most significant 32 bits of the target */
@@ -46,6 +47,14 @@ struct scan_run {
     int hit; /* first nonce found and find_all is off */
 };
 
+/* A CPU scan's candidate count into *n; UINT64_MAX from the scan means its buffers could not be had. */
+static kiln_status cpu_found(scan_run *r, uint64_t found, uint64_t *n, const char *what)
+{
+    *n = found;
+    if (found == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU %s", what);
+    return KILN_OK;
+}
+
 /* ---- sha256d */
 
 static kiln_status sha256d_prepare(scan_run *r)
@@ -57,20 +66,15 @@ static kiln_status sha256d_prepare(scan_run *r)
 
 static kiln_status sha256d_cpu_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
-    *n = kiln_sha256d_cpu_scan(&r->cpu_impl, r->ctx->threads, &r->sha256d, start, count, r->cand, CAND_CAP);
-    if (*n == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU scan buffers");
-    return KILN_OK;
+    uint64_t found = kiln_sha256d_cpu_scan(&r->cpu_impl, r->ctx->threads, &r->sha256d, start, count, r->cand, CAND_CAP);
+    return cpu_found(r, found, n, "scan buffers");
 }
 
 static kiln_status sha256d_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
-    char err[KILN_ERR_MAX];
     float ms = 0;
-    kiln_launch l = r->ctx->launch[r->job->algo];
-    kiln_status st = kiln_cuda_sha256d_scan(r->ctx->cuda, &r->sha256d, start, count, l.threads_per_block,
-                                            l.items_per_thread, r->cand, CAND_CAP, n, &ms, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(r->ctx, st, "%s", err);
-    return KILN_OK;
+    return r->ctx->gpu->sha256d_scan(r->gpu, &r->sha256d, start, count, r->ctx->launch[KILN_ALGO_SHA256D], r->cand,
+                                     CAND_CAP, n, &ms);
 }
 
 /* ---- scrypt (Litecoin) */
@@ -84,22 +88,17 @@ static kiln_status scrypt_prepare(scan_run *r)
 
 static kiln_status scrypt_cpu_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
-    *n = kiln_scrypt_cpu_scan(&r->scrypt_impl, r->ctx->threads, &r->scrypt, start, count, r->cand, CAND_CAP);
-    if (*n == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU scrypt scratchpads");
-    return KILN_OK;
+    uint64_t found = kiln_scrypt_cpu_scan(&r->scrypt_impl, r->ctx->threads, &r->scrypt, start, count, r->cand, CAND_CAP);
+    return cpu_found(r, found, n, "scrypt scratchpads");
 }
 
 static kiln_status scrypt_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
-    char err[KILN_ERR_MAX];
     float ms = 0;
     kiln_launch l = r->ctx->launch[KILN_ALGO_SCRYPT];
-    kiln_cuda_scrypt_cfg cfg = {l.threads_per_block, l.items_per_thread, r->ctx->scrypt_shape.threads_per_hash,
-                                r->ctx->scrypt_shape.lookup_gap};
-    kiln_status st =
-        kiln_cuda_scrypt_scan(r->ctx->cuda, &r->scrypt, start, count, &cfg, r->cand, CAND_CAP, n, &ms, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(r->ctx, st, "%s", err);
-    return KILN_OK;
+    kiln_gpu_scrypt_cfg cfg = {l.threads_per_block, l.items_per_thread, r->ctx->scrypt_shape.threads_per_hash,
+                               r->ctx->scrypt_shape.lookup_gap};
+    return r->ctx->gpu->scrypt_scan(r->gpu, &r->scrypt, start, count, &cfg, r->cand, CAND_CAP, n, &ms);
 }
 
 static const scan_algo algos[KILN_ALGO_COUNT] = {
@@ -179,12 +178,7 @@ static kiln_status prepare_backend(scan_run *r)
     kiln_ctx *ctx = r->ctx;
     kiln_status st = r->algo->prepare(r);
     if (st != KILN_OK || ctx->backend == KILN_BACKEND_CPU) return st;
-    if (!ctx->cuda) {
-        char err[KILN_ERR_MAX];
-        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
-        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
-    }
-    return KILN_OK;
+    return kiln_ctx_gpu(ctx, 0, &r->gpu);
 }
 
 kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *res)

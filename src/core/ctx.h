@@ -31,9 +31,6 @@ struct kiln_ctx {
     kiln_scrypt_shape scrypt_shape; /* Litecoin search */
     kiln_launch scrypt_kdf_launch; /* GPU batch KDF */
     kiln_scrypt_shape scrypt_kdf_shape;
-    /* Legacy single-GPU fields, replaced by the device list above as the seam lands. */
-    int gpu_legacy_ordinal;
-    struct kiln_cuda_state *cuda;
     char err[KILN_ERR_MAX];
 };
 

@@ -1,13 +1,33 @@
-/* The CUDA backend's table of operations (core/gpu.h). Filled in as the entry points move to the seam. */
+/* The CUDA backend's table of operations (core/gpu.h). */
 #include <string.h>
 
-#include "../core/gpu.h"
+#include "cuda_state.h"
 
 static kiln_gpu_ops make_ops()
 {
     kiln_gpu_ops ops;
     memset(&ops, 0, sizeof ops);
     ops.name = "cuda";
+    ops.device_count = kiln_cuda_count_devices;
+    ops.device_info = kiln_cuda_device_info;
+    ops.open = kiln_cuda_open;
+    ops.close = kiln_cuda_close;
+    ops.sha256d_scan = kiln_cuda_sha256d_scan;
+    ops.scrypt_scan = kiln_cuda_scrypt_scan;
+    ops.scrypt_kdf_plan = kiln_cuda_scrypt_kdf_plan;
+    ops.scrypt_kdf = kiln_cuda_scrypt_kdf;
+    ops.hash_batch = kiln_cuda_hash_batch;
+    ops.hash_bench = kiln_cuda_hash_bench;
+    ops.keccak_f1600_batch = kiln_cuda_keccak_f1600_batch;
+    ops.keccak_bench = kiln_cuda_keccak_bench;
+    ops.merkle_upload = kiln_cuda_merkle_upload;
+    ops.merkle_random = kiln_cuda_merkle_random;
+    ops.merkle_build = kiln_cuda_merkle_build;
+    ops.merkle_read = kiln_cuda_merkle_read;
+    ops.merkle_raw = kiln_cuda_merkle_raw;
+    ops.csr_from_edges = kiln_cuda_csr_from_edges;
+    ops.rmat_csr = kiln_cuda_rmat_csr;
+    ops.pagerank = kiln_cuda_pagerank;
     return ops;
 }
 

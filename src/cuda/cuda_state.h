@@ -1,17 +1,19 @@
-/* Device state behind kiln_cuda_state, shared by the .cu files. */
+/* The device handle behind kiln_gpu and the CUDA entry points the operations table (cuda_ops.cu)
+ * is made of; internal to src/cuda, the rest of the library reaches them only through
+ * core/gpu.h. Each entry point's contract is the one of its kiln_gpu_ops member. */
 #ifndef KILN_CUDA_STATE_H
 #define KILN_CUDA_STATE_H
 
 #include <cuda_runtime.h>
-#include <stdio.h>
 
-#include "cuda_backend.h"
+#include "../core/gpu.h"
 
 /* Capacity of the device's found-nonce buffer; more candidates than this in one launch make the
  * host split the launch (it only happens with very easy targets). */
 #define KILN_CUDA_CAND_CAP 4096u
 
-struct kiln_cuda_state {
+struct kiln_gpu {
+    kiln_ctx *ctx; /* where this handle's errors go */
     int ordinal;
     int sm_count;
     cudaStream_t stream;
@@ -25,19 +27,62 @@ struct kiln_cuda_state {
     size_t scratch_bytes;
 };
 
-/* At least `bytes` of the context's scratch in *out (old contents not kept). KILN_ERR_DEVICE
- * with the CUDA message when it cannot be had. Implemented in device.cu. */
-kiln_status kiln_cuda_scratch(kiln_cuda_state *st, size_t bytes, void **out, char *err, size_t errlen);
+/* At least `bytes` of the handle's scratch in *out (old contents not kept). Implemented in device.cu. */
+kiln_status kiln_cuda_scratch(kiln_gpu *st, size_t bytes, void **out);
 
-/* Evaluates a CUDA runtime call; on failure writes "what: message" into err and returns
- * KILN_ERR_DEVICE from the enclosing function. */
+/* Evaluates a CUDA runtime call; on failure records "CUDA what failed: message" in the handle's
+ * context and returns KILN_ERR_DEVICE from the enclosing function (whose handle is `st`). */
 #define KILN_CUDA_TRY(call, what)                                                                  \
     do {                                                                                           \
         cudaError_t kiln_e_ = (call);                                                              \
-        if (kiln_e_ != cudaSuccess) {                                                              \
-            snprintf(err, errlen, "CUDA %s failed: %s", (what), cudaGetErrorString(kiln_e_));      \
-            return KILN_ERR_DEVICE;                                                                \
-        }                                                                                          \
+        if (kiln_e_ != cudaSuccess)                                                                \
+            return kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA %s failed: %s", (what),               \
+                             cudaGetErrorString(kiln_e_));                                         \
     } while (0)
+
+/* device.cu */
+int kiln_cuda_count_devices(void);
+kiln_status kiln_cuda_device_info(kiln_ctx *ctx, int ordinal, kiln_device_info *out);
+kiln_status kiln_cuda_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out);
+void kiln_cuda_close(kiln_gpu *st);
+
+/* sha256d_scan.cu, scrypt_scan.cu, scrypt_kdf.cu */
+kiln_status kiln_cuda_sha256d_scan(kiln_gpu *st, const kiln_sha256d_job *job, uint32_t start, uint64_t count,
+                                   kiln_launch launch, uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms);
+kiln_status kiln_cuda_scrypt_scan(kiln_gpu *st, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
+                                  const kiln_gpu_scrypt_cfg *cfg, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                  float *gpu_ms);
+kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg, uint64_t lanes_total,
+                                      size_t out_len, uint64_t *slots, uint32_t *gap);
+kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_scrypt_input *in,
+                                 size_t count, uint8_t *out, size_t out_len);
+
+/* keccak_batch.cu, keccak_perm.cu */
+kiln_status kiln_cuda_hash_batch(kiln_gpu *st, const kiln_gpu_hash_params *p, const uint8_t *data,
+                                 const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out, float *gpu_ms);
+kiln_status kiln_cuda_hash_bench(kiln_gpu *st, const kiln_gpu_hash_params *p, size_t msg_len, size_t n,
+                                 int with_offsets, int reps, float *median_ms, uint8_t *sample_msgs,
+                                 uint8_t *sample_out, size_t nsample);
+kiln_status kiln_cuda_keccak_f1600_batch(kiln_gpu *st, kiln_keccak_layout layout, uint64_t *states, size_t n,
+                                         float *gpu_ms);
+kiln_status kiln_cuda_keccak_bench(kiln_gpu *st, kiln_keccak_layout layout, size_t n, int iters, int reps,
+                                   float *median_ms, uint64_t *sample_before, uint64_t *sample_after, size_t nsample);
+
+/* merkle.cu */
+kiln_status kiln_cuda_merkle_upload(kiln_gpu *st, const uint8_t *leaves, uint64_t n);
+kiln_status kiln_cuda_merkle_random(kiln_gpu *st, uint64_t n, uint64_t seed, int field);
+kiln_status kiln_cuda_merkle_build(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                                   int *launches, float *gpu_ms);
+kiln_status kiln_cuda_merkle_read(kiln_gpu *st, uint64_t first, uint64_t count, uint8_t *out);
+kiln_status kiln_cuda_merkle_raw(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms);
+/* Frees the device tree and graph (called by kiln_cuda_close). */
+void kiln_cuda_merkle_release(kiln_gpu *st);
+
+/* graph_build.cu, pagerank.cu */
+kiln_status kiln_cuda_csr_from_edges(kiln_gpu *st, const uint32_t *src, const uint32_t *dst, uint64_t count,
+                                     uint64_t n, int undirected, int drop_loops, kiln_gpu_csr *out);
+kiln_status kiln_cuda_rmat_csr(kiln_gpu *st, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
+kiln_status kiln_cuda_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *p, double *ranks,
+                               kiln_gpu_pr_stats *stats);
 
 #endif

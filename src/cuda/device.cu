@@ -1,12 +1,11 @@
 /* CUDA device discovery and the per-context device state. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_state.h"
 
-extern "C" int kiln_cuda_compiled(void) { return 1; }
-
-extern "C" int kiln_cuda_device_count(void)
+int kiln_cuda_count_devices(void)
 {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -16,10 +15,12 @@ extern "C" int kiln_cuda_device_count(void)
     return n;
 }
 
-extern "C" kiln_status kiln_cuda_device_info(int ordinal, kiln_device_info *out, char *err, size_t errlen)
+kiln_status kiln_cuda_device_info(kiln_ctx *ctx, int ordinal, kiln_device_info *out)
 {
     cudaDeviceProp p;
-    KILN_CUDA_TRY(cudaGetDeviceProperties(&p, ordinal), "cudaGetDeviceProperties");
+    cudaError_t e = cudaGetDeviceProperties(&p, ordinal);
+    if (e != cudaSuccess)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "CUDA %s failed: %s", "cudaGetDeviceProperties", cudaGetErrorString(e));
     memset(out, 0, sizeof *out);
     out->backend = KILN_BACKEND_CUDA;
     out->index = ordinal;
@@ -31,7 +32,7 @@ extern "C" kiln_status kiln_cuda_device_info(int ordinal, kiln_device_info *out,
     return KILN_OK;
 }
 
-static kiln_status open_state(kiln_cuda_state *st, int ordinal, char *err, size_t errlen)
+static kiln_status open_state(kiln_gpu *st, int ordinal)
 {
     st->ordinal = ordinal;
     KILN_CUDA_TRY(cudaSetDevice(ordinal), "cudaSetDevice");
@@ -47,15 +48,13 @@ static kiln_status open_state(kiln_cuda_state *st, int ordinal, char *err, size_
     return KILN_OK;
 }
 
-extern "C" kiln_status kiln_cuda_open(int ordinal, kiln_cuda_state **out, char *err, size_t errlen)
+kiln_status kiln_cuda_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out)
 {
-    kiln_cuda_state *st = (kiln_cuda_state *)calloc(1, sizeof *st);
+    kiln_gpu *st = (kiln_gpu *)calloc(1, sizeof *st);
     *out = NULL;
-    if (!st) {
-        snprintf(err, errlen, "out of host memory");
-        return KILN_ERR_DEVICE;
-    }
-    kiln_status s = open_state(st, ordinal, err, errlen);
+    if (!st) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory");
+    st->ctx = ctx;
+    kiln_status s = open_state(st, ordinal);
     if (s != KILN_OK) {
         kiln_cuda_close(st);
         return s;
@@ -64,7 +63,7 @@ extern "C" kiln_status kiln_cuda_open(int ordinal, kiln_cuda_state **out, char *
     return KILN_OK;
 }
 
-extern "C" void kiln_cuda_close(kiln_cuda_state *st)
+void kiln_cuda_close(kiln_gpu *st)
 {
     if (!st) return;
     cudaSetDevice(st->ordinal);
@@ -80,7 +79,7 @@ extern "C" void kiln_cuda_close(kiln_cuda_state *st)
     free(st);
 }
 
-kiln_status kiln_cuda_scratch(kiln_cuda_state *st, size_t bytes, void **out, char *err, size_t errlen)
+kiln_status kiln_cuda_scratch(kiln_gpu *st, size_t bytes, void **out)
 {
     if (bytes > st->scratch_bytes) {
         if (st->scratch) cudaFree(st->scratch);

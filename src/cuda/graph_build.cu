@@ -116,8 +116,8 @@ __global__ void split_sources(const uint64_t *__restrict__ keys, uint64_t m, int
 /* Keys -> sorted, merged -> host CSR. The K keys are in buffer `cur` of the pair; with
  * has_sentinel, keys equal to the all-ones value are dropped self loops (never a kept edge,
  * since then every self loop was turned into it). */
-kiln_status finish_csr(kiln_cuda_state *st, uint64_t *bufs[2], int cur, uint64_t K, uint64_t n, int bits,
-                       int has_sentinel, kiln_cuda_csr *out, char *err, size_t errlen)
+kiln_status finish_csr(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uint64_t n, int bits,
+                       int has_sentinel, kiln_gpu_csr *out)
 {
     cudaStream_t s = st->stream;
     const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
@@ -173,8 +173,7 @@ kiln_status finish_csr(kiln_cuda_state *st, uint64_t *bufs[2], int cur, uint64_t
         free(out->offsets);
         free(out->sources);
         free(out->outdeg);
-        snprintf(err, errlen, "out of host memory for the CSR");
-        return KILN_ERR_DEVICE;
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE, "out of host memory for the CSR");
     }
     cudaError_t e1 = cudaMemcpyAsync(out->offsets, off.p, (n + 1) * sizeof(uint64_t), cudaMemcpyDeviceToHost, s);
     cudaError_t e2 = cudaMemcpyAsync(out->sources, sources.p, m * sizeof(uint32_t), cudaMemcpyDeviceToHost, s);
@@ -185,17 +184,16 @@ kiln_status finish_csr(kiln_cuda_state *st, uint64_t *bufs[2], int cur, uint64_t
         free(out->offsets);
         free(out->sources);
         free(out->outdeg);
-        snprintf(err, errlen, "CUDA copy of the CSR failed: %s", cudaGetErrorString(e));
-        return KILN_ERR_DEVICE;
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA copy of the CSR failed: %s", cudaGetErrorString(e));
     }
     return KILN_OK;
 }
 
 } // namespace
 
-extern "C" kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint32_t *src, const uint32_t *dst,
+kiln_status kiln_cuda_csr_from_edges(kiln_gpu *st, const uint32_t *src, const uint32_t *dst,
                                                 uint64_t count, uint64_t n, int undirected, int drop_loops,
-                                                kiln_cuda_csr *out, char *err, size_t errlen)
+                                                kiln_gpu_csr *out)
 {
     memset(out, 0, sizeof *out);
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
@@ -222,7 +220,7 @@ extern "C" kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint3
     unsigned long long nloops = 0;
     KILN_CUDA_TRY(cudaMemcpy(&nloops, loops.p, sizeof nloops, cudaMemcpyDeviceToHost), "cudaMemcpy");
     uint64_t *bufs[2] = {k0.p, k1.p};
-    kiln_status r = finish_csr(st, bufs, 0, K, n, bits, drop_loops, out, err, errlen);
+    kiln_status r = finish_csr(st, bufs, 0, K, n, bits, drop_loops, out);
     if (r != KILN_OK) return r;
     out->edges_read = K;
     out->self_loops_removed = drop_loops ? nloops * (undirected ? 2u : 1u) : 0;
@@ -230,8 +228,8 @@ extern "C" kiln_status kiln_cuda_csr_from_edges(kiln_cuda_state *st, const uint3
     return KILN_OK;
 }
 
-extern "C" kiln_status kiln_cuda_rmat_csr(kiln_cuda_state *st, const kiln_rmat_spec *spec, int undirected,
-                                          kiln_cuda_csr *out, char *err, size_t errlen)
+kiln_status kiln_cuda_rmat_csr(kiln_gpu *st, const kiln_rmat_spec *spec, int undirected,
+                                          kiln_gpu_csr *out)
 {
     memset(out, 0, sizeof *out);
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
@@ -271,7 +269,7 @@ extern "C" kiln_status kiln_cuda_rmat_csr(kiln_cuda_state *st, const kiln_rmat_s
     unsigned long long nloops = 0;
     KILN_CUDA_TRY(cudaMemcpy(&nloops, loops.p, sizeof nloops, cudaMemcpyDeviceToHost), "cudaMemcpy");
     uint64_t *bufs[2] = {k0.p, k1.p};
-    kiln_status r = finish_csr(st, bufs, 0, K, n, bits, 1, out, err, errlen);
+    kiln_status r = finish_csr(st, bufs, 0, K, n, bits, 1, out);
     if (r != KILN_OK) return r;
     out->edges_read = K;
     out->self_loops_removed = nloops * (undirected ? 2u : 1u);

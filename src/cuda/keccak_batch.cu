@@ -7,6 +7,7 @@
 
 #include "../prim/sha256.h"
 #include "cuda_state.h"
+#include "event_timer.cuh"
 #include "keccak_batch_kernels.cuh"
 
 namespace {
@@ -37,22 +38,35 @@ __global__ void __launch_bounds__(TPB) sha256_kernel(const batch_args a, int twi
     for (int j = 0; j < 8; j++) *(uint32_t *)(o + 4 * j) = __byte_perm(h[j], 0, 0x0123);
 }
 
+/* The Keccak rates with a batch kernel, one row each (KILN_KECCAK_BATCH_RATES). */
+typedef cudaError_t (*rate_launch)(bool, const batch_args &, unsigned, cudaStream_t);
+struct rate_row {
+    unsigned rate;
+    rate_launch launch;
+};
+#define KILN_KECCAK_BATCH_ROW(R, D, A) {R, launch_keccak<R, D, A>},
+const rate_row kRates[] = {KILN_KECCAK_BATCH_RATES(KILN_KECCAK_BATCH_ROW)};
+#undef KILN_KECCAK_BATCH_ROW
+
+rate_launch find_rate(unsigned rate)
+{
+    for (const rate_row &r : kRates)
+        if (r.rate == rate) return r.launch;
+    return nullptr;
+}
+
 /* Launches the kernel for p on a (device pointers already set). max_len: the longest message. */
-cudaError_t launch(const kiln_cuda_hash_params *p, const batch_args &a, uint64_t max_len, cudaStream_t s)
+cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t max_len, cudaStream_t s)
 {
     unsigned blocks = (unsigned)((a.n + TPB - 1) / TPB);
-    bool sh = max_len < p->rate;
     if (!a.offsets && p->rate == 136 && p->outlen == 32 && (a.msg_len == 32 || a.msg_len == 64))
         return launch_keccak_fixed136(a.msg_len, a, blocks, s);
-    switch (p->rate) {
-    case 0: sha256_kernel<<<blocks, TPB, 0, s>>>(a, p->sha256d); return cudaGetLastError();
-    case 144: return launch_keccak<144, 28, false>(sh, a, blocks, s);
-    case 136: return launch_keccak<136, 32, true>(sh, a, blocks, s);
-    case 104: return launch_keccak<104, 48, false>(sh, a, blocks, s);
-    case 72: return launch_keccak<72, 64, false>(sh, a, blocks, s);
-    case 168: return launch_keccak<168, 0, true>(sh, a, blocks, s);
+    if (p->rate == 0) {
+        sha256_kernel<<<blocks, TPB, 0, s>>>(a, p->sha256d);
+        return cudaGetLastError();
     }
-    return cudaErrorInvalidValue;
+    rate_launch l = find_rate(p->rate);
+    return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
 }
 
 /* Device buffers of one batch, freed on every path out. */
@@ -67,13 +81,11 @@ struct buffers {
     }
 };
 
-bool params_ok(const kiln_cuda_hash_params *p, char *err, size_t errlen)
+kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
 {
-    bool ok = p->rate == 0 ? p->outlen == 32
-                           : (p->rate == 72 || p->rate == 104 || p->rate == 136 || p->rate == 144 || p->rate == 168) &&
-                                 p->outlen > 0 && p->outlen <= 0xffffffffu;
-    if (!ok) snprintf(err, errlen, "no GPU kernel for rate %u with %zu output bytes", p->rate, p->outlen);
-    return ok;
+    bool ok = p->rate == 0 ? p->outlen == 32 : find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu;
+    if (!ok) return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for rate %u with %zu output bytes", p->rate, p->outlen);
+    return KILN_OK;
 }
 
 /* Fills a device buffer with pseudo-random bytes (splitmix64 of the word index). */
@@ -93,20 +105,15 @@ __global__ void fill_offsets(uint64_t *o, uint64_t n, uint64_t len)
         o[i] = i * len;
 }
 
-int cmp_float(const void *x, const void *y)
-{
-    float a = *(const float *)x, b = *(const float *)y;
-    return (a > b) - (a < b);
-}
-
 } // namespace
 
-extern "C" kiln_status kiln_cuda_hash_batch(kiln_cuda_state *st, const kiln_cuda_hash_params *p, const uint8_t *data,
+kiln_status kiln_cuda_hash_batch(kiln_gpu *st, const kiln_gpu_hash_params *p, const uint8_t *data,
                                             const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out,
-                                            float *gpu_ms, char *err, size_t errlen)
+                                            float *gpu_ms)
 {
     *gpu_ms = 0;
-    if (!params_ok(p, err, errlen)) return KILN_ERR_INPUT;
+    kiln_status s = check_params(st, p);
+    if (s != KILN_OK) return s;
     if (n == 0) return KILN_OK;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
     uint64_t base = offsets ? offsets[0] : 0;
@@ -138,17 +145,14 @@ extern "C" kiln_status kiln_cuda_hash_batch(kiln_cuda_state *st, const kiln_cuda
     return KILN_OK;
 }
 
-extern "C" kiln_status kiln_cuda_hash_bench(kiln_cuda_state *st, const kiln_cuda_hash_params *p, size_t msg_len,
+kiln_status kiln_cuda_hash_bench(kiln_gpu *st, const kiln_gpu_hash_params *p, size_t msg_len,
                                             size_t n, int with_offsets, int reps, float *median_ms,
-                                            uint8_t *sample_msgs, uint8_t *sample_out, size_t nsample, char *err,
-                                            size_t errlen)
+                                            uint8_t *sample_msgs, uint8_t *sample_out, size_t nsample)
 {
     *median_ms = 0;
-    if (!params_ok(p, err, errlen)) return KILN_ERR_INPUT;
-    if (n == 0 || reps < 1 || reps > 1000 || nsample > n) {
-        snprintf(err, errlen, "bad benchmark size");
-        return KILN_ERR_INPUT;
-    }
+    kiln_status s = check_params(st, p);
+    if (s != KILN_OK) return s;
+    if (n == 0 || reps < 1 || reps > 1000 || nsample > n) return kiln_fail(st->ctx, KILN_ERR_INPUT, "bad benchmark size");
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
     buffers b;
     uint64_t data_len = (uint64_t)msg_len * n, words = (data_len + 16 + 7) / 8;
@@ -163,25 +167,10 @@ extern "C" kiln_status kiln_cuda_hash_bench(kiln_cuda_state *st, const kiln_cuda
     }
     batch_args a = {b.data, b.offsets, 0, msg_len, n, p->domain, (unsigned)p->outlen, b.out};
     KILN_CUDA_TRY(launch(p, a, msg_len, st->stream), "hash kernel launch"); /* warm-up */
-    float *ms = (float *)calloc((size_t)reps, sizeof(float));
-    if (!ms) {
-        snprintf(err, errlen, "out of host memory");
-        return KILN_ERR_DEVICE;
-    }
-    cudaError_t e = cudaSuccess;
-    for (int r = 0; r < reps && e == cudaSuccess; r++) {
-        e = cudaEventRecord(st->ev_start, st->stream);
-        if (e == cudaSuccess) e = launch(p, a, msg_len, st->stream);
-        if (e == cudaSuccess) e = cudaEventRecord(st->ev_stop, st->stream);
-        if (e == cudaSuccess) e = cudaEventSynchronize(st->ev_stop);
-        if (e == cudaSuccess) e = cudaEventElapsedTime(&ms[r], st->ev_start, st->ev_stop);
-    }
-    if (e == cudaSuccess) {
-        qsort(ms, (size_t)reps, sizeof(float), cmp_float);
-        *median_ms = reps % 2 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
-    }
-    free(ms);
-    KILN_CUDA_TRY(e, "hash benchmark");
+    s = kiln_cuda_time_median(
+        st, reps, "hash benchmark", median_ms, [&] { return launch(p, a, msg_len, st->stream); },
+        [](int) { return cudaSuccess; });
+    if (s != KILN_OK) return s;
     for (size_t k = 0; k < nsample; k++) {
         size_t i = k * (n / nsample);
         KILN_CUDA_TRY(cudaMemcpy(sample_msgs + k * msg_len, (const uint8_t *)b.data + i * msg_len, msg_len,

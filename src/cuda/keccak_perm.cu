@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cuda_state.h"
+#include "event_timer.cuh"
 #include "../prim/keccak.h"
 
 namespace {
@@ -76,7 +77,7 @@ __global__ void __launch_bounds__(LANE_STATES * 25) perm_lane_kernel(uint64_t *s
     if (active) st[g] = a;
 }
 
-cudaError_t launch(int layout, uint64_t *d, uint64_t n, int iters, cudaStream_t s)
+cudaError_t launch(kiln_keccak_layout layout, uint64_t *d, uint64_t n, int iters, cudaStream_t s)
 {
     switch (layout) {
     case KILN_KECCAK_LAYOUT_THREAD:
@@ -103,18 +104,12 @@ __global__ void fill_states(uint64_t *d, uint64_t words)
     }
 }
 
-int cmp_float(const void *x, const void *y)
-{
-    float a = *(const float *)x, b = *(const float *)y;
-    return (a > b) - (a < b);
-}
-
 struct dbuf {
     uint64_t *p = nullptr;
     ~dbuf() { cudaFree(p); }
 };
 
-kiln_status copy_samples(uint64_t *dst, const uint64_t *d, size_t n, size_t nsample, char *err, size_t errlen)
+kiln_status copy_samples(kiln_gpu *st, uint64_t *dst, const uint64_t *d, size_t n, size_t nsample)
 {
     for (size_t k = 0; k < nsample; k++)
         KILN_CUDA_TRY(cudaMemcpy(dst + 25 * k, d + 25 * (k * (n / nsample)), 200, cudaMemcpyDeviceToHost), "cudaMemcpy");
@@ -123,8 +118,8 @@ kiln_status copy_samples(uint64_t *dst, const uint64_t *d, size_t n, size_t nsam
 
 } // namespace
 
-extern "C" kiln_status kiln_cuda_keccak_f1600_batch(kiln_cuda_state *st, int layout, uint64_t *states, size_t n,
-                                                    float *gpu_ms, char *err, size_t errlen)
+kiln_status kiln_cuda_keccak_f1600_batch(kiln_gpu *st, kiln_keccak_layout layout, uint64_t *states, size_t n,
+                                                    float *gpu_ms)
 {
     *gpu_ms = 0;
     if (n == 0) return KILN_OK;
@@ -141,14 +136,13 @@ extern "C" kiln_status kiln_cuda_keccak_f1600_batch(kiln_cuda_state *st, int lay
     return KILN_OK;
 }
 
-extern "C" kiln_status kiln_cuda_keccak_bench(kiln_cuda_state *st, int layout, size_t n, int iters, int reps,
+kiln_status kiln_cuda_keccak_bench(kiln_gpu *st, kiln_keccak_layout layout, size_t n, int iters, int reps,
                                               float *median_ms, uint64_t *sample_before, uint64_t *sample_after,
-                                              size_t nsample, char *err, size_t errlen)
+                                              size_t nsample)
 {
     *median_ms = 0;
     if (n == 0 || iters < 1 || reps < 1 || reps > 1000 || nsample > n) {
-        snprintf(err, errlen, "bad benchmark size");
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "bad benchmark size");
     }
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
     dbuf b;
@@ -156,29 +150,15 @@ extern "C" kiln_status kiln_cuda_keccak_bench(kiln_cuda_state *st, int layout, s
     fill_states<<<1024, 256, 0, st->stream>>>(b.p, (uint64_t)n * 25);
     KILN_CUDA_TRY(cudaGetLastError(), "fill kernel launch");
     KILN_CUDA_TRY(launch(layout, b.p, n, iters, st->stream), "Keccak-f[1600] kernel launch"); /* warm-up */
-    float *ms = (float *)calloc((size_t)reps, sizeof(float));
-    if (!ms) {
-        snprintf(err, errlen, "out of host memory");
-        return KILN_ERR_DEVICE;
-    }
-    cudaError_t e = cudaSuccess;
-    for (int r = 0; r < reps && e == cudaSuccess; r++) {
-        if (r == reps - 1) {
-            e = cudaStreamSynchronize(st->stream);
-            if (e == cudaSuccess && copy_samples(sample_before, b.p, n, nsample, err, errlen) != KILN_OK)
-                e = cudaErrorUnknown;
-        }
-        if (e == cudaSuccess) e = cudaEventRecord(st->ev_start, st->stream);
-        if (e == cudaSuccess) e = launch(layout, b.p, n, iters, st->stream);
-        if (e == cudaSuccess) e = cudaEventRecord(st->ev_stop, st->stream);
-        if (e == cudaSuccess) e = cudaEventSynchronize(st->ev_stop);
-        if (e == cudaSuccess) e = cudaEventElapsedTime(&ms[r], st->ev_start, st->ev_stop);
-    }
-    if (e == cudaSuccess) {
-        qsort(ms, (size_t)reps, sizeof(float), cmp_float);
-        *median_ms = reps % 2 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
-    }
-    free(ms);
-    KILN_CUDA_TRY(e, "Keccak-f[1600] benchmark");
-    return copy_samples(sample_after, b.p, n, nsample, err, errlen);
+    /* The states before the last timed launch are sampled so the caller can check that launch. */
+    kiln_status s = kiln_cuda_time_median(
+        st, reps, "Keccak-f[1600] benchmark", median_ms, [&] { return launch(layout, b.p, n, iters, st->stream); },
+        [&](int r) {
+            if (r != reps - 1) return cudaSuccess;
+            cudaError_t e = cudaStreamSynchronize(st->stream);
+            if (e == cudaSuccess && copy_samples(st, sample_before, b.p, n, nsample) != KILN_OK) e = cudaErrorUnknown;
+            return e;
+        });
+    if (s != KILN_OK) return s;
+    return copy_samples(st, sample_after, b.p, n, nsample);
 }

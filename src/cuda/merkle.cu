@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(COOP_TPB) rp64_coop_kernel(const uint4 *__rest
 /* One level of parents: rp64_256's narrow levels on 16 lanes per merge, every other level with one
  * thread per merge. */
 template <int A>
-cudaError_t launch_level(kiln_cuda_state *st, const uint4 *in, uint64_t m, uint4 *out, int tpb);
+cudaError_t launch_level(kiln_gpu *st, const uint4 *in, uint64_t m, uint4 *out, int tpb);
 
 unsigned grid_for(uint64_t items, int tpb)
 {
@@ -220,8 +220,7 @@ int max_threads(K kernel)
 
 /* Enqueues every launch of one tree on the state's stream (also while it is being captured). */
 template <int A>
-kiln_status enqueue(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg *cfg, int *launches, char *err,
-                    size_t errlen)
+kiln_status enqueue(kiln_gpu *st, uint64_t n, const kiln_gpu_merkle_cfg *cfg, int *launches)
 {
     uint4 *tree = st->merkle->tree;
     int levels = kiln_merkle_levels(n), tpb = cfg->tpb;
@@ -254,7 +253,7 @@ kiln_status enqueue(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg 
 }
 
 template <int A>
-cudaError_t launch_level(kiln_cuda_state *st, const uint4 *in, uint64_t m, uint4 *out, int tpb)
+cudaError_t launch_level(kiln_gpu *st, const uint4 *in, uint64_t m, uint4 *out, int tpb)
 {
     uint64_t parents = (m + 1) / 2;
     if (A == KILN_MERKLE_RP64_256 && parents <= COOP_MAX_PARENTS)
@@ -264,12 +263,11 @@ cudaError_t launch_level(kiln_cuda_state *st, const uint4 *in, uint64_t m, uint4
 }
 
 template <int A>
-kiln_status prepare(kiln_cuda_state *st, const kiln_cuda_merkle_cfg *cfg, char *err, size_t errlen)
+kiln_status prepare(kiln_gpu *st, const kiln_gpu_merkle_cfg *cfg)
 {
     int limit = cfg->method == KILN_MERKLE_LEVELS ? max_threads(level_kernel<A>) : max_threads(subtree_kernel<A>);
     if (cfg->tpb > limit) {
-        snprintf(err, errlen, "%d threads per block exceed this kernel's limit of %d (registers)", cfg->tpb, limit);
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "%d threads per block exceed this kernel's limit of %d (registers)", cfg->tpb, limit);
     }
     if (cfg->method != KILN_MERKLE_LEVELS) {
         KILN_CUDA_TRY(cudaFuncSetAttribute(subtree_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -281,15 +279,14 @@ kiln_status prepare(kiln_cuda_state *st, const kiln_cuda_merkle_cfg *cfg, char *
 }
 
 template <int A>
-kiln_status build(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg *cfg, int *launches, float *gpu_ms,
-                  char *err, size_t errlen)
+kiln_status build(kiln_gpu *st, uint64_t n, const kiln_gpu_merkle_cfg *cfg, int *launches, float *gpu_ms)
 {
     kiln_cuda_merkle *mk = st->merkle;
-    kiln_status s = prepare<A>(st, cfg, err, errlen);
+    kiln_status s = prepare<A>(st, cfg);
     if (s != KILN_OK) return s;
     if (!cfg->graph) {
         KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
-        if ((s = enqueue<A>(st, n, cfg, launches, err, errlen)) != KILN_OK) return s;
+        if ((s = enqueue<A>(st, n, cfg, launches)) != KILN_OK) return s;
     } else {
         int same = mk->exec && mk->g_algo == A && mk->g_method == cfg->method && mk->g_k == cfg->k &&
                    mk->g_tpb == cfg->tpb && mk->g_n == n && mk->g_tree == mk->tree;
@@ -298,7 +295,7 @@ kiln_status build(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg *c
             mk->exec = NULL;
             cudaGraph_t graph;
             KILN_CUDA_TRY(cudaStreamBeginCapture(st->stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-            s = enqueue<A>(st, n, cfg, &mk->g_launches, err, errlen);
+            s = enqueue<A>(st, n, cfg, &mk->g_launches);
             cudaError_t e = cudaStreamEndCapture(st->stream, &graph);
             if (s != KILN_OK) {
                 if (e == cudaSuccess) cudaGraphDestroy(graph);
@@ -322,10 +319,10 @@ kiln_status build(kiln_cuda_state *st, uint64_t n, const kiln_cuda_merkle_cfg *c
 }
 
 template <int A>
-kiln_status raw(kiln_cuda_state *st, uint64_t n, int tpb, float *gpu_ms, char *err, size_t errlen)
+kiln_status raw(kiln_gpu *st, uint64_t n, int tpb, float *gpu_ms)
 {
-    kiln_cuda_merkle_cfg cfg = {KILN_MERKLE_LEVELS, 1, tpb, 0};
-    kiln_status s = prepare<A>(st, &cfg, err, errlen);
+    kiln_gpu_merkle_cfg cfg = {KILN_MERKLE_LEVELS, 1, tpb, 0};
+    kiln_status s = prepare<A>(st, &cfg);
     if (s != KILN_OK) return s;
     uint4 *tree = st->merkle->tree;
     KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
@@ -338,14 +335,13 @@ kiln_status raw(kiln_cuda_state *st, uint64_t n, int tpb, float *gpu_ms, char *e
 }
 
 /* Makes room for the whole tree of n leaves. */
-kiln_status reserve(kiln_cuda_state *st, uint64_t n, char *err, size_t errlen)
+kiln_status reserve(kiln_gpu *st, uint64_t n)
 {
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
     if (!st->merkle) {
         st->merkle = (kiln_cuda_merkle *)calloc(1, sizeof *st->merkle);
         if (!st->merkle) {
-            snprintf(err, errlen, "out of host memory");
-            return KILN_ERR_DEVICE;
+            return kiln_fail(st->ctx, KILN_ERR_DEVICE, "out of host memory");
         }
     }
     kiln_cuda_merkle *mk = st->merkle;
@@ -357,30 +353,55 @@ kiln_status reserve(kiln_cuda_state *st, uint64_t n, char *err, size_t errlen)
     cudaError_t e = cudaMalloc(&mk->tree, (size_t)need * 32);
     if (e != cudaSuccess) {
         cudaGetLastError();
-        snprintf(err, errlen, "cannot allocate %llu MiB of GPU memory for a tree of %llu leaves: %s",
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE, "cannot allocate %llu MiB of GPU memory for a tree of %llu leaves: %s",
                  (unsigned long long)(need * 32 >> 20), (unsigned long long)n, cudaGetErrorString(e));
-        return KILN_ERR_DEVICE;
     }
     mk->cap = need;
     return KILN_OK;
 }
 
-kiln_status check_ready(kiln_cuda_state *st, uint64_t n, char *err, size_t errlen)
+kiln_status check_ready(kiln_gpu *st, uint64_t n)
 {
     if (!st->merkle || !st->merkle->tree || kiln_merkle_tree_size(n) > st->merkle->cap || n == 0) {
-        snprintf(err, errlen, "no tree of %llu leaves on the device", (unsigned long long)n);
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "no tree of %llu leaves on the device", (unsigned long long)n);
     }
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
     return KILN_OK;
 }
 
+/* The tree builders of each algorithm with a GPU merge: adding an algorithm is one row (and its
+ * merge_dev branch). */
+struct algo_row {
+    kiln_merkle_algo algo;
+    kiln_status (*build)(kiln_gpu *, uint64_t, const kiln_gpu_merkle_cfg *, int *, float *);
+    kiln_status (*raw)(kiln_gpu *, uint64_t, int, float *);
+};
+#define KILN_MERKLE_ROW(A) {A, build<A>, raw<A>}
+const algo_row kAlgos[] = {
+    KILN_MERKLE_ROW(KILN_MERKLE_SHA256D),  KILN_MERKLE_ROW(KILN_MERKLE_SHA256),
+    KILN_MERKLE_ROW(KILN_MERKLE_RP64_256), KILN_MERKLE_ROW(KILN_MERKLE_SHA3_256),
+    KILN_MERKLE_ROW(KILN_MERKLE_KECCAK256),
+};
+#undef KILN_MERKLE_ROW
+
+const algo_row *find_algo(kiln_merkle_algo algo)
+{
+    for (const algo_row &r : kAlgos)
+        if (r.algo == algo) return &r;
+    return nullptr;
+}
+
+kiln_status no_merge(kiln_gpu *st, kiln_merkle_algo algo)
+{
+    return kiln_fail(st->ctx, KILN_ERR_INPUT, "merkle algorithm %s has no GPU merge in this build",
+                     kiln_merkle_algo_name(algo));
+}
+
 } // namespace
 
-extern "C" kiln_status kiln_cuda_merkle_upload(kiln_cuda_state *st, const uint8_t *leaves, uint64_t n, char *err,
-                                               size_t errlen)
+kiln_status kiln_cuda_merkle_upload(kiln_gpu *st, const uint8_t *leaves, uint64_t n)
 {
-    kiln_status s = reserve(st, n, err, errlen);
+    kiln_status s = reserve(st, n);
     if (s != KILN_OK) return s;
     /* on the state's stream (non-blocking, so the legacy stream would not order it before the kernels) */
     KILN_CUDA_TRY(cudaMemcpyAsync(st->merkle->tree, leaves, (size_t)n * 32, cudaMemcpyHostToDevice, st->stream),
@@ -389,10 +410,9 @@ extern "C" kiln_status kiln_cuda_merkle_upload(kiln_cuda_state *st, const uint8_
     return KILN_OK;
 }
 
-extern "C" kiln_status kiln_cuda_merkle_random(kiln_cuda_state *st, uint64_t n, uint64_t seed, int field, char *err,
-                                               size_t errlen)
+kiln_status kiln_cuda_merkle_random(kiln_gpu *st, uint64_t n, uint64_t seed, int field)
 {
-    kiln_status s = reserve(st, n, err, errlen);
+    kiln_status s = reserve(st, n);
     if (s != KILN_OK) return s;
     random_kernel<<<grid_for(4 * n, 256), 256, 0, st->stream>>>(st->merkle->tree, n, seed, field);
     KILN_CUDA_TRY(cudaGetLastError(), "random leaves kernel launch");
@@ -400,68 +420,45 @@ extern "C" kiln_status kiln_cuda_merkle_random(kiln_cuda_state *st, uint64_t n, 
     return KILN_OK;
 }
 
-extern "C" kiln_status kiln_cuda_merkle_build(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n,
-                                              const kiln_cuda_merkle_cfg *cfg, int *launches, float *gpu_ms,
-                                              char *err, size_t errlen)
+kiln_status kiln_cuda_merkle_build(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n,
+                                              const kiln_gpu_merkle_cfg *cfg, int *launches, float *gpu_ms)
 {
     *launches = 0;
     *gpu_ms = 0;
-    kiln_status s = check_ready(st, n, err, errlen);
+    kiln_status s = check_ready(st, n);
     if (s != KILN_OK) return s;
     if (cfg->tpb < 32 || cfg->tpb > 1024 || cfg->tpb % 32 || cfg->k < 1 || cfg->k > MAX_K ||
         (cfg->method != KILN_MERKLE_LEVELS && cfg->method != KILN_MERKLE_SUBTREES)) {
-        snprintf(err, errlen, "bad merkle launch shape (method %d, k %d, %d threads per block)", cfg->method, cfg->k,
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "bad merkle launch shape (method %d, k %d, %d threads per block)", cfg->method, cfg->k,
                  cfg->tpb);
-        return KILN_ERR_INPUT;
     }
     if (cfg->method == KILN_MERKLE_SUBTREES && cfg->k + log2_floor((uint64_t)cfg->tpb) > MAX_C_LOG2) {
-        snprintf(err, errlen,
-                 "k = %d with %d threads per block is over the limit of 2^%d nodes per block (shared memory)", cfg->k,
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "k = %d with %d threads per block is over the limit of 2^%d nodes per block (shared memory)", cfg->k,
                  cfg->tpb, MAX_C_LOG2);
-        return KILN_ERR_INPUT;
     }
     if (n == 1) return KILN_OK;
-    switch (algo) {
-    case KILN_MERKLE_SHA256D: return build<KILN_MERKLE_SHA256D>(st, n, cfg, launches, gpu_ms, err, errlen);
-    case KILN_MERKLE_SHA256: return build<KILN_MERKLE_SHA256>(st, n, cfg, launches, gpu_ms, err, errlen);
-    case KILN_MERKLE_RP64_256: return build<KILN_MERKLE_RP64_256>(st, n, cfg, launches, gpu_ms, err, errlen);
-    case KILN_MERKLE_SHA3_256: return build<KILN_MERKLE_SHA3_256>(st, n, cfg, launches, gpu_ms, err, errlen);
-    case KILN_MERKLE_KECCAK256: return build<KILN_MERKLE_KECCAK256>(st, n, cfg, launches, gpu_ms, err, errlen);
-    default: break;
-    }
-    snprintf(err, errlen, "merkle algorithm %s has no GPU merge in this build", kiln_merkle_algo_name(algo));
-    return KILN_ERR_INPUT;
+    const algo_row *a = find_algo(algo);
+    return a ? a->build(st, n, cfg, launches, gpu_ms) : no_merge(st, algo);
 }
 
-extern "C" kiln_status kiln_cuda_merkle_raw(kiln_cuda_state *st, kiln_merkle_algo algo, uint64_t n, int tpb,
-                                            float *gpu_ms, char *err, size_t errlen)
+kiln_status kiln_cuda_merkle_raw(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n, int tpb,
+                                            float *gpu_ms)
 {
     *gpu_ms = 0;
-    kiln_status s = check_ready(st, n, err, errlen);
+    kiln_status s = check_ready(st, n);
     if (s != KILN_OK) return s;
     if (n < 2 || tpb < 32 || tpb > 1024 || tpb % 32) {
-        snprintf(err, errlen, "bad raw merge launch (%llu nodes, %d threads per block)", (unsigned long long)n, tpb);
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "bad raw merge launch (%llu nodes, %d threads per block)", (unsigned long long)n, tpb);
     }
-    switch (algo) {
-    case KILN_MERKLE_SHA256D: return raw<KILN_MERKLE_SHA256D>(st, n, tpb, gpu_ms, err, errlen);
-    case KILN_MERKLE_SHA256: return raw<KILN_MERKLE_SHA256>(st, n, tpb, gpu_ms, err, errlen);
-    case KILN_MERKLE_RP64_256: return raw<KILN_MERKLE_RP64_256>(st, n, tpb, gpu_ms, err, errlen);
-    case KILN_MERKLE_SHA3_256: return raw<KILN_MERKLE_SHA3_256>(st, n, tpb, gpu_ms, err, errlen);
-    case KILN_MERKLE_KECCAK256: return raw<KILN_MERKLE_KECCAK256>(st, n, tpb, gpu_ms, err, errlen);
-    default: break;
-    }
-    snprintf(err, errlen, "merkle algorithm %s has no GPU merge in this build", kiln_merkle_algo_name(algo));
-    return KILN_ERR_INPUT;
+    const algo_row *a = find_algo(algo);
+    return a ? a->raw(st, n, tpb, gpu_ms) : no_merge(st, algo);
 }
 
-extern "C" kiln_status kiln_cuda_merkle_read(kiln_cuda_state *st, uint64_t first, uint64_t count, uint8_t *out,
-                                             char *err, size_t errlen)
+kiln_status kiln_cuda_merkle_read(kiln_gpu *st, uint64_t first, uint64_t count, uint8_t *out)
 {
     if (!st->merkle || first + count > st->merkle->cap || first + count < first) {
-        snprintf(err, errlen, "nodes %llu..%llu are not on the device", (unsigned long long)first,
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "nodes %llu..%llu are not on the device", (unsigned long long)first,
                  (unsigned long long)(first + count));
-        return KILN_ERR_INPUT;
     }
     if (count == 0) return KILN_OK;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
@@ -472,7 +469,7 @@ extern "C" kiln_status kiln_cuda_merkle_read(kiln_cuda_state *st, uint64_t first
     return KILN_OK;
 }
 
-extern "C" void kiln_cuda_merkle_release(kiln_cuda_state *st)
+void kiln_cuda_merkle_release(kiln_gpu *st)
 {
     if (!st || !st->merkle) return;
     if (st->merkle->exec) cudaGraphExecDestroy(st->merkle->exec);

@@ -439,8 +439,8 @@ struct PinnedView {
 };
 
 template <typename T, typename Off>
-kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const kiln_cuda_pr_params *prm, double *ranks,
-                         kiln_cuda_pr_stats *stats, char *err, size_t errlen)
+kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *prm, double *ranks,
+                         kiln_gpu_pr_stats *stats)
 {
     cudaStream_t s = st->stream;
     const uint64_t n = g->n, m = g->m;
@@ -585,9 +585,8 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
         bins.row_begin[bins.count] = row;
         bins.block_begin[bins.count] = block;
         if (row != n || block == 0 || block > 0x7fffffffull) {
-            snprintf(err, errlen, "PageRank setup: %llu rows in the degree classes for %llu vertices",
+            return kiln_fail(st->ctx, KILN_ERR_DEVICE, "PageRank setup: %llu rows in the degree classes for %llu vertices",
                      (unsigned long long)row, (unsigned long long)n);
-            return KILN_ERR_DEVICE;
         }
     }
     const unsigned grid = (unsigned)bins.block_begin[bins.count];
@@ -684,8 +683,7 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
         KILN_CUDA_TRY(cudaEventElapsedTime(&ms, st->ev_start, st->ev_stop), "cudaEventElapsedTime");
         times.push_back(ms);
         if (!h->st.done && h->st.count != (unsigned)queued) {
-            snprintf(err, errlen, "PageRank: the device carried out %u iterations of %d launched", h->st.count, queued);
-            return KILN_ERR_DEVICE;
+            return kiln_fail(st->ctx, KILN_ERR_DEVICE, "PageRank: the device carried out %u iterations of %d launched", h->st.count, queued);
         }
     }
     std::sort(times.begin(), times.end());
@@ -710,20 +708,19 @@ kiln_status run_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const
 
 } // namespace
 
-extern "C" kiln_status kiln_cuda_pagerank(kiln_cuda_state *st, const kiln_cuda_pr_graph *g, const kiln_cuda_pr_params *p,
-                                          double *ranks, kiln_cuda_pr_stats *stats, char *err, size_t errlen)
+kiln_status kiln_cuda_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *p,
+                                          double *ranks, kiln_gpu_pr_stats *stats)
 {
     memset(stats, 0, sizeof *stats);
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
     if (g->n == 0 || g->n > 0xfffffffeull || p->max_iter < 1) {
-        snprintf(err, errlen, "PageRank: bad graph or parameters");
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "PageRank: bad graph or parameters");
     }
     const bool wide = g->m > 0xffffffffull;
     if (p->use_double) {
-        return wide ? run_pagerank<double, unsigned long long>(st, g, p, ranks, stats, err, errlen)
-                    : run_pagerank<double, uint32_t>(st, g, p, ranks, stats, err, errlen);
+        return wide ? run_pagerank<double, unsigned long long>(st, g, p, ranks, stats)
+                    : run_pagerank<double, uint32_t>(st, g, p, ranks, stats);
     }
-    return wide ? run_pagerank<float, unsigned long long>(st, g, p, ranks, stats, err, errlen)
-                : run_pagerank<float, uint32_t>(st, g, p, ranks, stats, err, errlen);
+    return wide ? run_pagerank<float, unsigned long long>(st, g, p, ranks, stats)
+                : run_pagerank<float, uint32_t>(st, g, p, ranks, stats);
 }

@@ -168,30 +168,26 @@ struct dev_bufs {
 
 } // namespace
 
-extern "C" kiln_status kiln_cuda_scrypt_kdf_plan(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg,
+kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg,
                                                  uint64_t lanes_total, size_t out_len, uint64_t *slots_out,
-                                                 uint32_t *gap_out, char *err, size_t errlen)
+                                                 uint32_t *gap_out)
 {
     const uint32_t r = cfg->r, p = cfg->p;
     if (cfg->N > (UINT64_C(1) << 31)) {
-        snprintf(err, errlen, "scrypt N = %llu is too large for the GPU batch (at most 2^31)", (unsigned long long)cfg->N);
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt N = %llu is too large for the GPU batch (at most 2^31)", (unsigned long long)cfg->N);
     }
     if ((uint64_t)r * p > (UINT64_C(1) << 24) || out_len > (UINT64_C(1) << 30)) {
-        snprintf(err, errlen, "scrypt r * p = %llu or output length %zu too large for the GPU batch",
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt r * p = %llu or output length %zu too large for the GPU batch",
                  (unsigned long long)r * p, out_len);
-        return KILN_ERR_INPUT;
     }
     const uint32_t N = (uint32_t)cfg->N;
     int tpb = cfg->threads_per_block ? cfg->threads_per_block : 128;
     if (tpb < 32 || tpb > 256 || tpb % 32) {
-        snprintf(err, errlen, "scrypt batch: threads per block %d must be a multiple of 32 in 32..256", tpb);
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch: threads per block %d must be a multiple of 32 in 32..256", tpb);
     }
     uint32_t gap = cfg->lookup_gap > 0 ? (uint32_t)cfg->lookup_gap : 0;
     if (gap && (gap > 16 || (gap & (gap - 1)))) {
-        snprintf(err, errlen, "scrypt batch: lookup gap %u must be 1, 2, 4, 8 or 16", gap);
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch: lookup gap %u must be 1, 2, 4, 8 or 16", gap);
     }
     if (!templated(r)) gap = 1; /* the streaming kernel keeps every row */
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
@@ -230,9 +226,8 @@ extern "C" kiln_status kiln_cuda_scrypt_kdf_plan(kiln_cuda_state *st, const kiln
     if (gap > N) gap = N;
     uint64_t slots = (uint64_t)resident(gap);
     if (slots == 0) {
-        snprintf(err, errlen, "scrypt N = %u, r = %u needs %.0f bytes per lane; the GPU has %zu bytes free", N, r,
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt N = %u, r = %u needs %.0f bytes per lane; the GPU has %zu bytes free", N, r,
                  lane_bytes(gap), free_b);
-        return KILN_ERR_INPUT;
     }
     (void)p;
     *slots_out = slots;
@@ -240,20 +235,19 @@ extern "C" kiln_status kiln_cuda_scrypt_kdf_plan(kiln_cuda_state *st, const kiln
     return KILN_OK;
 }
 
-extern "C" kiln_status kiln_cuda_scrypt_kdf(kiln_cuda_state *st, const kiln_cuda_scrypt_kdf_cfg *cfg,
-                                            const kiln_scrypt_input *in, size_t count, uint8_t *out, size_t out_len,
-                                            char *err, size_t errlen)
+kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg,
+                                            const kiln_scrypt_input *in, size_t count, uint8_t *out, size_t out_len)
 {
     const uint32_t r = cfg->r, p = cfg->p, N = (uint32_t)cfg->N;
     const int tpb = cfg->threads_per_block ? cfg->threads_per_block : 128;
     if (count == 0) return KILN_OK;
     uint64_t slots = 0;
     uint32_t gap = 0;
-    kiln_status ps = kiln_cuda_scrypt_kdf_plan(st, cfg, (uint64_t)count * p, out_len, &slots, &gap, err, errlen);
+    kiln_status ps = kiln_cuda_scrypt_kdf_plan(st, cfg, (uint64_t)count * p, out_len, &slots, &gap);
     if (ps != KILN_OK) return ps;
     const double lane_bytes = 128.0 * r * (templated(r) ? (double)(N / gap) : N + 2.0);
     void *scratch = NULL;
-    kiln_status ks = kiln_cuda_scratch(st, (size_t)(slots * lane_bytes), &scratch, err, errlen);
+    kiln_status ks = kiln_cuda_scratch(st, (size_t)(slots * lane_bytes), &scratch);
     if (ks != KILN_OK) return ks;
 
     /* chunks of whole items holding about one wave of lanes */
@@ -271,8 +265,7 @@ extern "C" kiln_status kiln_cuda_scrypt_kdf(kiln_cuda_state *st, const kiln_cuda
     h.arena = (uint8_t *)malloc(max_arena ? max_arena : 1);
     h.items = (kdf_item *)malloc(chunk_items * sizeof(kdf_item));
     if (!h.arena || !h.items) {
-        snprintf(err, errlen, "out of host memory for the scrypt batch");
-        return KILN_ERR_DEVICE;
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE, "out of host memory for the scrypt batch");
     }
     KILN_CUDA_TRY(cudaMalloc(&d.arena, max_arena ? max_arena : 1), "cudaMalloc (passwords)");
     KILN_CUDA_TRY(cudaMalloc(&d.items, chunk_items * sizeof(kdf_item)), "cudaMalloc (items)");
@@ -285,8 +278,7 @@ extern "C" kiln_status kiln_cuda_scrypt_kdf(kiln_cuda_state *st, const kiln_cuda
         for (uint32_t i = 0; i < n; i++) {
             const kiln_scrypt_input *x = &in[i0 + i];
             if (x->password_len > UINT32_MAX || x->salt_len > UINT32_MAX) {
-                snprintf(err, errlen, "scrypt batch item %zu: password or salt over 4 GiB", i0 + i);
-                return KILN_ERR_INPUT;
+                return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch item %zu: password or salt over 4 GiB", i0 + i);
             }
             h.items[i].pw_off = off;
             h.items[i].pw_len = (uint32_t)x->password_len;

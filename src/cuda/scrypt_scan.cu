@@ -70,7 +70,7 @@ const void *romix_of(const shape &s)
 }
 
 /* The three kernels of one launch's nonces [start, start + count). */
-cudaError_t launch(kiln_cuda_state *st, const shape &s, const kiln_scrypt_job &job, uint32_t start, uint32_t count,
+cudaError_t launch(kiln_gpu *st, const shape &s, const kiln_scrypt_job &job, uint32_t start, uint32_t count,
                    uint4 *V, uint32_t *B, kiln_hmac_sha256_key *K)
 {
     uint32_t blocks = (count + 127) / 128;
@@ -93,9 +93,9 @@ cudaError_t launch(kiln_cuda_state *st, const shape &s, const kiln_scrypt_job &j
 
 } // namespace
 
-extern "C" kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scrypt_job *job, uint32_t start,
-                                             uint64_t count, const kiln_cuda_scrypt_cfg *cfg, uint32_t *cand,
-                                             uint32_t cap, uint64_t *ncand, float *gpu_ms, char *err, size_t errlen)
+kiln_status kiln_cuda_scrypt_scan(kiln_gpu *st, const kiln_scrypt_job *job, uint32_t start,
+                                             uint64_t count, const kiln_gpu_scrypt_cfg *cfg, uint32_t *cand,
+                                             uint32_t cap, uint64_t *ncand, float *gpu_ms)
 {
     *ncand = 0;
     *gpu_ms = 0;
@@ -105,9 +105,8 @@ extern "C" kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scr
     s.gap = cfg->lookup_gap ? (uint32_t)cfg->lookup_gap : 1;
     int waves = cfg->hashes_per_thread ? cfg->hashes_per_thread : 4; /* H200: 4 waves ran 5% faster than 1 */
     if ((s.tph != 1 && s.tph != 4) || s.gap > 16 || (s.gap & (s.gap - 1)) || s.tpb < 32 || s.tpb > 256 || s.tpb % 32) {
-        snprintf(err, errlen, "scrypt launch: threads per hash %d (1 or 4), lookup gap %u (1..16, a power of two), "
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt launch: threads per hash %d (1 or 4), lookup gap %u (1..16, a power of two), "
                  "threads per block %d (32..256, multiple of 32)", s.tph, s.gap, s.tpb);
-        return KILN_ERR_INPUT;
     }
     if (count == 0) return KILN_OK;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
@@ -128,13 +127,11 @@ extern "C" kiln_status kiln_cuda_scrypt_scan(kiln_cuda_state *st, const kiln_scr
     if ((double)per_launch * per_hash > budget) per_launch = (uint64_t)(budget / per_hash);
     if (per_launch > count) per_launch = count;
     if (per_launch == 0) {
-        snprintf(err, errlen, "no device memory for a scrypt scratchpad (%zu bytes free)", free_b);
-        return KILN_ERR_DEVICE;
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE, "no device memory for a scrypt scratchpad (%zu bytes free)", free_b);
     }
     uint64_t v_bytes = per_launch * (N / s.gap) * 128;
     void *scratch = NULL;
-    kiln_status ks = kiln_cuda_scratch(st, v_bytes + per_launch * (128 + sizeof(kiln_hmac_sha256_key)), &scratch, err,
-                                       errlen);
+    kiln_status ks = kiln_cuda_scratch(st, v_bytes + per_launch * (128 + sizeof(kiln_hmac_sha256_key)), &scratch);
     if (ks != KILN_OK) return ks;
     uint4 *V = (uint4 *)scratch;
     uint32_t *B = (uint32_t *)((char *)scratch + v_bytes);

@@ -377,7 +377,7 @@ KILN_UNROLL
 constexpr int kInterleave = KILN_SHA256D_ILP;
 
 template <int NPT>
-cudaError_t launch(kiln_cuda_state *st, const sha256d_consts &c, uint32_t start, uint64_t count, int tpb)
+cudaError_t launch(kiln_gpu *st, const sha256d_consts &c, uint32_t start, uint64_t count, int tpb)
 {
     constexpr int G = NPT < kInterleave ? NPT : kInterleave;
     const uint64_t per_block = (uint64_t)tpb * NPT;
@@ -388,21 +388,20 @@ cudaError_t launch(kiln_cuda_state *st, const sha256d_consts &c, uint32_t start,
 
 } // namespace
 
-extern "C" kiln_status kiln_cuda_sha256d_scan(kiln_cuda_state *st, const kiln_sha256d_job *job, uint32_t start,
-                                              uint64_t count, int tpb, int ipt, uint32_t *cand, uint32_t cap,
-                                              uint64_t *ncand, float *gpu_ms, char *err, size_t errlen)
+kiln_status kiln_cuda_sha256d_scan(kiln_gpu *st, const kiln_sha256d_job *job, uint32_t start, uint64_t count,
+                                   kiln_launch launch_shape, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                   float *gpu_ms)
 {
+    int tpb = launch_shape.threads_per_block, ipt = launch_shape.items_per_thread;
     *ncand = 0;
     *gpu_ms = 0;
     if (tpb <= 0) tpb = 512;
     if (ipt <= 0) ipt = 1;
     if (tpb < 32 || tpb > 1024 || tpb % 32 != 0) {
-        snprintf(err, errlen, "threads per block %d not a multiple of 32 in 32..1024", tpb);
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "threads per block %d not a multiple of 32 in 32..1024", tpb);
     }
     if (count > (UINT64_C(1) << 32) - start) {
-        snprintf(err, errlen, "launch range runs past nonce 2^32 - 1");
-        return KILN_ERR_INPUT;
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "launch range runs past nonce 2^32 - 1");
     }
     if (count == 0) return KILN_OK;
     const sha256d_consts c = make_consts(*job);
@@ -417,7 +416,7 @@ extern "C" kiln_status kiln_cuda_sha256d_scan(kiln_cuda_state *st, const kiln_sh
     case 4: e = launch<4>(st, c, start, count, tpb); break;
     case 8: e = launch<8>(st, c, start, count, tpb); break;
     case 16: e = launch<16>(st, c, start, count, tpb); break;
-    default: snprintf(err, errlen, "nonces per thread %d not one of 1, 2, 4, 8, 16", ipt); return KILN_ERR_INPUT;
+    default: return kiln_fail(st->ctx, KILN_ERR_INPUT, "nonces per thread %d not one of 1, 2, 4, 8, 16", ipt);
     }
     KILN_CUDA_TRY(e, "sha256d kernel launch");
     KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, st->stream), "cudaEventRecord");

@@ -1,5 +1,5 @@
 /* The scrypt KDF (RFC 7914) on the CPU: parameter checks, p lanes over threads, batches over
- * threads, and the dispatch of batches to the GPU. Also the public HMAC/PBKDF2 entry points. */
+ * threads. Also the public HMAC/PBKDF2 entry points. GPU batches are dispatched by kiln_scrypt_batch. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,6 @@
 
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
-#include "../cuda/cuda_backend.h"
 #include "scrypt_cpu.h"
 #include "scrypt_kdf.h"
 
@@ -140,8 +139,8 @@ static void scrypt_one(const kiln_scrypt_input *in, kiln_scrypt_params sp, uint8
     kiln_pbkdf2_sha256_hd(in->password, in->password_len, B, lane * sp.p, 1, out, out_len);
 }
 
-static kiln_status batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
-                             uint8_t *out, size_t out_len)
+kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
+                                  uint8_t *out, size_t out_len)
 {
     int want = worker_count(ctx, count);
     if (want == 1 || (uint64_t)count < (uint64_t)want * sp.p) {
@@ -173,54 +172,6 @@ static kiln_status batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t 
     return KILN_OK;
 }
 
-static kiln_status batch_args(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
-                              uint8_t *out, size_t out_len)
-{
-    if (!ctx) return KILN_ERR_INPUT;
-    if (count == 0) return KILN_OK;
-    if (!in || !out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing inputs or output buffer");
-    for (size_t i = 0; i < count; i++)
-        if ((!in[i].password && in[i].password_len) || (!in[i].salt && in[i].salt_len))
-            return kiln_fail(ctx, KILN_ERR_INPUT, "input %zu has a length but no bytes", i);
-    if (count > SIZE_MAX / out_len) return kiln_fail(ctx, KILN_ERR_INPUT, "batch output size overflows");
-    return kiln_scrypt_check(ctx, sp, out_len);
-}
-
-/* The GPU batch without the CPU spot check (bench measures this). */
-kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
-                                  uint8_t *out, size_t out_len)
-{
-    char err[KILN_ERR_MAX];
-    if (!ctx->cuda) {
-        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
-        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
-    }
-    kiln_cuda_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
-                                    ctx->scrypt_kdf_shape.lookup_gap};
-    kiln_status st = kiln_cuda_scrypt_kdf(ctx->cuda, &cfg, in, count, out, out_len, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
-    return KILN_OK;
-}
-
-kiln_status kiln_scrypt_batch(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
-                              uint8_t *out, size_t out_len)
-{
-    kiln_status st = batch_args(ctx, in, count, sp, out, out_len);
-    if (st != KILN_OK || count == 0) return st;
-    if (ctx->backend == KILN_BACKEND_CPU) return batch_cpu(ctx, in, count, sp, out, out_len);
-    st = kiln_scrypt_batch_gpu(ctx, in, count, sp, out, out_len);
-    if (st != KILN_OK) return st;
-    /* a GPU bug must not pass as a result: the last item is recomputed on the CPU */
-    uint8_t *check = malloc(out_len);
-    if (!check) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for the CPU check");
-    const kiln_scrypt_input *last = &in[count - 1];
-    st = kiln_scrypt(ctx, last->password, last->password_len, last->salt, last->salt_len, sp, check, out_len);
-    if (st == KILN_OK && memcmp(check, out + (count - 1) * out_len, out_len) != 0)
-        st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU scrypt result for item %zu differs from the CPU's", count - 1);
-    free(check);
-    return st;
-}
-
 void kiln_scrypt_pow_hash(const uint8_t header[80], uint8_t hash[32])
 {
     /* on the stack: the verification path must not fail for want of memory */
@@ -231,51 +182,6 @@ void kiln_scrypt_pow_hash(const uint8_t header[80], uint8_t hash[32])
     kiln_scrypt_romix(X, V, Y, KILN_SCRYPT_LTC_N, 1);
     for (int k = 0; k < 32; k++) kiln_store_le32(B + 4 * k, X[k]);
     kiln_pbkdf2_sha256_hd(header, 80, B, sizeof B, 1, hash, 32);
-}
-
-/* ---- launch shapes */
-
-static kiln_status check_shape(kiln_ctx *ctx, kiln_scrypt_shape s, int kdf)
-{
-    if (s.threads_per_hash != 0 && s.threads_per_hash != 4 && (kdf || s.threads_per_hash != 1))
-        return kiln_fail(ctx, KILN_ERR_INPUT, "threads per hash %d must be %s", s.threads_per_hash,
-                         kdf ? "4 for the batch KDF" : "1 or 4");
-    if (s.lookup_gap < 0 || s.lookup_gap > 16 || (s.lookup_gap & (s.lookup_gap - 1)) != 0)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "lookup gap %d must be 1, 2, 4, 8 or 16", s.lookup_gap);
-    return KILN_OK;
-}
-
-kiln_status kiln_ctx_set_scrypt_shape(kiln_ctx *ctx, kiln_scrypt_shape shape)
-{
-    if (!ctx) return KILN_ERR_INPUT;
-    kiln_status st = check_shape(ctx, shape, 0);
-    if (st == KILN_OK) ctx->scrypt_shape = shape;
-    return st;
-}
-
-kiln_scrypt_shape kiln_ctx_scrypt_shape(const kiln_ctx *ctx)
-{
-    kiln_scrypt_shape none = {0, 0};
-    return ctx ? ctx->scrypt_shape : none;
-}
-
-kiln_status kiln_ctx_set_scrypt_kdf_launch(kiln_ctx *ctx, kiln_launch launch, kiln_scrypt_shape shape)
-{
-    if (!ctx) return KILN_ERR_INPUT;
-    int tpb = launch.threads_per_block;
-    if (tpb != 0 && (tpb < 32 || tpb > 1024 || tpb % 32 != 0))
-        return kiln_fail(ctx, KILN_ERR_INPUT, "threads per block %d must be a multiple of 32 in 32..1024", tpb);
-    kiln_status st = check_shape(ctx, shape, 1);
-    if (st != KILN_OK) return st;
-    ctx->scrypt_kdf_launch = launch;
-    ctx->scrypt_kdf_shape = shape;
-    return KILN_OK;
-}
-
-void kiln_ctx_scrypt_kdf_launch(const kiln_ctx *ctx, kiln_launch *launch, kiln_scrypt_shape *shape)
-{
-    if (launch) *launch = ctx ? ctx->scrypt_kdf_launch : (kiln_launch){0, 0};
-    if (shape) *shape = ctx ? ctx->scrypt_kdf_shape : (kiln_scrypt_shape){0, 0};
 }
 
 /* ---- HMAC and PBKDF2 */

@@ -4,17 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bench.h"
+#include "../core/clock.h"
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
-#include "../cuda/cuda_backend.h"
-#include "scrypt_kdf.h"
-#include "../core/clock.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "../core/gpu.h"
+#include "scrypt_internal.h"
 
 /* Items per measured batch: one wave of GPU lanes, or two per CPU thread. */
 static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *items)
@@ -24,19 +19,37 @@ static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *item
         *items = (size_t)(2 * t);
         return KILN_OK;
     }
-    char err[KILN_ERR_MAX];
-    if (!ctx->cuda) {
-        kiln_status st = kiln_cuda_open(ctx->gpu_legacy_ordinal, &ctx->cuda, err, sizeof err);
-        if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
-    }
-    kiln_cuda_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
-                                    ctx->scrypt_kdf_shape.lookup_gap};
+    kiln_gpu *g;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
+    if (st != KILN_OK) return st;
+    kiln_gpu_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
+                                   ctx->scrypt_kdf_shape.lookup_gap};
     uint64_t slots = 0;
     uint32_t gap = 0;
-    kiln_status st = kiln_cuda_scrypt_kdf_plan(ctx->cuda, &cfg, UINT64_C(1) << 40, 64, &slots, &gap, err, sizeof err);
-    if (st != KILN_OK) return kiln_fail(ctx, st, "%s", err);
+    st = ctx->gpu->scrypt_kdf_plan(g, &cfg, UINT64_C(1) << 40, 64, &slots, &gap);
+    if (st != KILN_OK) return st;
     *items = slots / sp.p > 0 ? (size_t)(slots / sp.p) : 1;
     return KILN_OK;
+}
+
+typedef struct kdf_pass {
+    kiln_ctx *ctx;
+    kiln_scrypt_params sp;
+    const kiln_scrypt_input *in;
+    size_t n;
+    uint8_t *keys, *out;
+} kdf_pass;
+
+static kiln_status run_pass(void *user, int index, double *rate)
+{
+    kdf_pass *p = user;
+    (void)index;
+    double t = kiln_now();
+    kiln_status st = p->ctx->backend == KILN_BACKEND_CPU ? kiln_scrypt_batch(p->ctx, p->in, p->n, p->sp, p->out, 64)
+                                                         : kiln_scrypt_batch_gpu(p->ctx, p->in, p->n, p->sp, p->out, 64);
+    *rate = (double)p->n / (kiln_now() - t);
+    memcpy(p->keys, p->out, 8); /* a fresh first password each pass */
+    return st;
 }
 
 kiln_status kiln_bench_scrypt_kdf(kiln_ctx *ctx, kiln_scrypt_params sp, double seconds, double *rate)
@@ -62,23 +75,12 @@ kiln_status kiln_bench_scrypt_kdf(kiln_ctx *ctx, kiln_scrypt_params sp, double s
     }
     for (size_t i = 0; i < n; i++) in[i] = (kiln_scrypt_input){keys + 24 * i, 8, keys + 24 * i + 8, 16};
 
-    double rates[64];
-    int k = 0;
-    double t0 = kiln_now();
-    for (int pass = 0; pass < 65 && (pass < 4 || kiln_now() - t0 < seconds); pass++) {
-        double t = kiln_now();
-        st = ctx->backend == KILN_BACKEND_CPU ? kiln_scrypt_batch(ctx, in, n, sp, out, 64)
-                                              : kiln_scrypt_batch_gpu(ctx, in, n, sp, out, 64);
-        double dt = kiln_now() - t;
-        if (st != KILN_OK) break;
-        if (pass > 0) rates[k++] = (double)n / dt; /* pass 0 warms up (allocations, caches) */
-        memcpy(keys, out, 8); /* a fresh first password each pass */
-    }
+    /* one warm-up pass (allocations, caches), then 3 to 64 timed ones */
+    kdf_pass p = {ctx, sp, in, n, keys, out};
+    kiln_bench_spec spec = {1, 3, 64, seconds, run_pass, NULL, &p};
+    st = kiln_bench_median(&spec, rate, NULL);
     free(keys);
     free(out);
     free(in);
-    if (st != KILN_OK) return st;
-    qsort(rates, (size_t)k, sizeof *rates, cmp_double);
-    *rate = k % 2 ? rates[k / 2] : (rates[k / 2 - 1] + rates[k / 2]) / 2;
-    return KILN_OK;
+    return st;
 }

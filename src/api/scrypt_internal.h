@@ -1,0 +1,12 @@
+/* The scrypt batch pieces shared by kiln_scrypt_batch and its benchmark. */
+#ifndef KILN_API_SCRYPT_INTERNAL_H
+#define KILN_API_SCRYPT_INTERNAL_H
+
+#include "kiln.h"
+
+/* The GPU batch alone, without kiln_scrypt_batch's CPU spot check (the bench measures this).
+ * Arguments already checked. */
+kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
+                                  uint8_t *out, size_t out_len);
+
+#endif
