@@ -47,7 +47,7 @@ int cmd_devices(int argc, char **argv)
             if (w->kinds & bit) snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? "," : "", kind_names[k]);
             if (w->gpu_kinds & bit) snprintf(gpu + strlen(gpu), sizeof gpu - strlen(gpu), "%s%s", gpu[0] ? "," : "", kind_names[k]);
         }
-        const char *where = w->gpu_kinds == w->kinds ? "cpu cuda" : gpu[0] ? "cpu, cuda for " : "cpu";
+        const char *where = w->gpu_kinds == w->kinds ? "cpu gpu" : gpu[0] ? "cpu, gpu for " : "cpu";
         printf("  %-12s %-17s %s%s  %s\n", w->name, kinds, where, w->gpu_kinds == w->kinds ? "" : gpu, w->help);
     }
     return EXIT_OK;
