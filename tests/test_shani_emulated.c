@@ -11,9 +11,6 @@
 /* distinct names, so the library's own (real-instruction) kernels stay untouched */
 #define kiln_sha256_blocks_shani emu_sha256_blocks_shani
 #define kiln_sha256d_lanes_shani emu_sha256d_lanes_shani
-#ifndef KILN_HAVE_SHANI
-#define KILN_HAVE_SHANI 1
-#endif
 #include "../src/hash/sha256_shani.c"
 #undef RNDS4 /* the two files' macro names overlap */
 #undef SCHED
