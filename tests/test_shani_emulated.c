@@ -13,8 +13,7 @@
 #define kiln_sha256d_lanes_shani emu_sha256d_lanes_shani
 #include "../src/hash/sha256_shani.c"
 #undef RNDS4 /* the two files' macro names overlap */
-#undef SCHED
-#undef GROUPS4
+#undef SCHED /* GROUPS4 (sha256_shani_groups.h) is shared and expands to the new ones */
 #include "../src/pow/sha256d_shani.c"
 #endif
 

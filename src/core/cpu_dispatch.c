@@ -1,5 +1,7 @@
 #include "cpu_dispatch.h"
 
+#include <string.h>
+
 #include "cpu_features.h"
 
 unsigned kiln_cpu_have(void)
@@ -17,4 +19,11 @@ void kiln_cpu_rank(const kiln_cpu_candidate *cands, int n, unsigned have, kiln_c
         if (cands[i].selftest && !cands[i].selftest(cands[i].impl)) continue;
         r->usable[r->n++] = &cands[i];
     }
+}
+
+int kiln_cpu_ranked_copy(const kiln_cpu_ranking *r, void *out, size_t size, int cap)
+{
+    int n = r->n < cap ? r->n : cap;
+    for (int i = 0; i < n; i++) memcpy((char *)out + (size_t)i * size, r->usable[i]->impl, size);
+    return n;
 }

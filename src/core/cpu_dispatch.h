@@ -9,6 +9,7 @@
 #define KILN_CORE_CPU_DISPATCH_H
 
 #include <pthread.h>
+#include <stddef.h>
 
 /* The SIMD and SHA-extension kernels (src files named *_avx2.c, *_avx512.c, *_shani.c,
  * keccak_zmm.c) are built on x86-64 with GCC or Clang, each with its own instruction-set flags
@@ -40,6 +41,10 @@ unsigned kiln_cpu_have(void);
  * all in `have` and whose self-test passes. Tests call it directly; everything else goes through
  * KILN_CPU_DISPATCH. */
 void kiln_cpu_rank(const kiln_cpu_candidate *cands, int n, unsigned have, kiln_cpu_ranking *r);
+
+/* Copies the first cap usable implementations of r to out (each `size` bytes, the caller's own
+ * type), in rank order; returns how many. */
+int kiln_cpu_ranked_copy(const kiln_cpu_ranking *r, void *out, size_t size, int cap);
 
 /* Defines `static const kiln_cpu_ranking *fn(void)`, ranking the static array `cands` on the
  * first call of the process (pthread_once) and returning the same ranking ever after. */

@@ -1,7 +1,5 @@
 #include "sha256d_cpu.h"
 
-#include <string.h>
-
 #include "../core/cpu_dispatch.h"
 #include "../core/cpu_scan.h"
 #include "sha256d_simd.h"
@@ -59,12 +57,7 @@ static const kiln_cpu_candidate candidates[] = {
 KILN_CPU_DISPATCH(ranking, candidates)
 
 int kiln_sha256d_cpu_impls(kiln_sha256d_impl *out, int cap)
-{
-    const kiln_cpu_ranking *r = ranking();
-    int n = r->n < cap ? r->n : cap;
-    for (int i = 0; i < n; i++) out[i] = *(const kiln_sha256d_impl *)r->usable[i]->impl;
-    return n;
-}
+{ return kiln_cpu_ranked_copy(ranking(), out, sizeof *out, cap); }
 
 struct scan_arg {
     const kiln_sha256d_impl *impl;

@@ -47,12 +47,7 @@ static const kiln_cpu_candidate candidates[] = {
 KILN_CPU_DISPATCH(ranking, candidates)
 
 int kiln_scrypt_cpu_impls(kiln_scrypt_impl *out, int cap)
-{
-    const kiln_cpu_ranking *r = ranking();
-    int n = r->n < cap ? r->n : cap;
-    for (int i = 0; i < n; i++) out[i] = *(const kiln_scrypt_impl *)r->usable[i]->impl;
-    return n;
-}
+{ return kiln_cpu_ranked_copy(ranking(), out, sizeof *out, cap); }
 
 struct scan_arg {
     const kiln_scrypt_impl *impl;
