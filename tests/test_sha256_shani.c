@@ -12,7 +12,7 @@
 
 int main(void)
 {
-#if defined(KILN_HAVE_SHANI)
+#if defined(KILN_X86_KERNELS)
     if (!kiln_cpu()->sha_ni) {
         printf("no SHA extensions on this CPU (%s): skipped\n", kiln_cpu_model());
         return TEST_SKIP;

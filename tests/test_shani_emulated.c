@@ -11,13 +11,9 @@
 /* distinct names, so the library's own (real-instruction) kernels stay untouched */
 #define kiln_sha256_blocks_shani emu_sha256_blocks_shani
 #define kiln_sha256d_lanes_shani emu_sha256d_lanes_shani
-#ifndef KILN_HAVE_SHANI
-#define KILN_HAVE_SHANI 1
-#endif
 #include "../src/hash/sha256_shani.c"
 #undef RNDS4 /* the two files' macro names overlap */
-#undef SCHED
-#undef GROUPS4
+#undef SCHED /* GROUPS4 (sha256_shani_groups.h) is shared and expands to the new ones */
 #include "../src/pow/sha256d_shani.c"
 #endif
 

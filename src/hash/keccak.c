@@ -3,7 +3,6 @@
  * byte by byte, so memory use is the 200-byte state whatever the input length. */
 #include <string.h>
 
-#include "../core/cpu_features.h"
 #include "../prim/keccak.h"
 #include "keccak_host.h"
 #include "kiln.h"
@@ -18,25 +17,56 @@ static void absorb_portable(uint64_t s[KILN_KECCAK_LANES], const uint8_t *blocks
     }
 }
 
+/* SHA3-256 (rate 136) of a message through impl alone: whole blocks by impl->absorb, the padded
+ * last block XORed in and permuted by impl->permute. */
+static void sha3_256_via(const kiln_keccak_host_impl *impl, const uint8_t *msg, size_t len, uint8_t out[32])
+{
+    enum { RATE = 136 };
+    uint64_t s[KILN_KECCAK_LANES] = {0};
+    uint8_t last[RATE] = {0};
+    impl->absorb(s, msg, len / RATE, RATE);
+    memcpy(last, msg + len - len % RATE, len % RATE);
+    last[len % RATE] = KILN_SHA3_DOMAIN;
+    last[RATE - 1] |= 0x80;
+    kiln_keccak_xor_block(s, last, RATE);
+    impl->permute(s);
+    for (int i = 0; i < 32; i++) out[i] = kiln_keccak_get_byte(s, (size_t)i);
+}
+
+/* FIPS 202 examples (NIST CSRC, SHA3-256_Msg0.pdf and SHA3-256_1600.pdf): the empty message, and
+ * 200 bytes of 0xa3, which spans a full block and a partial one. */
+static int selftest(const void *impl)
+{
+    static const uint8_t empty[32] = {0xa7, 0xff, 0xc6, 0xf8, 0xbf, 0x1e, 0xd7, 0x66, 0x51, 0xc1, 0x47,
+                                      0x56, 0xa0, 0x61, 0xd6, 0x62, 0xf5, 0x80, 0xff, 0x4d, 0xe4, 0x3b,
+                                      0x49, 0xfa, 0x82, 0xd8, 0x0a, 0x4b, 0x80, 0xf8, 0x43, 0x4a};
+    static const uint8_t a3x200[32] = {0x79, 0xf3, 0x8a, 0xde, 0xc5, 0xc2, 0x03, 0x07, 0xa9, 0x8e, 0xf7,
+                                       0x6e, 0x83, 0x24, 0xaf, 0xbf, 0xd4, 0x6c, 0xfd, 0x81, 0xb2, 0x2e,
+                                       0x39, 0x73, 0xc6, 0x5f, 0xa1, 0xbd, 0x9d, 0xe3, 0x17, 0x87};
+    uint8_t msg[200], d0[32], d1[32];
+    memset(msg, 0xa3, sizeof msg);
+    sha3_256_via(impl, msg, 0, d0);
+    sha3_256_via(impl, msg, sizeof msg, d1);
+    return memcmp(d0, empty, 32) == 0 && memcmp(d1, a3x200, 32) == 0;
+}
+
 static const kiln_keccak_host_impl portable = {"portable", permute_portable, absorb_portable};
-#if defined(KILN_KECCAK_ZMM)
+#if defined(KILN_X86_KERNELS)
 static const kiln_keccak_host_impl avx512 = {"avx512", kiln_keccak_f1600_zmm, kiln_keccak_absorb_zmm};
 #endif
 
+/* The portable code is the reference the test suite checks; it needs no self-test to be the floor. */
+static const kiln_cpu_candidate candidates[] = {
+#if defined(KILN_X86_KERNELS)
+    {"avx512", KILN_NEEDS_AVX512, &avx512, selftest},
+#endif
+    {"portable", 0, &portable, NULL},
+};
+KILN_CPU_DISPATCH(ranking, candidates)
+
 const kiln_keccak_host_impl *kiln_keccak_host_portable(void) { return &portable; }
 
-const kiln_keccak_host_impl *kiln_keccak_host(void)
-{
-    static const kiln_keccak_host_impl *impl;
-    if (!impl) { /* idempotent: a racing first call stores the same pointer */
-#if defined(KILN_KECCAK_ZMM)
-        impl = kiln_cpu()->avx512 ? &avx512 : &portable;
-#else
-        impl = &portable;
-#endif
-    }
-    return impl;
-}
+const kiln_keccak_host_impl *kiln_keccak_host(void) { return ranking()->usable[0]->impl; }
 
 const char *kiln_keccak_impl(void) { return kiln_keccak_host()->name; }
 

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/cpu_dispatch.h"
+
 typedef struct kiln_keccak_host_impl {
     const char *name;
     void (*permute)(uint64_t s[25]);
@@ -16,9 +18,8 @@ typedef struct kiln_keccak_host_impl {
 const kiln_keccak_host_impl *kiln_keccak_host(void);
 const kiln_keccak_host_impl *kiln_keccak_host_portable(void);
 
-/* The AVX-512 code (keccak_zmm.c) is built on x86-64 with GCC or Clang. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define KILN_KECCAK_ZMM 1
+/* AVX-512 (keccak_zmm.c); only call when kiln_cpu()->avx512. */
+#if defined(KILN_X86_KERNELS)
 void kiln_keccak_f1600_zmm(uint64_t s[25]);
 void kiln_keccak_absorb_zmm(uint64_t s[25], const uint8_t *blocks, size_t n, unsigned rate);
 #endif

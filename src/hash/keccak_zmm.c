@@ -2,19 +2,11 @@
  * of a row y, in qword slots 0..4; slots 5..7 are never read into slots 0..4). theta's column
  * parity is then a vertical XOR of registers, rho one variable rotate per plane, chi two lane
  * rotations and one three-input logic instruction per plane, and pi the only cross-plane
- * shuffle. Called only when the CPU has AVX-512 (kiln_cpu()).
- *
- * The instruction set is enabled for this file alone by a pragma rather than by the build's
- * per-file `_avx512.c` flags, because that naming also declares the SHA-256 lane kernels present. */
-#include "keccak_host.h"
-
-#if defined(KILN_KECCAK_ZMM)
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512vl,avx512bw"))), apply_to = function)
-#else
-#pragma GCC target("avx512f,avx512vl,avx512bw")
-#endif
+ * shuffle. Called only when the CPU has AVX-512 (kiln_cpu()); src/CMakeLists.txt gives this file
+ * alone the AVX-512 flags. */
 #include <immintrin.h>
+
+#include "keccak_host.h"
 
 #include "../prim/keccak.h"
 
@@ -104,8 +96,3 @@ void kiln_keccak_absorb_zmm(uint64_t s[KILN_KECCAK_LANES], const uint8_t *blocks
     }
     store_planes(&st, s);
 }
-
-#if defined(__clang__)
-#pragma clang attribute pop
-#endif
-#endif

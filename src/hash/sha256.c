@@ -2,7 +2,7 @@
  * once at run time (SHA extensions when the CPU has them, else the portable code). */
 #include <string.h>
 
-#include "../core/cpu_features.h"
+#include "../core/cpu_dispatch.h"
 #include "../prim/sha256.h"
 #include "kiln.h"
 #include "sha256_host.h"
@@ -12,27 +12,55 @@ static void compress_portable(uint32_t state[8], const uint8_t *blocks, size_t n
     for (size_t i = 0; i < n; i++) kiln_sha256_compress_bytes(state, blocks + 64 * i);
 }
 
-static kiln_sha256_blocks_fn pick(void)
+struct blocks_impl {
+    kiln_sha256_blocks_fn fn;
+};
+
+/* FIPS 180-4 examples (NIST CSRC, SHA256.pdf): "abc" in one padded block, and the 448-bit
+ * "abcdbcdecdefdefg...nopq" in two, compressed by a single call. */
+static int selftest(const void *impl)
 {
-#if defined(KILN_HAVE_SHANI)
-    if (kiln_cpu()->sha_ni) return kiln_sha256_blocks_shani;
-#endif
-    return compress_portable;
+    kiln_sha256_blocks_fn blocks = ((const struct blocks_impl *)impl)->fn;
+    static const char msg2[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    static const uint32_t abc[8] = {0xba7816bfu, 0x8f01cfeau, 0x414140deu, 0x5dae2223u,
+                                    0xb00361a3u, 0x96177a9cu, 0xb410ff61u, 0xf20015adu};
+    static const uint32_t two[8] = {0x248d6a61u, 0xd20638b8u, 0xe5c02693u, 0x0c3e6039u,
+                                    0xa33ce459u, 0x64ff2167u, 0xf6ecedd4u, 0x19db06c1u};
+    uint8_t b1[64] = {'a', 'b', 'c', 0x80}, b2[128] = {0};
+    b1[63] = 24;
+    memcpy(b2, msg2, 56);
+    b2[56] = 0x80;
+    b2[126] = 448 >> 8;
+    b2[127] = 448 & 0xff;
+    uint32_t s1[8], s2[8];
+    kiln_sha256_iv(s1);
+    kiln_sha256_iv(s2);
+    blocks(s1, b1, 1);
+    blocks(s2, b2, 2);
+    return memcmp(s1, abc, sizeof abc) == 0 && memcmp(s2, two, sizeof two) == 0;
 }
 
-kiln_sha256_blocks_fn kiln_sha256_blocks(void)
-{
-    static kiln_sha256_blocks_fn fn;
-    if (!fn) fn = pick(); /* idempotent: a racing first call stores the same pointer */
-    return fn;
-}
+static const struct blocks_impl portable = {compress_portable};
+#if defined(KILN_X86_KERNELS)
+static const struct blocks_impl shani = {kiln_sha256_blocks_shani};
+#endif
+
+/* The portable code is the reference the test suite checks; it needs no self-test to be the floor. */
+static const kiln_cpu_candidate candidates[] = {
+#if defined(KILN_X86_KERNELS)
+    {"sha-ni", KILN_NEEDS_SHANI, &shani, selftest},
+#endif
+    {"portable", 0, &portable, NULL},
+};
+KILN_CPU_DISPATCH(ranking, candidates)
+
+static const struct blocks_impl *chosen(void) { return ranking()->usable[0]->impl; }
+
+kiln_sha256_blocks_fn kiln_sha256_blocks(void) { return chosen()->fn; }
 
 kiln_sha256_blocks_fn kiln_sha256_blocks_portable(void) { return compress_portable; }
 
-const char *kiln_sha256_impl(void)
-{
-    return kiln_sha256_blocks() == compress_portable ? "portable" : "sha-ni";
-}
+const char *kiln_sha256_impl(void) { return ranking()->usable[0]->name; }
 
 void kiln_sha256_init(kiln_sha256_stream *s)
 {

@@ -20,16 +20,7 @@
 #define SCHED(m0, m1, m2, m3) \
     m0 = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32((m0), (m1)), _mm_alignr_epi8((m3), (m2), 4)), (m3))
 
-/* Groups i .. i+3 (i >= 4, a multiple of 4) of four rounds each. */
-#define GROUPS4(i)              \
-    SCHED(m0, m1, m2, m3);      \
-    RNDS4(m0, (i));             \
-    SCHED(m1, m2, m3, m0);      \
-    RNDS4(m1, (i) + 1);         \
-    SCHED(m2, m3, m0, m1);      \
-    RNDS4(m2, (i) + 2);         \
-    SCHED(m3, m0, m1, m2);      \
-    RNDS4(m3, (i) + 3)
+#include "sha256_shani_groups.h"
 
 void kiln_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks, size_t n)
 {

@@ -22,7 +22,8 @@ typedef struct kiln_sha256d_impl {
 uint64_t kiln_sha256d_lanes_scalar(const kiln_sha256d_job *job, uint32_t start, uint32_t count, uint32_t *cand,
                                    uint32_t cap);
 
-/* Every implementation this CPU can run, fastest first; returns how many (at most cap). */
+/* Every implementation this CPU can run and whose known-answer self-test passed, fastest first
+ * (core/cpu_dispatch.h); the first is the one to use. Returns how many (at most cap). */
 int kiln_sha256d_cpu_impls(kiln_sha256d_impl *out, int cap);
 
 /* Scans with `threads` threads (0 = all cores) using impl; candidate semantics as above, in no

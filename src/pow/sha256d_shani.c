@@ -75,15 +75,7 @@ static void precompute(const kiln_sha256d_job *job, pre *p)
 #define SCHED(m0, m1, m2, m3)                                                                                   \
     EACH(m0)[j] = _mm_sha256msg2_epu32(                                                                         \
         _mm_add_epi32(_mm_sha256msg1_epu32((m0)[j], (m1)[j]), _mm_alignr_epi8((m3)[j], (m2)[j], 4)), (m3)[j])
-#define GROUPS4(i)         \
-    SCHED(m0, m1, m2, m3); \
-    RNDS4(m0, (i));        \
-    SCHED(m1, m2, m3, m0); \
-    RNDS4(m1, (i) + 1);    \
-    SCHED(m2, m3, m0, m1); \
-    RNDS4(m2, (i) + 2);    \
-    SCHED(m3, m0, m1, m2); \
-    RNDS4(m3, (i) + 3)
+#include "../hash/sha256_shani_groups.h"
 
 /* Digest word 7 (before byte swapping) of sha256d for NX nonces. */
 static inline void digest_word7(const pre *p, const uint32_t nonce[NX], uint32_t out[NX])

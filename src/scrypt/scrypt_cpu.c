@@ -1,69 +1,75 @@
 #include "scrypt_cpu.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-#include "../core/cpu_features.h"
+#include "../core/cpu_dispatch.h"
+#include "../core/cpu_scan.h"
+
+/* A real Litecoin mainnet header of July 2013 (Litecoin Core's scrypt_tests.cpp, vector 0; in
+ * tests/data/litecoin_pow.json) with its nonce. Its PoW hash 00000000002bef41... meets its
+ * target, so its top 32 bits are zero: with target_top = 0, the nonce and its two neighbours must
+ * yield the nonce alone. */
+static const char known_header[] = "020000004c1271c211717198227392b029a64a7971931d351b387bb80db027f270411e398a07046f"
+                                   "7d4a08dd815412a8712f874a7ebf0507e3878bd24e20a3b73fd750a667d2f451eac7471b00de6659";
+#define KNOWN_NONCE 0x5966de00u
+
+static int hexval(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
+
+static int selftest(const void *impl)
+{
+    const kiln_scrypt_impl *im = impl;
+    uint8_t header[80], target[32] = {0};
+    for (int i = 0; i < 80; i++) header[i] = (uint8_t)(hexval(known_header[2 * i]) * 16 + hexval(known_header[2 * i + 1]));
+    kiln_scrypt_job job;
+    kiln_scrypt_job_init(&job, header, target);
+    uint32_t *V = NULL;
+    if (posix_memalign((void **)&V, 64, (size_t)im->lanes * 32 * KILN_SCRYPT_LTC_N * sizeof *V) != 0) return 0;
+    uint32_t cand[3];
+    uint64_t n = im->fn(&job, KNOWN_NONCE - 1, 3, cand, 3, V);
+    free(V);
+    return n == 1 && cand[0] == KNOWN_NONCE;
+}
+
+#if defined(KILN_X86_KERNELS)
+static const kiln_scrypt_impl avx512 = {"avx512x16", 16, kiln_scrypt_lanes_avx512};
+static const kiln_scrypt_impl avx2 = {"avx2x8", 8, kiln_scrypt_lanes_avx2};
+#endif
+static const kiln_scrypt_impl scalar = {"scalar", 1, kiln_scrypt_lanes_scalar};
+
+/* The scalar kernel is the reference the test suite checks; it needs no self-test to be the floor. */
+static const kiln_cpu_candidate candidates[] = {
+#if defined(KILN_X86_KERNELS)
+    {"avx512x16", KILN_NEEDS_AVX512, &avx512, selftest},
+    {"avx2x8", KILN_NEEDS_AVX2, &avx2, selftest},
+#endif
+    {"scalar", 0, &scalar, NULL},
+};
+KILN_CPU_DISPATCH(ranking, candidates)
 
 int kiln_scrypt_cpu_impls(kiln_scrypt_impl *out, int cap)
+{ return kiln_cpu_ranked_copy(ranking(), out, sizeof *out, cap); }
+
+struct scan_arg {
+    const kiln_scrypt_impl *impl;
+    const kiln_scrypt_job *job;
+};
+
+static uint64_t scan_piece(const void *arg, uint32_t start, uint32_t n, uint32_t *cand, uint32_t cap, void *scratch)
 {
-    kiln_scrypt_impl all[3];
-    int n = 0;
-    const kiln_cpu_features *cpu = kiln_cpu();
-    (void)cpu;
-#if defined(KILN_HAVE_AVX512)
-    if (cpu->avx512) all[n++] = (kiln_scrypt_impl){"avx512x16", 16, kiln_scrypt_lanes_avx512};
-#endif
-#if defined(KILN_HAVE_AVX2)
-    if (cpu->avx2) all[n++] = (kiln_scrypt_impl){"avx2x8", 8, kiln_scrypt_lanes_avx2};
-#endif
-    all[n++] = (kiln_scrypt_impl){"scalar", 1, kiln_scrypt_lanes_scalar};
-    if (n > cap) n = cap;
-    memcpy(out, all, (size_t)n * sizeof *out);
-    return n;
+    const struct scan_arg *a = arg;
+    return a->impl->fn(a->job, start, n, cand, cap, scratch);
 }
 
 /* A piece is a few lane groups: small enough to balance two threads over a short range, large
- * enough that the per-call setup is nothing beside 1024-step ROMix. Each thread keeps its own
- * scratch V (lanes * 128 KiB) and a candidate buffer as large as a piece. */
+ * enough that the per-call setup is nothing beside 1024-step ROMix. Each thread's scratch is V
+ * (lanes * 128 KiB). */
 #define GROUPS_PER_PIECE 2u
 
 uint64_t kiln_scrypt_cpu_scan(const kiln_scrypt_impl *impl, int threads, const kiln_scrypt_job *job, uint32_t start,
                               uint64_t count, uint32_t *cand, uint32_t cap)
 {
-    const uint32_t piece = GROUPS_PER_PIECE * (uint32_t)impl->lanes;
-    const size_t v_words = (size_t)impl->lanes * 32 * KILN_SCRYPT_LTC_N;
-    uint64_t pieces = (count + piece - 1) / piece;
-    uint64_t total = 0;
-    int oom = 0;
-    if (threads <= 0) threads = kiln_cpu_cores();
-    if ((uint64_t)threads > pieces) threads = pieces > 0 ? (int)pieces : 1;
-#pragma omp parallel num_threads(threads)
-    {
-        uint32_t *local = malloc(piece * sizeof *local);
-        uint32_t *V = NULL;
-        /* 64-byte aligned so vector rows never split cache lines */
-        if (posix_memalign((void **)&V, 64, v_words * sizeof *V) != 0) V = NULL;
-        if (!local || !V) {
-#pragma omp atomic write
-            oom = 1;
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t p = 0; p < pieces; p++) {
-            if (!local || !V) continue;
-            uint64_t off = p * piece;
-            uint32_t n = (uint32_t)(count - off < piece ? count - off : piece);
-            uint64_t hits = impl->fn(job, start + (uint32_t)off, n, local, piece, V);
-            if (hits == 0) continue;
-#pragma omp critical(kiln_scrypt_candidates)
-            {
-                for (uint64_t i = 0; i < hits && i < piece; i++)
-                    if (total + i < cap) cand[total + i] = local[i];
-                total += hits;
-            }
-        }
-        free(local);
-        free(V);
-    }
-    return oom ? UINT64_MAX : total;
+    struct scan_arg a = {impl, job};
+    size_t v_bytes = (size_t)impl->lanes * 32 * KILN_SCRYPT_LTC_N * sizeof(uint32_t);
+    return kiln_cpu_scan_pieces(scan_piece, &a, GROUPS_PER_PIECE * (uint32_t)impl->lanes, v_bytes, threads, start,
+                                count, cand, cap);
 }

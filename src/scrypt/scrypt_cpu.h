@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "kiln.h"
+#include "../core/cpu_dispatch.h"
 #include "../core/scrypt_job.h"
 
 /* Tries nonces start .. start+count-1 (start + count <= 2^32). Nonces whose PoW hash passes the
@@ -22,16 +23,15 @@ typedef struct kiln_scrypt_impl {
 
 uint64_t kiln_scrypt_lanes_scalar(const kiln_scrypt_job *job, uint32_t start, uint32_t count, uint32_t *cand,
                                   uint32_t cap, uint32_t *V);
-#if defined(KILN_HAVE_AVX512)
+#if defined(KILN_X86_KERNELS) /* each built with its own instruction-set flags */
 uint64_t kiln_scrypt_lanes_avx512(const kiln_scrypt_job *job, uint32_t start, uint32_t count, uint32_t *cand,
                                   uint32_t cap, uint32_t *V);
-#endif
-#if defined(KILN_HAVE_AVX2)
 uint64_t kiln_scrypt_lanes_avx2(const kiln_scrypt_job *job, uint32_t start, uint32_t count, uint32_t *cand,
                                 uint32_t cap, uint32_t *V);
 #endif
 
-/* Every implementation this CPU can run, fastest first; returns how many (at most cap). */
+/* Every implementation this CPU can run and whose known-answer self-test passed, fastest first
+ * (core/cpu_dispatch.h); the first is the one to use. Returns how many (at most cap). */
 int kiln_scrypt_cpu_impls(kiln_scrypt_impl *out, int cap);
 
 /* Scans with `threads` threads (0 = all cores) using impl; candidate semantics as above, in no
