@@ -133,7 +133,8 @@ typedef struct kiln_device_info {
     int units; /* CPU: online cores; GPU: multiprocessors */
     int cc_major, cc_minor; /* GPU compute capability */
     uint64_t memory_bytes; /* GPU global memory; 0 for the CPU */
-    char features[96]; /* CPU: SIMD/SHA extensions the code uses; GPU: empty */
+    char features[96]; /* CPU: its SIMD/SHA extensions, then the kernel each CPU
+                        * dispatch chose ("sha256=sha-ni keccak=avx512 ..."); GPU: empty */
 } kiln_device_info;
 
 /* Number of CUDA GPUs usable by this build (0 when built without CUDA or none present). */

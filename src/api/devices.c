@@ -1,10 +1,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../pow/sha256d_cpu.h"
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
+#include "cpu_report.h"
 
 int kiln_cuda_device_count(void)
 {
@@ -18,13 +18,12 @@ kiln_status kiln_device_get(int index, kiln_device_info *out)
     memset(out, 0, sizeof *out);
     if (index == 0) {
         const kiln_cpu_features *f = kiln_cpu();
-        kiln_sha256d_impl best;
-        kiln_sha256d_cpu_impls(&best, 1);
         out->backend = KILN_BACKEND_CPU;
         snprintf(out->name, sizeof out->name, "%s", kiln_cpu_model());
         out->units = kiln_cpu_cores();
-        snprintf(out->features, sizeof out->features, "%s%s%ssha256d=%s", f->avx512 ? "avx512 " : "",
-                 f->avx2 ? "avx2 " : "", f->sha_ni ? "sha-ni " : "", best.name);
+        int n = snprintf(out->features, sizeof out->features, "%s%s%s", f->avx512 ? "avx512 " : "",
+                         f->avx2 ? "avx2 " : "", f->sha_ni ? "sha-ni " : "");
+        kiln_cpu_dispatch_report(out->features + n, sizeof out->features - (size_t)n);
         return KILN_OK;
     }
     if (index > kiln_cuda_device_count()) return KILN_ERR_DEVICE;

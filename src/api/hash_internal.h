@@ -11,8 +11,6 @@ kiln_gpu_hash_params kiln_hash_gpu_params(kiln_hash_algo algo, size_t outlen);
  * KILN_ERR_DEVICE naming the first message that differs. offsets NULL: fixed msg_len. */
 kiln_status kiln_hash_verify_sample(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
                                     size_t msg_len, size_t n, const uint8_t *out, size_t outlen);
-/* Known answers of the SHA-3/Keccak family on the context's device (kiln selftest). */
-kiln_status kiln_selftest_keccak(kiln_ctx *ctx);
 /* The GPU layout AUTO stands for. */
 kiln_keccak_layout kiln_keccak_layout_resolve(kiln_keccak_layout layout);
 

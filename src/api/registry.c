@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../core/ctx.h"
+#include "registry_internal.h"
 
 #define SEARCH KILN_KIND_SEARCH
 #define HASH KILN_KIND_HASH
@@ -11,38 +12,58 @@
 #define GRAPH KILN_KIND_GRAPH
 #define PERM KILN_KIND_PERMUTATION
 
-/* name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune kinds, help */
-static const kiln_workload table[] = {
-    {"sha256d", NULL, SEARCH | HASH | TREE, KILN_ALGO_SHA256D, KILN_HASH_SHA256D, KILN_MERKLE_SHA256D,
+/* name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune kinds, help;
+ * then the known-answer check `kiln selftest` runs for the entry (NULL: covered by another's) */
+static const registry_entry table[] = {
+    {{"sha256d", NULL, SEARCH | HASH | TREE, KILN_ALGO_SHA256D, KILN_HASH_SHA256D, KILN_MERKLE_SHA256D,
      SEARCH | HASH | TREE, SEARCH | TREE, SEARCH, SEARCH | TREE, "Bitcoin's double SHA-256: mining, digests, Merkle trees"},
-    {"scrypt", NULL, SEARCH, KILN_ALGO_SCRYPT, -1, -1, SEARCH, SEARCH, SEARCH, SEARCH,
+     kiln_selftest_sha256d_search},
+    {{"scrypt", NULL, SEARCH, KILN_ALGO_SCRYPT, -1, -1, SEARCH, SEARCH, SEARCH, SEARCH,
      "Litecoin's scrypt(N=1024, r=1, p=1) proof of work"},
-    {"scrypt-kdf", NULL, KDF, -1, -1, -1, KDF, KDF, 0, KDF, "the scrypt key derivation function (RFC 7914)"},
-    {"sha256", NULL, HASH | TREE, -1, KILN_HASH_SHA256, KILN_MERKLE_SHA256, HASH | TREE, HASH | TREE, HASH, TREE,
+     kiln_selftest_scrypt_search},
+    {{"scrypt-kdf", NULL, KDF, -1, -1, -1, KDF, KDF, 0, KDF, "the scrypt key derivation function (RFC 7914)"},
+     kiln_selftest_scrypt_kdf},
+    {{"sha256", NULL, HASH | TREE, -1, KILN_HASH_SHA256, KILN_MERKLE_SHA256, HASH | TREE, HASH | TREE, HASH, TREE,
      "SHA-256 (FIPS 180-4)"},
-    {"sha3-224", NULL, HASH, -1, KILN_HASH_SHA3_224, -1, HASH, HASH, 0, 0, "SHA3-224 (FIPS 202)"},
-    {"sha3-256", NULL, HASH | TREE, -1, KILN_HASH_SHA3_256, KILN_MERKLE_SHA3_256, HASH | TREE, HASH | TREE, HASH,
+     kiln_selftest_sha256},
+    {{"sha3-224", NULL, HASH, -1, KILN_HASH_SHA3_224, -1, HASH, HASH, 0, 0, "SHA3-224 (FIPS 202)"},
+     NULL},
+    {{"sha3-256", NULL, HASH | TREE, -1, KILN_HASH_SHA3_256, KILN_MERKLE_SHA3_256, HASH | TREE, HASH | TREE, HASH,
      TREE, "SHA3-256 (FIPS 202)"},
-    {"sha3-384", NULL, HASH, -1, KILN_HASH_SHA3_384, -1, HASH, HASH, 0, 0, "SHA3-384 (FIPS 202)"},
-    {"sha3-512", NULL, HASH, -1, KILN_HASH_SHA3_512, -1, HASH, HASH, 0, 0, "SHA3-512 (FIPS 202)"},
-    {"shake128", NULL, HASH, -1, KILN_HASH_SHAKE128, -1, HASH, HASH, 0, 0, "SHAKE128, any output length (FIPS 202)"},
-    {"shake256", NULL, HASH, -1, KILN_HASH_SHAKE256, -1, HASH, HASH, 0, 0, "SHAKE256, any output length (FIPS 202)"},
-    {"keccak224", NULL, HASH, -1, KILN_HASH_KECCAK224, -1, HASH, HASH, 0, 0, "Keccak-224, original padding"},
-    {"keccak256", NULL, HASH | TREE, -1, KILN_HASH_KECCAK256, KILN_MERKLE_KECCAK256, HASH | TREE, HASH | TREE, HASH,
+     NULL},
+    {{"sha3-384", NULL, HASH, -1, KILN_HASH_SHA3_384, -1, HASH, HASH, 0, 0, "SHA3-384 (FIPS 202)"},
+     NULL},
+    {{"sha3-512", NULL, HASH, -1, KILN_HASH_SHA3_512, -1, HASH, HASH, 0, 0, "SHA3-512 (FIPS 202)"},
+     NULL},
+    {{"shake128", NULL, HASH, -1, KILN_HASH_SHAKE128, -1, HASH, HASH, 0, 0, "SHAKE128, any output length (FIPS 202)"},
+     NULL},
+    {{"shake256", NULL, HASH, -1, KILN_HASH_SHAKE256, -1, HASH, HASH, 0, 0, "SHAKE256, any output length (FIPS 202)"},
+     NULL},
+    {{"keccak224", NULL, HASH, -1, KILN_HASH_KECCAK224, -1, HASH, HASH, 0, 0, "Keccak-224, original padding"},
+     NULL},
+    {{"keccak256", NULL, HASH | TREE, -1, KILN_HASH_KECCAK256, KILN_MERKLE_KECCAK256, HASH | TREE, HASH | TREE, HASH,
      TREE, "Keccak-256, original padding (Ethereum)"},
-    {"keccak384", NULL, HASH, -1, KILN_HASH_KECCAK384, -1, HASH, HASH, 0, 0, "Keccak-384, original padding"},
-    {"keccak512", NULL, HASH, -1, KILN_HASH_KECCAK512, -1, HASH, HASH, 0, 0, "Keccak-512, original padding"},
-    {"rp64_256", "rp64", TREE, -1, -1, KILN_MERKLE_RP64_256, TREE, TREE, 0, TREE,
+     NULL},
+    {{"keccak384", NULL, HASH, -1, KILN_HASH_KECCAK384, -1, HASH, HASH, 0, 0, "Keccak-384, original padding"},
+     NULL},
+    {{"keccak512", NULL, HASH, -1, KILN_HASH_KECCAK512, -1, HASH, HASH, 0, 0, "Keccak-512, original padding"},
+     NULL},
+    {{"rp64_256", "rp64", TREE, -1, -1, KILN_MERKLE_RP64_256, TREE, TREE, 0, TREE,
      "Rescue Prime over Goldilocks (Winterfell's Rp64_256), for STARK provers"},
-    {"keccakf1600", NULL, PERM, -1, -1, -1, PERM, PERM, PERM, 0, "the bare Keccak-f[1600] permutation"},
-    {"pagerank", NULL, GRAPH, -1, -1, -1, GRAPH, GRAPH, 0, 0, "PageRank (NetworkX's definition)"},
+     NULL},
+    {{"keccakf1600", NULL, PERM, -1, -1, -1, PERM, PERM, PERM, 0, "the bare Keccak-f[1600] permutation"},
+     kiln_selftest_keccak},
+    {{"pagerank", NULL, GRAPH, -1, -1, -1, GRAPH, GRAPH, 0, 0, "PageRank (NetworkX's definition)"},
+     NULL},
 };
 
 #define COUNT (sizeof table / sizeof table[0])
 
 size_t kiln_workload_count(void) { return COUNT; }
 
-const kiln_workload *kiln_workload_at(size_t i) { return i < COUNT ? &table[i] : NULL; }
+const kiln_workload *kiln_workload_at(size_t i) { return i < COUNT ? &table[i].w : NULL; }
+
+kiln_selftest_fn kiln_workload_selftest(size_t i) { return i < COUNT ? table[i].selftest : NULL; }
 
 /* "a, b or c": the names of the entries that pass keep(), for error messages. */
 static void name_list(unsigned kinds, int bench, int tune, char *out, size_t len)
@@ -52,11 +73,11 @@ static void name_list(unsigned kinds, int bench, int tune, char *out, size_t len
     int n = 0;
     for (size_t i = 0; i < COUNT && n < 64; i++) {
         for (unsigned k = 1; k <= KILN_KIND_PERMUTATION && n < 64; k <<= 1) {
-            if (!(kinds & k & table[i].kinds)) continue;
-            if (bench && !(table[i].bench_kinds & k)) continue;
-            if (tune && !(table[i].tune_kinds & k)) continue;
-            names[n] = bench || tune ? kiln_workload_bench_name(&table[i], (kiln_kind)k, bufs[n], sizeof bufs[n])
-                                     : table[i].name;
+            if (!(kinds & k & table[i].w.kinds)) continue;
+            if (bench && !(table[i].w.bench_kinds & k)) continue;
+            if (tune && !(table[i].w.tune_kinds & k)) continue;
+            names[n] = bench || tune ? kiln_workload_bench_name(&table[i].w, (kiln_kind)k, bufs[n], sizeof bufs[n])
+                                     : table[i].w.name;
             n++;
             if (!bench && !tune) break;
         }
@@ -84,7 +105,7 @@ static const char *kind_word(unsigned kinds)
 const kiln_workload *kiln_workload_find(kiln_ctx *ctx, const char *name, unsigned kinds)
 {
     for (size_t i = 0; name && i < COUNT; i++)
-        if ((table[i].kinds & kinds) && strcmp(name, table[i].name) == 0) return &table[i];
+        if ((table[i].w.kinds & kinds) && strcmp(name, table[i].w.name) == 0) return &table[i].w;
     char list[1024];
     name_list(kinds, 0, 0, list, sizeof list);
     kiln_fail(ctx, KILN_ERR_INPUT, "unknown %salgorithm '%s' (expected %s)", kind_word(kinds), name ? name : "", list);
@@ -102,7 +123,7 @@ const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, un
                                              kiln_kind *kind)
 {
     for (size_t i = 0; name && i < COUNT; i++) {
-        const kiln_workload *w = &table[i];
+        const kiln_workload *w = &table[i].w;
         unsigned usable = w->kinds & kinds & (tune ? w->tune_kinds : w->bench_kinds);
         for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1) {
             if (!(usable & k)) continue;

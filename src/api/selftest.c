@@ -2,7 +2,7 @@
  * Bitcoin genesis block, RFC 7914, a real Litecoin block), on the context's device. */
 #include <string.h>
 
-#include "hash_internal.h"
+#include "registry_internal.h"
 #include "../core/ctx.h"
 
 typedef struct found_one {
@@ -21,7 +21,7 @@ static int keep_found(void *user, uint32_t nonce, const uint8_t hash[32])
     return 0;
 }
 
-static kiln_status check_sha256(kiln_ctx *ctx)
+kiln_status kiln_selftest_sha256(kiln_ctx *ctx)
 {
     static const struct {
         const char *msg, *digest;
@@ -90,7 +90,7 @@ static kiln_status check_block_search(kiln_ctx *ctx, const block_check *b)
 }
 
 /* RFC 7914 section 12 vector 2 through the context's device (the CPU KDF, or the GPU batch). */
-static kiln_status check_scrypt_kdf(kiln_ctx *ctx)
+kiln_status kiln_selftest_scrypt_kdf(kiln_ctx *ctx)
 {
     static const char want[] = "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff1"
                                "09279d9830dac727afb94a83ee6d8360cbdfa2cc0640";
@@ -105,13 +105,18 @@ static kiln_status check_scrypt_kdf(kiln_ctx *ctx)
     return KILN_OK;
 }
 
+kiln_status kiln_selftest_sha256d_search(kiln_ctx *ctx) { return check_block_search(ctx, &blocks[0]); }
+
+kiln_status kiln_selftest_scrypt_search(kiln_ctx *ctx) { return check_block_search(ctx, &blocks[1]); }
+
+/* Every registry entry's check, in the registry's order. */
 kiln_status kiln_selftest(kiln_ctx *ctx)
 {
     if (!ctx) return KILN_ERR_INPUT;
-    kiln_status st = check_sha256(ctx);
-    if (st == KILN_OK) st = check_block_search(ctx, &blocks[0]);
-    if (st == KILN_OK) st = kiln_selftest_keccak(ctx);
-    if (st == KILN_OK) st = check_scrypt_kdf(ctx);
-    if (st == KILN_OK) st = check_block_search(ctx, &blocks[1]);
-    return st;
+    for (size_t i = 0; i < kiln_workload_count(); i++) {
+        kiln_selftest_fn check = kiln_workload_selftest(i);
+        kiln_status st = check ? check(ctx) : KILN_OK;
+        if (st != KILN_OK) return st;
+    }
+    return KILN_OK;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hash_internal.h"
+#include "registry_internal.h"
 #include "../core/ctx.h"
 
 typedef struct hash_kat {
