@@ -39,21 +39,37 @@ static int measure_mine(kiln_ctx *ctx, point *pt, double seconds, const char *cm
     return EXIT_OK;
 }
 
-/* Measures base with the int field at `field` set to each value of an axis but base's own. */
+/* Measures one point (its rate lands in pt->rate); an exit code. */
 typedef int (*measure_fn)(kiln_ctx *ctx, point *pt, const tune_args *a);
 
-static int sweep(kiln_ctx *ctx, const kiln_tune_axis *axis, size_t field, const point *base, const tune_args *a,
-                 measure_fn measure, point *best)
+/* After a line naming it, one refining step: the best point so far with the int at `field` set to
+ * each other value of the axis; *best keeps the fastest. */
+static int refine(kiln_ctx *ctx, const char *title, const kiln_tune_axis *axis, size_t field, const tune_args *a,
+                  measure_fn measure, point *best)
 {
+    printf("-- %s\n", title);
+    const point base = *best;
     int own;
-    memcpy(&own, (const char *)base + field, sizeof own);
+    memcpy(&own, (const char *)&base + field, sizeof own);
     for (int i = 0; i < axis->count; i++) {
         if (axis->values[i] == own) continue;
-        point pt = *base;
+        point pt = base;
         memcpy((char *)&pt + field, &axis->values[i], sizeof own);
         int code = measure(ctx, &pt, a);
         if (code != EXIT_OK) return code;
         if (pt.rate > best->rate) *best = pt;
+    }
+    return EXIT_OK;
+}
+
+/* Measures each of n starting points and keeps the fastest in *best. */
+static int measure_each(kiln_ctx *ctx, point *pts, int n, const tune_args *a, measure_fn measure, point *best)
+{
+    best->rate = -1;
+    for (int i = 0; i < n; i++) {
+        int code = measure(ctx, &pts[i], a);
+        if (code != EXIT_OK) return code;
+        if (pts[i].rate > best->rate) *best = pts[i];
     }
     return EXIT_OK;
 }
@@ -83,26 +99,22 @@ int tune_scrypt_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, co
     (void)naxes;
     printf("tuning %s (Litecoin: N=1024, r=1, p=1) on %s\n", w->name, kiln_ctx_device_name(ctx));
     printf("%-16s %4s %5s %6s %14s %12s %10s\n", "layout", "gap", "tpb", "waves", "rate", "bytes/hash", "GB/s");
-    point best = {{0, 0}, {0, 0}, -1};
-    for (int i = 0; i < axes[0].count; i++) {
-        for (int j = 0; j < axes[1].count; j++) {
+    point pts[64], best;
+    int n = 0;
+    for (int i = 0; i < axes[0].count; i++)
+        for (int j = 0; j < axes[1].count && n < 64; j++) {
             int tph = axes[0].values[i];
-            point pt = {{tph == 4 ? 128 : 64, 1}, {tph, axes[1].values[j]}, 0};
-            int code = measure_search(ctx, &pt, a);
-            if (code != EXIT_OK) return code;
-            if (pt.rate > best.rate) best = pt;
+            pts[n++] = (point){{tph == 4 ? 128 : 64, 1}, {tph, axes[1].values[j]}, 0};
         }
-    }
-    printf("-- threads per block for the best layout and gap\n");
-    point base = best;
-    int code = sweep(ctx, &axes[2], offsetof(point, launch.threads_per_block), &base, a, measure_search, &best);
-    if (code != EXIT_OK) return code;
-    printf("-- waves of resident hashes per launch\n");
-    base = best;
-    if ((code = sweep(ctx, &axes[3], offsetof(point, launch.items_per_thread), &base, a, measure_search, &best)) != EXIT_OK)
-        return code;
-    report(&best, e);
-    return EXIT_OK;
+    int code = measure_each(ctx, pts, n, a, measure_search, &best);
+    if (code == EXIT_OK)
+        code = refine(ctx, "threads per block for the best layout and gap", &axes[2],
+                      offsetof(point, launch.threads_per_block), a, measure_search, &best);
+    if (code == EXIT_OK)
+        code = refine(ctx, "waves of resident hashes per launch", &axes[3], offsetof(point, launch.items_per_thread),
+                      a, measure_search, &best);
+    if (code == EXIT_OK) report(&best, e);
+    return code;
 }
 
 static int measure_kdf(kiln_ctx *ctx, point *pt, kiln_scrypt_params sp, double seconds, const char *cmd)
@@ -133,17 +145,13 @@ int tune_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_t
     printf("tuning %s (batch KDF: N=%llu, r=%u, p=%u) on %s\n", w->name, (unsigned long long)sp.N, sp.r, sp.p,
            kiln_ctx_device_name(ctx));
     printf("%4s %5s %14s %14s %10s\n", "gap", "tpb", "rate", "bytes/hash", "GB/s");
-    point best = {{0, 0}, {0, 0}, -1};
-    for (int g = 0; g < axes[1].count; g++) {
-        point pt = {{128, 1}, {4, axes[1].values[g]}, 0};
-        int code = measure_kdf_point(ctx, &pt, a);
-        if (code != EXIT_OK) return code;
-        if (pt.rate > best.rate) best = pt;
-    }
-    printf("-- threads per block for the best gap\n");
-    point base = best;
-    int code = sweep(ctx, &axes[0], offsetof(point, launch.threads_per_block), &base, a, measure_kdf_point, &best);
-    if (code != EXIT_OK) return code;
-    report(&best, e);
-    return EXIT_OK;
+    point pts[16], best;
+    int n = 0;
+    for (int g = 0; g < axes[1].count && n < 16; g++) pts[n++] = (point){{128, 1}, {4, axes[1].values[g]}, 0};
+    int code = measure_each(ctx, pts, n, a, measure_kdf_point, &best);
+    if (code == EXIT_OK)
+        code = refine(ctx, "threads per block for the best gap", &axes[0], offsetof(point, launch.threads_per_block), a,
+                      measure_kdf_point, &best);
+    if (code == EXIT_OK) report(&best, e);
+    return code;
 }

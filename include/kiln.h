@@ -107,13 +107,15 @@ int kiln_ctx_device_auto(const kiln_ctx *ctx);
 /* Where work of `kind` and size `work` runs on this context: the one device policy of kiln.
  * A CPU context runs everything on the CPU. A GPU context given explicitly ("cuda", "cuda:N")
  * runs everything on its GPU, except the graph build (below). Under "auto", with a GPU present:
- *   search, KDF, tree, permutation, PageRank (kind GRAPH, work 0): the GPU: these are compute or
- *     memory bound and a GPU is 10x-100x a CPU on them once its context is up;
- *   hash (work = bytes of the batch): the GPU only from KILN_AUTO_HASH_GPU_BYTES: below that,
- *     reading the files and starting the GPU cost more than the CPU's hashing (20,000 files of
- *     256 bytes: 0.14 s on the CPU, 0.44 s through an H200 with its context start).
- * Graph build (kind GRAPH, work = edges), on any GPU context: the CSR is sorted on the GPU from
- * KILN_GPU_CSR_MIN_EDGES edges; smaller lists are built on the CPU threads, faster than the copy. */
+ *   search, KDF, tree, permutation: the GPU: these are compute or memory bound and a GPU is
+ *     10x-100x a CPU on them once its context is up (PageRank likewise runs on the GPU);
+ *   hash (work = bytes to hash): the GPU only from KILN_AUTO_HASH_GPU_BYTES: below that, reading
+ *     the files and starting the GPU cost more than the CPU's hashing (20,000 files of 256 bytes:
+ *     0.14 s on the CPU, 0.44 s through an H200 with its context start). `kiln hash` asks this
+ *     before it batches files; kiln_hash_batch itself runs on the context's device.
+ *   graph (work = edges of an edge list to turn into a CSR), on any GPU context: the GPU from
+ *     KILN_GPU_CSR_MIN_EDGES edges; smaller lists are built on the CPU threads, faster than the
+ *     copies. kiln_graph_load and kiln_graph_from_edges follow it. */
 #define KILN_AUTO_HASH_GPU_BYTES (UINT64_C(256) << 20)
 #define KILN_GPU_CSR_MIN_EDGES (UINT64_C(1) << 22)
 kiln_backend kiln_ctx_pick(const kiln_ctx *ctx, kiln_kind kind, uint64_t work);

@@ -34,7 +34,7 @@ build_base() {
     [ -z "${BASE:-}" ] && return 0
     [ -x build-base/kiln ] && return 0
     cmake -S "$BASE" -B build-base -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DKILN_TESTS=OFF &&
-        cmake --build build-base -j "$JOBS" --target kiln
+        cmake --build build-base -j "$JOBS" --target kiln_cli
 }
 build_new >"$OUT/build.log" 2>&1 &
 pn=$!

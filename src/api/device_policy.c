@@ -6,7 +6,7 @@ int kiln_ctx_device_auto(const kiln_ctx *ctx) { return ctx ? ctx->device_auto : 
 kiln_backend kiln_ctx_pick(const kiln_ctx *ctx, kiln_kind kind, uint64_t work)
 {
     if (!ctx || ctx->backend != KILN_BACKEND_CUDA) return KILN_BACKEND_CPU;
-    if (kind == KILN_KIND_GRAPH && work > 0) /* the CSR build, on any GPU context */
+    if (kind == KILN_KIND_GRAPH) /* the CSR build, on any GPU context */
         return work >= KILN_GPU_CSR_MIN_EDGES ? KILN_BACKEND_CUDA : KILN_BACKEND_CPU;
     if (!ctx->device_auto) return KILN_BACKEND_CUDA;
     if (kind == KILN_KIND_HASH && work < KILN_AUTO_HASH_GPU_BYTES) return KILN_BACKEND_CPU;

@@ -1,5 +1,5 @@
-/* Public graph entry points: choose the format, parse, and build the CSR on the CPU threads or,
- * for large edge lists on a GPU context, on the device. */
+/* Public graph entry points: the graph layer loads or generates, the API builds the CSR on the CPU
+ * threads or, where the device policy (kiln_ctx_pick) says so, on the GPU. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +8,6 @@
 #include "../core/gpu.h"
 #include "../graph/graph.h"
 #include "../core/clock.h"
-
-/* Edge lists at least this long are turned into a CSR on the GPU when the context has one. */
-#define GPU_BUILD_MIN_EDGES (UINT64_C(1) << 22)
 
 static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
 {
@@ -28,7 +25,7 @@ static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
 
 static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g)
 {
-    if (ctx && ctx->backend == KILN_BACKEND_CUDA && e->count >= GPU_BUILD_MIN_EDGES) {
+    if (kiln_ctx_pick(ctx, KILN_KIND_GRAPH, e->count) == KILN_BACKEND_CUDA) {
         kiln_gpu *gpu;
         kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st != KILN_OK) return st;

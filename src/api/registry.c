@@ -12,8 +12,15 @@
 #define GRAPH KILN_KIND_GRAPH
 #define PERM KILN_KIND_PERMUTATION
 
-/* name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune kinds, help;
- * then the known-answer check `kiln selftest` runs for the entry (NULL: covered by another's) */
+/* Each row: name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds,
+ * tune kinds, help; then the known-answer check `kiln selftest` runs for the entry (NULL: covered
+ * by another entry's). Two shapes recur:
+ *   a digest alone: both devices, benchmarked, nothing to tune (checked by the Keccak self-test);
+ *   a digest that is also a Merkle merge: both benchmarked, the tree's launch tuned. */
+#define HASH_ONLY(name, id, help) {{name, NULL, HASH, -1, id, -1, HASH, HASH, 0, 0, help}, NULL}
+#define HASH_TREE(name, hid, tid, help, check)                                                                        \
+    {{name, NULL, HASH | TREE, -1, hid, tid, HASH | TREE, HASH | TREE, HASH, TREE, help}, check}
+
 static const registry_entry table[] = {
     {{"sha256d", NULL, SEARCH | HASH | TREE, KILN_ALGO_SHA256D, KILN_HASH_SHA256D, KILN_MERKLE_SHA256D,
      SEARCH | HASH | TREE, SEARCH | TREE, SEARCH, SEARCH | TREE, "Bitcoin's double SHA-256: mining, digests, Merkle trees"},
@@ -23,31 +30,17 @@ static const registry_entry table[] = {
      kiln_selftest_scrypt_search},
     {{"scrypt-kdf", NULL, KDF, -1, -1, -1, KDF, KDF, 0, KDF, "the scrypt key derivation function (RFC 7914)"},
      kiln_selftest_scrypt_kdf},
-    {{"sha256", NULL, HASH | TREE, -1, KILN_HASH_SHA256, KILN_MERKLE_SHA256, HASH | TREE, HASH | TREE, HASH, TREE,
-     "SHA-256 (FIPS 180-4)"},
-     kiln_selftest_sha256},
-    {{"sha3-224", NULL, HASH, -1, KILN_HASH_SHA3_224, -1, HASH, HASH, 0, 0, "SHA3-224 (FIPS 202)"},
-     NULL},
-    {{"sha3-256", NULL, HASH | TREE, -1, KILN_HASH_SHA3_256, KILN_MERKLE_SHA3_256, HASH | TREE, HASH | TREE, HASH,
-     TREE, "SHA3-256 (FIPS 202)"},
-     NULL},
-    {{"sha3-384", NULL, HASH, -1, KILN_HASH_SHA3_384, -1, HASH, HASH, 0, 0, "SHA3-384 (FIPS 202)"},
-     NULL},
-    {{"sha3-512", NULL, HASH, -1, KILN_HASH_SHA3_512, -1, HASH, HASH, 0, 0, "SHA3-512 (FIPS 202)"},
-     NULL},
-    {{"shake128", NULL, HASH, -1, KILN_HASH_SHAKE128, -1, HASH, HASH, 0, 0, "SHAKE128, any output length (FIPS 202)"},
-     NULL},
-    {{"shake256", NULL, HASH, -1, KILN_HASH_SHAKE256, -1, HASH, HASH, 0, 0, "SHAKE256, any output length (FIPS 202)"},
-     NULL},
-    {{"keccak224", NULL, HASH, -1, KILN_HASH_KECCAK224, -1, HASH, HASH, 0, 0, "Keccak-224, original padding"},
-     NULL},
-    {{"keccak256", NULL, HASH | TREE, -1, KILN_HASH_KECCAK256, KILN_MERKLE_KECCAK256, HASH | TREE, HASH | TREE, HASH,
-     TREE, "Keccak-256, original padding (Ethereum)"},
-     NULL},
-    {{"keccak384", NULL, HASH, -1, KILN_HASH_KECCAK384, -1, HASH, HASH, 0, 0, "Keccak-384, original padding"},
-     NULL},
-    {{"keccak512", NULL, HASH, -1, KILN_HASH_KECCAK512, -1, HASH, HASH, 0, 0, "Keccak-512, original padding"},
-     NULL},
+    HASH_TREE("sha256", KILN_HASH_SHA256, KILN_MERKLE_SHA256, "SHA-256 (FIPS 180-4)", kiln_selftest_sha256),
+    HASH_ONLY("sha3-224", KILN_HASH_SHA3_224, "SHA3-224 (FIPS 202)"),
+    HASH_TREE("sha3-256", KILN_HASH_SHA3_256, KILN_MERKLE_SHA3_256, "SHA3-256 (FIPS 202)", NULL),
+    HASH_ONLY("sha3-384", KILN_HASH_SHA3_384, "SHA3-384 (FIPS 202)"),
+    HASH_ONLY("sha3-512", KILN_HASH_SHA3_512, "SHA3-512 (FIPS 202)"),
+    HASH_ONLY("shake128", KILN_HASH_SHAKE128, "SHAKE128, any output length (FIPS 202)"),
+    HASH_ONLY("shake256", KILN_HASH_SHAKE256, "SHAKE256, any output length (FIPS 202)"),
+    HASH_ONLY("keccak224", KILN_HASH_KECCAK224, "Keccak-224, original padding"),
+    HASH_TREE("keccak256", KILN_HASH_KECCAK256, KILN_MERKLE_KECCAK256, "Keccak-256, original padding (Ethereum)", NULL),
+    HASH_ONLY("keccak384", KILN_HASH_KECCAK384, "Keccak-384, original padding"),
+    HASH_ONLY("keccak512", KILN_HASH_KECCAK512, "Keccak-512, original padding"),
     {{"rp64_256", "rp64", TREE, -1, -1, KILN_MERKLE_RP64_256, TREE, TREE, 0, TREE,
      "Rescue Prime over Goldilocks (Winterfell's Rp64_256), for STARK provers"},
      NULL},

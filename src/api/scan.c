@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../pow/sha256d_cpu.h"
-#include "../scrypt/scrypt_cpu.h"
+#include "../core/clock.h"
+#include "../core/cpu_scan.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
-#include "../core/clock.h"
+#include "../pow/sha256d_cpu.h"
+#include "../scrypt/scrypt_cpu.h"
 
 #define NONCE_SPACE (UINT64_C(1) << 32)
 #define CAND_CAP 65536u
@@ -17,14 +18,16 @@
 typedef struct scan_run scan_run;
 
 /* What the dispatcher needs from one mining algorithm: its proof-of-work hash on the CPU (used to
- * verify every candidate) and its backends. Adding an algorithm = one entry in `algos`. */
+ * verify every candidate), its per-job state and its backends. Adding an algorithm = one entry in
+ * `algos`. */
 typedef struct scan_algo {
     /* PoW hash of an 80-byte header, raw bytes compared as a little-endian number */
     void (*pow_hash)(const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
-    /* per-job preparation (may pick the CPU lane kernel); called once per kiln_scan */
-    kiln_status (*prepare)(scan_run *r);
-    /* candidates of [start, start+count); *n may exceed CAND_CAP */
-    kiln_status (*cpu_range)(scan_run *r, uint32_t start, uint64_t count, uint64_t *n);
+    /* the per-job state, once per kiln_scan */
+    void (*prepare)(scan_run *r);
+    kiln_cpu_search_fn cpu_search;
+    const char *cpu_memory; /* what a CPU search allocates, for its out-of-memory message */
+    /* GPU candidates of [start, start+count); *n may exceed CAND_CAP */
     kiln_status (*cuda_range)(scan_run *r, uint32_t start, uint64_t count, uint64_t *n);
     uint64_t cpu_first_chunk, cuda_first_chunk; /* launch sizes to start the ramp from */
     double gpu_range_s; /* GPU range time to aim for (0 = LAUNCH_TARGET_S); may span several launches */
@@ -36,10 +39,10 @@ struct scan_run {
     const kiln_scan_job *job;
     const scan_algo *algo;
     uint32_t target_top; /* most significant 32 bits of the target */
-    kiln_sha256d_job sha256d; /* per-job state of the sha256d backends */
-    kiln_sha256d_impl cpu_impl;
-    kiln_scrypt_job scrypt; /* per-job state of the scrypt backends */
-    kiln_scrypt_impl scrypt_impl;
+    union {
+        kiln_sha256d_job sha256d;
+        kiln_scrypt_job scrypt;
+    } state; /* per-job state of the algorithm's backends */
     uint32_t *cand;
     uint32_t *verified;
     kiln_scan_result *res;
@@ -47,50 +50,16 @@ struct scan_run {
     int hit; /* first nonce found and find_all is off */
 };
 
-/* A CPU scan's candidate count into *n; UINT64_MAX from the scan means its buffers could not be had. */
-static kiln_status cpu_found(scan_run *r, uint64_t found, uint64_t *n, const char *what)
-{
-    *n = found;
-    if (found == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU %s", what);
-    return KILN_OK;
-}
-
-/* ---- sha256d */
-
-static kiln_status sha256d_prepare(scan_run *r)
-{
-    kiln_sha256d_job_init(&r->sha256d, r->job->header, r->job->target);
-    kiln_sha256d_cpu_impls(&r->cpu_impl, 1);
-    return KILN_OK;
-}
-
-static kiln_status sha256d_cpu_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
-{
-    uint64_t found = kiln_sha256d_cpu_scan(&r->cpu_impl, r->ctx->threads, &r->sha256d, start, count, r->cand, CAND_CAP);
-    return cpu_found(r, found, n, "scan buffers");
-}
+static void sha256d_prepare(scan_run *r) { kiln_sha256d_job_init(&r->state.sha256d, r->job->header, r->job->target); }
 
 static kiln_status sha256d_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
     float ms = 0;
-    return r->ctx->gpu->sha256d_scan(r->gpu, &r->sha256d, start, count, r->ctx->launch[KILN_ALGO_SHA256D], r->cand,
-                                     CAND_CAP, n, &ms);
+    return r->ctx->gpu->sha256d_scan(r->gpu, &r->state.sha256d, start, count, r->ctx->launch[KILN_ALGO_SHA256D],
+                                     r->cand, CAND_CAP, n, &ms);
 }
 
-/* ---- scrypt (Litecoin) */
-
-static kiln_status scrypt_prepare(scan_run *r)
-{
-    kiln_scrypt_job_init(&r->scrypt, r->job->header, r->job->target);
-    kiln_scrypt_cpu_impls(&r->scrypt_impl, 1);
-    return KILN_OK;
-}
-
-static kiln_status scrypt_cpu_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
-{
-    uint64_t found = kiln_scrypt_cpu_scan(&r->scrypt_impl, r->ctx->threads, &r->scrypt, start, count, r->cand, CAND_CAP);
-    return cpu_found(r, found, n, "scrypt scratchpads");
-}
+static void scrypt_prepare(scan_run *r) { kiln_scrypt_job_init(&r->state.scrypt, r->job->header, r->job->target); }
 
 static kiln_status scrypt_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
@@ -98,22 +67,24 @@ static kiln_status scrypt_cuda_range(scan_run *r, uint32_t start, uint64_t count
     kiln_launch l = r->ctx->launch[KILN_ALGO_SCRYPT];
     kiln_gpu_scrypt_cfg cfg = {l.threads_per_block, l.items_per_thread, r->ctx->scrypt_shape.threads_per_hash,
                                r->ctx->scrypt_shape.lookup_gap};
-    return r->ctx->gpu->scrypt_scan(r->gpu, &r->scrypt, start, count, &cfg, r->cand, CAND_CAP, n, &ms);
+    return r->ctx->gpu->scrypt_scan(r->gpu, &r->state.scrypt, start, count, &cfg, r->cand, CAND_CAP, n, &ms);
 }
 
 static const scan_algo algos[KILN_ALGO_COUNT] = {
-    [KILN_ALGO_SHA256D] = {kiln_header_hash, sha256d_prepare, sha256d_cpu_range, sha256d_cuda_range,
-                           UINT64_C(1) << 18, UINT64_C(1) << 26, 0},
+    [KILN_ALGO_SHA256D] = {kiln_header_hash, sha256d_prepare, kiln_sha256d_cpu_search, "scan buffers",
+                           sha256d_cuda_range, UINT64_C(1) << 18, UINT64_C(1) << 26, 0},
     /* a GPU wave of scrypt slots is ~10^5 hashes at a few MH/s: ranges of ~0.3 s keep it full */
-    [KILN_ALGO_SCRYPT] = {kiln_scrypt_pow_hash, scrypt_prepare, scrypt_cpu_range, scrypt_cuda_range,
-                          UINT64_C(1) << 8, UINT64_C(1) << 19, 0.3},
+    [KILN_ALGO_SCRYPT] = {kiln_scrypt_pow_hash, scrypt_prepare, kiln_scrypt_cpu_search, "scrypt scratchpads",
+                          scrypt_cuda_range, UINT64_C(1) << 8, UINT64_C(1) << 19, 0.3},
 };
 
 /* Candidates of one range from the backend; *n may exceed CAND_CAP (then the range is split). */
 static kiln_status backend_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
-    if (r->ctx->backend == KILN_BACKEND_CPU) return r->algo->cpu_range(r, start, count, n);
-    return r->algo->cuda_range(r, start, count, n);
+    if (r->ctx->backend != KILN_BACKEND_CPU) return r->algo->cuda_range(r, start, count, n);
+    *n = r->algo->cpu_search(r->ctx->threads, &r->state, start, count, r->cand, CAND_CAP);
+    if (*n == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU %s", r->algo->cpu_memory);
+    return KILN_OK;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -175,10 +146,9 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
 
 static kiln_status prepare_backend(scan_run *r)
 {
-    kiln_ctx *ctx = r->ctx;
-    kiln_status st = r->algo->prepare(r);
-    if (st != KILN_OK || ctx->backend == KILN_BACKEND_CPU) return st;
-    return kiln_ctx_gpu(ctx, 0, &r->gpu);
+    r->algo->prepare(r);
+    if (r->ctx->backend == KILN_BACKEND_CPU) return KILN_OK;
+    return kiln_ctx_gpu(r->ctx, 0, &r->gpu);
 }
 
 kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *res)

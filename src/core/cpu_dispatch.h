@@ -9,6 +9,7 @@
 #define KILN_CORE_CPU_DISPATCH_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* The SIMD and SHA-extension kernels (src files named *_avx2.c, *_avx512.c, *_shani.c,
@@ -47,17 +48,20 @@ void kiln_cpu_rank(const kiln_cpu_candidate *cands, int n, unsigned have, kiln_c
 int kiln_cpu_ranked_copy(const kiln_cpu_ranking *r, void *out, size_t size, int cap);
 
 /* Defines `static const kiln_cpu_ranking *fn(void)`, ranking the static array `cands` on the
- * first call of the process (pthread_once) and returning the same ranking ever after. */
+ * first call of the process (pthread_once) and returning the same ranking ever after. Hashing
+ * paths call it once per message: after the first call it costs one inlined acquire load. */
 #define KILN_CPU_DISPATCH(fn, cands)                                                   \
     static kiln_cpu_ranking fn##_ranking;                                             \
     static pthread_once_t fn##_once = PTHREAD_ONCE_INIT;                              \
+    static atomic_int fn##_ready;                                                     \
     static void fn##_rank(void)                                                       \
     {                                                                                 \
         kiln_cpu_rank((cands), (int)(sizeof(cands) / sizeof *(cands)), kiln_cpu_have(), &fn##_ranking); \
+        atomic_store_explicit(&fn##_ready, 1, memory_order_release);                  \
     }                                                                                 \
-    static const kiln_cpu_ranking *fn(void)                                           \
+    static inline const kiln_cpu_ranking *fn(void)                                    \
     {                                                                                 \
-        pthread_once(&fn##_once, fn##_rank);                                          \
+        if (!atomic_load_explicit(&fn##_ready, memory_order_acquire)) pthread_once(&fn##_once, fn##_rank); \
         return &fn##_ranking;                                                         \
     }
 

@@ -17,4 +17,9 @@ typedef uint64_t (*kiln_cpu_piece_fn)(const void *arg, uint32_t start, uint32_t 
 uint64_t kiln_cpu_scan_pieces(kiln_cpu_piece_fn fn, const void *arg, uint32_t piece, size_t scratch_bytes,
                               int threads, uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap);
 
+/* Every CPU nonce search behind one signature, with the kernel the CPU dispatch chose: job is the
+ * algorithm's per-job state; returns the candidates as kiln_cpu_scan_pieces does. */
+typedef uint64_t (*kiln_cpu_search_fn)(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
+                                       uint32_t cap);
+
 #endif

@@ -33,25 +33,38 @@ __device__ __forceinline__ void warp_count(bool flag, unsigned long long *total)
     if ((threadIdx.x & 31) == 0 && ballot) atomicAdd(total, (unsigned long long)__popc(ballot));
 }
 
+/* Key (dst, src) of edge e, and (src, dst) at count + e when undirected; a dropped self loop gets
+ * the sentinel key, which sorts after every real one and is cut off. Returns whether it is a loop. */
+__device__ __forceinline__ bool edge_keys(uint32_t s, uint32_t d, uint64_t e, uint64_t count, int bits, int undirected,
+                                          bool drop_loops, uint64_t *__restrict__ keys)
+{
+    const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
+    const bool loop = s == d;
+    keys[e] = (loop && drop_loops) ? sentinel : pack(d, s, bits);
+    if (undirected) keys[count + e] = (loop && drop_loops) ? sentinel : pack(s, d, bits);
+    return loop;
+}
+
+/* A grid-stride loop over edges 0..count-1 that counts the self loops keys_of(e) reports; its bound
+ * is rounded up to whole warps so every lane reaches the ballot. */
+template <typename F>
+__device__ __forceinline__ void each_edge(uint64_t count, unsigned long long *loops, F keys_of)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t end = (count + 31) & ~UINT64_C(31);
+    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < end; e += stride) {
+        const bool loop = e < count && keys_of(e);
+        warp_count(loop, loops);
+    }
+}
+
 __global__ void keys_from_edges(const uint32_t *__restrict__ src, const uint32_t *__restrict__ dst, uint64_t count,
                                 int bits, int undirected, int drop_loops, uint64_t *__restrict__ keys,
                                 unsigned long long *loops)
 {
-    const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    /* the bound is rounded up to whole warps so every lane reaches the ballot */
-    const uint64_t end = (count + 31) & ~UINT64_C(31);
-    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < end; e += stride) {
-        bool loop = false;
-        if (e < count) {
-            uint32_t s = src[e], d = dst[e];
-            loop = s == d;
-            uint64_t k = (loop && drop_loops) ? sentinel : pack(d, s, bits);
-            keys[e] = k;
-            if (undirected) keys[count + e] = (loop && drop_loops) ? sentinel : pack(s, d, bits);
-        }
-        warp_count(loop, loops);
-    }
+    each_edge(count, loops, [&](uint64_t e) {
+        return edge_keys(src[e], dst[e], e, count, bits, undirected, drop_loops != 0, keys);
+    });
 }
 
 __global__ void rmat_perm_keys(kiln_rmat_spec spec, uint64_t n, uint64_t *__restrict__ key, uint32_t *__restrict__ idx)
@@ -66,21 +79,11 @@ __global__ void rmat_perm_keys(kiln_rmat_spec spec, uint64_t n, uint64_t *__rest
 __global__ void rmat_keys(kiln_rmat_spec spec, const uint32_t *__restrict__ perm, uint64_t count, int bits,
                           int undirected, uint64_t *__restrict__ keys, unsigned long long *loops)
 {
-    const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t end = (count + 31) & ~UINT64_C(31);
-    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < end; e += stride) {
-        bool loop = false;
-        if (e < count) {
-            uint32_t rs, rd;
-            kiln_rmat_edge(&spec, e, &rs, &rd);
-            uint32_t s = perm[rs], d = perm[rd];
-            loop = s == d;
-            keys[e] = loop ? sentinel : pack(d, s, bits);
-            if (undirected) keys[count + e] = loop ? sentinel : pack(s, d, bits);
-        }
-        warp_count(loop, loops);
-    }
+    each_edge(count, loops, [&](uint64_t e) {
+        uint32_t rs, rd;
+        kiln_rmat_edge(&spec, e, &rs, &rd);
+        return edge_keys(perm[rs], perm[rd], e, count, bits, undirected, true, keys);
+    });
 }
 
 /* In-degree of each row from the sorted unique keys: lanes holding the same row add once. */

@@ -21,17 +21,30 @@ struct kdf_item {
     uint32_t pw_len, salt_len;
 };
 
+/* The item and the 32-byte block of it that this thread computes (blocks_per_item threads an
+ * item), with the item's HMAC key (its password); false for threads past the last item. */
+__device__ __forceinline__ bool thread_item(const uint8_t *arena, const kdf_item *items, uint32_t nitems,
+                                            uint32_t blocks_per_item, uint64_t *item, uint32_t *b, kdf_item *it,
+                                            kiln_hmac_sha256_key *k)
+{
+    uint64_t gid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    *item = gid / blocks_per_item;
+    *b = (uint32_t)(gid % blocks_per_item);
+    if (*item >= nitems) return false;
+    *it = items[*item];
+    kiln_hmac_sha256_setkey(k, arena + it->pw_off, it->pw_len);
+    return true;
+}
+
 __global__ void kdf_in(const uint8_t *__restrict__ arena, const kdf_item *__restrict__ items, uint32_t nitems,
                        uint32_t blocks_per_item, uint32_t *__restrict__ B)
 {
-    uint64_t gid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint64_t item = gid / blocks_per_item;
-    uint32_t b = (uint32_t)(gid % blocks_per_item);
-    if (item >= nitems) return;
-    kdf_item it = items[item];
+    uint64_t item;
+    uint32_t b;
+    kdf_item it;
     kiln_hmac_sha256_key k;
+    if (!thread_item(arena, items, nitems, blocks_per_item, &item, &b, &it, &k)) return;
     uint32_t T[8];
-    kiln_hmac_sha256_setkey(&k, arena + it.pw_off, it.pw_len);
     kiln_pbkdf2_sha256_block(&k, arena + it.salt_off, it.salt_len, 1, b + 1, T);
     uint32_t *dst = B + (item * blocks_per_item + b) * 8;
 #pragma unroll
@@ -42,14 +55,12 @@ __global__ void kdf_out(const uint8_t *__restrict__ arena, const kdf_item *__res
                         const uint32_t *__restrict__ B, uint32_t b_bytes, uint32_t out_blocks, uint32_t out_len,
                         uint8_t *__restrict__ out)
 {
-    uint64_t gid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint64_t item = gid / out_blocks;
-    uint32_t b = (uint32_t)(gid % out_blocks);
-    if (item >= nitems) return;
-    kdf_item it = items[item];
+    uint64_t item;
+    uint32_t b;
+    kdf_item it;
     kiln_hmac_sha256_key k;
+    if (!thread_item(arena, items, nitems, out_blocks, &item, &b, &it, &k)) return;
     uint32_t T[8];
-    kiln_hmac_sha256_setkey(&k, arena + it.pw_off, it.pw_len);
     /* B holds little-endian words: its bytes in memory are B' exactly */
     kiln_pbkdf2_sha256_block(&k, (const uint8_t *)B + item * b_bytes, b_bytes, 1, b + 1, T);
     uint8_t *dst = out + item * out_len;

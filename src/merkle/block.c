@@ -68,32 +68,35 @@ static kiln_status compact(reader *r, const char *what, size_t min_item, uint64_
     return KILN_OK;
 }
 
-static kiln_status inputs(reader *r, uint64_t n)
+/* A length-prefixed script. */
+static kiln_status script(reader *r)
 {
-    kiln_status st = KILN_OK;
     uint64_t len = 0;
-    size_t base = strlen(r->where);
-    for (uint64_t i = 0; i < n && st == KILN_OK; i++) {
-        snprintf(r->where + base, sizeof r->where - base, "input %llu ", (unsigned long long)i);
-        if ((st = skip(r, 36, "outpoint")) != KILN_OK) break;
-        if ((st = compact(r, "script length", 1, &len)) != KILN_OK) break;
-        if ((st = skip(r, (size_t)len, "script")) != KILN_OK) break;
-        st = skip(r, 4, "sequence");
-    }
-    r->where[base] = '\0';
-    return st;
+    kiln_status st = compact(r, "script length", 1, &len);
+    return st == KILN_OK ? skip(r, (size_t)len, "script") : st;
 }
 
-static kiln_status outputs(reader *r, uint64_t n)
+static kiln_status one_input(reader *r)
+{
+    kiln_status st = skip(r, 36, "outpoint");
+    if (st == KILN_OK) st = script(r);
+    return st == KILN_OK ? skip(r, 4, "sequence") : st;
+}
+
+static kiln_status one_output(reader *r)
+{
+    kiln_status st = skip(r, 8, "value");
+    return st == KILN_OK ? script(r) : st;
+}
+
+/* n items read by one(), each named "<what> <i> " in messages. */
+static kiln_status each(reader *r, uint64_t n, const char *what, kiln_status (*one)(reader *r))
 {
     kiln_status st = KILN_OK;
-    uint64_t len = 0;
     size_t base = strlen(r->where);
     for (uint64_t i = 0; i < n && st == KILN_OK; i++) {
-        snprintf(r->where + base, sizeof r->where - base, "output %llu ", (unsigned long long)i);
-        if ((st = skip(r, 8, "value")) != KILN_OK) break;
-        if ((st = compact(r, "script length", 1, &len)) != KILN_OK) break;
-        st = skip(r, (size_t)len, "script");
+        snprintf(r->where + base, sizeof r->where - base, "%s %llu ", what, (unsigned long long)i);
+        st = one(r);
     }
     r->where[base] = '\0';
     return st;
@@ -141,14 +144,14 @@ static kiln_status transaction(reader *r, uint64_t index, int *segwit, uint8_t t
                                  r->where, at, flags);
             body = r->pos;
             if ((st = compact(r, "input count", MIN_INPUT, &n_in)) != KILN_OK) return st;
-            if ((st = inputs(r, n_in)) != KILN_OK) return st;
+            if ((st = each(r, n_in, "input", one_input)) != KILN_OK) return st;
             if ((st = compact(r, "output count", MIN_OUTPUT, &n_out)) != KILN_OK) return st;
-            if ((st = outputs(r, n_out)) != KILN_OK) return st;
+            if ((st = each(r, n_out, "output", one_output)) != KILN_OK) return st;
         }
     } else {
-        if ((st = inputs(r, n_in)) != KILN_OK) return st;
+        if ((st = each(r, n_in, "input", one_input)) != KILN_OK) return st;
         if ((st = compact(r, "output count", MIN_OUTPUT, &n_out)) != KILN_OK) return st;
-        if ((st = outputs(r, n_out)) != KILN_OK) return st;
+        if ((st = each(r, n_out, "output", one_output)) != KILN_OK) return st;
     }
     body_end = r->pos;
     *segwit = flags != 0;

@@ -81,3 +81,11 @@ uint64_t kiln_sha256d_cpu_scan(const kiln_sha256d_impl *impl, int threads, const
     struct scan_arg a = {impl, job};
     return kiln_cpu_scan_pieces(scan_piece, &a, PIECE, 0, threads, start, count, cand, cap);
 }
+
+uint64_t kiln_sha256d_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
+                              uint32_t cap)
+{
+    kiln_sha256d_impl best;
+    kiln_sha256d_cpu_impls(&best, 1);
+    return kiln_sha256d_cpu_scan(&best, threads, (const kiln_sha256d_job *)job, start, count, cand, cap);
+}

@@ -31,4 +31,8 @@ int kiln_sha256d_cpu_impls(kiln_sha256d_impl *out, int cap);
 uint64_t kiln_sha256d_cpu_scan(const kiln_sha256d_impl *impl, int threads, const kiln_sha256d_job *job,
                                uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap);
 
+/* The search with the dispatched kernel (a kiln_cpu_search_fn; job is a kiln_sha256d_job). */
+uint64_t kiln_sha256d_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
+                              uint32_t cap);
+
 #endif

@@ -73,3 +73,11 @@ uint64_t kiln_scrypt_cpu_scan(const kiln_scrypt_impl *impl, int threads, const k
     return kiln_cpu_scan_pieces(scan_piece, &a, GROUPS_PER_PIECE * (uint32_t)impl->lanes, v_bytes, threads, start,
                                 count, cand, cap);
 }
+
+uint64_t kiln_scrypt_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
+                              uint32_t cap)
+{
+    kiln_scrypt_impl best;
+    kiln_scrypt_cpu_impls(&best, 1);
+    return kiln_scrypt_cpu_scan(&best, threads, (const kiln_scrypt_job *)job, start, count, cand, cap);
+}

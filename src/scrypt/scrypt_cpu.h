@@ -28,6 +28,10 @@ uint64_t kiln_scrypt_lanes_avx512(const kiln_scrypt_job *job, uint32_t start, ui
                                   uint32_t cap, uint32_t *V);
 uint64_t kiln_scrypt_lanes_avx2(const kiln_scrypt_job *job, uint32_t start, uint32_t count, uint32_t *cand,
                                 uint32_t cap, uint32_t *V);
+/* The search with the dispatched kernel (a kiln_cpu_search_fn; job is a kiln_scrypt_job). */
+uint64_t kiln_scrypt_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
+                              uint32_t cap);
+
 #endif
 
 /* Every implementation this CPU can run and whose known-answer self-test passed, fastest first
@@ -42,5 +46,9 @@ uint64_t kiln_scrypt_cpu_scan(const kiln_scrypt_impl *impl, int threads, const k
 /* The PoW hash of one header on the CPU through the general KDF code: the reference every
  * candidate is verified with. hash = the 32 raw output bytes. */
 void kiln_scrypt_pow_hash(const uint8_t header[80], uint8_t hash[32]);
+
+/* The search with the dispatched kernel (a kiln_cpu_search_fn; job is a kiln_scrypt_job). */
+uint64_t kiln_scrypt_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
+                              uint32_t cap);
 
 #endif
