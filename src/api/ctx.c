@@ -51,10 +51,9 @@ static kiln_status use_gpu(kiln_ctx *ctx, int ordinal)
     return KILN_OK;
 }
 
-kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
+/* The device named by spec, auto aside; the context is unchanged when it fails. */
+static kiln_status select_device(kiln_ctx *ctx, const char *spec)
 {
-    if (!ctx || !spec) return KILN_ERR_INPUT;
-    ctx->device_auto = strcmp(spec, "auto") == 0;
     if (strcmp(spec, "cpu") == 0) {
         kiln_ctx_close_gpus(ctx);
         ctx->gpu = NULL;
@@ -63,11 +62,7 @@ kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
         snprintf(ctx->device_name, sizeof ctx->device_name, "%s", kiln_cpu_model());
         return KILN_OK;
     }
-    if (strcmp(spec, "auto") == 0) {
-        kiln_status st = kiln_cuda_device_count() > 0 ? use_gpu(ctx, 0) : kiln_ctx_set_device(ctx, "cpu");
-        ctx->device_auto = 1;
-        return st;
-    }
+    if (strcmp(spec, "auto") == 0) return select_device(ctx, kiln_cuda_device_count() > 0 ? "cuda" : "cpu");
     if (strcmp(spec, "cuda") == 0) return use_gpu(ctx, 0);
     if (strncmp(spec, "cuda:", 5) == 0) {
         const char *p = spec + 5;
@@ -78,6 +73,14 @@ kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
         return use_gpu(ctx, ordinal);
     }
     return kiln_fail(ctx, KILN_ERR_INPUT, "unknown device '%s' (expected auto, cpu, cuda or cuda:N)", spec);
+}
+
+kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
+{
+    if (!ctx || !spec) return KILN_ERR_INPUT;
+    kiln_status st = select_device(ctx, spec);
+    if (st == KILN_OK) ctx->device_auto = strcmp(spec, "auto") == 0;
+    return st;
 }
 
 kiln_backend kiln_ctx_backend(const kiln_ctx *ctx) { return ctx ? ctx->backend : KILN_BACKEND_CPU; }
