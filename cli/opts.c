@@ -18,32 +18,7 @@ int cli_given(cli_command *c, const char *name)
     return o ? o->given : 0;
 }
 
-void cli_algo_list(unsigned kinds, int bench, char *out, size_t len)
-{
-    const char *names[64];
-    char bufs[64][48];
-    int n = 0;
-    for (size_t i = 0; i < kiln_workload_count() && n < 64; i++) {
-        const kiln_workload *w = kiln_workload_at(i);
-        if (!bench) {
-            if (w->kinds & kinds) names[n++] = w->name;
-            continue;
-        }
-        unsigned usable = w->kinds & kinds & (bench == 2 ? w->tune_kinds : w->bench_kinds);
-        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION && n < 64; k <<= 1)
-            if (usable & k) {
-                names[n] = kiln_workload_bench_name(w, (kiln_kind)k, bufs[n], sizeof bufs[n]);
-                n++;
-            }
-    }
-    size_t used = 0;
-    out[0] = '\0';
-    for (int i = 0; i < n && used < len; i++) {
-        int w = snprintf(out + used, len - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
-        if (w < 0) break;
-        used += (size_t)w;
-    }
-}
+void cli_algo_list(unsigned kinds, int bench, char *out, size_t len) { kiln_workload_list(kinds, bench, out, len); }
 
 static void help(const cli_command *c)
 {

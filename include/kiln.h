@@ -87,6 +87,10 @@ const char *kiln_workload_bench_name(const kiln_workload *w, kiln_kind kind, cha
  * with a message in ctx when nothing matches. */
 const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, unsigned kinds, int tune,
                                              kiln_kind *kind);
+/* "a, b or c": the names of the entries with one of `kinds`, as the user types them (which = 0),
+ * or their bench names (1) or tune names (2), as kiln_workload_bench_name writes them. Always
+ * NUL-terminated, cut to len. */
+void kiln_workload_list(unsigned kinds, int which, char *out, size_t len);
 /* The launch parameters `kiln tune` sweeps for a kind of the workload: up to 4 axes written to
  * axes, their number returned (0 when the kind is not tunable). */
 int kiln_workload_tune_axes(const kiln_workload *w, kiln_kind kind, kiln_tune_axis axes[4]);

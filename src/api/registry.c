@@ -58,9 +58,9 @@ const kiln_workload *kiln_workload_at(size_t i) { return i < COUNT ? &table[i].w
 
 kiln_selftest_fn kiln_workload_selftest(size_t i) { return i < COUNT ? table[i].selftest : NULL; }
 
-/* "a, b or c": the names of the entries that pass keep(), for error messages. */
-static void name_list(unsigned kinds, int bench, int tune, char *out, size_t len)
+void kiln_workload_list(unsigned kinds, int which, char *out, size_t len)
 {
+    int bench = which == 1, tune = which == 2;
     const char *names[64];
     char bufs[64][48];
     int n = 0;
@@ -100,7 +100,7 @@ const kiln_workload *kiln_workload_find(kiln_ctx *ctx, const char *name, unsigne
     for (size_t i = 0; name && i < COUNT; i++)
         if ((table[i].w.kinds & kinds) && strcmp(name, table[i].w.name) == 0) return &table[i].w;
     char list[1024];
-    name_list(kinds, 0, 0, list, sizeof list);
+    kiln_workload_list(kinds, 0, list, sizeof list);
     kiln_fail(ctx, KILN_ERR_INPUT, "unknown %salgorithm '%s' (expected %s)", kind_word(kinds), name ? name : "", list);
     return NULL;
 }
@@ -130,7 +130,7 @@ const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, un
         }
     }
     char list[1024];
-    name_list(kinds, !tune, tune, list, sizeof list);
+    kiln_workload_list(kinds, tune ? 2 : 1, list, sizeof list);
     kiln_fail(ctx, KILN_ERR_INPUT, "unknown algorithm '%s' (expected %s)", name ? name : "", list);
     return NULL;
 }
