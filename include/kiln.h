@@ -265,8 +265,8 @@ kiln_status kiln_hash_batch_fixed(kiln_ctx *ctx, kiln_hash_algo algo, const uint
                                   size_t n, uint8_t *out, size_t outlen);
 
 /* Raw Keccak-f[1600] on n states (25 lanes each, back to back), in place. The GPU layouts are
- * one thread per state with the specification's loops, one thread per
- * state fully unrolled with the state in registers, or 25 threads per state (one lane each).
+ * one thread per state with the specification's loops, one thread per state fully unrolled with
+ * the state in registers, or 25 threads per state (one lane each).
  * AUTO picks the fastest measured (unrolled); the CPU ignores the layout. */
 typedef enum kiln_keccak_layout {
     KILN_KECCAK_LAYOUT_AUTO = 0,
@@ -309,7 +309,8 @@ void kiln_header_hash(const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
 /* 8 hex digits, the compact nBits as printed (e.g. "1d00ffff"). */
 kiln_status kiln_bits_from_hex(kiln_ctx *ctx, const char *hex, uint32_t *bits);
 /* Compact nBits -> 256-bit target under the consensus rules: a set sign bit with a nonzero
- * mantissa, or a value that overflows 256 bits, is an error. A zero mantissa (a zero target) is an error too. */
+ * mantissa, or a value that overflows 256 bits, is an error; so is a zero mantissa (a zero
+ * target, which no hash can be expected to meet). */
 kiln_status kiln_target_from_bits(kiln_ctx *ctx, uint32_t bits, uint8_t target[32]);
 /* 64 hex digits, most significant first (as block explorers print targets); an all-zero target is
  * KILN_ERR_INPUT, as a zero nBits is. */
