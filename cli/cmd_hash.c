@@ -411,7 +411,6 @@ int cmd_hash(int argc, char **argv)
         flush(&r);
         code = r.unreadable ? EXIT_NOT_FOUND : EXIT_OK;
     }
-    if (fflush(stdout) != 0) code = cli_error(EXIT_DEVICE, cmd, "writing the output failed: %s", strerror(errno));
     free(r.items);
     free(r.data);
     kiln_ctx_free(ctx);

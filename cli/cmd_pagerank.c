@@ -309,7 +309,6 @@ int cmd_pagerank(int argc, char **argv)
                 res.converged ? ", converged" : "", res.seconds_per_iteration * 1e3, rate, kiln_ctx_device_name(ctx),
                 f32 ? "float32" : "float64");
     }
-    if (fflush(stdout) != 0) code = cli_error(EXIT_DEVICE, cmd, "writing the output failed");
 done:
     free(top);
     free(ranks);

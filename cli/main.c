@@ -1,4 +1,5 @@
 /* kiln: command-line entry point. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +29,31 @@ static void usage(FILE *out)
     fprintf(out, "\n'kiln <command> --help' for a command's options; README.md documents each.\n");
 }
 
-int main(int argc, char **argv)
+/* Output that did not reach standard output is a failure whatever the command concluded, as in
+ * sha256sum: a write that failed earlier (the stream's error flag) or the final flush and close
+ * turn the exit code into 3, with the system's reason. */
+static int finish_stdout(int code)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0;
+    int err = errno;
+    if (ferror(stdout)) {
+        failed = 1;
+        if (!err) { /* stdio keeps no errno for an earlier failed write: one more byte tells why */
+            clearerr(stdout);
+            errno = 0;
+            if (fputc('\n', stdout) == EOF || fflush(stdout) != 0) err = errno;
+        }
+    }
+    errno = 0;
+    failed |= fclose(stdout) != 0;
+    if (!err) err = errno;
+    if (!failed) return code;
+    fprintf(stderr, "kiln: write error on standard output: %s\n", err ? strerror(err) : "I/O error");
+    return EXIT_DEVICE;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -50,3 +75,5 @@ int main(int argc, char **argv)
     fprintf(stderr, "; see kiln --help)\n");
     return EXIT_USAGE;
 }
+
+int main(int argc, char **argv) { return finish_stdout(run(argc, argv)); }
