@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/atomic_file.h"
 #include "parse_util.h"
 #include "reader.h"
 #include "../core/clock.h"
@@ -88,21 +89,18 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     h.loops_removed = g->info.self_loops_removed;
     h.dups_removed = g->info.duplicates_removed;
     h.checksum = payload_checksum(g, kiln_graph_threads(ctx));
-    FILE *fp = fopen(path, "wb");
-    if (!fp) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", path, strerror(errno));
+    kiln_atomic_file f;
+    kiln_status st = kiln_atomic_open(ctx, path, &f);
+    if (st != KILN_OK) return st;
+    FILE *fp = f.fp;
     static const unsigned char zeros[8];
+    errno = 0;
     int ok = fwrite(&h, sizeof h, 1, fp) == 1;
     ok = ok && fwrite(g->offsets, 8, g->n + 1, fp) == g->n + 1;
     ok = ok && fwrite(g->sources, 4, g->m, fp) == g->m;
     ok = ok && (g->m % 2 == 0 || fwrite(zeros, 4, 1, fp) == 1);
     ok = ok && (!g->ids || fwrite(g->ids, 8, g->n, fp) == g->n);
-    int e = errno;
-    if (fclose(fp) != 0) ok = 0;
-    if (!ok) {
-        remove(path);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "%s: write failed: %s", path, strerror(e));
-    }
-    return KILN_OK;
+    return kiln_atomic_commit(ctx, &f, ok, errno);
 }
 
 #define REFUSE(...) KILN_FAIL_INPUT(__VA_ARGS__)

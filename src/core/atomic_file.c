@@ -1,0 +1,46 @@
+#include "atomic_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctx.h"
+
+kiln_status kiln_atomic_open(kiln_ctx *ctx, const char *path, kiln_atomic_file *f)
+{
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path + 1) : 0;
+    /* a hidden name in the target's directory: same file system, and no glob of the user's sees it */
+    int n = snprintf(f->tmp, sizeof f->tmp, "%.*s.%s.kiln-XXXXXX", dir_len, path, slash ? slash + 1 : path);
+    if (n < 0 || (size_t)n >= sizeof f->tmp) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: path too long", path);
+    int fd = mkstemp(f->tmp);
+    if (fd < 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: cannot create a file there: %s", path, strerror(errno));
+    struct stat old;
+    fchmod(fd, stat(path, &old) == 0 ? (old.st_mode & 07777) : 0644);
+    f->fp = fdopen(fd, "wb");
+    if (!f->fp) {
+        int e = errno;
+        close(fd);
+        unlink(f->tmp);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "%s: %s", path, strerror(e));
+    }
+    return KILN_OK;
+}
+
+kiln_status kiln_atomic_commit(kiln_ctx *ctx, kiln_atomic_file *f, int written, int write_errno)
+{
+    int err = written ? 0 : (write_errno ? write_errno : EIO);
+    if (!err && fflush(f->fp) != 0) err = errno;
+    if (!err && fsync(fileno(f->fp)) != 0) err = errno;
+    if (fclose(f->fp) != 0 && !err) err = errno;
+    f->fp = NULL;
+    if (!err && rename(f->tmp, f->path) != 0) err = errno;
+    if (!err) return KILN_OK;
+    unlink(f->tmp);
+    return kiln_fail(ctx, KILN_ERR_DEVICE, "%s: write failed: %s (the file was left as it was)", f->path,
+                     strerror(err));
+}
