@@ -183,16 +183,20 @@ static int parse_args(int argc, char **argv, pr_args *a)
 
 static int write_ranks(const char *path, const kiln_graph *g, const double *ranks, uint64_t n, const char *fmt)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return cli_error(EXIT_USAGE, "pagerank", "cannot write %s: %s", path, strerror(errno));
-    for (uint64_t i = 0; i < n; i++) {
-        fprintf(f, "%llu\t", (unsigned long long)kiln_graph_node_id(g, i));
-        fprintf(f, fmt, ranks[i]);
-        fputc('\n', f);
+    kiln_ctx *ctx = kiln_ctx_new();
+    kiln_output_file out;
+    kiln_status st = ctx ? kiln_output_open(ctx, path, &out) : KILN_ERR_DEVICE;
+    if (st == KILN_OK) {
+        errno = 0;
+        int ok = 1;
+        for (uint64_t i = 0; i < n && ok; i++)
+            ok = fprintf(out.fp, "%llu\t", (unsigned long long)kiln_graph_node_id(g, i)) > 0 &&
+                 fprintf(out.fp, fmt, ranks[i]) > 0 && fputc('\n', out.fp) != EOF;
+        st = kiln_output_commit(ctx, &out, ok, errno);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return cli_error(EXIT_DEVICE, "pagerank", "writing %s failed", path);
-    return EXIT_OK;
+    int code = st == KILN_OK ? EXIT_OK : ctx ? cli_fail("pagerank", ctx, st) : cli_error(EXIT_DEVICE, "pagerank", "out of memory");
+    kiln_ctx_free(ctx);
+    return code;
 }
 
 /* Loads or generates the graph of a; prints and returns an exit code on failure. */

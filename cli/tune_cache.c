@@ -118,10 +118,10 @@ int tune_cache_store(const char *path, const tune_entry *e)
         return -1;
     }
     if (make_parent_dirs(path) != 0) return -1;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
-    if (!out) return -1;
+    kiln_output_file f;
+    if (kiln_output_open(NULL, path, &f) != KILN_OK) return -1;
+    FILE *out = f.fp;
+    errno = 0;
     fprintf(out, "# kiln tune cache: algo, device, threads per block, items per thread, rate (H/s)"
                  "[, threads per hash, lookup gap]\n");
     FILE *in = fopen(path, "r");
@@ -136,8 +136,8 @@ int tune_cache_store(const char *path, const tune_entry *e)
         fclose(in);
     }
     write_entry(out, e);
-    if (fclose(out) != 0) return -1;
-    return rename(tmp, path);
+    int written = !ferror(out);
+    return kiln_output_commit(NULL, &f, written, errno) == KILN_OK ? 0 : -1;
 }
 
 void tune_cache_apply(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, kiln_merkle_opts *tree)

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -147,6 +148,28 @@ typedef struct kiln_device_info {
 int kiln_cuda_device_count(void);
 /* index 0 is the CPU, 1.. are the GPUs (cuda:0 is index 1). */
 kiln_status kiln_device_get(int index, kiln_device_info *out);
+
+/* ---------------------------------------------------------------- output files */
+
+/* A file written whole or not at all. The data goes to a temporary file beside the target (in
+ * the same directory, so that the final rename is atomic); it replaces the target only once every
+ * write, the flush, fsync and close have succeeded. On any failure the temporary file is removed
+ * and the target, if there was one, is left as it was: a reader never sees a cut file under the
+ * final name, and a failed save never destroys the previous one. kiln writes every output file
+ * it makes this way (CSR caches, the CLI's rank files and tuning cache). */
+typedef struct kiln_output_file {
+    FILE *fp; /* write here */
+    const char *path; /* the target */
+    char tmp[4096]; /* the temporary file beside it */
+} kiln_output_file;
+
+/* Creates the temporary file (mode 0644, or the target's mode when it exists). KILN_ERR_INPUT
+ * naming the path and the reason when it cannot be created. */
+kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *f);
+/* Finishes the file: written says whether every write succeeded (write_errno the reason when
+ * not). Renames it over the target, or removes it and returns KILN_ERR_DEVICE naming the first
+ * failure's reason. */
+kiln_status kiln_output_commit(kiln_ctx *ctx, kiln_output_file *f, int written, int write_errno);
 
 /* ---------------------------------------------------------------- hex helpers */
 

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/atomic_file.h"
 #include "parse_util.h"
 #include "reader.h"
 #include "../core/clock.h"
@@ -89,8 +88,8 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     h.loops_removed = g->info.self_loops_removed;
     h.dups_removed = g->info.duplicates_removed;
     h.checksum = payload_checksum(g, kiln_graph_threads(ctx));
-    kiln_atomic_file f;
-    kiln_status st = kiln_atomic_open(ctx, path, &f);
+    kiln_output_file f;
+    kiln_status st = kiln_output_open(ctx, path, &f);
     if (st != KILN_OK) return st;
     FILE *fp = f.fp;
     static const unsigned char zeros[8];
@@ -100,7 +99,7 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     ok = ok && fwrite(g->sources, 4, g->m, fp) == g->m;
     ok = ok && (g->m % 2 == 0 || fwrite(zeros, 4, 1, fp) == 1);
     ok = ok && (!g->ids || fwrite(g->ids, 8, g->n, fp) == g->n);
-    return kiln_atomic_commit(ctx, &f, ok, errno);
+    return kiln_output_commit(ctx, &f, ok, errno);
 }
 
 #define REFUSE(...) KILN_FAIL_INPUT(__VA_ARGS__)

@@ -1,6 +1,6 @@
-#include "atomic_file.h"
-
+/* kiln_output_file (include/kiln.h): files written whole or not at all. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 
 #include "ctx.h"
 
-kiln_status kiln_atomic_open(kiln_ctx *ctx, const char *path, kiln_atomic_file *f)
+kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *f)
 {
     memset(f, 0, sizeof *f);
     f->path = path;
@@ -31,7 +31,7 @@ kiln_status kiln_atomic_open(kiln_ctx *ctx, const char *path, kiln_atomic_file *
     return KILN_OK;
 }
 
-kiln_status kiln_atomic_commit(kiln_ctx *ctx, kiln_atomic_file *f, int written, int write_errno)
+kiln_status kiln_output_commit(kiln_ctx *ctx, kiln_output_file *f, int written, int write_errno)
 {
     int err = written ? 0 : (write_errno ? write_errno : EIO);
     if (!err && fflush(f->fp) != 0) err = errno;
