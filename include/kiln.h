@@ -156,11 +156,13 @@ kiln_status kiln_device_get(int index, kiln_device_info *out);
  * write, the flush, fsync and close have succeeded. On any failure the temporary file is removed
  * and the target, if there was one, is left as it was: a reader never sees a cut file under the
  * final name, and a failed save never destroys the previous one. kiln writes every output file
- * it makes this way (CSR caches, the CLI's rank files and tuning cache). */
+ * it makes this way (CSR caches, the CLI's rank files and tuning cache). A target that exists and
+ * is not a regular file (a device, a FIFO, a symbolic link such as /dev/stdout) is written in
+ * place, since nothing can be renamed over it. */
 typedef struct kiln_output_file {
     FILE *fp; /* write here */
     const char *path; /* the target */
-    char tmp[4096]; /* the temporary file beside it */
+    char tmp[4096]; /* the temporary file beside it; empty when written in place */
 } kiln_output_file;
 
 /* Creates the temporary file (mode 0644, or the target's mode when it exists). KILN_ERR_INPUT

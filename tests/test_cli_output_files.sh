@@ -32,5 +32,14 @@ done
 [ "$(wc -l <"$tmp/ranks")" = 4039 ] && ok || bad "ranks: $(wc -l <"$tmp/ranks") lines"
 "$kiln" pagerank "$tmp/g.kcsr" --top 1 --device cpu 2>/dev/null | grep -q "^1	3437	" && ok || bad "cache loads back"
 
+# a target that is no regular file is written in place: /dev/stdout stays the link it is
+lines=$("$kiln" pagerank "$graph" --output /dev/stdout --device cpu 2>/dev/null | wc -l)
+[ "$lines" = 4039 ] && [ -L /dev/stdout ] && ok || bad "--output /dev/stdout: $lines lines"
+mkfifo "$tmp/fifo"
+wc -l <"$tmp/fifo" >"$tmp/fifo-lines" &
+"$kiln" pagerank "$graph" --output "$tmp/fifo" --device cpu >/dev/null 2>&1
+wait
+[ "$(tr -d ' ' <"$tmp/fifo-lines")" = 4039 ] && [ -p "$tmp/fifo" ] && ok || bad "--output to a FIFO"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -12,6 +12,15 @@ kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *
 {
     memset(f, 0, sizeof *f);
     f->path = path;
+    struct stat old;
+    int exists = lstat(path, &old) == 0;
+    if (exists && !S_ISREG(old.st_mode)) {
+        /* a device, a FIFO or a link (/dev/stdout): nothing can be renamed over it, so it is
+         * written in place, as the user pointed it */
+        f->fp = fopen(path, "wb");
+        if (!f->fp) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s", path, strerror(errno));
+        return KILN_OK;
+    }
     const char *slash = strrchr(path, '/');
     int dir_len = slash ? (int)(slash - path + 1) : 0;
     /* a hidden name in the target's directory: same file system, and no glob of the user's sees it */
@@ -19,8 +28,8 @@ kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *
     if (n < 0 || (size_t)n >= sizeof f->tmp) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: path too long", path);
     int fd = mkstemp(f->tmp);
     if (fd < 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: cannot create a file there: %s", path, strerror(errno));
-    struct stat old;
-    fchmod(fd, stat(path, &old) == 0 ? (old.st_mode & 07777) : 0644);
+    /* mkstemp made it 0600; the result gets the mode the target had, else the usual 0644 */
+    (void)fchmod(fd, exists ? (old.st_mode & 07777) : 0644);
     f->fp = fdopen(fd, "wb");
     if (!f->fp) {
         int e = errno;
@@ -38,9 +47,9 @@ kiln_status kiln_output_commit(kiln_ctx *ctx, kiln_output_file *f, int written, 
     if (!err && fsync(fileno(f->fp)) != 0) err = errno;
     if (fclose(f->fp) != 0 && !err) err = errno;
     f->fp = NULL;
-    if (!err && rename(f->tmp, f->path) != 0) err = errno;
+    if (!err && f->tmp[0] && rename(f->tmp, f->path) != 0) err = errno;
     if (!err) return KILN_OK;
-    unlink(f->tmp);
+    if (f->tmp[0]) unlink(f->tmp);
     return kiln_fail(ctx, KILN_ERR_DEVICE, "%s: write failed: %s (the file was left as it was)", f->path,
                      strerror(err));
 }
