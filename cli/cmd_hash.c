@@ -386,7 +386,7 @@ int cmd_hash(int argc, char **argv)
     size_t nfiles = c.npos;
     if (code == 0 && !algo_s) {
         char list[1024];
-        cli_algo_list(KILN_KIND_HASH, 0, list, sizeof list);
+        kiln_workload_list(KILN_KIND_HASH, 0, list, sizeof list);
         code = cli_error(EXIT_USAGE, cmd, "--algo is required (%s)", list);
     }
     if (code == 0) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);

@@ -181,11 +181,11 @@ static int parse_args(int argc, char **argv, pr_args *a)
     return 0;
 }
 
-static int write_ranks(const char *path, const kiln_graph *g, const double *ranks, uint64_t n, const char *fmt)
+static int write_ranks(kiln_ctx *ctx, const char *path, const kiln_graph *g, const double *ranks, uint64_t n,
+                       const char *fmt)
 {
-    kiln_ctx *ctx = kiln_ctx_new();
     kiln_output_file out;
-    kiln_status st = ctx ? kiln_output_open(ctx, path, &out) : KILN_ERR_DEVICE;
+    kiln_status st = kiln_output_open(ctx, path, &out);
     if (st == KILN_OK) {
         errno = 0;
         int ok = 1;
@@ -194,9 +194,7 @@ static int write_ranks(const char *path, const kiln_graph *g, const double *rank
                  fprintf(out.fp, fmt, ranks[i]) > 0 && fputc('\n', out.fp) != EOF;
         st = kiln_output_commit(ctx, &out, ok, errno);
     }
-    int code = st == KILN_OK ? EXIT_OK : ctx ? cli_fail("pagerank", ctx, st) : cli_error(EXIT_DEVICE, "pagerank", "out of memory");
-    kiln_ctx_free(ctx);
-    return code;
+    return st == KILN_OK ? EXIT_OK : cli_fail("pagerank", ctx, st);
 }
 
 /* Loads or generates the graph of a; prints and returns an exit code on failure. */
@@ -252,7 +250,7 @@ int cmd_pagerank(int argc, char **argv)
     const int f32 = res.precision == KILN_PRECISION_FLOAT32;
     const char *fmt = f32 ? "%.9g" : "%.17g";
     if (a.output) {
-        int w = write_ranks(a.output, g, ranks, info.nodes, fmt);
+        int w = write_ranks(ctx, a.output, g, ranks, info.nodes, fmt);
         if (w) {
             code = w;
             goto done;

@@ -18,8 +18,6 @@ int cli_given(cli_command *c, const char *name)
     return o ? o->given : 0;
 }
 
-void cli_algo_list(unsigned kinds, int bench, char *out, size_t len) { kiln_workload_list(kinds, bench, out, len); }
-
 static void help(const cli_command *c)
 {
     printf("usage: kiln %s %s\noptions:\n", c->name, c->usage);
@@ -27,7 +25,7 @@ static void help(const cli_command *c)
         const cli_option *o = &c->opts[i];
         char left[64], list[1024] = "";
         snprintf(left, sizeof left, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
-        if (o->kind == OPT_ALGO) cli_algo_list(o->kinds, o->bench, list, sizeof list);
+        if (o->kind == OPT_ALGO) kiln_workload_list(o->kinds, o->bench, list, sizeof list);
         if (strlen(left) > 26) printf("  %s\n%29s", left, ""); /* a long value name gets a line of its own */
         else printf("  %-26s ", left);
         printf("%s%s%s%s%s\n", o->help, *list ? ": " : "", list, o->gpu_only ? " (GPU only)" : "",

@@ -60,8 +60,6 @@ int cli_check_gpu(cli_command *c, kiln_ctx *ctx);
 /* Two options that exclude each other: 0 or the exit code. */
 int cli_exclusive(cli_command *c, const char *a, const char *b);
 
-/* "a, b or c" of the registry's names of `kinds` (bench: 1 bench names, 2 tune names). */
-void cli_algo_list(unsigned kinds, int bench, char *out, size_t len);
 /* The workload called name among kinds; prints the library's message and sets *code when none. */
 const kiln_workload *cli_workload(const char *cmd, const char *name, unsigned kinds, int *code);
 /* The same for a bench (tune = 0) or tune (tune = 1) name; *kind receives its kind. */
