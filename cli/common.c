@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interrupt.h"
 
 int cli_error(int code, const char *cmd, const char *fmt, ...)
 {
@@ -21,8 +22,8 @@ int cli_error(int code, const char *cmd, const char *fmt, ...)
 int cli_exit_for(kiln_status st)
 {
     switch (st) {
-    case KILN_OK:
-    case KILN_STOPPED: return EXIT_OK;
+    case KILN_OK: return EXIT_OK;
+    case KILN_STOPPED: return cli_interrupted() ? 128 + cli_interrupted() : EXIT_OK;
     case KILN_NOT_FOUND: return EXIT_NOT_FOUND;
     case KILN_ERR_INPUT: return EXIT_USAGE;
     case KILN_ERR_DEVICE: return EXIT_DEVICE;
@@ -32,6 +33,7 @@ int cli_exit_for(kiln_status st)
 
 int cli_fail(const char *cmd, kiln_ctx *ctx, kiln_status st)
 {
+    if (st == KILN_STOPPED && cli_interrupted()) return cli_interrupt_exit(cmd);
     return cli_error(cli_exit_for(st), cmd, "%s", kiln_last_error(ctx));
 }
 
@@ -82,6 +84,7 @@ kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
         *code = cli_error(EXIT_DEVICE, cmd, "out of memory");
         return NULL;
     }
+    kiln_ctx_set_interrupt(ctx, cli_interrupt_poll, NULL);
     if ((*code = cli_device(cmd, ctx, device, threads)) != 0) {
         kiln_ctx_free(ctx);
         return NULL;

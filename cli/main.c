@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interrupt.h"
 
 static const struct {
     const char *name;
@@ -76,4 +77,8 @@ static int run(int argc, char **argv)
     return EXIT_USAGE;
 }
 
-int main(int argc, char **argv) { return finish_stdout(run(argc, argv)); }
+int main(int argc, char **argv)
+{
+    cli_interrupt_install();
+    return finish_stdout(run(argc, argv));
+}

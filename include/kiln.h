@@ -131,6 +131,15 @@ const char *kiln_ctx_device_name(const kiln_ctx *ctx);
 kiln_status kiln_ctx_set_threads(kiln_ctx *ctx, int threads);
 int kiln_ctx_threads(const kiln_ctx *ctx);
 
+/* Interruption: long calls (hashing, Merkle trees, scrypt, PageRank, searches, benchmarks, file
+ * loads and saves) call poll(user) at safe points, at least every ~100 ms of work, and when it
+ * returns nonzero stop there and return KILN_STOPPED with the message "interrupted". Nothing
+ * partial is returned as whole: an output file under way is removed and the old one kept. poll
+ * runs on the calling thread or a worker thread, so it must only read a flag (a signal handler's
+ * sig_atomic_t, an atomic). NULL removes it. */
+typedef int (*kiln_interrupt_fn)(void *user);
+void kiln_ctx_set_interrupt(kiln_ctx *ctx, kiln_interrupt_fn poll, void *user);
+
 /* ---------------------------------------------------------------- devices */
 
 typedef struct kiln_device_info {

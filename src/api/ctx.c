@@ -116,3 +116,10 @@ kiln_launch kiln_ctx_launch(const kiln_ctx *ctx, kiln_algo algo)
     if (!ctx || (unsigned)algo >= KILN_ALGO_COUNT) return none;
     return ctx->launch[algo];
 }
+
+void kiln_ctx_set_interrupt(kiln_ctx *ctx, kiln_interrupt_fn poll, void *user)
+{
+    if (!ctx) return;
+    ctx->interrupt = poll;
+    ctx->interrupt_user = user;
+}

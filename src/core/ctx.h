@@ -31,6 +31,8 @@ struct kiln_ctx {
     kiln_scrypt_shape scrypt_shape; /* Litecoin search */
     kiln_launch scrypt_kdf_launch; /* GPU batch KDF */
     kiln_scrypt_shape scrypt_kdf_shape;
+    kiln_interrupt_fn interrupt; /* kiln_ctx_set_interrupt */
+    void *interrupt_user;
     char err[KILN_ERR_MAX];
 };
 
@@ -41,6 +43,12 @@ kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Nonzero when the caller's interrupt poll asks to stop (ctx may be NULL: never). Long loops call
+ * it between launches, iterations or chunks and then return kiln_interrupted(ctx). */
+int kiln_ctx_interrupt_requested(const kiln_ctx *ctx);
+/* Records "interrupted" and returns KILN_STOPPED. */
+kiln_status kiln_interrupted(kiln_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -13,3 +13,10 @@ kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
     }
     return st;
 }
+
+int kiln_ctx_interrupt_requested(const kiln_ctx *ctx)
+{
+    return ctx && ctx->interrupt && ctx->interrupt(ctx->interrupt_user);
+}
+
+kiln_status kiln_interrupted(kiln_ctx *ctx) { return kiln_fail(ctx, KILN_STOPPED, "interrupted"); }
