@@ -12,6 +12,7 @@
 #include "log.h"
 #include "stratum.h"
 
+#define RESOLVE_TIMEOUT_S 10.0 /* the resolver thread may go on; the client stops waiting */
 #define CONNECT_TIMEOUT_S 10.0
 #define HANDSHAKE_TIMEOUT_S 15.0
 #define SILENCE_TIMEOUT_S 300.0 /* pools send a job at least every minute or two */
@@ -41,6 +42,8 @@ int client_init(pool_client *c, const pool_opts *opts, pool_stats *stats)
     c->next_id = 1;
     c->next_attempt = cli_now();
     for (int i = 0; i < POOL_PENDING; i++) c->pending[i].id = -1;
+    c->tokens = POOL_SHARE_BURST;
+    c->tokens_at = cli_now();
     return conn_init(&c->conn);
 }
 
@@ -77,35 +80,64 @@ static void stale(pool_client *c, const pool_share *s, const char *why)
 
 /* ---------------------------------------------------------------- sending */
 
+static void disconnect(pool_client *c, const char *why, int failure);
+
+/* Sends a request line (taking it); a failure ends the session, saying why. 0 or -1. */
 static int send_line(pool_client *c, char *line)
 {
     if (!line) {
         plog("out of memory building a request");
+        disconnect(c, "out of memory", 1);
         return -1;
     }
     int rc = conn_send(&c->conn, line);
     free(line);
-    return rc;
+    if (rc == -2) disconnect(c, "the pool stopped reading (1 MiB of requests unsent)", 1);
+    else if (rc != 0) {
+        char why[200];
+        snprintf(why, sizeof why, "cannot write to the pool: %s", strerror(errno));
+        disconnect(c, why, 1);
+    }
+    return rc ? -1 : 0;
 }
 
-static void disconnect(pool_client *c, const char *why, int failure);
-
-static void submit(pool_client *c, const pool_share *s)
+static void forget_pending(pool_client *c, struct pending *p, const char *why)
 {
+    char d[200];
+    share_desc(&p->share, d, sizeof d);
+    c->stats->unanswered++;
+    plog("%s: %s", why, d);
+    p->id = -1;
+    c->npending--;
+}
+
+/* Submits a share unless every pending slot awaits an answer (then 1: the caller keeps it). A
+ * slot is found by its id, so the next id skips slots still taken: nothing is overwritten. */
+static int submit(pool_client *c, const pool_share *s)
+{
+    if (c->npending >= POOL_PENDING) return 1;
+    while (c->pending[c->next_id % POOL_PENDING].id >= 0) c->next_id++;
     int64_t id = c->next_id++;
-    char *line = stratum_submit(id, c->opts->user, s->job_id, s->en2, s->en2_len, s->ntime, s->nonce, s->with_version,
-                                s->version_bits);
     struct pending *p = &c->pending[id % POOL_PENDING];
-    if (p->id >= 0) {
-        char d[200];
-        share_desc(&p->share, d, sizeof d);
-        c->stats->unanswered++;
-        plog("share never answered: %s", d);
-    }
     p->id = id;
     p->share = *s;
+    c->npending++;
     c->stats->sent++;
-    if (send_line(c, line) != 0) disconnect(c, "cannot write to the pool", 1);
+    send_line(c, stratum_submit(id, c->opts->user, s->job_id, s->en2, s->en2_len, s->ntime, s->nonce, s->with_version,
+                                s->version_bits));
+    return 0;
+}
+
+/* The token bucket behind POOL_MAX_SHARE_RATE: 1 when a share may go now. */
+static int share_allowed(pool_client *c)
+{
+    double now = cli_now();
+    c->tokens += (now - c->tokens_at) * 2 * POOL_MAX_SHARE_RATE;
+    if (c->tokens > POOL_SHARE_BURST) c->tokens = POOL_SHARE_BURST;
+    c->tokens_at = now;
+    if (c->tokens < 1) return 0;
+    c->tokens -= 1;
+    return 1;
 }
 
 static int seen_before(pool_client *c, const uint8_t hash[32])
@@ -136,37 +168,38 @@ void client_share(pool_client *c, const pool_share *s)
         stale(c, s, "version bits outside the pool's new mask");
         return;
     }
-    if (client_online(c) && c->nqueue == 0) { /* queued shares go first, in order */
-        submit(c, s);
+    if (!share_allowed(c)) {
+        stale(c, s, "over the share-rate bound");
         return;
     }
+    /* queued shares go first, in order */
+    if (client_online(c) && c->nqueue == 0 && submit(c, s) == 0) return;
     if (c->nqueue == POOL_QUEUE) {
         stale(c, s, "offline queue full");
         return;
     }
-    c->queue[c->nqueue++] = *s;
+    c->queue[c->nqueue] = *s;
+    c->queue[c->nqueue++].found_offline = !client_online(c);
 }
 
-/* Queued shares after a reconnect: sent when their session and job survived. */
+/* Queued shares, after a reconnect or once answers free pending slots: sent when their session
+ * and job survived. */
 static void flush_queue(pool_client *c)
 {
-    int n = c->nqueue;
-    c->nqueue = 0;
-    for (int i = 0; i < n; i++) {
+    int n = c->nqueue, i;
+    for (i = 0; i < n && c->state == CONN_UP && c->npending < POOL_PENDING; i++) {
         const pool_share *s = &c->queue[i];
         if (s->en1_len != c->en1_len || memcmp(s->en1, c->en1, s->en1_len) != 0) stale(c, s, "session not resumed");
         else if (!client_job_valid(c, s->job_id)) stale(c, s, "job replaced while offline");
         else if (s->with_version && (!c->rolling || (s->version_bits & ~c->mask))) stale(c, s, "version mask changed");
         else {
-            c->stats->resubmitted++;
+            if (s->found_offline) c->stats->resubmitted++;
             submit(c, s);
-            if (c->state != CONN_UP) { /* the write failed: the rest wait for the next session */
-                memmove(c->queue, c->queue + i + 1, (size_t)(n - i - 1) * sizeof *c->queue);
-                c->nqueue = n - i - 1;
-                return;
-            }
         }
     }
+    /* the rest (the write failed or every slot is taken) wait, in order */
+    memmove(c->queue, c->queue + i, (size_t)(n - i) * sizeof *c->queue);
+    c->nqueue = n - i;
 }
 
 /* ---------------------------------------------------------------- connection lifecycle */
@@ -192,20 +225,51 @@ static void next_pool(pool_client *c)
     if (n > 1) plog("failing over to %s", u);
 }
 
+void client_failure_text(const pool_client *c, char *out, size_t n)
+{
+    int connect_only = 1, any = 0;
+    for (int i = 0; i < c->opts->nurls; i++) {
+        connect_only &= c->last_fail[i] != FAIL_PROTOCOL;
+        any |= c->last_fail[i] != FAIL_NONE;
+    }
+    if (!any) {
+        snprintf(out, n, "never got to work for a pool (worker '%s')", c->opts->user);
+        return;
+    }
+    /* a session that failed after the TCP connect is the pool's fault, not the network's: say so */
+    size_t len = (size_t)snprintf(out, n, "%s (worker '%s')",
+                                  connect_only ? "cannot connect to any pool" : "no pool completed a Stratum session",
+                                  c->opts->user);
+    for (int i = 0; i < c->opts->nurls && len < n; i++) {
+        if (c->last_fail[i] == FAIL_NONE) continue;
+        char u[300];
+        url_text(&c->opts->urls[i], u, sizeof u);
+        len += (size_t)snprintf(out + len, n - len, "%s %s: %s", i ? ";" : ":", u, c->last_reason[i]);
+    }
+}
+
 /* After a failure: when to try again, where, or whether to give up. */
 static void schedule_retry(pool_client *c)
 {
     double now = cli_now();
     c->failures++;
     int n = c->opts->nurls;
+    const pool_url *home = &c->opts->urls[c->cur];
+    if (strcmp(c->addr.host, home->host) != 0 || strcmp(c->addr.port, home->port) != 0) {
+        /* a client.reconnect target that does not work: back to the pool's own address */
+        char u[300];
+        url_text(home, u, sizeof u);
+        plog("the client.reconnect target failed; back to %s", u);
+        c->addr = *home;
+    }
     if (c->refused[c->cur] || c->failures >= TRIES_PER_POOL) {
         int last = c->cur == n - 1;
         if (last && !c->ever_authorized) { /* a whole round over the pools and none took us */
             int all_refused = 1;
             for (int i = 0; i < n; i++) all_refused &= c->refused[i];
             c->fatal = all_refused ? EXIT_USAGE : EXIT_DEVICE;
-            plog(all_refused ? "every pool refused worker '%s'" : "cannot connect to any pool (worker '%s')",
-                 c->opts->user);
+            if (all_refused) snprintf(c->fatal_msg, sizeof c->fatal_msg, "every pool refused worker '%s'", c->opts->user);
+            else client_failure_text(c, c->fatal_msg, sizeof c->fatal_msg);
             return;
         }
         if (n > 1 || c->refused[c->cur]) {
@@ -215,7 +279,6 @@ static void schedule_retry(pool_client *c)
             return;
         }
     }
-    if (c->failures >= TRIES_PER_POOL) c->addr = c->opts->urls[c->cur]; /* undo a client.reconnect redirect */
     c->next_attempt = now + backoff(c->failures);
     if (c->next_attempt > now + 1) plog("retrying in %.1f s", c->next_attempt - now);
 }
@@ -228,19 +291,17 @@ static void disconnect(pool_client *c, const char *why, int failure)
     char u[300];
     url_text(&c->addr, u, sizeof u);
     plog("%s %s: %s", was_up ? "disconnected from" : "cannot connect to", u, why);
+    if (failure && !c->authorized) { /* remembered for the final message if no pool works */
+        c->last_fail[c->cur] = was_up ? FAIL_PROTOCOL : FAIL_CONNECT;
+        snprintf(c->last_reason[c->cur], sizeof c->last_reason[0], "%s", why);
+    }
     conn_close(&c->conn);
     c->state = CONN_DOWN;
     if (was_up) c->stats->disconnects++;
     if (c->authorized && now - c->authorized_at >= STABLE_SESSION_S) c->failures = 0;
     if (c->authorized) c->offline_since = now;
-    for (int i = 0; i < POOL_PENDING; i++) {
-        if (c->pending[i].id < 0) continue;
-        char d[200];
-        share_desc(&c->pending[i].share, d, sizeof d);
-        c->stats->unanswered++;
-        plog("share sent but not answered before the disconnect: %s", d);
-        c->pending[i].id = -1;
-    }
+    for (int i = 0; i < POOL_PENDING; i++)
+        if (c->pending[i].id >= 0) forget_pending(c, &c->pending[i], "share sent but not answered before the disconnect");
     c->subscribed = c->authorized = c->notified = 0;
     c->state_since = now;
     if (failure) schedule_retry(c);
@@ -249,9 +310,24 @@ static void disconnect(pool_client *c, const char *why, int failure)
 static void start_connect(pool_client *c)
 {
     char err[256];
-    c->state = CONN_CONNECTING;
+    c->state = CONN_RESOLVING;
     c->state_since = cli_now();
     if (conn_start(&c->conn, &c->addr, err, sizeof err) != 0) disconnect(c, err, 1);
+}
+
+/* While resolving: the answer, if there is one yet, starts the TCP connect. */
+static void check_resolved(pool_client *c)
+{
+    char err[300];
+    int r = conn_resolved(&c->conn, err, sizeof err);
+    if (r == 1) {
+        c->state = CONN_CONNECTING;
+        c->state_since = cli_now();
+    } else if (r < 0) disconnect(c, err, 1);
+    else if (cli_now() - c->state_since > RESOLVE_TIMEOUT_S) {
+        snprintf(err, sizeof err, "cannot resolve %s: no answer within %.0f s", c->addr.host, RESOLVE_TIMEOUT_S);
+        disconnect(c, err, 1);
+    }
 }
 
 static void on_connected(pool_client *c)
@@ -262,16 +338,14 @@ static void on_connected(pool_client *c)
     c->state_since = c->last_rx = cli_now();
     c->subscribed = c->authorized = c->notified = 0;
     plog("connected to %s", u);
-    int rc = 0;
     c->conf_id = c->sub_id = c->auth_id = -1;
     if (c->opts->version_rolling) {
         c->conf_id = c->next_id++;
-        rc |= send_line(c, stratum_configure(c->conf_id, c->opts->rolling_mask));
+        if (send_line(c, stratum_configure(c->conf_id, c->opts->rolling_mask)) != 0) return;
     }
     c->sub_id = c->next_id++;
     c->offered_session = c->session[0] != '\0';
-    rc |= send_line(c, stratum_subscribe(c->sub_id, AGENT, c->offered_session ? c->session : NULL));
-    if (rc) disconnect(c, "cannot write to the pool", 1);
+    send_line(c, stratum_subscribe(c->sub_id, AGENT, c->offered_session ? c->session : NULL));
 }
 
 /* ---------------------------------------------------------------- messages */
@@ -286,11 +360,12 @@ static void on_subscribed(pool_client *c, const stratum_msg *m)
             forget_session(c);
             c->sub_id = c->next_id++;
             c->offered_session = 0;
-            if (send_line(c, stratum_subscribe(c->sub_id, AGENT, NULL)) != 0)
-                disconnect(c, "cannot write to the pool", 1);
+            send_line(c, stratum_subscribe(c->sub_id, AGENT, NULL));
             return;
         }
-        disconnect(c, "mining.subscribe failed", 1);
+        char why[300];
+        snprintf(why, sizeof why, "protocol error: mining.subscribe refused%s%s", e[0] ? ": " : "", e);
+        disconnect(c, why, 1);
         return;
     }
     char session[128], err[200];
@@ -298,7 +373,9 @@ static void on_subscribed(pool_client *c, const stratum_msg *m)
     size_t en1_len;
     int en2_size;
     if (stratum_subscribe_result(m->result, session, sizeof session, en1, &en1_len, &en2_size, err, sizeof err) != 0) {
-        disconnect(c, err, 1);
+        char why[300];
+        snprintf(why, sizeof why, "protocol error: mining.subscribe answer: %s", err);
+        disconnect(c, why, 1);
         return;
     }
     int resumed = c->offered_session && en1_len == c->en1_len && memcmp(en1, c->en1, en1_len) == 0;
@@ -315,8 +392,7 @@ static void on_subscribed(pool_client *c, const stratum_msg *m)
     plog("subscribed: extranonce1 %s, extranonce2 size %d%s", hex, en2_size,
          resumed ? ", session resumed" : (c->offered_session ? ", new session" : ""));
     c->auth_id = c->next_id++;
-    if (send_line(c, stratum_authorize(c->auth_id, c->opts->user, c->opts->pass)) != 0)
-        disconnect(c, "cannot write to the pool", 1);
+    send_line(c, stratum_authorize(c->auth_id, c->opts->user, c->opts->pass));
 }
 
 static void on_authorized(pool_client *c, const stratum_msg *m)
@@ -367,6 +443,7 @@ static void on_share_answer(pool_client *c, struct pending *p, const stratum_msg
         plog("REJECTED (%s): %s", e[0] ? e : "result false", d);
     }
     p->id = -1;
+    c->npending--;
 }
 
 static void on_response(pool_client *c, const stratum_msg *m)
@@ -376,7 +453,11 @@ static void on_response(pool_client *c, const stratum_msg *m)
     else if (id >= 0 && id == c->auth_id) on_authorized(c, m);
     else if (id >= 0 && id == c->conf_id) on_configured(c, m);
     else if (id >= 0 && c->pending[id % POOL_PENDING].id == id) on_share_answer(c, &c->pending[id % POOL_PENDING], m);
-    else plog("answer to an unknown request (id %lld) ignored", (long long)id);
+    else {
+        char text[80];
+        c->stats->unknown_answers++;
+        plog("answer to an unknown request (id %s) ignored", stratum_id_text(m->id, text, sizeof text));
+    }
 }
 
 static void on_notify(pool_client *c, stratum_msg *m)
@@ -435,16 +516,23 @@ static void answer(pool_client *c, json_t *id, json_t *result, int code, const c
         if (result) json_decref(result);
         return;
     }
-    if (send_line(c, stratum_answer(id, result, code, msg)) != 0) disconnect(c, "cannot write to the pool", 1);
+    send_line(c, stratum_answer(id, result, code, msg));
 }
 
-static void handle_line(pool_client *c, const char *line, size_t len)
+void client_handle_line(pool_client *c, const char *line, size_t len)
 {
     stratum_msg m;
     char err[256], excerpt[100];
     c->last_rx = cli_now();
     if (stratum_parse(line, len, &m, err, sizeof err) != 0) {
         c->stats->malformed++;
+        if (strcmp(m.method, "mining.set_extranonce") == 0 && c->state == CONN_UP) {
+            /* the pool's jobs now assume an extranonce kiln cannot use: no valid share is possible */
+            char why[300];
+            snprintf(why, sizeof why, "protocol error: %s", err);
+            disconnect(c, why, 1);
+            return;
+        }
         plog("malformed line skipped: %s: %s", err, log_clean(line, len < 80 ? len : 80, excerpt, sizeof excerpt));
         return;
     }
@@ -452,9 +540,11 @@ static void handle_line(pool_client *c, const char *line, size_t len)
     case ST_RESPONSE: on_response(c, &m); break;
     case ST_NOTIFY: on_notify(c, &m); break;
     case ST_SET_DIFFICULTY:
-        if (m.difficulty != c->difficulty) c->diff_serial++;
+        if (m.difficulty != c->difficulty) {
+            c->diff_serial++;
+            plog("pool difficulty %g", m.difficulty);
+        }
         c->difficulty = m.difficulty;
-        plog("pool difficulty %g", m.difficulty);
         break;
     case ST_SET_EXTRANONCE: {
         char hex[2 * POOL_EN1_MAX + 1];
@@ -497,10 +587,10 @@ static void read_lines(pool_client *c)
         char *line;
         size_t len;
         int r = 0;
-        while (c->state == CONN_UP && (r = linebuf_next(&c->conn.in, &line, &len)) == 1) handle_line(c, line, len);
+        while (c->state == CONN_UP && (r = linebuf_next(&c->conn.in, &line, &len)) == 1) client_handle_line(c, line, len);
         if (c->state != CONN_UP) return;
         if (r < 0) {
-            disconnect(c, "line longer than 64 KiB from the pool", 1);
+            disconnect(c, "protocol error: line longer than 64 KiB from the pool", 1);
             return;
         }
         long n = conn_read(&c->conn);
@@ -511,7 +601,8 @@ static void read_lines(pool_client *c)
         }
         if (n < 0) {
             /* a full buffer without a newline is an over-long line */
-            if (linebuf_next(&c->conn.in, &line, &len) < 0) disconnect(c, "line longer than 64 KiB from the pool", 1);
+            if (linebuf_next(&c->conn.in, &line, &len) < 0)
+                disconnect(c, "protocol error: line longer than 64 KiB from the pool", 1);
             else disconnect(c, strerror(errno), 1);
             return;
         }
@@ -522,20 +613,23 @@ void client_service(pool_client *c, double timeout_s)
 {
     if (c->fatal) return;
     double now = cli_now();
-    if (c->state == CONN_DOWN && now >= c->next_attempt) {
-        start_connect(c);
-        now = cli_now();
-    }
+    if (c->state == CONN_DOWN && now >= c->next_attempt) start_connect(c);
+    if (c->state == CONN_RESOLVING) check_resolved(c);
+    now = cli_now();
     struct pollfd pfd = {.fd = c->conn.fd, .events = 0, .revents = 0};
+    int nfds = 1;
     if (c->state == CONN_CONNECTING) pfd.events = POLLOUT;
     else if (c->state == CONN_UP) pfd.events = POLLIN | (conn_wants_write(&c->conn) ? POLLOUT : 0);
+    else nfds = 0; /* down or resolving: nothing to watch, only time passes */
     if (c->state == CONN_DOWN && c->next_attempt - now < timeout_s) timeout_s = c->next_attempt - now;
+    if (c->state == CONN_RESOLVING && timeout_s > 0.05) timeout_s = 0.05; /* the resolver thread has no fd */
     if (timeout_s < 0) timeout_s = 0;
     int ms = (int)(timeout_s * 1000);
-    int rc = poll(&pfd, c->state == CONN_DOWN ? 0 : 1, ms);
+    int rc = poll(&pfd, (nfds_t)nfds, ms);
     if (rc < 0 && errno != EINTR) plog("poll: %s", strerror(errno));
     now = cli_now();
-    if (c->state == CONN_CONNECTING) {
+    if (c->state == CONN_RESOLVING) check_resolved(c);
+    else if (c->state == CONN_CONNECTING) {
         if (rc > 0 && pfd.revents) {
             char err[256];
             int r = conn_finish(&c->conn, err, sizeof err);
@@ -545,13 +639,16 @@ void client_service(pool_client *c, double timeout_s)
             disconnect(c, "connect timed out", 1);
         }
     } else if (c->state == CONN_UP) {
-        if (rc > 0 && (pfd.revents & POLLOUT) && conn_flush(&c->conn) != 0)
-            disconnect(c, "cannot write to the pool", 1);
+        if (rc > 0 && (pfd.revents & POLLOUT) && conn_flush(&c->conn) != 0) {
+            char why[200];
+            snprintf(why, sizeof why, "cannot write to the pool: %s", strerror(errno));
+            disconnect(c, why, 1);
+        }
         if (c->state == CONN_UP && rc > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) read_lines(c);
         if (c->state == CONN_UP && !c->authorized && now - c->state_since > HANDSHAKE_TIMEOUT_S)
-            disconnect(c, "no answer to subscribe/authorize", 1);
+            disconnect(c, "protocol error: no answer to mining.subscribe/authorize within 15 s", 1);
         if (c->state == CONN_UP && now - c->last_rx > SILENCE_TIMEOUT_S) disconnect(c, "pool silent too long", 1);
-        if (c->state == CONN_UP && c->authorized && c->nqueue > 0 &&
+        if (c->state == CONN_UP && c->authorized && c->nqueue > 0 && c->npending < POOL_PENDING &&
             (c->notified || now - c->authorized_at > FLUSH_WAIT_S))
             flush_queue(c);
     }
@@ -560,22 +657,12 @@ void client_service(pool_client *c, double timeout_s)
 void client_finish(pool_client *c, double max_s)
 {
     double end = cli_now() + max_s;
-    for (;;) {
-        int open = 0;
-        for (int i = 0; i < POOL_PENDING; i++) open += c->pending[i].id >= 0;
-        if (!open || c->state != CONN_UP || cli_now() >= end) break;
-        client_service(c, 0.05);
-    }
-    for (int i = 0; i < c->nqueue; i++) stale(c, &c->queue[i], "still offline at exit");
+    while (c->npending > 0 && c->state == CONN_UP && cli_now() < end) client_service(c, 0.05);
+    for (int i = 0; i < c->nqueue; i++)
+        stale(c, &c->queue[i], c->queue[i].found_offline ? "still offline at exit" : "no free request slot before exit");
     c->nqueue = 0;
-    for (int i = 0; i < POOL_PENDING; i++) {
-        if (c->pending[i].id < 0) continue;
-        char d[200];
-        share_desc(&c->pending[i].share, d, sizeof d);
-        c->stats->unanswered++;
-        plog("no answer before exit: %s", d);
-        c->pending[i].id = -1;
-    }
+    for (int i = 0; i < POOL_PENDING; i++)
+        if (c->pending[i].id >= 0) forget_pending(c, &c->pending[i], "no answer before exit");
     conn_close(&c->conn);
     c->state = CONN_DOWN;
 }

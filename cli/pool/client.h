@@ -11,8 +11,14 @@
 #include "url.h"
 
 #define POOL_MAX_URLS 8
-#define POOL_PENDING 1024 /* submits awaiting an answer */
-#define POOL_QUEUE 256 /* shares found while offline */
+#define POOL_PENDING 1024 /* submits awaiting an answer: when all are taken, shares wait in the queue */
+#define POOL_QUEUE 256 /* shares found while offline or while POOL_PENDING answers are awaited */
+/* The most shares a second kiln sends. The miner raises its local target so it finds about
+ * this many at most (miner.c); the client also refuses bursts above it (a token bucket of
+ * POOL_SHARE_BURST shares refilled at twice this rate), so no difficulty a pool sets can make kiln
+ * flood it, its own log or its send queue. */
+#define POOL_MAX_SHARE_RATE 20.0
+#define POOL_SHARE_BURST 60.0
 #define POOL_VALID_JOBS 16 /* job ids still valid since the last clean_jobs */
 #define POOL_SEEN 4096 /* recent share hashes: the last guard against a duplicate */
 
@@ -33,6 +39,7 @@ typedef struct pool_stats {
     uint64_t blocks; /* shares whose hash also met the network target */
     uint64_t invalid_local, duplicate_local; /* caught before sending (0 unless kiln has a bug) */
     uint64_t connects, reconnects, disconnects, jobs, malformed, unknown;
+    uint64_t unknown_answers; /* answers to no request of ours (ignored, each logged) */
     double accepted_work; /* sum of accepted shares' difficulties */
 } pool_stats;
 
@@ -47,9 +54,13 @@ typedef struct pool_share {
     double difficulty;
     uint8_t hash[32]; /* PoW hash, raw bytes */
     int block;
+    int found_offline; /* queued while offline (not for want of a free pending slot) */
 } pool_share;
 
-typedef enum { CONN_DOWN, CONN_CONNECTING, CONN_UP } conn_state;
+typedef enum { CONN_DOWN, CONN_RESOLVING, CONN_CONNECTING, CONN_UP } conn_state;
+
+/* Why a session attempt failed, for the final message when no pool could be used. */
+typedef enum { FAIL_NONE, FAIL_CONNECT, FAIL_PROTOCOL } fail_kind;
 
 typedef struct valid_job {
     char id[POOL_JOB_ID_MAX + 1];
@@ -65,6 +76,8 @@ typedef struct pool_client {
     double next_attempt, state_since, last_rx, authorized_at;
     int failures; /* consecutive failed connections or short sessions on this pool */
     int refused[POOL_MAX_URLS]; /* the pool refused our worker */
+    fail_kind last_fail[POOL_MAX_URLS]; /* the last failed attempt on each pool */
+    char last_reason[POOL_MAX_URLS][200];
     int ever_authorized;
     int64_t next_id, conf_id, sub_id, auth_id;
     int offered_session, subscribed, authorized, notified;
@@ -96,13 +109,16 @@ typedef struct pool_client {
     struct pending {
         int64_t id;
         pool_share share;
-    } pending[POOL_PENDING];
+    } pending[POOL_PENDING]; /* at id % POOL_PENDING; ids skip taken slots, so none is overwritten */
+    int npending;
+    double tokens, tokens_at; /* the share-rate bucket */
     pool_share queue[POOL_QUEUE];
     int nqueue;
     uint8_t seen[POOL_SEEN][8];
     int nseen, seen_pos;
 
     int fatal; /* nonzero: give up; the value is the exit code */
+    char fatal_msg[900]; /* why, for the command's final error line */
 } pool_client;
 
 int client_init(pool_client *c, const pool_opts *opts, pool_stats *stats);
@@ -115,6 +131,10 @@ void client_service(pool_client *c, double timeout_s);
 /* A share that passed the CPU check: submitted now, queued while offline, or logged as stale. */
 void client_share(pool_client *c, const pool_share *s);
 
+/* One line from the pool (without its newline), as read_lines hands it over: public so the
+ * Stratum fuzz harness can drive the client without a socket. */
+void client_handle_line(pool_client *c, const char *line, size_t len);
+
 /* 1 while the job id may still take shares (no clean_jobs notify since it came). */
 int client_job_valid(const pool_client *c, const char *job_id);
 
@@ -122,5 +142,10 @@ int client_job_valid(const pool_client *c, const char *job_id);
 void client_finish(pool_client *c, double max_s);
 
 int client_online(const pool_client *c);
+
+/* Why no pool could be used, one clause per pool: "cannot connect to any pool" when every
+ * failure was a TCP one (resolve, connect), "no pool completed a Stratum session" when some
+ * pool answered the connect but failed the protocol (the reason says what it sent). */
+void client_failure_text(const pool_client *c, char *out, size_t n);
 
 #endif

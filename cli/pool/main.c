@@ -1,5 +1,4 @@
 /* kiln mine --pool: options, the run, the summary. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +12,9 @@
 #include "pool.h"
 #include "stratum.h"
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
+/* How long, after mining ends, kiln waits for the answers to its last shares: short, so the
+ * run ends within a second of --duration whatever the pool does. */
+#define FINISH_WAIT_S 0.5
 
 static int utf8_ok(const char *s)
 {
@@ -51,17 +35,17 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
     pool_url_format(&c->addr, url, sizeof url);
     if (json) {
         json_t *o = json_pack(
-            "{s:s, s:s, s:s, s:f, s:f, s:I, s:f, s:f, s:f, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, "
-            "s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
+            "{s:s, s:s, s:s, s:f, s:f, s:I, s:f, s:f, s:f, s:f, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, "
+            "s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
             "pool", url, "algo", algo, "device", kiln_ctx_device_name(ctx), "seconds", end - m->t0, "mining_seconds",
             mining, "hashes", (json_int_t)s->hashes, "rate", rate, "device_rate", device_rate, "difficulty",
-            c->difficulty, "shares", "found", (json_int_t)s->found, "sent", (json_int_t)s->sent, "accepted",
+            c->difficulty, "local_difficulty", m->share_difficulty, "shares", "found", (json_int_t)s->found, "sent", (json_int_t)s->sent, "accepted",
             (json_int_t)s->accepted, "rejected", (json_int_t)s->rejected, "stale", (json_int_t)s->stale, "unanswered",
             (json_int_t)s->unanswered, "resubmitted", (json_int_t)s->resubmitted, "blocks", (json_int_t)s->blocks,
             "invalid_local", (json_int_t)s->invalid_local, "duplicate_local", (json_int_t)s->duplicate_local,
             "connects", (json_int_t)s->connects, "reconnects", (json_int_t)s->reconnects, "disconnects",
             (json_int_t)s->disconnects, "jobs", (json_int_t)s->jobs, "malformed", (json_int_t)s->malformed,
-            "unknown_methods", (json_int_t)s->unknown, "accepted_work", s->accepted_work, "share_rate",
+            "unknown_methods", (json_int_t)s->unknown, "unknown_answers", (json_int_t)s->unknown_answers, "accepted_work", s->accepted_work, "share_rate",
             mining > 0 ? s->accepted_work * 4294967296.0 / mining : 0.0);
         char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (text) puts(text);
@@ -116,18 +100,14 @@ int pool_main(const pool_args *a)
     kiln_ctx *ctx = cli_open(cmd, a->device, (int)a->threads, &code);
     if (!ctx) return code;
     tune_cache_apply(ctx, a->algo, KILN_KIND_SEARCH, NULL);
-    {   /* open the device now: a failure shows before any pool is contacted, and the
-         * start-up time does not count as mining time */
-        kiln_scan_job warm;
-        memset(&warm, 0, sizeof warm);
-        warm.algo = mo.algo;
-        warm.count = 1;
-        kiln_status st = kiln_scan(ctx, &warm, NULL);
-        if (st != KILN_OK && st != KILN_NOT_FOUND) {
-            code = cli_fail(cmd, ctx, st);
-            kiln_ctx_free(ctx);
-            return code;
-        }
+    /* open the device and measure it now: a failure shows before any pool is contacted, the
+     * start-up time does not count as mining time, and the share-rate bound holds from the start */
+    double rate = 0;
+    kiln_status st = miner_measure_rate(ctx, mo.algo, &rate);
+    if (st != KILN_OK) {
+        code = cli_fail(cmd, ctx, st);
+        kiln_ctx_free(ctx);
+        return code;
     }
 
     static pool_client client;
@@ -137,7 +117,6 @@ int pool_main(const pool_args *a)
         kiln_ctx_free(ctx);
         return cli_error(EXIT_DEVICE, cmd, "out of memory");
     }
-    install_signals();
     log_start(cli_now());
     char url[300];
     pool_url_format(&po.urls[0], url, sizeof url);
@@ -149,18 +128,21 @@ int pool_main(const pool_args *a)
     m.ctx = ctx;
     m.st = &stats;
     m.mo = &mo;
-    m.stop = &stop_flag;
+    m.rate = rate;
     miner_run(&m);
     miner_print_stats(&m, m.end_work, 1);
-    if (!client.fatal) client_finish(&client, 2.0);
+    if (!client.fatal) client_finish(&client, FINISH_WAIT_S);
+    log_flush();
     summary(&m, &client, &stats, algo_s, ctx, json);
 
+    /* a signal ends pool mining normally, with its summary (the mining contract) */
     code = EXIT_OK;
     if (m.device_failed) code = EXIT_DEVICE;
-    else if (client.fatal) code = client.fatal;
+    else if (client.fatal) code = cli_error(client.fatal, cmd, "%s", client.fatal_msg);
     else if (!client.ever_authorized) {
-        plog("never got to work for a pool");
-        code = EXIT_DEVICE;
+        char why[900];
+        client_failure_text(&client, why, sizeof why);
+        code = cli_error(EXIT_DEVICE, cmd, "%s", why);
     }
     client_free(&client);
     kiln_ctx_free(ctx);

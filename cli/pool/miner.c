@@ -1,10 +1,40 @@
 #include "miner.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../interrupt.h"
 #include "../progress.h"
 #include "log.h"
+
+kiln_status miner_measure_rate(kiln_ctx *ctx, kiln_algo algo, double *rate)
+{
+    kiln_scan_job job;
+    memset(&job, 0, sizeof job); /* an all-zero target: nothing is found, every nonce is hashed */
+    job.algo = algo;
+    job.find_all = 1;
+    *rate = 0;
+    for (uint64_t count = 256;; count *= 4) {
+        kiln_scan_result res;
+        memset(&res, 0, sizeof res);
+        job.count = count;
+        kiln_status st = kiln_scan(ctx, &job, &res);
+        if (st != KILN_OK && st != KILN_NOT_FOUND) return st;
+        if (res.seconds > 0) *rate = (double)res.hashes / res.seconds;
+        if (res.seconds >= 0.02 || count >= (UINT64_C(1) << 24)) return KILN_OK;
+    }
+}
+
+/* Shares per hash at difficulty 1: the difficulty-1 target over 2^256. */
+static double diff1_share_odds(kiln_algo algo)
+{
+    uint8_t t[32];
+    if (kiln_algo_diff1_target(algo, t) != KILN_OK) return 0;
+    double v = 0;
+    for (int i = 31; i >= 0; i--) v = v * 256 + t[i];
+    return ldexp(v, -256);
+}
 
 static void set_targets(miner *m)
 {
@@ -12,10 +42,38 @@ static void set_targets(miner *m)
     /* stratum binds a difficulty to the jobs after it; the stricter of the job's and the
      * current one is accepted by a pool under either reading */
     double d = c->difficulty > c->job_difficulty ? c->difficulty : c->job_difficulty;
-    if (kiln_target_from_difficulty(m->ctx, m->mo->algo, d, m->share_target) != KILN_OK)
-        kiln_target_from_difficulty(NULL, m->mo->algo, 1, m->share_target);
-    m->share_difficulty = d;
+    double odds = diff1_share_odds(m->mo->algo);
+    double floor = m->rate * odds / POOL_MAX_SHARE_RATE; /* the difficulty giving the bound's rate */
+    double local = d < floor ? floor : d;
+    if (kiln_target_from_difficulty(m->ctx, m->mo->algo, local, m->share_target) != KILN_OK)
+        memset(m->share_target, 0, 32); /* cannot happen (the client keeps d finite and > 0): find nothing */
+    m->share_difficulty = local;
+    if (local > d && (!m->raised || m->raised_for != d)) {
+        char r[32];
+        format_rate(m->rate, "H/s", r, sizeof r);
+        plog("pool difficulty %g would give about %.3g shares/s at %s; mining at local difficulty %.6g instead (at "
+             "most %g shares/s; every share still meets the pool's target)",
+             d, m->rate * odds / d, r, local, POOL_MAX_SHARE_RATE);
+    } else if (local == d && m->raised) {
+        plog("mining at the pool's difficulty %g again", d);
+    }
+    m->raised = local > d;
+    m->raised_for = d;
+    static const uint8_t zero[32];
+    if (memcmp(m->share_target, zero, 32) == 0 && !m->target_zero_logged) {
+        plog("pool difficulty %g leaves no hash that can meet its target: no share will be found", d);
+        m->target_zero_logged = 1;
+    }
     m->block_target_ok = kiln_target_from_bits(NULL, m->nbits, m->block_target) == KILN_OK;
+}
+
+/* After a call measured the rate: a new bound when the old one is off by half or more. */
+static void rate_measured(miner *m, double rate)
+{
+    m->rate = rate > m->rate ? rate : 0.8 * m->rate + 0.2 * rate; /* quick to tighten, slow to relax */
+    if (!m->have_work) return;
+    double floor = m->rate * diff1_share_odds(m->mo->algo) / POOL_MAX_SHARE_RATE;
+    if (floor > 1.5 * m->share_difficulty || (m->raised && floor < m->share_difficulty / 1.5)) set_targets(m);
 }
 
 static en2_slot *find_slot(miner *m)
@@ -171,6 +229,7 @@ void miner_print_stats(miner *m, double now, int final)
 
 static void tick(miner *m, double now)
 {
+    log_tick();
     if (m->mo->stats_interval > 0 && now >= m->next_stats) {
         miner_print_stats(m, now, 0);
         m->next_stats = now + m->mo->stats_interval;
@@ -180,7 +239,7 @@ static void tick(miner *m, double now)
 static int must_stop(miner *m, double now)
 {
     const pool_client *c = m->c;
-    return *m->stop || c->fatal || (m->deadline > 0 && now >= m->deadline) || c->job_serial != m->job_serial ||
+    return cli_interrupted() || c->fatal || (m->deadline > 0 && now >= m->deadline) || c->job_serial != m->job_serial ||
            c->mask_serial != m->mask_serial || c->diff_serial != m->diff_serial || !can_mine(m, now);
 }
 
@@ -245,7 +304,7 @@ void miner_run(miner *m)
     m->call_nonces = UINT64_C(1) << 16;
     for (;;) {
         double now = cli_now();
-        if (*m->stop) {
+        if (cli_interrupted()) {
             plog("stopping on a signal");
             break;
         }
@@ -285,6 +344,7 @@ void miner_run(miner *m)
         }
         if (st != KILN_STOPPED) m->next_nonce = job.start + job.count;
         if (res.hashes > 0 && res.seconds > 0) { /* next call: about MINER_CALL_S at this rate */
+            rate_measured(m, (double)res.hashes / res.seconds);
             double want = (double)res.hashes / res.seconds * MINER_CALL_S;
             double lo = (double)m->call_nonces / 2, hi = (double)m->call_nonces * 8;
             want = want < lo ? lo : want > hi ? hi : want;

@@ -1,10 +1,13 @@
 /* The mining loop: builds work from the client's job (extranonce2 and version rolling), scans
  * it with kiln_scan on the context's device, checks every hit on the CPU and hands it to the
- * client; polls the pool between launches so a new job stops old work within one launch. */
+ * client; polls the pool between launches so a new job stops old work within one launch.
+ *
+ * The share target is the pool's unless that would give more than POOL_MAX_SHARE_RATE shares a
+ * second at the measured hash rate: then kiln mines at a higher local difficulty (every share
+ * still meets the pool's target) and logs once that and why it did. */
 #ifndef KILN_POOL_MINER_H
 #define KILN_POOL_MINER_H
 
-#include <signal.h>
 #include <stdint.h>
 
 #include "client.h"
@@ -36,7 +39,6 @@ typedef struct miner {
     kiln_ctx *ctx;
     pool_stats *st;
     const miner_opts *mo;
-    volatile sig_atomic_t *stop;
 
     /* the work unit being scanned: everything a share needs, copied from the job */
     int have_work, exhausted;
@@ -52,7 +54,11 @@ typedef struct miner {
     uint8_t header[80];
     uint8_t share_target[32], block_target[32];
     int block_target_ok;
-    double share_difficulty;
+    double share_difficulty; /* the local one: the pool's, or higher to bound the share rate */
+    int raised; /* share_difficulty is above the pool's (logged when it starts) */
+    double raised_for; /* the pool difficulty it was raised from */
+    int target_zero_logged;
+    double rate; /* hashes per second, measured before mining and after every call */
     en2_slot slots[MINER_EN2_SLOTS];
     en2_slot *slot;
     uint64_t slot_clock;
@@ -66,7 +72,11 @@ typedef struct miner {
     int device_failed;
 } miner;
 
-/* Runs until the duration ends, a signal arrives, the client gives up or the device fails. */
+/* The device's hash rate now, from a few short scans (about 20 ms): the share-rate bound holds
+ * from the first call. KILN_OK or the scan's failure. */
+kiln_status miner_measure_rate(kiln_ctx *ctx, kiln_algo algo, double *rate);
+/* Runs until the duration ends, a signal arrives (cli_interrupted), the client gives up or the
+ * device fails. */
 void miner_run(miner *m);
 /* The statistics line: rate since the last line, or the run's average when final. */
 void miner_print_stats(miner *m, double now, int final);

@@ -12,8 +12,6 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#define OUT_MAX (1u << 20)
-
 int conn_init(pool_conn *c)
 {
     memset(c, 0, sizeof *c);
@@ -25,6 +23,8 @@ void conn_close(pool_conn *c)
 {
     if (c->fd >= 0) close(c->fd);
     c->fd = -1;
+    resolve_release(c->resolving);
+    c->resolving = NULL;
     if (c->addrs) freeaddrinfo(c->addrs);
     c->addrs = c->next_addr = NULL;
     linebuf_reset(&c->in);
@@ -70,19 +70,30 @@ static int try_next(pool_conn *c, char *err, size_t errlen)
 int conn_start(pool_conn *c, const pool_url *u, char *err, size_t errlen)
 {
     conn_close(c);
+    /* an address needs no lookup: connect at once, without a thread */
     struct addrinfo hints;
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
-    int rc = getaddrinfo(u->host, u->port, &hints, &c->addrs);
-    if (rc != 0) {
-        c->addrs = NULL;
-        snprintf(err, errlen, "cannot resolve %s: %s", u->host, gai_strerror(rc));
-        return -1;
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+    if (getaddrinfo(u->host, u->port, &hints, &c->addrs) == 0) return 0;
+    c->addrs = NULL;
+    c->resolving = resolve_start(u->host, u->port, err, errlen);
+    return c->resolving ? 0 : -1;
+}
+
+int conn_resolved(pool_conn *c, char *err, size_t errlen)
+{
+    if (c->resolving) {
+        int r = resolve_poll(c->resolving, &c->addrs, err, errlen);
+        if (r == 0) return 0;
+        resolve_release(c->resolving);
+        c->resolving = NULL;
+        if (r < 0) return -1;
     }
     c->next_addr = c->addrs;
     snprintf(err, errlen, "no address");
-    return try_next(c, err, errlen);
+    return try_next(c, err, errlen) == 0 ? 1 : -1;
 }
 
 int conn_finish(pool_conn *c, char *err, size_t errlen)
@@ -119,12 +130,19 @@ int conn_flush(pool_conn *c)
 int conn_send(pool_conn *c, const char *line)
 {
     size_t n = strlen(line);
-    if (c->fd < 0 || c->out_len + n > OUT_MAX) return -1;
+    if (c->fd < 0) {
+        errno = ENOTCONN;
+        return -1;
+    }
+    if (c->out_len + n > CONN_OUT_MAX) return -2;
     if (c->out_len + n > c->out_cap) {
         size_t cap = c->out_cap ? c->out_cap : 4096;
         while (cap < c->out_len + n) cap *= 2;
         char *p = realloc(c->out, cap);
-        if (!p) return -1;
+        if (!p) {
+            errno = ENOMEM;
+            return -1;
+        }
         c->out = p;
         c->out_cap = cap;
     }

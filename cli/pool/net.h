@@ -1,15 +1,17 @@
-/* A non-blocking TCP connection to a pool: connect without stalling the miner, buffered
- * writes, reads into a capped line buffer. POSIX sockets only. */
+/* A non-blocking TCP connection to a pool: resolve and connect without stalling the miner,
+ * buffered writes, reads into a capped line buffer. POSIX sockets only. */
 #ifndef KILN_POOL_NET_H
 #define KILN_POOL_NET_H
 
 #include <stddef.h>
 
 #include "linebuf.h"
+#include "resolve.h"
 #include "url.h"
 
 typedef struct pool_conn {
     int fd; /* -1 when closed */
+    resolve_req *resolving; /* a host name being resolved, before fd exists */
     struct addrinfo *addrs, *next_addr; /* addresses still to try while connecting */
     linebuf in;
     char *out;
@@ -19,15 +21,19 @@ typedef struct pool_conn {
 int conn_init(pool_conn *c); /* -1 when out of memory */
 void conn_free(pool_conn *c);
 
-/* Resolves the host and starts connecting to its first address. 0: started (wait for
- * writability, then conn_finish); -1: failed, err says why. */
+/* Starts resolving the host (an address at once, a name in a resolver thread). 0: started (poll
+ * conn_resolved); -1: failed, err says why. */
 int conn_start(pool_conn *c, const pool_url *u, char *err, size_t errlen);
+/* 0: still resolving; 1: resolved and connecting to the first address (wait for writability,
+ * then conn_finish); -1: resolution or every connect failed, err says why. */
+int conn_resolved(pool_conn *c, char *err, size_t errlen);
 /* After the socket became writable: 1 connected, 0 this address failed but another connect was
  * started, -1 every address failed (err says why). */
 int conn_finish(pool_conn *c, char *err, size_t errlen);
 
-/* Queues a line and writes what the socket takes now. -1 on a socket error or when the pool
- * stops reading (more than 1 MiB queued). */
+/* Queues a line and writes what the socket takes now. -1 on a socket error (errno), -2 when the
+ * pool stops reading (more than CONN_OUT_MAX bytes queued). */
+#define CONN_OUT_MAX (1u << 20)
 int conn_send(pool_conn *c, const char *line);
 int conn_flush(pool_conn *c);
 int conn_wants_write(const pool_conn *c);

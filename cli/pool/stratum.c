@@ -29,6 +29,24 @@ static int hex_bytes(const json_t *v, uint8_t *out, size_t max, size_t *n)
     return 0;
 }
 
+/* extranonce1 (hex) and extranonce2_size: the pool sets them for the whole session, so a bad
+ * value is a protocol failure named precisely ("extranonce1 of 100 bytes exceeds ..."). */
+static int extranonce_fields(const json_t *e1, const json_t *e2, uint8_t en1[POOL_EN1_MAX], size_t *en1_len,
+                             int *en2_size, char *err, size_t errlen)
+{
+    if (!json_is_string(e1)) FAIL("extranonce1 is not a string");
+    size_t digits = json_string_length(e1);
+    if (digits / 2 > POOL_EN1_MAX)
+        FAIL("extranonce1 of %zu bytes exceeds the %d-byte limit", digits / 2, POOL_EN1_MAX);
+    if (hex_bytes(e1, en1, POOL_EN1_MAX, en1_len) != 0) FAIL("extranonce1 is not an even number of hex digits");
+    if (!json_is_integer(e2)) FAIL("extranonce2_size is not an integer");
+    json_int_t n = json_integer_value(e2);
+    if (n < 0) FAIL("extranonce2_size %lld is negative", (long long)n);
+    if (n > POOL_EN2_MAX) FAIL("extranonce2_size %lld exceeds the %d-byte limit", (long long)n, POOL_EN2_MAX);
+    *en2_size = (int)n;
+    return 0;
+}
+
 static int hex_u32(const json_t *v, uint32_t *out)
 {
     return json_is_string(v) && json_string_length(v) == 8 ? pool_u32_from_hex(json_string_value(v), out) : -1;
@@ -111,12 +129,9 @@ static int parse_method(stratum_msg *m, const json_t *params, char *err, size_t 
     }
     if (strcmp(meth, "mining.set_extranonce") == 0) {
         m->kind = ST_SET_EXTRANONCE;
-        const json_t *p1 = json_array_get(params, 1);
-        if (hex_bytes(p0, m->en1, POOL_EN1_MAX, &m->en1_len) != 0)
-            FAIL("mining.set_extranonce: extranonce1 is not hex of at most %d bytes", POOL_EN1_MAX);
-        if (!json_is_integer(p1) || json_integer_value(p1) < 0 || json_integer_value(p1) > POOL_EN2_MAX)
-            FAIL("mining.set_extranonce: extranonce2 size is not 0..%d", POOL_EN2_MAX);
-        m->en2_size = (int)json_integer_value(p1);
+        char why[160];
+        if (extranonce_fields(p0, json_array_get(params, 1), m->en1, &m->en1_len, &m->en2_size, why, sizeof why))
+            FAIL("mining.set_extranonce: %s", why);
         return 0;
     }
     if (strcmp(meth, "client.reconnect") == 0) {
@@ -219,10 +234,7 @@ int stratum_subscribe_result(const json_t *result, char *session, size_t session
     session[0] = '\0';
     if (!json_is_array(result) || json_array_size(result) < 3) FAIL("subscribe result is not [subscriptions, extranonce1, size]");
     const json_t *subs = json_array_get(result, 0), *e1 = json_array_get(result, 1), *e2 = json_array_get(result, 2);
-    if (hex_bytes(e1, en1, POOL_EN1_MAX, en1_len) != 0) FAIL("extranonce1 is not hex of at most %d bytes", POOL_EN1_MAX);
-    if (!json_is_integer(e2) || json_integer_value(e2) < 0 || json_integer_value(e2) > POOL_EN2_MAX)
-        FAIL("extranonce2 size is not 0..%d", POOL_EN2_MAX);
-    *en2_size = (int)json_integer_value(e2);
+    if (extranonce_fields(e1, e2, en1, en1_len, en2_size, err, errlen) != 0) return -1;
     /* subscriptions: [["mining.notify", id], ...] or one pair; the notify id resumes a session */
     if (json_is_array(subs) && json_is_string(json_array_get(subs, 0))) {
         const json_t *pair = subs;
@@ -249,6 +261,31 @@ int stratum_configure_result(const json_t *result, uint32_t *mask)
 }
 
 int stratum_result_true(const json_t *result) { return json_is_true(result); }
+
+const char *stratum_id_text(const json_t *id, char *out, size_t n)
+{
+    if (!id) {
+        snprintf(out, n, "none");
+        return out;
+    }
+    char *s = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!s) {
+        snprintf(out, n, "?");
+        return out;
+    }
+    size_t len = strlen(s);
+    if (len > 64) { /* an id is for matching, not for reading: a long one is shown cut */
+        s[61] = s[62] = s[63] = '.';
+        len = 64;
+    }
+    for (size_t i = 0; i < len && i + 1 < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        out[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+    }
+    out[len < n ? len : n - 1] = '\0';
+    free(s);
+    return out;
+}
 
 /* Serializes and frees v: one compact line with its newline. */
 static char *line_of(json_t *v)

@@ -50,7 +50,9 @@ typedef struct stratum_msg {
 } stratum_msg;
 
 /* Parses one line. 0 on success (free with stratum_msg_clear); -1 for a malformed line with the
- * reason in err (nothing to free). Unknown methods are not errors (ST_UNKNOWN). */
+ * reason in err (nothing to free), m->method still naming the method when the line had one, so
+ * the caller can tell a broken mining.set_extranonce from junk. Unknown methods are not errors
+ * (ST_UNKNOWN). */
 int stratum_parse(const char *line, size_t len, stratum_msg *m, char *err, size_t errlen);
 void stratum_msg_clear(stratum_msg *m);
 
@@ -62,6 +64,9 @@ int stratum_subscribe_result(const json_t *result, char *session, size_t session
 int stratum_configure_result(const json_t *result, uint32_t *mask);
 /* mining.authorize / mining.submit result: 1 only for JSON true. */
 int stratum_result_true(const json_t *result);
+/* A JSON-RPC id as the pool sent it (ids may be strings): compact JSON, cleaned for the log and
+ * cut at 64 characters; "none" when absent. Returns out. */
+const char *stratum_id_text(const json_t *id, char *out, size_t n);
 
 /* Requests and answers, each one line ending in "\n"; malloc'd (NULL when out of memory). */
 char *stratum_configure(int64_t id, uint32_t mask);
