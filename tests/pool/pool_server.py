@@ -23,7 +23,7 @@ import time
 from fractions import Fraction
 
 DIFF1 = 0xFFFF << 208
-SHARES_PER_S = 15  # the share rate the scenarios are sized for, from kiln's measured CPU rate
+SHARES_PER_S = 8  # the share rate the scenarios are sized for, from kiln's measured CPU rate (under kiln's bound of 20 a second, cli/pool/client.h)
 
 
 def sha256d(b):
@@ -137,7 +137,12 @@ class Conn:
 
     def send_raw(self, data):
         try:
-            self.sock.sendall(data)
+            if self.pool.scenario.get("slow"):  # a slow sender: a byte at a time
+                for i in range(len(data)):
+                    self.sock.sendall(data[i:i + 1])
+                    time.sleep(self.pool.scenario["slow"])
+            else:
+                self.sock.sendall(data)
         except OSError:
             raise Closed()
 
@@ -233,8 +238,9 @@ class Conn:
             else:
                 self.pool.stats.add("resumed")
             self.session = sess
-            self.reply(mid, [[["mining.set_difficulty", sess.id], ["mining.notify", sess.id]], sess.en1.hex(),
-                             sess.en2_size])
+            en1 = self.pool.scenario.get("en1_hex", sess.en1.hex())  # a hostile pool may send any size
+            self.reply(mid, [[["mining.set_difficulty", sess.id], ["mining.notify", sess.id]], en1,
+                             self.pool.scenario.get("en2_size_sent", sess.en2_size)])
         elif method == "mining.authorize":
             self.authorized = True
             self.reply(mid, True)
@@ -392,7 +398,6 @@ def sc_malformed(pool, c):
             b'{"id": null, "method": "mining.notify", "params": ["j", "zz", "", "", [], "20000000", "1d00ffff", "00000000", true]}',
             b'{"id": null, "method": "mining.set_difficulty", "params": ["abc"]}',
             b'{"id": null, "method": "mining.set_difficulty", "params": [-1]}',
-            b'{"id": null, "method": "mining.set_extranonce", "params": ["xyz", 4]}',
             b'{"id": 999999, "result": true, "error": null}']
     for j in junk:
         c.send_raw(j + b"\n")
@@ -493,6 +498,102 @@ def sc_nopool(pool, c):
     c.close(0)
 
 
+# ---- hostile pools (issue 11, items 11 to 13): each bounded in time, judged by the checks below
+
+def sc_tinydiff(pool, c):
+    """Every nonce meets difficulty 1e-30: kiln must bound its share rate, not flood."""
+    c.handshake()
+    c.set_difficulty(1e-30)
+    c.notify(c.new_job(), True)
+    c.serve(60)
+
+
+def sc_baddiff(pool, c):
+    """Invalid difficulties are refused (the old one stays), a huge one is obeyed (no share
+    possible, said once), then a normal one and a new job."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(1.0)
+    for raw in (b"0", b"-1", b"NaN", b"Infinity", b"-Infinity", b"1e999", b'"7"'):
+        c.send_raw(b'{"id": null, "method": "mining.set_difficulty", "params": [' + raw + b']}\n')
+    c.serve(1.0)
+    pool.marks["huge"] = time.time()
+    c.set_difficulty(1e300)
+    c.notify(c.new_job(), True)
+    c.serve(1.2)
+    pool.marks["normal"] = time.time()
+    c.set_difficulty(pool.base)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_flood(pool, c):
+    """Thousands of clean_jobs notifies and of answers to requests never made (string ids),
+    then one last job: the log stays small, memory bounded, and kiln mines the last job."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(0.5)
+    for i in range(3000):
+        c.notify(c.new_job(), True)
+        c.send({"id": "x%d" % i, "result": True, "error": None})
+    c.send({"id": "q1", "method": "client.get_version", "params": []})
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_slow(pool, c):
+    """A pool that sends a byte at a time, and closes its first connection mid-line."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    if c.index == 0:
+        c.notify(c.new_job(), True)
+        c.serve(0.5)
+        line = json.dumps({"id": None, "method": "mining.notify", "params": c.new_job().notify_params(True)})
+        c.send_raw(line[:len(line) // 2].encode())  # cut mid-line
+        pool.marks["cut"] = time.time()
+        c.close(0)
+        return
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_unresolvable(pool, c):
+    """client.reconnect to a name that never resolves (and takes its resolver 3 s to say so):
+    kiln keeps mining the current job meanwhile, then comes back to this pool."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    if c.index == 0:
+        c.notify(c.new_job(), True)
+        c.serve(1.0)
+        pool.marks["asked"] = time.time()
+        c.send({"id": None, "method": "client.reconnect", "params": ["pool.invalid", pool.ports[0], 0]})
+        c.serve(5)
+        return
+    pool.marks["back"] = time.time()
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_badextranonce(pool, c):
+    """The subscribe answer carries an extranonce kiln cannot use (scenario en1_hex /
+    en2_size_sent): every connect succeeds, the protocol fails; kiln must say which."""
+    c.serve(5)
+
+
+def sc_sigint(pool, c):
+    sc_normal(pool, c)
+
+
 def sc_gpu(pool, c):
     c.handshake()
     c.set_difficulty(pool.start_difficulty)
@@ -518,11 +619,22 @@ SCENARIOS = {
     "rolling": (sc_rolling, ["--duration", "4", "--work-nonces", "UNIT4"], {"grant_mask": 0x00FFE000}),
     "failover": (sc_failover, ["--duration", "4", "--work-nonces", "UNIT"], {"dead_first": True}),
     "nopool": (sc_nopool, ["--duration", "20"], {"dead_only": True}),
+    "tinydiff": (sc_tinydiff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
+    "baddiff": (sc_baddiff, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
+    "flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"], {}),
+    "slow": (sc_slow, ["--duration", "5", "--work-nonces", "UNIT"], {"slow": 0.001}),
+    "unresolvable": (sc_unresolvable, ["--duration", "6", "--work-nonces", "UNIT"], {"preload": 3}),
+    "bigen1": (sc_badextranonce, ["--duration", "20"], {"en1_hex": "ab" * 100}),
+    "bigen2": (sc_badextranonce, ["--duration", "20"], {"en2_size_sent": 17}),
+    "sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"], {"sigint_after": 2.5}),
     "gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"], {}),
 }
 
 
 # ------------------------------------------------------------------------ checks
+
+HOSTILE = ("tinydiff", "baddiff", "flood", "slow", "unresolvable")
+
 
 class Checker:
     def __init__(self):
@@ -555,6 +667,17 @@ def run_checks(pool, kiln, rc, log):
     if kiln:
         print("kiln figures: %s rate %.0f H/s reconnects %d" % (json.dumps(sh), kiln.get("rate", 0),
                                                                 kiln.get("reconnects", 0)))
+    if name in ("bigen1", "bigen2"):
+        why = ("extranonce1 of 100 bytes exceeds the 32-byte limit" if name == "bigen1" else
+               "extranonce2_size 17 exceeds the 16-byte limit")
+        check(rc == 3, "kiln exits 3 when no pool completes a session (got %s)" % rc)
+        check(pool.nconn >= 1, "every TCP connect succeeded (%d connections)" % pool.nconn)
+        last = log.strip().splitlines()[-1] if log.strip() else ""
+        check(why in last and "no pool completed a Stratum session" in last,
+              "the final line names the protocol failure: %r" % last)
+        check("cannot connect to any pool" not in log, "not reported as a connection failure")
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        return check.failed
     if name == "nopool":
         check(rc == 3, "kiln exits 3 when no pool can be reached (got %s)" % rc)
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
@@ -654,6 +777,56 @@ def run_checks(pool, kiln, rc, log):
         check(len(j2) >= 1 and all(s.get("version_bits", 0) & ~pool.marks["mask2"] == 0 for s in j2),
               "after mining.set_version_mask, bits stay in the new mask")
         check(all(len(s["params"]) == 6 for s in st.shares), "version bits sent with every share")
+    # hostile pools: bounded time, log and memory whatever the pool does
+    duration = None
+    if "--duration" in pool.kiln_args:
+        duration = float(pool.kiln_args[pool.kiln_args.index("--duration") + 1])
+    if name in HOSTILE:
+        check(pool.elapsed_kiln is not None and duration is not None and pool.elapsed_kiln <= duration + 1.0,
+              "--duration %s respected within 1 s (ran %.2f s)" % (duration, pool.elapsed_kiln or -1))
+        check(pool.log_bytes is not None and pool.log_bytes <= 64 * 1024,
+              "log volume bounded: %s bytes of stderr (at most 64 KiB)" % pool.log_bytes)
+        check(pool.maxrss_kb is not None and pool.maxrss_kb <= 200 * 1024,
+              "memory bounded: peak RSS %s KiB (at most 200 MiB)" % pool.maxrss_kb)
+        # a byte-at-a-time pool may still be answering at exit: those are reported unanswered
+        check((name == "slow" or sh.get("unanswered", 0) == 0) and
+              kiln.get("unknown_answers", 0) == (3000 if name == "flood" else 0),
+              "every answer matched its request (unanswered %s, unknown answers %s)"
+              % (sh.get("unanswered"), kiln.get("unknown_answers")))
+    if name == "tinydiff":
+        mining = kiln.get("mining_seconds", 0)
+        sent = sh.get("sent", 0)
+        # 20 a second plus the token bucket's burst of 60: a flood would be thousands
+        check(sent <= 20 * mining + 60, "share rate bounded: %d shares in %.1f s" % (sent, mining))
+        check(kiln.get("local_difficulty", 0) > 1e-20, "local difficulty raised (%s)" % kiln.get("local_difficulty"))
+        n = log.count("mining at local difficulty")
+        check(n == 1, "the raise logged once (%d times)" % n)
+    if name == "baddiff":
+        check(kiln.get("malformed", 0) >= 7, "invalid difficulties refused as malformed (%s)" % kiln.get("malformed"))
+        ok = [s for s in st.shares if pool.marks["huge"] > s["time"] > pool.marks["huge"] - 1.0]
+        check(all(s.get("verdict") in ("accepted", "stale") for s in ok) and ok,
+              "kept the old difficulty after the invalid ones (%d shares accepted before the huge one)" % len(ok))
+        check(log.count("no share will be found") == 1, "the huge difficulty said once that no share is possible")
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined again at a normal difficulty")
+    if name == "flood":
+        check("similar lines suppressed" in log, "repeated lines suppressed with a count")
+        check('(id "x0")' in log and "(id -1)" not in log, "string ids logged as given")
+        a = pool.answers.get("q1")
+        check(a is not None and str(a.get("result", "")).startswith("kiln/"), "a request with a string id answered with it")
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined the last job of the flood")
+    if name == "slow":
+        check(pool.nconn >= 2 and kiln.get("reconnects", 0) >= 1, "reconnected after the mid-line close")
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined from a byte-at-a-time pool")
+    if name == "unresolvable":
+        check("back" in pool.marks and "back to" in log, "came back to the pool when the redirect did not resolve")
+        check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined after coming back")
+        # the bug: getaddrinfo in the mining loop cut the rate 9 times; allow a loaded machine 3
+        check(kiln.get("rate", 0) >= pool.cpu_rate / 3, "hash rate kept while resolving (%.0f H/s, measured %.0f H/s)"
+              % (kiln.get("rate", 0), pool.cpu_rate))
+    if name == "sigint":
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < pool.scenario["sigint_after"] + 1.0,
+              "stopped within 1 s of SIGINT (ran %.2f s)" % (pool.elapsed_kiln or -1))
+        check("stopping on a signal" in log and "summary:" in log, "stopped cleanly with its summary")
     if name == "failover":
         check("failing over" in log, "failed over from the dead pool")
     return check.failed
@@ -690,6 +863,7 @@ class Pool:
         # loaded machine alike): about SHARES_PER_S shares a second, a unit every 0.15 s
         rate = measure_cpu_rate(args.kiln) if args.kiln and name != "gpu" else 1e6
         print("cpu rate %.0f H/s" % rate)
+        self.cpu_rate = rate
         self.base = 2.0 ** min(-8, max(-26, round(math.log2(rate / (SHARES_PER_S * 2 ** 32)))))
         unit = 2 ** min(24, max(12, round(math.log2(rate * 0.15))))
         subst = {"UNIT": str(unit), "UNIT4": str(unit // 4), "DURATION": str(args.duration), "DEVICE": args.device}
@@ -781,6 +955,10 @@ def main():
         kargs += ["--device", "cpu"]
     with open(os.path.join(args.dir, "args"), "w") as f:
         f.write("\n".join(kargs) + "\n")
+    for key in ("preload", "sigint_after"):  # read by run_scenario.sh
+        if key in pool.scenario:
+            with open(os.path.join(args.dir, key), "w") as f:
+                f.write("%s\n" % pool.scenario[key])
     with open(os.path.join(args.dir, "port"), "w") as f:
         f.write("%d\n" % pool.ports[0])
     t_start = time.time()
@@ -816,6 +994,14 @@ def main():
         pool.elapsed_kiln = float(open(os.path.join(args.dir, "elapsed_ms")).read().strip()) / 1000
     except (OSError, ValueError):
         pool.elapsed_kiln = time.time() - t_start
+    try:
+        pool.maxrss_kb = int(open(os.path.join(args.dir, "maxrss_kb")).read().strip())
+    except (OSError, ValueError):
+        pool.maxrss_kb = None
+    try:
+        pool.log_bytes = os.path.getsize(log_path)
+    except OSError:
+        pool.log_bytes = None
     try:
         kiln = json.loads(open(json_path).read())
     except (OSError, ValueError):

@@ -26,10 +26,18 @@ spid=$!
 for _ in $(seq 600); do [ -s "$dir/args" ] && break; sleep 0.05; done
 [ -s "$dir/args" ] || { echo "test pool did not start"; cat "$dir/server.out"; exit 1; }
 mapfile -t args < "$dir/args"
-t0=$(date +%s%N)
-timeout 60 "$kiln" mine "${args[@]}" > "$dir/kiln.json" 2> "$dir/kiln.log"
-echo $? > "$dir/rc"
-echo $((($(date +%s%N) - t0) / 1000000)) > "$dir/elapsed_ms"
+# a scenario may ask for an injected resolver (slow_resolver.c) or a SIGINT after some seconds
+if [ -s "$dir/preload" ]; then
+    cc=${CC:-cc}
+    command -v "$cc" > /dev/null || { echo "no C compiler for the injected resolver: skipping"; exit 77; }
+    "$cc" -shared -fPIC -O1 -o "$dir/slow_resolver.so" "$here/slow_resolver.c" -ldl || { echo "cannot build the injected resolver"; exit 1; }
+    export LD_PRELOAD="$dir/slow_resolver.so" SLOW_RESOLVER_DELAY="$(cat "$dir/preload")"
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+fi
+sigint_after=0
+[ -s "$dir/sigint_after" ] && sigint_after=$(cat "$dir/sigint_after")
+python3 "$here/run_measured.py" "$dir" 60 "$sigint_after" "$dir/kiln.json" "$dir/kiln.log" -- "$kiln" mine "${args[@]}"
+unset LD_PRELOAD
 kill -TERM "$spid"
 wait "$spid"
 rc=$?
