@@ -1,9 +1,16 @@
 /* kiln hash: sha256sum/sha3sum-style digests of files and stdin, and --check of such lists.
  *
  * Each input is streamed on the CPU in constant memory, except that when the device policy
- * (kiln_ctx_pick for the bytes of the small files) puts the work on a GPU, regular files of at most SMALL_FILE bytes are read whole and hashed in batches on the GPU. Results are
- * printed in input order either way. Unreadable inputs are reported by name on stderr and the
- * rest are still hashed; the exit status is then 1, as with sha256sum. */
+ * (kiln_ctx_pick for the bytes of the small files) puts the work on a GPU, regular files of at
+ * most SMALL_FILE bytes are read whole and hashed in batches on the GPU. Results are printed in
+ * input order either way. A check list is read line by line (cli/hash_lines.h), so its size
+ * never matters.
+ *
+ * Failures, as the whole CLI has them: an input named on the command line that cannot be read
+ * (a FILE, or the --check list) is bad input, reported by name while the rest goes on, exit 2;
+ * a file named inside a check list that cannot be read is a failed check, as with sha256sum -c
+ * ("NAME: FAILED open or read", exit 1). Ctrl-C ends any read, even one blocked on a pipe, with
+ * "interrupted by SIGINT" and 130. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,13 +21,19 @@
 
 #include "cli.h"
 #include "hash_lines.h"
+#include "interrupt.h"
 #include "opts.h"
 
 #define SMALL_FILE (1u << 20)
 #define BATCH_BYTES (64u << 20)
 #define BATCH_FILES 65536
-#define MAX_LENGTH (1u << 20)
 #define CHUNK (1u << 16)
+/* Check-list entries held while the device policy weighs their files (auto device with a GPU
+ * only): enough files to reach its threshold, few enough bytes to stay small. */
+#define WINDOW_ENTRIES 65536
+#define WINDOW_BYTES (32u << 20)
+
+enum { DIGESTS = 1, CHECKS = 2 }; /* the command's modes, for options that apply to one */
 
 typedef struct item {
     char *name;
@@ -30,64 +43,95 @@ typedef struct item {
 
 typedef struct hash_run {
     const char *cmd;
-    kiln_hash_algo algo;
-    int check; /* --check mode */
+    kiln_hash_algo algo; /* the --algo given (digests, and untagged check lines) */
+    int check, tag; /* --check mode; --tag output */
     kiln_ctx *gpu; /* NULL: everything on the CPU */
-    /* the pending GPU batch, all with the same output length */
+    /* the pending GPU batch, all of one algorithm and output length */
     item *items;
     size_t n, cap;
     uint8_t *data;
     uint64_t bytes, data_cap;
+    kiln_hash_algo batch_algo;
     size_t outlen;
     /* tallies */
     size_t unreadable, mismatched, ok;
+    int stopped; /* a signal arrived: nothing more is read or printed */
 } hash_run;
+
+static void *must_alloc(const char *cmd, size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "kiln %s: out of memory\n", cmd);
+        exit(EXIT_DEVICE);
+    }
+    return p;
+}
+
+/* name as results and messages show it (one line whatever it holds); free it. */
+static char *shown(const char *cmd, const char *name)
+{
+    size_t need = check_name_format(NULL, 0, name);
+    char *s = must_alloc(cmd, need + 1);
+    check_name_format(s, need + 1, name);
+    return s;
+}
+
+/* "kiln hash: NAME: reason" */
+static void name_error(const char *cmd, const char *name, const char *reason)
+{
+    char *s = shown(cmd, name);
+    fflush(stdout);
+    fprintf(stderr, "kiln %s: %s: %s\n", cmd, s, reason);
+    free(s);
+}
 
 static void report_open_error(hash_run *r, const char *name, int err)
 {
-    fflush(stdout);
-    fprintf(stderr, "kiln %s: %s: %s\n", r->cmd, name, strerror(err));
-    if (r->check) printf("%s: FAILED open or read\n", name);
+    name_error(r->cmd, name, strerror(err));
+    if (r->check) {
+        char *s = shown(r->cmd, name);
+        printf("%s: FAILED open or read\n", s);
+        free(s);
+    }
     r->unreadable++;
 }
 
 /* Prints one result: the digest line, or the --check verdict. */
-static void emit(hash_run *r, const char *name, const uint8_t *digest, size_t outlen, const uint8_t *expect)
+static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8_t *digest, size_t outlen,
+                 const uint8_t *expect)
 {
     if (r->check) {
         int same = memcmp(digest, expect, outlen) == 0;
-        printf("%s: %s\n", name, same ? "OK" : "FAILED");
+        char *s = shown(r->cmd, name);
+        printf("%s: %s\n", s, same ? "OK" : "FAILED");
+        free(s);
         if (same) r->ok++;
         else r->mismatched++;
         return;
     }
-    char *hex = malloc(2 * outlen + 1), line[4096];
-    if (!hex) {
-        fprintf(stderr, "kiln %s: out of memory\n", r->cmd);
-        exit(EXIT_DEVICE);
-    }
+    char *hex = must_alloc(r->cmd, 2 * outlen + 1);
     kiln_hex_encode(digest, outlen, 0, hex);
-    size_t need = hash_line_format(line, sizeof line, hex, name);
-    if (need < sizeof line) {
-        fputs(line, stdout);
-    } else {
-        char *big = malloc(need + 1);
-        if (!big) exit(EXIT_DEVICE);
-        hash_line_format(big, need + 1, hex, name);
-        fputs(big, stdout);
-        free(big);
-    }
+    const char *tag = r->tag ? hash_tag_name(algo) : NULL;
+    size_t need = hash_line_format(NULL, 0, tag, hex, name);
+    char *line = must_alloc(r->cmd, need + 1);
+    hash_line_format(line, need + 1, tag, hex, name);
+    fputs(line, stdout);
+    free(line);
     free(hex);
 }
 
-/* Streams fd through the hash on the CPU, after `pre` bytes already read. 0, or an errno. */
-static int stream_fd(hash_run *r, int fd, const uint8_t *pre, size_t pre_len, uint8_t *digest, size_t outlen)
+/* Streams fd through the hash on the CPU, after `pre` bytes already read. 0, or an errno
+ * (EINTR once a signal has arrived). */
+static int stream_fd(kiln_hash_algo algo, int fd, const uint8_t *pre, size_t pre_len, uint8_t *digest, size_t outlen)
 {
     kiln_hash_stream s;
-    kiln_hash_init(&s, r->algo);
+    kiln_hash_init(&s, algo);
     kiln_hash_update(&s, pre, pre_len);
     static uint8_t buf[CHUNK];
     for (;;) {
+        /* a regular file's reads are never interrupted: the flag is looked at every chunk */
+        if (cli_interrupted()) return EINTR;
         ssize_t got = read(fd, buf, sizeof buf);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) return errno;
@@ -111,23 +155,23 @@ static void free_items(hash_run *r)
 /* Hashes and prints the pending batch on the GPU (on the CPU if the GPU fails). */
 static void flush(hash_run *r)
 {
-    if (r->n == 0) return;
-    uint64_t *offsets = malloc((r->n + 1) * sizeof *offsets);
-    uint8_t *out = malloc(r->n * r->outlen);
-    if (!offsets || !out) {
-        fprintf(stderr, "kiln %s: out of memory\n", r->cmd);
-        exit(EXIT_DEVICE);
+    if (r->n == 0 || r->stopped) {
+        free_items(r);
+        return;
     }
+    uint64_t *offsets = must_alloc(r->cmd, (r->n + 1) * sizeof *offsets);
+    uint8_t *out = must_alloc(r->cmd, r->n * r->outlen);
     for (size_t i = 0; i < r->n; i++) offsets[i] = r->items[i].off;
     offsets[r->n] = r->bytes;
-    kiln_status st = kiln_hash_batch(r->gpu, r->algo, r->data, offsets, r->n, out, r->outlen);
-    if (st != KILN_OK) {
+    kiln_status st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
+    if (st != KILN_OK && st != KILN_STOPPED) {
         fprintf(stderr, "kiln %s: GPU batch failed (%s); hashing on the CPU\n", r->cmd, kiln_last_error(r->gpu));
         cli_device(r->cmd, r->gpu, "cpu", 0);
-        kiln_hash_batch(r->gpu, r->algo, r->data, offsets, r->n, out, r->outlen);
+        st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
     }
-    for (size_t i = 0; i < r->n; i++)
-        emit(r, r->items[i].name, out + i * r->outlen, r->outlen, r->items[i].expect);
+    if (st == KILN_STOPPED) r->stopped = 1;
+    for (size_t i = 0; i < r->n && !r->stopped; i++)
+        emit(r, r->items[i].name, r->batch_algo, out + i * r->outlen, r->outlen, r->items[i].expect);
     free(offsets);
     free(out);
     free_items(r);
@@ -136,10 +180,11 @@ static void flush(hash_run *r)
 /* Reads a whole small regular file into the batch. Returns 1 when queued, 0 when the file must
  * be streamed instead (it grew past SMALL_FILE: its first bytes are left in the batch buffer's
  * tail, at *pre), or -errno. */
-static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, const uint8_t *expect, size_t outlen,
-                      uint64_t *pre)
+static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, kiln_hash_algo algo, const uint8_t *expect,
+                      size_t outlen, uint64_t *pre)
 {
-    if (r->n && (r->outlen != outlen || r->n == BATCH_FILES || r->bytes + size > BATCH_BYTES)) flush(r);
+    if (r->n && (r->outlen != outlen || r->batch_algo != algo || r->n == BATCH_FILES || r->bytes + size > BATCH_BYTES))
+        flush(r);
     if (r->data_cap < r->bytes + SMALL_FILE + 1) {
         uint64_t cap = r->bytes + SMALL_FILE + 1 > 2 * r->data_cap ? r->bytes + SMALL_FILE + 1 : 2 * r->data_cap;
         uint8_t *d = realloc(r->data, cap);
@@ -149,6 +194,7 @@ static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, cons
     }
     uint64_t got = 0;
     while (got <= SMALL_FILE) {
+        if (cli_interrupted()) return -EINTR;
         ssize_t k = read(fd, r->data + r->bytes + got, SMALL_FILE + 1 - got);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) return -errno;
@@ -173,101 +219,65 @@ static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, cons
         it->expect = malloc(outlen);
         if (it->expect) memcpy(it->expect, expect, outlen);
     }
-    if (!it->name || (expect && !it->expect)) return -ENOMEM;
+    if (!it->name || (expect && !it->expect)) {
+        free(it->name);
+        free(it->expect);
+        return -ENOMEM;
+    }
     it->off = r->bytes;
     it->len = got;
     r->bytes += got;
     r->outlen = outlen;
+    r->batch_algo = algo;
     r->n++;
     return 1;
 }
 
 /* Hashes one named input ("-" is stdin) and prints its result, or reports it unreadable. */
-static void hash_input(hash_run *r, const char *name, const uint8_t *expect, size_t outlen)
+static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const uint8_t *expect, size_t outlen)
 {
     int is_stdin = strcmp(name, "-") == 0;
-    int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY);
-    if (fd < 0) {
-        flush(r);
-        report_open_error(r, name, errno);
-        return;
-    }
+    int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY); /* a FIFO's open ends with EINTR too */
+    int err = fd < 0 ? errno : 0;
     struct stat sb;
-    int small = !is_stdin && r->gpu && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size <= SMALL_FILE;
+    int small = !err && !is_stdin && r->gpu && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+                (uint64_t)sb.st_size <= SMALL_FILE;
     uint64_t pre = 0;
-    int err = 0;
+    uint8_t *digest = NULL;
     if (small) {
-        int q = queue_file(r, fd, (uint64_t)sb.st_size, name, expect, outlen, &pre);
+        int q = queue_file(r, fd, (uint64_t)sb.st_size, name, algo, expect, outlen, &pre);
         if (q == 1) {
             close(fd);
             return;
         }
         if (q < 0) err = -q;
     }
-    uint8_t *digest = malloc(outlen);
-    if (!digest) err = ENOMEM;
     if (!err) {
+        digest = must_alloc(r->cmd, outlen);
         /* a file that grew past the batch limit keeps its first bytes, read already */
-        uint8_t *prefix = pre ? r->data + r->bytes : NULL;
-        uint8_t *copy = NULL;
-        if (pre) {
-            copy = malloc(pre);
-            if (copy) memcpy(copy, prefix, pre);
-            else err = ENOMEM;
-        }
+        uint8_t *copy = pre ? must_alloc(r->cmd, pre) : NULL;
+        if (pre) memcpy(copy, r->data + r->bytes, pre);
         flush(r);
-        if (!err) err = stream_fd(r, fd, copy, pre, digest, outlen);
+        if (!r->stopped) err = stream_fd(algo, fd, copy, pre, digest, outlen);
         free(copy);
     } else {
         flush(r);
     }
-    if (!is_stdin) close(fd);
-    if (err) report_open_error(r, name, err);
-    else emit(r, name, digest, outlen, expect);
+    if (fd >= 0 && !is_stdin) close(fd);
+    if (cli_interrupted()) r->stopped = 1;
+    else if (err) report_open_error(r, name, err);
+    else emit(r, name, algo, digest, outlen, expect);
     free(digest);
 }
 
-/* Whole text of a file or stdin, NUL-terminated; NULL with errno set on failure. */
-static char *slurp(const char *path, size_t *len)
+/* The bytes a GPU batch would hash for name: a regular file's size up to SMALL_FILE; stdin,
+ * larger and unreadable files count nothing. */
+static uint64_t small_size(const char *name)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (n < cap) break;
-        cap *= 2;
-        char *b = realloc(buf, cap + 1);
-        if (!b) free(buf);
-        buf = b;
-    }
-    int bad = ferror(f);
-    if (f != stdin) fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        errno = bad ? EIO : ENOMEM;
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
-/* Bytes of the regular files of at most SMALL_FILE bytes among names (stdin and unreadable
- * names count nothing): what a GPU batch would hash. */
-static uint64_t small_bytes(const char *const *names, size_t n, size_t stride)
-{
-    uint64_t sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *name = *(const char *const *)((const char *)names + i * stride);
-        struct stat sb;
-        if (name && strcmp(name, "-") != 0 && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) &&
-            (uint64_t)sb.st_size <= SMALL_FILE)
-            sum += (uint64_t)sb.st_size;
-    }
-    return sum;
+    struct stat sb;
+    if (strcmp(name, "-") != 0 && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size <= SMALL_FILE)
+        return (uint64_t)sb.st_size;
+    return 0;
 }
 
 /* The context when this run should batch small files on the GPU, else NULL (CPU streaming): the
@@ -277,73 +287,164 @@ static kiln_ctx *pick_gpu(kiln_ctx *ctx, uint64_t bytes)
     return kiln_ctx_pick(ctx, KILN_KIND_HASH, bytes) == KILN_BACKEND_CUDA ? ctx : NULL;
 }
 
+/* One check-list line, parsed: what to hash and what to find. */
 typedef struct check_entry {
-    const char *name; /* NULL: improperly formatted line */
-    const char *hex;
-    size_t outlen, lineno;
+    char *name; /* NULL: an improperly formatted line; the expected digest follows the name */
+    uint8_t *expect;
+    size_t outlen;
+    kiln_hash_algo algo;
+    uint64_t lineno;
 } check_entry;
 
-static int run_check(hash_run *r, const char *list, size_t length, int length_given, kiln_ctx *ctx)
+typedef struct check_list {
+    const char *path;
+    char *shown_path; /* as messages show it */
+    int algo_given, length_given, warn;
+    size_t length;
+    int sep; /* CHECK_SEP_*: the list's digest/name separator */
+    size_t bad, good, untagged; /* untagged: lines without a tag while no --algo was given */
+    /* entries held for the device decision */
+    check_entry *held;
+    size_t n;
+    uint64_t held_bytes, small;
+} check_list;
+
+/* Parses one line into *e. 0, or 1 for a line to skip (empty, comment). */
+static int parse_entry(hash_run *r, check_list *cl, char *line, size_t len, check_entry *e)
 {
-    size_t len;
-    char *text = slurp(list, &len);
-    if (!text) return cli_error(EXIT_NOT_FOUND, r->cmd, "%s: %s", list, strerror(errno));
-    size_t cap = 1;
-    for (size_t i = 0; i < len; i++) cap += text[i] == '\n';
-    check_entry *ents = calloc(cap, sizeof *ents);
-    size_t max_out = kiln_hash_is_xof(r->algo) ? MAX_LENGTH : kiln_hash_digest_len(r->algo), n = 0, bad = 0;
-    uint8_t *expect = malloc(max_out);
-    if (!ents || !expect) return cli_error(EXIT_DEVICE, r->cmd, "out of memory");
-    /* parse every line first: the GPU decision needs the listed files' sizes */
-    for (char *line = text; line < text + len && n < cap; n++) {
-        char *nl = memchr(line, '\n', (size_t)(text + len - line));
-        char *next = nl ? nl + 1 : text + len;
-        if (nl) *nl = '\0';
-        check_line c;
-        check_entry *e = &ents[n];
-        e->lineno = n + 1;
-        int ok = strlen(line) == (size_t)((nl ? nl : text + len) - line) && check_line_parse(line, &c) == 0;
-        if (ok) {
-            e->outlen = c.hex_len / 2;
-            if (kiln_hash_is_xof(r->algo)) ok = length_given ? e->outlen == length : e->outlen <= MAX_LENGTH;
-            else ok = e->outlen == kiln_hash_digest_len(r->algo);
-        }
-        if (ok) ok = hex_to_bytes(c.hex, e->outlen, expect) == 0;
-        if (ok) {
-            e->name = c.name;
-            e->hex = c.hex;
-        }
-        line = next;
+    check_line c;
+    e->name = NULL;
+    int st = line ? check_line_parse(line, len, &cl->sep, &c) : CHECK_LINE_BAD;
+    if (st == CHECK_LINE_SKIP) return 1;
+    if (st != CHECK_LINE_OK) return 0;
+    int algo = (int)r->algo;
+    if (c.tag) {
+        /* a tag names the algorithm: it must be --algo's, or it chooses (as cksum -c does) */
+        algo = hash_tag_algo(c.tag, c.tag_len);
+        if (algo < 0 || (cl->algo_given && algo != (int)r->algo)) return 0;
+    } else if (!cl->algo_given) {
+        cl->untagged++;
+        return 0;
     }
-    r->gpu = pick_gpu(ctx, small_bytes(&ents[0].name, n, sizeof *ents));
-    for (size_t i = 0; i < n; i++) {
-        check_entry *e = &ents[i];
-        if (!e->name) {
+    size_t outlen = c.hex_len / 2;
+    if (kiln_hash_is_xof((kiln_hash_algo)algo)) {
+        if (cl->length_given ? outlen != cl->length : outlen > HASH_MAX_LENGTH) return 0;
+    } else if (outlen != kiln_hash_digest_len((kiln_hash_algo)algo)) {
+        return 0;
+    }
+    size_t name_len = strlen(c.name);
+    e->name = must_alloc(r->cmd, name_len + 1 + outlen);
+    memcpy(e->name, c.name, name_len + 1);
+    e->expect = (uint8_t *)e->name + name_len + 1;
+    hex_to_bytes(c.hex, outlen, e->expect);
+    e->outlen = outlen;
+    e->algo = (kiln_hash_algo)algo;
+    return 0;
+}
+
+/* Checks one entry: hashes its file, or says its line was improperly formatted. */
+static void check_entry_run(hash_run *r, check_list *cl, check_entry *e)
+{
+    if (!e->name) {
+        cl->bad++;
+        if (cl->warn) {
             fflush(stdout);
-            fprintf(stderr, "kiln %s: %s:%zu: improperly formatted %s checksum line\n", r->cmd, list, e->lineno,
-                    kiln_hash_algo_name(r->algo));
-            bad++;
-            continue;
+            fprintf(stderr, "kiln %s: %s:%llu: improperly formatted %s%schecksum line\n", r->cmd, cl->shown_path,
+                    (unsigned long long)e->lineno, cl->algo_given ? kiln_hash_algo_name(r->algo) : "",
+                    cl->algo_given ? " " : "");
         }
-        hex_to_bytes(e->hex, e->outlen, expect);
-        hash_input(r, e->name, expect, e->outlen);
+        return;
     }
+    cl->good++;
+    if (!r->stopped) hash_input(r, e->name, e->algo, e->expect, e->outlen);
+    free(e->name);
+}
+
+/* Checks the held entries, on the GPU when their small files weigh enough. */
+static void run_held(hash_run *r, check_list *cl, kiln_ctx *ctx)
+{
+    r->gpu = pick_gpu(ctx, cl->small);
+    for (size_t i = 0; i < cl->n; i++) check_entry_run(r, cl, &cl->held[i]);
     flush(r);
-    free(expect);
-    free(ents);
-    free(text);
+    cl->n = 0;
+    cl->held_bytes = cl->small = 0;
+}
+
+/* The list's summary and exit code, as sha256sum -c words it. */
+static int check_summary(hash_run *r, check_list *cl, int read_err)
+{
     fflush(stdout);
-    if (bad == n) return cli_error(EXIT_USAGE, r->cmd, "%s: no properly formatted %s checksum lines found", list,
-                                   kiln_hash_algo_name(r->algo));
-    if (bad)
-        fprintf(stderr, "kiln %s: WARNING: %zu line%s improperly formatted\n", r->cmd, bad, bad == 1 ? " is" : "s are");
+    const char *algo = cl->algo_given ? kiln_hash_algo_name(r->algo) : "";
+    if (read_err) {
+        name_error(r->cmd, cl->path, strerror(read_err));
+    } else if (cl->good == 0) {
+        return cli_error(EXIT_USAGE, r->cmd, "%s: no properly formatted %s%schecksum lines found%s", cl->shown_path,
+                         algo, cl->algo_given ? " " : "",
+                         cl->untagged ? " (lines without an algorithm tag need --algo)" : "");
+    }
+    if (cl->bad)
+        fprintf(stderr, "kiln %s: WARNING: %zu line%s improperly formatted\n", r->cmd, cl->bad,
+                cl->bad == 1 ? " is" : "s are");
     if (r->unreadable)
         fprintf(stderr, "kiln %s: WARNING: %zu listed file%s could not be read\n", r->cmd, r->unreadable,
                 r->unreadable == 1 ? "" : "s");
     if (r->mismatched)
         fprintf(stderr, "kiln %s: WARNING: %zu computed checksum%s did NOT match\n", r->cmd, r->mismatched,
                 r->mismatched == 1 ? "" : "s");
+    if (read_err) return EXIT_USAGE;
     return r->unreadable || r->mismatched ? EXIT_NOT_FOUND : EXIT_OK;
+}
+
+static int run_check(hash_run *r, check_list *cl, kiln_ctx *ctx)
+{
+    int is_stdin = strcmp(cl->path, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(cl->path, O_RDONLY);
+    if (fd < 0 && cli_interrupted()) return cli_interrupt_exit(r->cmd);
+    if (fd < 0) {
+        name_error(r->cmd, cl->path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    line_reader lr;
+    if (line_reader_init(&lr, fd, HASH_LINE_MAX) != 0) return cli_error(EXIT_DEVICE, r->cmd, "out of memory");
+    /* only an auto device with a GPU weighs the files: otherwise each line is checked as read */
+    int weigh = kiln_ctx_pick(ctx, KILN_KIND_HASH, 0) != kiln_ctx_pick(ctx, KILN_KIND_HASH, UINT64_MAX);
+    if (weigh) cl->held = must_alloc(r->cmd, WINDOW_ENTRIES * sizeof *cl->held);
+    check_entry one;
+    int read_err = 0;
+    r->gpu = pick_gpu(ctx, 0);
+    cl->shown_path = shown(r->cmd, cl->path);
+    for (;;) {
+        /* a list that never blocks (/dev/urandom) gets no EINTR: the flag is looked at every line */
+        if (cli_interrupted()) r->stopped = 1;
+        if (r->stopped) break;
+        char *line = NULL;
+        size_t len = 0;
+        int got = line_reader_next(&lr, &line, &len);
+        if (got == LINE_ERROR && errno == EINTR) continue; /* the loop's top looks at the flag */
+        if (got == LINE_ERROR) read_err = errno;
+        if (got == LINE_ERROR || got == LINE_END) break;
+        check_entry *e = weigh ? &cl->held[cl->n] : &one;
+        if (parse_entry(r, cl, got == LINE_OK ? line : NULL, len, e) != 0) continue;
+        e->lineno = lr.lineno;
+        if (!weigh) {
+            check_entry_run(r, cl, e);
+            continue;
+        }
+        if (e->name) cl->small += small_size(e->name);
+        cl->held_bytes += sizeof *e + (e->name ? strlen(e->name) + 1 + e->outlen : 0);
+        if (++cl->n == WINDOW_ENTRIES || cl->held_bytes >= WINDOW_BYTES) run_held(r, cl, ctx);
+    }
+    if (r->stopped) { /* entries held are dropped unchecked */
+        for (size_t i = 0; i < cl->n; i++) free(cl->held[i].name);
+        cl->n = 0;
+    }
+    run_held(r, cl, ctx);
+    free(cl->held);
+    line_reader_free(&lr);
+    if (!is_stdin) close(fd);
+    int code = r->stopped ? cli_interrupt_exit(r->cmd) : check_summary(r, cl, read_err);
+    free(cl->shown_path);
+    return code;
 }
 
 /* "--length applies to A and B only": the registry's extendable-output hashes. */
@@ -363,18 +464,24 @@ int cmd_hash(int argc, char **argv)
 {
     const char *cmd = "hash", *algo_s = NULL, *check = NULL, *device = "auto";
     uint64_t length = 0;
+    int tag = 0, warn = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
     cli_option opts[] = {
-        {"--algo", OPT_ALGO, &algo_s, "A", "the hash (required)", .kinds = KILN_KIND_HASH},
+        {"--algo", OPT_ALGO, &algo_s, "A", "the hash (required, except that --check can take it from tagged lines)",
+         .kinds = KILN_KIND_HASH},
         {"--length", OPT_U64, &length, "N", "output bytes of an extendable-output (SHAKE) hash (default twice its security level)", .lo = 1,
-         .hi = MAX_LENGTH},
-        {"--check", OPT_STR, &check, "LIST", "verify '<hex>  <name>' lines, printing '<name>: OK' or '<name>: FAILED'", .modes = 0},
+         .hi = HASH_MAX_LENGTH},
+        {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
+        {"--check", OPT_STR, &check, "LIST", "verify '<hex>  <name>' and 'TAG (<name>) = <hex>' lines, printing '<name>: OK' or '<name>: FAILED'", .modes = 0},
+        {"--warn", OPT_FLAG, &warn, NULL, "name each improperly formatted line of the --check list", .modes = CHECKS},
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I",
          "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
     };
     cli_command c = CLI_COMMAND(cmd, "--algo A [options] [FILE...]",
-                                "Prints '<hex>  <name>' per input; no FILE or '-' reads stdin; '--' ends the options.\n",
+                                "Prints '<hex>  <name>' per input; no FILE or '-' reads stdin; '--' ends the options.\n"
+                                "A FILE that cannot be read is reported and the others hashed (exit 2); a file of a\n"
+                                "--check list that cannot be read is a failed check (exit 1), as with sha256sum -c.\n",
                                 opts);
     c.pos = files;
     c.max_pos = (size_t)argc;
@@ -384,16 +491,17 @@ int cmd_hash(int argc, char **argv)
     const kiln_workload *w = NULL;
     int code = cli_parse(&c, argc, argv);
     size_t nfiles = c.npos;
-    if (code == 0 && !algo_s) {
+    if (code == 0) code = cli_check_mode(&c, check ? CHECKS : DIGESTS, check ? "--check" : "computing digests");
+    if (code == 0 && !algo_s && (!check || length)) {
         char list[1024];
         kiln_workload_list(KILN_KIND_HASH, 0, list, sizeof list);
-        code = cli_error(EXIT_USAGE, cmd, "--algo is required (%s)", list);
+        code = cli_error(EXIT_USAGE, cmd, "--algo is required%s (%s)", check ? " with --length" : "", list);
     }
-    if (code == 0) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);
+    if (code == 0 && algo_s) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);
     if (w) r.algo = (kiln_hash_algo)w->hash_algo;
     if (w && length && !kiln_hash_is_xof(r.algo))
         code = length_error(cmd, algo_s);
-    else if (w && check && nfiles)
+    else if (code == 0 && check && nfiles)
         code = cli_error(EXIT_USAGE, cmd, "--check takes the list to verify, not further FILE arguments");
     kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
     if (!ctx) {
@@ -401,15 +509,20 @@ int cmd_hash(int argc, char **argv)
         return code == CLI_HELP ? EXIT_OK : code;
     }
     r.check = check != NULL;
-    size_t outlen = length ? (size_t)length : kiln_hash_digest_len(r.algo);
+    r.tag = tag;
     if (check) {
-        code = run_check(&r, check, outlen, length != 0, ctx);
+        check_list cl = {.path = check, .algo_given = w != NULL, .length_given = length != 0, .warn = warn,
+                         .length = (size_t)length, .sep = CHECK_SEP_UNKNOWN};
+        code = run_check(&r, &cl, ctx);
     } else {
-        r.gpu = pick_gpu(ctx, small_bytes(files, nfiles, sizeof *files));
+        size_t outlen = length ? (size_t)length : kiln_hash_digest_len(r.algo);
         if (nfiles == 0) files[nfiles++] = "-";
-        for (size_t i = 0; i < nfiles; i++) hash_input(&r, files[i], NULL, outlen);
+        uint64_t small = 0;
+        for (size_t i = 0; i < nfiles; i++) small += small_size(files[i]);
+        r.gpu = pick_gpu(ctx, small);
+        for (size_t i = 0; i < nfiles && !r.stopped; i++) hash_input(&r, files[i], r.algo, NULL, outlen);
         flush(&r);
-        code = r.unreadable ? EXIT_NOT_FOUND : EXIT_OK;
+        code = r.stopped ? cli_interrupt_exit(cmd) : r.unreadable ? EXIT_USAGE : EXIT_OK;
     }
     free(r.items);
     free(r.data);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kiln hash: output against known digests (NIST and Keccak team KATs, FIPS 180-4) and against
 # coreutils' sha256sum, --check verdicts and exit codes, stdin, unreadable inputs, --length.
+# (Hostile names, tagged lists, bounded memory and signals: tests/test_hash_check_*.sh, test_hash_interrupt.sh.)
 # Usage: test_hash_cli.sh KILN DATA_DIR
 set -u
 KILN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -75,11 +76,11 @@ expect_eq "$(printf abc | "$KILN" hash --algo keccak256 - abc)" \
     "$(printf '4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45  -\n4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45  abc')" \
     "stdin as '-' and a file"
 
-# --- unreadable inputs: reported by name, the rest still hashed, exit 1
+# --- unreadable inputs: reported by name, the rest still hashed, exit 2 (bad input)
 mkdir adir
 out=$("$KILN" hash --algo sha3-256 abc missing adir empty 2> err)
 rc=$?
-expect_eq "$rc" 1 "exit status with unreadable inputs"
+expect_eq "$rc" 2 "exit status with unreadable inputs"
 expect_eq "$(echo "$out" | wc -l | tr -d ' ')" 2 "readable inputs still hashed"
 grep -q "missing: No such file or directory" err && ok || bad "missing file not reported: $(cat err)"
 grep -q "adir: Is a directory" err && ok || bad "directory not reported: $(cat err)"
@@ -99,13 +100,15 @@ out=$("$KILN" hash --algo sha3-256 --check sums 2> err)
 expect_eq "$?" 1 "check with a missing file exit"
 echo "$out" | grep -qx "r1: FAILED open or read" && ok || bad "missing listed file: $out"
 grep -q "r1: No such file or directory" err && ok || bad "missing listed file not named: $(cat err)"
-# uppercase digests, '*' markers and malformed lines
+# uppercase digests, '*' markers and malformed lines: one summary, each line named with --warn
 printf abc > abc
 D=$("$KILN" hash --algo sha3-256 abc | cut -d' ' -f1 | tr a-f A-F)
 printf '%s *abc\nnot a checksum line\n%s  abc\n' "$D" "${D:0:10}" > mixed
 out=$("$KILN" hash --algo sha3-256 --check mixed 2> err)
 expect_eq "$?" 0 "malformed lines alone do not fail the check"
 expect_eq "$out" "abc: OK" "uppercase and binary marker"
+expect_eq "$(cat err)" "kiln hash: WARNING: 2 lines are improperly formatted" "malformed summary alone"
+"$KILN" hash --algo sha3-256 --check mixed --warn > /dev/null 2> err
 grep -q "mixed:2: improperly formatted sha3-256 checksum line" err && ok || bad "malformed line 2: $(cat err)"
 grep -q "mixed:3: improperly formatted" err && ok || bad "short digest line 3: $(cat err)"
 grep -q "WARNING: 2 lines are improperly formatted" err && ok || bad "malformed summary: $(cat err)"
@@ -113,7 +116,7 @@ printf 'garbage\n' > junk
 "$KILN" hash --algo sha3-256 --check junk > /dev/null 2> err
 expect_eq "$?" 2 "no valid lines"
 "$KILN" hash --algo sha3-256 --check nolist > /dev/null 2> err
-expect_eq "$?" 1 "unreadable check list"
+expect_eq "$?" 2 "unreadable check list"
 # a SHAKE list without --length takes each line's length; the check list from stdin
 "$KILN" hash --algo shake128 --length 5 abc > s5
 "$KILN" hash --algo shake128 abc > s32
@@ -143,7 +146,14 @@ expect_eq "$?" 2 "--check with FILE arguments"
 "$KILN" hash --algo sha3-256 --frobnicate > /dev/null 2>&1
 expect_eq "$?" 2 "unknown option"
 "$KILN" hash --algo sha3-256 --device cpu -- -dash > /dev/null 2> err
-expect_eq "$?" 1 "'--' ends the options"
+expect_eq "$?" 2 "'--' ends the options"
+grep -q "^kiln hash: -dash: No such file or directory$" err && ok || bad "'--': $(cat err)"
+"$KILN" hash --algo sha3-256 --tag --check sums > /dev/null 2>&1
+expect_eq "$?" 2 "--tag with --check"
+"$KILN" hash --algo sha3-256 --warn abc > /dev/null 2>&1
+expect_eq "$?" 2 "--warn without --check"
+"$KILN" hash --check sums --length 5 > /dev/null 2>&1
+expect_eq "$?" 2 "--length without --algo"
 
 # --- the GPU path, when there is a GPU: same output as the CPU for many small files
 if "$KILN" devices 2> /dev/null | grep -q '^cuda:'; then
