@@ -14,32 +14,7 @@
 # usage: test_graph_inputs.sh KILN DATA_DIR
 set -u
 KILN=$1
-TMP=$(mktemp -d)
-writer=
-cleanup() {
-    [ -n "$writer" ] && kill "$writer" 2>/dev/null
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-# expect WANT NAME PATTERN: the last run ($rc, $TMP/err) exited WANT with PATTERN on stderr
-expect() {
-    if [ "$rc" = "$1" ] && grep -q -- "$3" "$TMP/err"; then ok; else bad "$2: exit $rc (want $1), stderr: $(head -c 400 "$TMP/err")"; fi
-}
-# start_writer SCRIPT: runs the sh script in the background with its output to the FIFO (opened
-# there, as opening waits for the reader), its pid in $writer; stop_writer ends it
-start_writer() {
-    sh -c "exec >'$TMP/fifo'; $1" &
-    writer=$!
-}
-stop_writer() {
-    kill "$writer" 2>/dev/null
-    wait "$writer" 2>/dev/null
-    writer=
-}
+. "$(dirname "$0")/input_util.sh"
 
 # ---- item 1: one pass over pipes and FIFOs, counted independently
 awk 'BEGIN { s = 12345; for (i = 0; i < 200000; i++) { s = (s * 1103515245 + 12345) % 2147483648; a = s % 70001;
@@ -49,7 +24,6 @@ RUN=(pagerank --device cpu --threads 1 --top 5) # one thread: the same sums in t
 "$KILN" "${RUN[@]}" "$TMP/g.txt" >"$TMP/file.out" 2>"$TMP/err"
 rc=$?
 expect 0 "file" "$want"
-mkfifo "$TMP/fifo"
 check_same() {
     expect 0 "$1" "$want"
     cmp -s "$TMP/out" "$TMP/file.out" && ok || bad "$1: top ranks differ from the file's: $(cat "$TMP/out")"
@@ -115,38 +89,15 @@ rc=$?
 expect 2 "endless edge stream" "<stdin>:[0-9]*: [0-9]* edges so far: needs .*(ulimit -v)"
 
 # ---- item 15: SIGINT while waiting for input or reading it
-# interrupt NAME: sends SIGINT to the kiln started last ($pid) after 0.3 s; it must end within 1.5 s
-interrupt() {
-    sleep 0.3
-    local t0 t1 end
-    t0=$(date +%s%N)
-    kill -INT "$pid"
-    end=$((SECONDS + 5))
-    while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.05; done
-    t1=$(date +%s%N)
-    wait "$pid"
-    rc=$?
-    expect 130 "$1" "interrupted by SIGINT"
-    [ $(((t1 - t0) / 1000000)) -lt 1500 ] && ok || bad "$1: ended $(((t1 - t0) / 1000000)) ms after SIGINT"
-    if grep -q -i "read error\|malformed\|read failed" "$TMP/err"; then bad "$1: $(cat "$TMP/err")"; else ok; fi
-}
-"$KILN" pagerank --device cpu "$TMP/fifo" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-interrupt "FIFO never opened for writing"
+interrupt_while "FIFO never opened for writing" pagerank --device cpu "$TMP/fifo"
 start_writer "exec sleep 30"
-"$KILN" pagerank --device cpu "$TMP/fifo" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-interrupt "FIFO never written"
+interrupt_while "FIFO never written" pagerank --device cpu "$TMP/fifo"
 stop_writer
 start_writer "exec sleep 30"
-"$KILN" pagerank --device cpu - <"$TMP/fifo" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-interrupt "standard input never written"
+interrupt_while "standard input never written" pagerank --device cpu - <"$TMP/fifo"
 stop_writer
 start_writer "exec yes '1 2'"
-"$KILN" pagerank --device cpu "$TMP/fifo" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-interrupt "endless edge stream"
+interrupt_while "endless edge stream" pagerank --device cpu "$TMP/fifo"
 stop_writer
 
 echo "$pass passed, $fail failed"
