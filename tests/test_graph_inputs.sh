@@ -61,7 +61,7 @@ run_limited() { # run_limited SECONDS ARGS...: kiln under a 4 GiB address-space 
 run_limited 10 pagerank /dev/zero
 expect 2 "/dev/zero" "/dev/zero:1: line longer than 4096 bytes"
 run_limited 10 pagerank /dev/urandom
-expect 2 "/dev/urandom" "/dev/urandom:[0-9]*:"
+expect 2 "/dev/urandom" "/dev/urandom:" # a line named, or (1 in 65536) a gzip error
 # 8 KiB without a line end, then a writer that keeps the FIFO open: refused before the writer ends
 start_writer "head -c 8192 /dev/zero; exec sleep 30"
 t0=$(date +%s%N)
