@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "merkle_cli.h"
+#include "merkle_input.h"
 #include "opts.h"
 #include "tune_cache.h"
 
@@ -21,103 +22,19 @@ typedef struct merkle_args {
     int reversed; /* sha256d: display order */
 } merkle_args;
 
-/* The whole file or stdin; NULL with *code set on failure. */
-static unsigned char *read_all(const char *cmd, const char *path, size_t *len, int *code)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        *code = cli_error(EXIT_USAGE, cmd, "cannot open %s", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) break;
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        unsigned char *bigger = cap > ((size_t)1 << 40) ? NULL : realloc(buf, 2 * cap);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    int failed = ferror(f);
-    if (f != stdin) fclose(f);
-    if (!buf) {
-        *code = cli_error(EXIT_DEVICE, cmd, "out of memory reading %s", path);
-        return NULL;
-    }
-    if (failed) {
-        free(buf);
-        *code = cli_error(EXIT_USAGE, cmd, "cannot read %s", path);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
-/* One hash in the algorithm's text order into raw node bytes. */
-static int parse_node(const merkle_args *a, const char *hex, uint8_t node[NODE])
-{
-    uint8_t raw[NODE];
-    if (kiln_hex_decode(NULL, hex, raw, NODE) != KILN_OK) return -1;
-    for (int i = 0; i < NODE; i++) node[i] = a->reversed ? raw[NODE - 1 - i] : raw[i];
-    return 0;
-}
+/* Leaves of a tree: memory is their only limit. */
+#define ALL_LEAVES UINT64_MAX
+/* A proof file: the root and at most 64 siblings. */
+#define PROOF_LINES 65
+/* A raw block's serialized size is at most its weight, 4,000,000; one byte more is read so that
+ * kiln_block_parse sees an oversized block and refuses it, naming the limit. */
+#define BLOCK_READ (4000000 + 1)
 
 static void print_node(const merkle_args *a, const uint8_t node[NODE])
 {
     char hex[2 * NODE + 1];
     kiln_hex_encode(node, NODE, a->reversed, hex);
     puts(hex);
-}
-
-/* Lines of hashes (blank lines and '#' comments skipped) into *nodes. */
-static int parse_lines(const merkle_args *a, const char *path, char *text, size_t len, uint8_t **nodes, uint64_t *n)
-{
-    uint64_t cap = 1024, count = 0, lineno = 0;
-    uint8_t *out = malloc(cap * NODE);
-    char *p = text, *end = text + len;
-    while (out && p < end) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        char *line_end = nl ? nl : end;
-        lineno++;
-        char *e = line_end;
-        while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t')) e--;
-        while (p < e && (*p == ' ' || *p == '\t')) p++;
-        if (p < e && *p != '#') {
-            if (memchr(p, '\0', (size_t)(e - p)) || e - p != 2 * NODE) {
-                free(out);
-                return cli_error(EXIT_USAGE, a->cmd, "%s line %llu: expected %d hex digits", path,
-                                 (unsigned long long)lineno, 2 * NODE);
-            }
-            char save = *e;
-            *e = '\0';
-            int bad = parse_node(a, p, out + NODE * count);
-            *e = save;
-            if (bad) {
-                free(out);
-                return cli_error(EXIT_USAGE, a->cmd, "%s line %llu: not a hex hash", path, (unsigned long long)lineno);
-            }
-            if (++count == cap) {
-                uint8_t *bigger = realloc(out, 2 * cap * NODE);
-                if (!bigger) break;
-                out = bigger;
-                cap *= 2;
-            }
-        }
-        p = nl ? nl + 1 : end;
-    }
-    if (!out || (p < end)) {
-        free(out);
-        return cli_error(EXIT_DEVICE, a->cmd, "out of memory");
-    }
-    *nodes = out;
-    *n = count;
-    return EXIT_OK;
 }
 
 /* Builds the tree and prints the root, then the proof or the tree when asked. */
@@ -162,9 +79,9 @@ static int block_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, con
                       const char *proof_s, int whole)
 {
     size_t len;
-    int code;
-    unsigned char *raw = read_all(a->cmd, path, &len, &code);
-    if (!raw) return code;
+    unsigned char *raw;
+    int code = merkle_read_bytes(a->cmd, path, BLOCK_READ, &raw, &len);
+    if (code != EXIT_OK) return code;
     kiln_block b;
     kiln_status st = kiln_block_parse(ctx, raw, len, &b);
     free(raw);
@@ -200,25 +117,24 @@ static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, co
 {
     uint64_t index, n = 0;
     uint8_t leaf[NODE];
-    if (!leaf_s || !index_s) return cli_error(EXIT_USAGE, a->cmd, "--verify needs --leaf HEX and --index I");
-    if (strlen(leaf_s) != 2 * NODE || parse_node(a, leaf_s, leaf) != 0)
+    if (!leaf_s || !index_s || !count_s)
+        return cli_error(EXIT_USAGE, a->cmd,
+                         "--verify needs --leaf HEX, --index I and --count N (the tree's leaf count: without it a "
+                         "proof cannot tell a leaf past the end from the last one, which an odd level pairs with itself)");
+    if (merkle_parse_hash(leaf_s, strlen(leaf_s), a->reversed, leaf) != 0)
         return cli_error(EXIT_USAGE, a->cmd, "bad --leaf (expected %d hex digits)", 2 * NODE);
     if (cli_parse_u64(index_s, UINT64_MAX, &index) != 0) return cli_error(EXIT_USAGE, a->cmd, "bad --index '%s'", index_s);
-    if (count_s && (cli_parse_u64(count_s, UINT64_C(1) << 40, &n) != 0 || n == 0))
+    if (cli_parse_u64(count_s, UINT64_C(1) << 40, &n) != 0 || n == 0)
         return cli_error(EXIT_USAGE, a->cmd, "bad --count '%s'", count_s);
-    size_t len;
-    int code;
-    unsigned char *text = read_all(a->cmd, path, &len, &code);
-    if (!text) return code;
     uint8_t *nodes = NULL;
     uint64_t lines = 0;
-    code = parse_lines(a, path, (char *)text, len, &nodes, &lines);
-    free(text);
+    int code = merkle_read_hashes(a->cmd, path, a->reversed, PROOF_LINES, " (a proof holds the root and 0..64 siblings)",
+                                  &nodes, &lines);
     if (code != EXIT_OK) return code;
-    if (lines == 0 || lines > 65) {
+    if (lines == 0) {
         free(nodes);
-        return cli_error(EXIT_USAGE, a->cmd, "%s: a proof file holds the root and 0..64 siblings, not %llu lines", path,
-                         (unsigned long long)lines);
+        return cli_error(EXIT_USAGE, a->cmd, "%s: a proof file holds the root and 0..64 siblings, and this one is empty",
+                         path);
     }
     kiln_status st = kiln_merkle_verify(ctx, a->algo, leaf, index, n, nodes + NODE, (int)(lines - 1), nodes);
     free(nodes);
@@ -252,7 +168,7 @@ int cmd_merkle(int argc, char **argv)
         {"--tree", OPT_FLAG, &whole, NULL, "print every node as 'level index hash'", .modes = LEAVES | BLOCK},
         {"--leaf", OPT_STR, &leaf_s, "HEX", "the leaf a proof is for", .modes = VERIFY},
         {"--index", OPT_STR, &index_s, "I", "the leaf's index", .modes = VERIFY},
-        {"--count", OPT_STR, &count_s, "N", "the tree's leaf count, when known", .modes = VERIFY},
+        {"--count", OPT_STR, &count_s, "N", "the tree's leaf count (needed: it bounds the index)", .modes = VERIFY},
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I", "where to build the tree (default auto)",
          .modes = LEAVES | BLOCK},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = LEAVES | BLOCK, .hi = 4096},
@@ -265,7 +181,7 @@ int cmd_merkle(int argc, char **argv)
         {"--graph", OPT_FLAG, &graph, NULL, "launch the levels as one CUDA graph", .modes = LEAVES | BLOCK,
          .gpu_only = 1},
     };
-    cli_command c = CLI_COMMAND(cmd, "(--leaves FILE | --block RAWFILE | --verify PROOFFILE --leaf HEX --index I) [options]",
+    cli_command c = CLI_COMMAND(cmd, "(--leaves FILE | --block RAWFILE | --verify PROOFFILE --leaf HEX --index I --count N) [options]",
                                 "sha256d hashes are byte-reversed (txids as explorers show them). Prints the root;\n"
                                 "--block also checks the header's root and proof of work (exit 1 when either fails).\n",
                                 opts);
@@ -299,15 +215,11 @@ int cmd_merkle(int argc, char **argv)
     if (verify_s) code = verify_mode(&a, ctx, verify_s, leaf_s, index_s, count_s);
     else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole);
     else {
-        size_t len;
-        unsigned char *text = read_all(cmd, leaves_s, &len, &code);
         uint8_t *leaves = NULL, root[NODE];
         uint64_t n = 0;
-        int have = text != NULL;
-        if (have) code = parse_lines(&a, leaves_s, (char *)text, len, &leaves, &n);
-        free(text);
-        if (have && code == EXIT_OK && n == 0) code = cli_error(EXIT_USAGE, cmd, "%s holds no hashes", leaves_s);
-        else if (have && code == EXIT_OK) code = build_and_print(&a, ctx, leaves, n, &opts_m, proof_s, whole, root);
+        code = merkle_read_hashes(cmd, leaves_s, a.reversed, ALL_LEAVES, "", &leaves, &n);
+        if (code == EXIT_OK && n == 0) code = cli_error(EXIT_USAGE, cmd, "%s holds no hashes", leaves_s);
+        else if (code == EXIT_OK) code = build_and_print(&a, ctx, leaves, n, &opts_m, proof_s, whole, root);
         free(leaves);
     }
     kiln_ctx_free(ctx);

@@ -154,6 +154,45 @@ static void table(kiln_ctx *ctx)
     CHECK(kiln_block_parse(ctx, NULL, 0, &b) == KILN_ERR_INPUT, "empty");
 }
 
+/* A block of one transaction whose output script fills it to `total` bytes (over 65,680, for the
+ * script length to take its 4-byte CompactSize). */
+static uint8_t *block_of_size(size_t total)
+{
+    uint8_t *p = calloc(total, 1), *q = p + 80;
+    size_t script = total - 145;
+    *q++ = 1; /* one transaction */
+    *q++ = 1; /* version 1 */
+    q += 3;
+    *q++ = 1; /* one input: null outpoint, empty script, sequence 0 */
+    q += 36 + 1 + 4;
+    *q++ = 1; /* one output: value 0, a script of `script` bytes */
+    q += 8;
+    *q++ = 0xfe;
+    for (int i = 0; i < 4; i++) *q++ = (uint8_t)(script >> (8 * i));
+    return p; /* the script and the lock time are zeros */
+}
+
+/* No block can be larger than 4,000,000 bytes (its weight is at most 4,000,000 units and every
+ * byte weighs at least one); one byte more is refused before parsing, naming the limit. The
+ * parser does not weigh blocks, so a 4,000,000-byte block without witnesses still parses. */
+static void size_limit(kiln_ctx *ctx)
+{
+    kiln_block b;
+    uint8_t *p = block_of_size(100000);
+    CHECK(kiln_block_parse(ctx, p, 100000, &b) == KILN_OK && b.n_tx == 1, "100,000-byte block: %s", kiln_last_error(ctx));
+    kiln_block_free(&b);
+    free(p);
+    p = block_of_size(4000000);
+    CHECK(kiln_block_parse(ctx, p, 4000000, &b) == KILN_OK && b.n_tx == 1, "4,000,000-byte block: %s",
+          kiln_last_error(ctx));
+    kiln_block_free(&b);
+    free(p);
+    p = block_of_size(4000001);
+    CHECK(kiln_block_parse(ctx, p, 4000001, &b) == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "4000000 bytes"),
+          "4,000,001-byte block: %s", kiln_last_error(ctx));
+    free(p);
+}
+
 /* Parses a damaged copy: success or KILN_ERR_INPUT naming an offset, nothing else. */
 static int parse_ok_or_offset(kiln_ctx *ctx, const uint8_t *p, size_t n, int must_fail)
 {
@@ -204,6 +243,7 @@ int main(void)
 {
     kiln_ctx *ctx = kiln_ctx_new();
     table(ctx);
+    size_limit(ctx);
     fuzz(ctx, "testnet3_block_000000000000045e.raw", 3000, 3000);
     fuzz(ctx, "block413567.raw", 700, 40);
     kiln_ctx_free(ctx);

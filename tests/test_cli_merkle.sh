@@ -57,7 +57,8 @@ for cut in 0 79 80 81 85 500 123457 999886; do
 done
 { cat "$data/block413567.raw"; printf 'xx'; } > "$tmp/long.raw"
 expect 2 "$kiln" merkle --block "$tmp/long.raw"; one_line_error "2 bytes follow the last transaction at offset 999887"
-expect 2 "$kiln" merkle --block "$tmp/missing.raw"; one_line_error "cannot open"
+expect 2 "$kiln" merkle --block "$tmp/missing.raw"; one_line_error "missing.raw: No such file or directory"
+expect 2 "$kiln" merkle --leaves "$tmp/nosuch"; one_line_error "nosuch: No such file or directory"
 
 # ---- leaf files: txids as explorers show them
 grep -v '^#' "$data/block413567.txids.txt" | awk '{print $3}' > "$tmp/txids.txt"
@@ -87,7 +88,20 @@ for i in 0 1 2 777 1000 1555; do
 done
 expect 1 "$kiln" merkle --verify "$tmp/proof1556" --leaf "$last" --index 1557 --count 1557
 expect 1 "$kiln" merkle --verify "$tmp/proof1556" --leaf "$last" --index 1556 --count 1000
-expect 2 "$kiln" merkle --verify "$tmp/proof1556" --leaf 1234 --index 0; one_line_error "leaf"
+expect 2 "$kiln" merkle --verify "$tmp/proof1556" --leaf 1234 --index 0 --count 1557; one_line_error "leaf"
+# without the leaf count a proof cannot bound the index: index 3 of a 3-leaf tree would pass as
+# index 2 (the last node of an odd level pairs with itself), so --count is required
+head -3 "$tmp/txids.txt" > "$tmp/three.txt"
+"$kiln" merkle --leaves "$tmp/three.txt" --proof 2 > "$tmp/proof3" 2>/dev/null
+third=$(sed -n 3p "$tmp/three.txt")
+expect 0 "$kiln" merkle --verify "$tmp/proof3" --leaf "$third" --index 2 --count 3
+expect 1 "$kiln" merkle --verify "$tmp/proof3" --leaf "$third" --index 3 --count 3
+expect 2 "$kiln" merkle --verify "$tmp/proof3" --leaf "$third" --index 3; one_line_error "--count"
+expect 2 "$kiln" merkle --verify "$tmp/proof3" --leaf "$third" --index 2; one_line_error "--count"
+same "$out" "" "nothing on stdout without --count"
+# a proof file holds at most the root and 64 siblings
+for i in $(seq 66); do echo "$third"; done > "$tmp/proof66"
+expect 2 "$kiln" merkle --verify "$tmp/proof66" --leaf "$third" --index 0 --count 1; one_line_error "line 66: more than 65 hashes"
 expect 2 "$kiln" merkle --verify "$tmp/proof1556" --index 0; one_line_error "--leaf"
 
 # the whole tree of 5 leaves: 5 + 3 + 2 + 1 nodes after the root line

@@ -249,13 +249,15 @@ static void test_gzip(kiln_ctx *ctx)
 #endif
 }
 
-/* Lines longer than the reader's buffer, and many lines across buffer refills. */
+/* A line of the longest length accepted (4096 bytes and its CRLF), and many lines across buffer
+ * refills. */
 static void test_long_input(kiln_ctx *ctx)
 {
     size_t cap = 3u << 20, n = 0;
     char *text = malloc(cap);
     n += (size_t)snprintf(text, cap, "# ");
-    while (n < (1u << 20) + 100) text[n++] = 'x';
+    while (n < 4096) text[n++] = 'x';
+    text[n++] = '\r';
     text[n++] = '\n';
     uint64_t lines = 0;
     while (n + 32 < cap) {
@@ -280,6 +282,30 @@ static void test_long_input(kiln_ctx *ctx)
     CHECK(kiln_graph_load(ctx, p, KILN_GRAPH_AUTO, 0, &g) == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), want),
           "late bad line: '%s' should name %s", kiln_last_error(ctx), want);
     free(text);
+}
+
+/* A line over 4096 bytes is refused with its number and the limit, wherever it is: first, after
+ * other lines, last without a line end, or a comment. */
+static void test_line_limit(kiln_ctx *ctx)
+{
+    static const char *const before[] = {"", "1 2\n2 3\n", "# c\n1 2\n", "1 2\n"};
+    static const char *const start[] = {"1", "", "#", "%"};
+    static const char *const lineno[] = {":1:", ":3:", ":3:", ":2:"};
+    for (int c = 0; c < 4; c++) {
+        size_t cap = 16384, n = (size_t)snprintf(NULL, 0, "%s%s", before[c], start[c]);
+        char *text = malloc(cap);
+        snprintf(text, cap, "%s%s", before[c], start[c]);
+        size_t line_start = strlen(before[c]);
+        while (n < line_start + 4097) text[n++] = c == 1 ? ' ' : '7';
+        if (c != 3) text[n++] = '\n';
+        const char *p = write_tmp("long_line.txt", text, n);
+        kiln_graph *g = NULL;
+        kiln_status st = kiln_graph_load(ctx, p, KILN_GRAPH_SNAP, 0, &g);
+        CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), lineno[c]) && strstr(kiln_last_error(ctx), "4096"),
+              "line of 4097 bytes (case %d): %s", c, kiln_last_error(ctx));
+        kiln_graph_free(g);
+        free(text);
+    }
 }
 
 static void test_cache(kiln_ctx *ctx)
@@ -387,6 +413,7 @@ int main(void)
     test_fuzz(ctx);
     test_gzip(ctx);
     test_long_input(ctx);
+    test_line_limit(ctx);
     test_cache(ctx);
     test_from_edges(ctx);
     kiln_ctx_free(ctx);

@@ -60,11 +60,14 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
         }
     }
     uint64_t arcs = kiln_scan_u64(off, n + 1, threads);
-    uint32_t *tmp = malloc((arcs ? arcs : 1) * sizeof *tmp);
+    /* each phase is one pass over the edges: an interrupt is honoured between them */
+    int stop = kiln_ctx_interrupt_requested(ctx);
+    uint32_t *tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *tmp);
     if (!tmp) {
         free(off);
         free(cursor);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)arcs);
+        return stop ? kiln_interrupted(ctx)
+                    : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)arcs);
     }
     memcpy(cursor, off, n * sizeof *cursor);
 #pragma omp parallel for num_threads(threads)
@@ -92,12 +95,14 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
             if (k == 0 || row[j] != row[k - 1]) row[k++] = row[j];
         cursor[v] = k;
     }
-    uint64_t *noff = malloc((n + 1) * sizeof *noff);
+    stop = kiln_ctx_interrupt_requested(ctx);
+    uint64_t *noff = stop ? NULL : malloc((n + 1) * sizeof *noff);
     if (!noff) {
         free(off);
         free(cursor);
         free(tmp);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
+        return stop ? kiln_interrupted(ctx)
+                    : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
     }
     memcpy(noff, cursor, n * sizeof *noff);
     noff[n] = 0;

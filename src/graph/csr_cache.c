@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_limit.h"
 #include "parse_util.h"
 #include "reader.h"
 #include "../core/clock.h"
@@ -160,6 +161,10 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g)
     if (r->size >= 0 && (uint64_t)r->size != want)
         REFUSE("%s: CSR cache is %lld bytes, its header describes %llu: truncated or damaged", path, r->size,
                (unsigned long long)want);
+    /* the arrays as stored, the out-degrees rebuilt here and the two rank vectors of a run */
+    if ((st = kiln_mem_check(ctx, (double)want + (double)h.n * 20, "%s: a CSR cache of %llu vertices and %llu edges",
+                             path, (unsigned long long)h.n, (unsigned long long)h.m)) != KILN_OK)
+        return st;
     g->n = h.n;
     g->m = h.m;
     g->id_base = h.id_base;

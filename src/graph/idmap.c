@@ -69,6 +69,10 @@ kiln_status kiln_ids_remap(kiln_ctx *ctx, kiln_raw_edges *raw, kiln_edges *out, 
         if (raw->dst[i] > max_id) max_id = raw->dst[i];
     }
     uint64_t *ids = NULL, n = 0;
+    if (kiln_ctx_interrupt_requested(ctx)) {
+        kiln_edges_free(out);
+        return kiln_interrupted(ctx);
+    }
     if (count > 0 && max_id < UINT64_C(0xFFFFFFFF) && max_id <= 4 * (uint64_t)count + 65536) {
         /* direct table: mark, number in id order, translate */
         uint32_t *map = calloc(max_id + 1, sizeof *map);

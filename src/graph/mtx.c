@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mem_limit.h"
 #include "parse_util.h"
 #include "reader.h"
 
@@ -131,19 +132,15 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
     if (rows > KILN_GRAPH_MAX_NODES)
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %llu vertices is more than kiln handles (%llu)", path, ln,
                          (unsigned long long)rows, (unsigned long long)KILN_GRAPH_MAX_NODES);
+    /* the header's sizes are claims: they must fit the host before anything is allocated for them,
+     * and the entry arrays grow only as entries arrive, so a short file claiming many costs nothing */
+    if ((st = kiln_mem_check(ctx, (double)rows * KILN_GRAPH_NODE_BYTES +
+                                      (double)nnz * (symmetric ? 2 : 1) * KILN_GRAPH_ARC_BYTES,
+                             "%s:%llu: declares %llu rows and %llu entries", path, ln, (unsigned long long)rows,
+                             (unsigned long long)nnz)) != KILN_OK)
+        return st;
     e->n = rows;
     size_t cap = 0;
-    uint64_t want = nnz * (symmetric ? 2u : 1u);
-    if (want > (1u << 24)) want = 1u << 24;
-    if (want) {
-        e->src = malloc(want * sizeof *e->src);
-        e->dst = malloc(want * sizeof *e->dst);
-        if (!e->src || !e->dst) {
-            st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-            goto fail;
-        }
-        cap = want;
-    }
     uint64_t seen = 0;
     while ((got = kiln_reader_next(ctx, r, &line, &len)) == 1) {
         ln = (unsigned long long)r->line;

@@ -65,6 +65,10 @@ kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, double damping
     double t0 = kiln_now(), res = 0;
     int it = 0, converged = 0;
     while (it < max_iter) {
+        if (kiln_ctx_interrupt_requested(ctx)) {
+            free(y);
+            return kiln_interrupted(ctx);
+        }
         res = pass(g, a, b, damping, dang, &dang, threads);
         double *t = a;
         a = b;

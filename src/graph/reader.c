@@ -22,11 +22,17 @@ int kiln_reader_has_zlib(void)
 #endif
 }
 
-/* Bytes straight from the descriptor: the count, 0 at its end, -1 with ctx set. */
+/* Bytes straight from the descriptor: the count, 0 at its end, -1 with ctx set. A signal ends a
+ * read blocked on a pipe with EINTR, but never a read from a regular file, so the interrupt is
+ * also polled before each read, and reads are kept small enough for that to come often. */
 static long raw_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
 {
-    if (n > (1u << 30)) n = 1u << 30;
+    if (n > (16u << 20)) n = 16u << 20;
     for (;;) {
+        if (kiln_ctx_interrupt_requested(ctx)) {
+            r->status = kiln_interrupted(ctx);
+            return -1;
+        }
         ssize_t got = read(r->fd, dst, n);
         if (got >= 0) return (long)got;
         if (errno == EINTR) continue;
@@ -139,9 +145,16 @@ kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out)
     }
     int is_stdin = strcmp(path, "-") == 0;
     r->path = is_stdin ? "<stdin>" : path;
-    r->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    r->max_line = KILN_GRAPH_MAX_LINE;
+    /* opening a FIFO waits for its writer: a signal ends the wait with EINTR */
+    do r->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    while (r->fd < 0 && errno == EINTR && !kiln_ctx_interrupt_requested(ctx));
     r->own_fd = !is_stdin;
     struct stat sb;
+    if (r->fd < 0 && errno == EINTR) {
+        kiln_reader_close(r);
+        return kiln_interrupted(ctx);
+    }
     if (r->fd < 0 || fstat(r->fd, &sb) != 0) {
         int e = errno;
         kiln_reader_close(r);
@@ -200,31 +213,34 @@ static int make_room(kiln_ctx *ctx, kiln_reader *r)
     return 0;
 }
 
+/* A line over the limit is refused as soon as that many bytes of it have arrived, so a file with
+ * no line ends (a binary file, /dev/zero) costs one buffer, not its whole length. */
+static int too_long(kiln_ctx *ctx, kiln_reader *r)
+{
+    r->status = kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: line longer than %zu bytes, the limit for a line of a graph file",
+                          r->path, (unsigned long long)r->line + 1, r->max_line);
+    return -1;
+}
+
 int kiln_reader_next(kiln_ctx *ctx, kiln_reader *r, const char **line, size_t *len)
 {
     size_t scanned = r->pos;
     for (;;) {
         char *start = r->buf + r->pos;
         char *nl = memchr(r->buf + scanned, '\n', r->len - scanned);
-        if (nl) {
-            size_t n = (size_t)(nl - start);
-            r->pos += n + 1;
+        if (nl || r->eof) {
+            if (!nl && r->pos == r->len) return 0;
+            size_t n = nl ? (size_t)(nl - start) : r->len - r->pos;
+            r->pos += nl ? n + 1 : n;
             if (n > 0 && start[n - 1] == '\r') n--;
+            if (n > r->max_line) return too_long(ctx, r);
             r->line++;
             *line = start;
             *len = n;
             return 1;
         }
-        if (r->eof) {
-            if (r->pos == r->len) return 0;
-            size_t n = r->len - r->pos;
-            r->pos = r->len;
-            if (start[n - 1] == '\r') n--;
-            r->line++;
-            *line = start;
-            *len = n;
-            return 1;
-        }
+        /* one byte more than the limit may still be the CR of a CRLF */
+        if (r->len - r->pos > r->max_line + 1) return too_long(ctx, r);
         size_t keep = r->len - r->pos;
         if (make_room(ctx, r) != 0) return -1;
         scanned = keep;

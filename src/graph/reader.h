@@ -10,6 +10,10 @@
 
 #include "graph.h"
 
+/* The longest line a text graph format needs is two 20-digit ids and a value; anything longer is
+ * not a graph line, and refusing it bounds the buffer a line can take. */
+#define KILN_GRAPH_MAX_LINE 4096u
+
 struct kiln_reader {
     const char *path; /* as error messages name the input */
     int fd, own_fd;
@@ -21,13 +25,14 @@ struct kiln_reader {
     size_t cap, len, pos;
     int eof;
     uint64_t line; /* number of the line last returned, from 1 */
+    size_t max_line; /* longest line accepted, without its end (KILN_GRAPH_MAX_LINE) */
     kiln_status status; /* of the last failure */
 };
 
 kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out);
 /* The next line without its LF (and without a CR before it). Returns 1 with a line, 0 at the
- * end of the input, -1 on a read error (ctx holds the message). The line stays valid until the
- * next call. */
+ * end of the input, -1 on a read error, a line longer than max_line or an interruption (r->status
+ * and ctx hold it). The line stays valid until the next call. */
 int kiln_reader_next(kiln_ctx *ctx, kiln_reader *r, const char **line, size_t *len);
 /* Up to want bytes of what comes next, without consuming them (fewer at the end of the input). */
 kiln_status kiln_reader_peek(kiln_ctx *ctx, kiln_reader *r, size_t want, const char **p, size_t *len);

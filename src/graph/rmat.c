@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "mem_limit.h"
 
 kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, uint32_t *perm)
 {
@@ -64,6 +65,10 @@ kiln_status kiln_rmat_edges_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, kiln_
     const uint64_t n = UINT64_C(1) << spec->scale;
     const uint64_t m = (uint64_t)spec->edge_factor << spec->scale;
     memset(out, 0, sizeof *out);
+    kiln_status st = kiln_mem_check(ctx, (double)n * (4 + KILN_GRAPH_NODE_BYTES) + (double)m * KILN_GRAPH_ARC_BYTES,
+                                    "RMAT scale %d with edge factor %d (%llu vertices, %llu edges)", spec->scale,
+                                    spec->edge_factor, (unsigned long long)n, (unsigned long long)m);
+    if (st != KILN_OK) return st;
     uint32_t *perm = malloc(n * sizeof *perm);
     out->src = malloc(m * sizeof *out->src);
     out->dst = malloc(m * sizeof *out->dst);
@@ -72,7 +77,7 @@ kiln_status kiln_rmat_edges_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, kiln_
         kiln_edges_free(out);
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu RMAT edges", (unsigned long long)m);
     }
-    kiln_status st = kiln_rmat_permutation_cpu(ctx, spec, perm);
+    st = kiln_rmat_permutation_cpu(ctx, spec, perm);
     if (st != KILN_OK) {
         free(perm);
         kiln_edges_free(out);

@@ -1,9 +1,11 @@
 /* SNAP edge lists: one "src dst" pair of non-negative decimal ids per line, separated by spaces or
  * tabs, LF or CRLF line ends, '#' (and KONECT's '%') comment lines, blank lines ignored. Anything
- * else on a line is an error naming the line. */
+ * else on a line is an error naming the line, and so is a line longer than the reader's limit. The
+ * edge count is bounded by what the host can hold (mem_limit.h). */
 #include <stdio.h>
 #include <string.h>
 
+#include "mem_limit.h"
 #include "parse_util.h"
 #include "reader.h"
 
@@ -31,6 +33,12 @@ kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw)
             why = "unexpected text after the destination id (only 'src dst' per line)";
             goto bad;
         }
+        /* before the arrays double (to 32 bytes an edge), the edges so far must fit what their
+         * load needs: the doubled arrays then fit too */
+        if (raw->count == raw->cap && raw->count > 0 &&
+            kiln_mem_check(ctx, (double)raw->count * KILN_SNAP_EDGE_BYTES, "%s:%llu: %llu edges so far",
+                           r->path, (unsigned long long)r->line, (unsigned long long)raw->count) != KILN_OK)
+            return KILN_ERR_INPUT;
         if (kiln_raw_edges_push(raw, a, b) != 0)
             return kiln_fail(ctx, KILN_ERR_DEVICE, "%s:%llu: out of memory", r->path, (unsigned long long)r->line);
         continue;

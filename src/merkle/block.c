@@ -1,13 +1,17 @@
 /* Raw Bitcoin blocks: the 80-byte header, a CompactSize transaction count and the transactions, in
  * the legacy or the segwit (BIP 144) serialization, parsed as Bitcoin Core does. The txid is the
  * sha256d of the non-witness serialization: version, inputs, outputs and lock time, without the
- * marker, flag and witnesses. Every read is bounds-checked; an error names the byte offset. */
+ * marker, flag and witnesses. Every read is bounds-checked; an error names the byte offset. A block
+ * over 4,000,000 bytes is refused before anything is parsed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/ctx.h"
 
+/* A block's weight (3 x its size without witnesses + its size) is at most 4,000,000 (Core's
+ * MAX_BLOCK_WEIGHT), so no valid block is larger than this many bytes. */
+#define MAX_BLOCK_BYTES 4000000u
 /* Core refuses CompactSize values above this (MAX_SIZE, 32 MiB). */
 #define MAX_COMPACT 0x02000000u
 /* The smallest serialized input (outpoint 36 + script length 1 + sequence 4), output (value 8 +
@@ -184,6 +188,9 @@ kiln_status kiln_block_parse(kiln_ctx *ctx, const uint8_t *raw, size_t len, kiln
     if (!block) return kiln_fail(ctx, KILN_ERR_INPUT, "missing block");
     memset(block, 0, sizeof *block);
     if (!raw && len) return kiln_fail(ctx, KILN_ERR_INPUT, "missing block bytes");
+    if (len > MAX_BLOCK_BYTES)
+        return kiln_fail(ctx, KILN_ERR_INPUT,
+                         "oversized block: more than %u bytes, the most a block of weight 4,000,000 can hold", MAX_BLOCK_BYTES);
     reader r = {ctx, raw, len, 0, ""};
     kiln_status st = need(&r, KILN_HEADER_SIZE, "header");
     if (st != KILN_OK) return st;

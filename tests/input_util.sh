@@ -1,0 +1,57 @@
+# Shared by the tests of inputs read once (test_graph_inputs.sh, test_cli_merkle_inputs.sh):
+# sourced after KILN is set. Gives $TMP (removed on exit) holding a FIFO $TMP/fifo, pass/fail
+# counters, and helpers to feed the FIFO and to interrupt a background kiln.
+TMP=$(mktemp -d)
+writer=
+cleanup() {
+    [ -n "$writer" ] && kill "$writer" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+mkfifo "$TMP/fifo"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# expect WANT NAME PATTERN: the last run ($rc, $TMP/err) exited WANT with PATTERN on stderr
+expect() {
+    if [ "$rc" = "$1" ] && grep -q -- "$3" "$TMP/err"; then ok; else bad "$2: exit $rc (want $1), stderr: $(head -c 400 "$TMP/err")"; fi
+}
+# start_writer SCRIPT: runs the sh script in the background with its output to the FIFO (opened
+# there, as opening waits for the reader), its pid in $writer; stop_writer ends it
+start_writer() {
+    sh -c "exec >'$TMP/fifo'; $1" &
+    writer=$!
+}
+stop_writer() {
+    kill "$writer" 2>/dev/null
+    wait "$writer" 2>/dev/null
+    writer=
+}
+# interrupt NAME: sends SIGINT to the kiln started in the background ($pid, output in $TMP/out and
+# $TMP/err) after 0.3 s; it must end within 1.5 s with exit 130, say so, and print nothing else
+# on stdout nor any read or format error
+interrupt() {
+    sleep 0.3
+    local t0 t1 end
+    t0=$(date +%s%N)
+    kill -INT "$pid"
+    end=$((SECONDS + 5))
+    while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.05; done
+    t1=$(date +%s%N)
+    wait "$pid"
+    rc=$?
+    expect 130 "$1" "interrupted by SIGINT"
+    [ $(((t1 - t0) / 1000000)) -lt 1500 ] && ok || bad "$1: ended $(((t1 - t0) / 1000000)) ms after SIGINT"
+    [ ! -s "$TMP/out" ] && ok || bad "$1: wrote $(head -c 200 "$TMP/out")"
+    if grep -q -i "read error\|malformed\|read failed\|no edges" "$TMP/err"; then bad "$1: $(cat "$TMP/err")"; else ok; fi
+}
+# interrupt_while NAME ARGS...: starts kiln ARGS in the background, on this function's standard
+# input (named, or a background command would get /dev/null), and interrupts it
+interrupt_while() {
+    local name=$1
+    shift
+    "$KILN" "$@" <&0 >"$TMP/out" 2>"$TMP/err" &
+    pid=$!
+    interrupt "$name"
+}
