@@ -157,6 +157,8 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g)
                CACHE_VERSION);
     if (h.header_bytes != CACHE_HEADER || h.flags > 1u) REFUSE("%s: damaged CSR cache header", path);
     if (h.n > KILN_GRAPH_MAX_NODES || h.m > (UINT64_C(1) << 40)) REFUSE("%s: damaged CSR cache header (sizes)", path);
+    /* without an ids array node i is id_base + i: the last id must not wrap past 2^64 */
+    if (!h.flags && h.n && h.id_base > UINT64_MAX - (h.n - 1)) REFUSE("%s: damaged CSR cache header (node ids)", path);
     uint64_t want = CACHE_HEADER + (h.n + 1) * 8 + pad8(h.m * 4) + (h.flags ? h.n * 8 : 0);
     if (r->size >= 0 && (uint64_t)r->size != want)
         REFUSE("%s: CSR cache is %lld bytes, its header describes %llu: truncated or damaged", path, r->size,
