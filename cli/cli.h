@@ -34,6 +34,9 @@ int cli_parse_seconds(const char *s, double max, double *out);
 /* Puts ctx on the device named by spec ("auto" when NULL) with `threads` CPU threads: the one
  * place the CLI chooses a device. 0, or the exit code after printing the library's message. */
 int cli_device(const char *cmd, kiln_ctx *ctx, const char *device, int threads);
+/* A new context (on the CPU) whose long calls stop on Ctrl-C or SIGTERM (cli/interrupt.h): every
+ * context the CLI makes comes from here. NULL with *code set after printing "out of memory". */
+kiln_ctx *cli_ctx_new(const char *cmd, int *code);
 /* Creates a context on the device named by spec ("auto" when NULL) with `threads` CPU threads.
  * On failure prints the error and returns NULL with *code set. */
 kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code);

@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "interrupt.h"
 #include "merkle_cli.h"
 #include "opts.h"
 
@@ -99,6 +100,10 @@ int cmd_bench(int argc, char **argv)
         const kiln_workload *wi = all ? kiln_workload_at(i) : w;
         for (unsigned k = 1; k <= KILN_KIND_PERMUTATION && code == EXIT_OK; k <<= 1) {
             if (!((all ? wi->bench_all_kinds : (unsigned)kind) & k)) continue;
+            if (cli_interrupted()) { /* between two measurements */
+                code = cli_interrupt_exit(cmd);
+                break;
+            }
             kiln_status st = routine((kiln_kind)k)(ctx, wi, (kiln_kind)k, &a, done++ == 0);
             if (st != KILN_OK) code = cli_fail(cmd, ctx, st);
         }

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "demo_block.h"
+#include "interrupt.h"
 #include "pool/pool.h"
 #include "progress.h"
 #include "tune_cache.h"
@@ -93,8 +94,8 @@ int cmd_mine(int argc, char **argv)
                          kiln_algo_name(KILN_ALGO_SHA256D));
 
     /* everything the user typed is checked before a device is opened */
-    kiln_ctx *ctx = kiln_ctx_new();
-    if (!ctx) return cli_error(EXIT_DEVICE, cmd, "out of memory");
+    kiln_ctx *ctx = cli_ctx_new(cmd, &code);
+    if (!ctx) return code;
     code = EXIT_OK;
     kiln_status st;
 #define CHECK(call)                                                                                       \
@@ -152,11 +153,18 @@ int cmd_mine(int argc, char **argv)
     st = kiln_scan(ctx, &job, &res);
     progress_end(&m.progress);
     double rate = res.seconds > 0 ? (double)res.hashes / res.seconds : 0;
+    /* a signal ends solo mining as --duration does: at the launch boundary, with the summary of
+     * what was searched, and a normal exit */
+    const char *signal_name = st == KILN_STOPPED ? cli_interrupt_name() : NULL;
     if (pa.json)
-        printf("], \"hashes\": %llu, \"seconds\": %.6f, \"rate\": %.0f, \"exhausted\": %s}\n",
-               (unsigned long long)res.hashes, res.seconds, rate, st == KILN_NOT_FOUND ? "true" : "false");
+        printf("], \"hashes\": %llu, \"seconds\": %.6f, \"rate\": %.0f, \"exhausted\": %s, "
+               "\"interrupted\": %s%s%s%s}\n",
+               (unsigned long long)res.hashes, res.seconds, rate, st == KILN_NOT_FOUND ? "true" : "false",
+               signal_name ? "true" : "false", signal_name ? ", \"signal\": \"" : "", signal_name ? signal_name : "",
+               signal_name ? "\"" : "");
     else if (st == KILN_OK || st == KILN_NOT_FOUND || st == KILN_STOPPED)
         printf("hashes=%llu seconds=%.3f rate=%.0f\n", (unsigned long long)res.hashes, res.seconds, rate);
+    if (signal_name) fprintf(stderr, "kiln mine: stopped by %s\n", signal_name);
     if (res.false_candidates)
         fprintf(stderr, "kiln mine: warning: %llu device candidates failed the CPU re-check\n",
                 (unsigned long long)res.false_candidates);

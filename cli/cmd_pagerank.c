@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "interrupt.h"
 #include "opts.h"
 #include "progress.h"
 
@@ -189,9 +190,15 @@ static int write_ranks(kiln_ctx *ctx, const char *path, const kiln_graph *g, con
     if (st == KILN_OK) {
         errno = 0;
         int ok = 1;
-        for (uint64_t i = 0; i < n && ok; i++)
+        for (uint64_t i = 0; i < n && ok; i++) {
+            if (cli_interrupted()) { /* a partial file is abandoned: the commit removes it */
+                ok = 0;
+                errno = EINTR;
+                break;
+            }
             ok = fprintf(out.fp, "%llu\t", (unsigned long long)kiln_graph_node_id(g, i)) > 0 &&
                  fprintf(out.fp, fmt, ranks[i]) > 0 && fputc('\n', out.fp) != EOF;
+        }
         st = kiln_output_commit(ctx, &out, ok, errno);
     }
     return st == KILN_OK ? EXIT_OK : cli_fail("pagerank", ctx, st);

@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interrupt.h"
 #include "opts.h"
 
 #define FILE_MAX (UINT64_C(1) << 30)
 
-/* Reads a whole file (or stdin for "-"); NULL with *why set on failure. */
+/* Reads a whole file (or stdin for "-"); NULL with *why set on failure (the system's reason:
+ * "Is a directory" for a directory, "Interrupted system call" when a signal cut a read). */
 static uint8_t *read_all(const char *path, size_t *len, const char **why)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -19,9 +21,18 @@ static uint8_t *read_all(const char *path, size_t *len, const char **why)
     }
     size_t cap = 4096, n = 0;
     uint8_t *buf = malloc(cap);
+    int read_errno = 0;
     while (buf) {
+        if (cli_interrupted()) { /* a pipe that keeps flowing returns no EINTR */
+            read_errno = EINTR;
+            break;
+        }
+        errno = 0;
         n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
+        if (n < cap) {
+            read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
+            break;
+        }
         if (cap >= FILE_MAX) {
             free(buf);
             buf = NULL;
@@ -34,14 +45,38 @@ static uint8_t *read_all(const char *path, size_t *len, const char **why)
         cap *= 2;
         if (!buf) *why = "out of memory";
     }
-    if (buf && ferror(f)) {
+    if (buf && read_errno) {
         free(buf);
         buf = NULL;
-        *why = "read error";
+        *why = strerror(read_errno);
     }
     if (f != stdin) fclose(f);
     *len = n;
     return buf;
+}
+
+/* The salt of --salt-hex: two hex digits per byte. NULL with *code set after the message. */
+static uint8_t *salt_from_hex(kiln_ctx *ctx, const char *hex, size_t *len, int *code)
+{
+    const char *cmd = "scrypt";
+    size_t digits = strlen(hex);
+    if (digits % 2) {
+        *code = cli_error(EXIT_USAGE, cmd, "bad --salt-hex: an odd number of hex digits (%zu); each byte is two digits",
+                          digits);
+        return NULL;
+    }
+    uint8_t *salt = malloc(digits / 2 + 1);
+    if (!salt) {
+        *code = cli_error(EXIT_DEVICE, cmd, "out of memory");
+        return NULL;
+    }
+    if (kiln_hex_decode(ctx, hex, salt, digits / 2) != KILN_OK) {
+        *code = cli_error(EXIT_USAGE, cmd, "bad --salt-hex: %s", kiln_last_error(ctx));
+        free(salt);
+        return NULL;
+    }
+    *len = digits / 2;
+    return salt;
 }
 
 int cmd_scrypt(int argc, char **argv)
@@ -67,14 +102,15 @@ int cmd_scrypt(int argc, char **argv)
         return cli_error(EXIT_USAGE, cmd, "give exactly one of --password or --password-file");
     if ((salt_s != NULL) == (salt_hex != NULL)) return cli_error(EXIT_USAGE, cmd, "give exactly one of --salt or --salt-hex");
 
-    kiln_ctx *ctx = kiln_ctx_new();
-    if (!ctx) return cli_error(EXIT_DEVICE, cmd, "out of memory");
+    kiln_ctx *ctx = cli_ctx_new(cmd, &code);
+    if (!ctx) return code;
     kiln_scrypt_params sp = {N, (uint32_t)r, (uint32_t)p};
     uint8_t *pw = NULL, *salt = NULL, *out = NULL;
     char *hex = NULL;
     size_t pw_len = 0, salt_len = 0;
-    kiln_status st = kiln_scrypt_check(ctx, sp, (size_t)len);
-    if (st == KILN_OK) st = kiln_ctx_set_threads(ctx, (int)threads);
+    /* the threads first: the memory check counts a scratchpad per thread */
+    kiln_status st = kiln_ctx_set_threads(ctx, (int)threads);
+    if (st == KILN_OK) st = kiln_scrypt_check(ctx, sp, (size_t)len);
     if (st != KILN_OK) {
         code = cli_fail(cmd, ctx, st);
         goto done;
@@ -83,22 +119,13 @@ int cmd_scrypt(int argc, char **argv)
         const char *why = "";
         pw = read_all(password_file, &pw_len, &why);
         if (!pw) {
-            code = cli_error(EXIT_USAGE, cmd, "cannot read password file '%s': %s", password_file, why);
+            code = cli_interrupted()
+                       ? cli_interrupt_exit(cmd)
+                       : cli_error(EXIT_USAGE, cmd, "cannot read password file '%s': %s", password_file, why);
             goto done;
         }
     }
-    if (salt_hex) {
-        salt_len = strlen(salt_hex) / 2;
-        salt = malloc(salt_len + 1);
-        if (!salt) {
-            code = cli_error(EXIT_DEVICE, cmd, "out of memory");
-            goto done;
-        }
-        if ((st = kiln_hex_decode(ctx, salt_hex, salt, salt_len)) != KILN_OK) {
-            code = cli_error(EXIT_USAGE, cmd, "bad --salt-hex: %s", kiln_last_error(ctx));
-            goto done;
-        }
-    }
+    if (salt_hex && !(salt = salt_from_hex(ctx, salt_hex, &salt_len, &code))) goto done;
     out = malloc((size_t)len);
     hex = malloc(2 * (size_t)len + 1);
     if (!out || !hex) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interrupt.h"
 #include "merkle_cli.h"
 #include "opts.h"
 #include "progress.h"
@@ -102,6 +103,8 @@ int cmd_tune(int argc, char **argv)
     tune_entry best;
     memset(&best, 0, sizeof best);
     code = fn(ctx, w, kind, axes, naxes, &a, &best);
+    /* a sweep cut short caches nothing, even when the signal came after its last measurement */
+    if (code == EXIT_OK && cli_interrupted()) code = cli_interrupt_exit(cmd);
     int custom = kind == KILN_KIND_KDF && (cli_given(&c, "-N") || cli_given(&c, "-r") || cli_given(&c, "-p"));
     if (code == EXIT_OK && custom) printf("not cached: the cache holds the batch KDF's shape for N=16384, r=8, p=1\n");
     else if (code == EXIT_OK && best.rate > 0) tune_cache_save(ctx, name, &best);

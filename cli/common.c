@@ -77,7 +77,7 @@ int cli_device(const char *cmd, kiln_ctx *ctx, const char *device, int threads)
     return st == KILN_OK ? 0 : cli_fail(cmd, ctx, st);
 }
 
-kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
+kiln_ctx *cli_ctx_new(const char *cmd, int *code)
 {
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) {
@@ -85,6 +85,13 @@ kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
         return NULL;
     }
     kiln_ctx_set_interrupt(ctx, cli_interrupt_poll, NULL);
+    return ctx;
+}
+
+kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
+{
+    kiln_ctx *ctx = cli_ctx_new(cmd, code);
+    if (!ctx) return NULL;
     if ((*code = cli_device(cmd, ctx, device, threads)) != 0) {
         kiln_ctx_free(ctx);
         return NULL;

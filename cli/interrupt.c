@@ -35,9 +35,15 @@ int cli_interrupt_poll(void *user)
     return received != 0;
 }
 
+const char *cli_interrupt_name(void)
+{
+    int sig = received;
+    return sig == 0 ? NULL : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
+}
+
 int cli_interrupt_exit(const char *cmd)
 {
     int sig = received ? received : SIGINT;
-    const char *name = sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
+    const char *name = received ? cli_interrupt_name() : "SIGINT";
     return cli_error(128 + sig, cmd, "interrupted by %s", name);
 }

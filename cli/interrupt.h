@@ -11,6 +11,8 @@
 void cli_interrupt_install(void);
 /* The signal number received, or 0. */
 int cli_interrupted(void);
+/* "SIGINT", "SIGTERM" or "SIGHUP" for the signal received, NULL when none was. */
+const char *cli_interrupt_name(void);
 /* kiln_interrupt_fn over the flag (user unused): cli_open gives it to every context. */
 int cli_interrupt_poll(void *user);
 /* Prints "kiln <cmd>: interrupted by SIGINT" (or the signal received) and returns 128 + signal,

@@ -136,18 +136,20 @@ int cli_exclusive(cli_command *c, const char *a, const char *b)
 
 const kiln_workload *cli_workload(const char *cmd, const char *name, unsigned kinds, int *code)
 {
-    kiln_ctx *ctx = kiln_ctx_new();
+    kiln_ctx *ctx = cli_ctx_new(cmd, code);
+    if (!ctx) return NULL;
     const kiln_workload *w = kiln_workload_find(ctx, name, kinds);
-    if (!w) *code = ctx ? cli_fail(cmd, ctx, KILN_ERR_INPUT) : cli_error(EXIT_DEVICE, cmd, "out of memory");
+    if (!w) *code = cli_fail(cmd, ctx, KILN_ERR_INPUT);
     kiln_ctx_free(ctx);
     return w;
 }
 
 const kiln_workload *cli_bench_workload(const char *cmd, const char *name, int tune, kiln_kind *kind, int *code)
 {
-    kiln_ctx *ctx = kiln_ctx_new();
+    kiln_ctx *ctx = cli_ctx_new(cmd, code);
+    if (!ctx) return NULL;
     const kiln_workload *w = kiln_workload_for_bench(ctx, name, KILN_KIND_ALL, tune, kind);
-    if (!w) *code = ctx ? cli_fail(cmd, ctx, KILN_ERR_INPUT) : cli_error(EXIT_DEVICE, cmd, "out of memory");
+    if (!w) *code = cli_fail(cmd, ctx, KILN_ERR_INPUT);
     kiln_ctx_free(ctx);
     return w;
 }

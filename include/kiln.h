@@ -179,7 +179,9 @@ typedef struct kiln_output_file {
 kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *f);
 /* Finishes the file: written says whether every write succeeded (write_errno the reason when
  * not). Renames it over the target, or removes it and returns KILN_ERR_DEVICE naming the first
- * failure's reason. */
+ * failure's reason. A writer that stops on an interrupt passes written = 0 and write_errno =
+ * EINTR; then, or when the context's interrupt poll (kiln_ctx_set_interrupt) asks to stop by the
+ * time of the commit, the file is removed the same way and KILN_STOPPED ("interrupted") returned. */
 kiln_status kiln_output_commit(kiln_ctx *ctx, kiln_output_file *f, int written, int write_errno);
 
 /* ---------------------------------------------------------------- hex helpers */
@@ -399,7 +401,9 @@ typedef struct kiln_scan_result {
 /* Searches [start, start+count) on the context's device. Every nonce reported has been
  * recomputed on the CPU. KILN_OK when at least one nonce was found and the range or the first
  * hit ended the scan, KILN_NOT_FOUND when the range was exhausted without one, KILN_STOPPED when
- * a callback stopped it (result->found may be nonzero). */
+ * a callback or the context's interrupt poll stopped it (the latter with the message
+ * "interrupted"). A stop comes at a launch boundary (launches last about 50 ms, 0.3 s for scrypt
+ * on a GPU): result counts the launches done and their nonces (found may be nonzero). */
 kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *result);
 
 /* GPU launch shape: threads per block and nonces per thread.
@@ -427,7 +431,9 @@ typedef struct kiln_scrypt_params {
 } kiln_scrypt_params;
 
 /* KILN_ERR_INPUT naming the problem when the parameters or out_len (1 .. (2^32 - 1) * 32) are
- * outside RFC 7914's limits, or when 128 * r * N bytes of scratch cannot be had on this host. */
+ * outside RFC 7914's limits, or when the scratchpads kiln_scrypt holds at once on this context do
+ * not fit in this host's memory: one of 128 * r * N bytes per thread, min(p, threads) threads
+ * (the message names the most threads that fit). Set the context's threads first. */
 kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params params, size_t out_len);
 
 /* scrypt(password, salt, N, r, p, out_len) on the CPU, the p lanes spread over the context's

@@ -60,6 +60,6 @@ kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, doubl
     job.count = pass;
 
     scan_pass p = {ctx, &job};
-    kiln_bench_spec spec = {0, 3, 64, seconds, timed_pass, NULL, &p};
+    kiln_bench_spec spec = {0, 3, 64, seconds, timed_pass, NULL, &p, ctx};
     return kiln_bench_median(&spec, rate, NULL);
 }

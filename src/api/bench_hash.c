@@ -40,7 +40,7 @@ static kiln_status run_pass(void *user, int index, double *rate)
 
 static kiln_status cpu_passes(cpu_pass *p, double seconds, double *rate)
 {
-    kiln_bench_spec spec = {1, 3, 64, seconds, run_pass, NULL, p};
+    kiln_bench_spec spec = {1, 3, 64, seconds, run_pass, NULL, p, p->ctx};
     return kiln_bench_median(&spec, rate, NULL);
 }
 

@@ -77,7 +77,7 @@ kiln_status kiln_bench_scrypt_kdf(kiln_ctx *ctx, kiln_scrypt_params sp, double s
 
     /* one warm-up pass (allocations, caches), then 3 to 64 timed ones */
     kdf_pass p = {ctx, sp, in, n, keys, out};
-    kiln_bench_spec spec = {1, 3, 64, seconds, run_pass, NULL, &p};
+    kiln_bench_spec spec = {1, 3, 64, seconds, run_pass, NULL, &p, ctx};
     st = kiln_bench_median(&spec, rate, NULL);
     free(keys);
     free(out);

@@ -13,6 +13,11 @@
 #define VERIFY_ALL 256
 #define VERIFY_MIN_BYTES (256u << 10)
 #define GPU_CHUNK_BYTES (UINT64_C(1) << 30) /* messages per GPU call, so device memory stays bounded */
+/* The CPU polls the interrupt every POLL_MESSAGES messages and every PIECE_BYTES of one message:
+ * a few milliseconds of hashing either way. */
+#define POLL_MESSAGES 256
+#define PIECE_BYTES ((size_t)16 << 20)
+#define PERM_CHUNK ((size_t)1 << 16) /* permutations between polls */
 
 static int threads_of(const kiln_ctx *ctx) { return ctx->threads > 0 ? ctx->threads : omp_get_num_procs(); }
 
@@ -36,16 +41,44 @@ static const uint8_t *msg_at(const uint8_t *data, const uint64_t *offsets, size_
     return data + i * msg_len;
 }
 
-static void cpu_batch(const kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
-                      size_t msg_len, size_t n, uint8_t *out, size_t outlen)
+/* Hashes one message, a piece of PIECE_BYTES at a time, polling the interrupt between pieces:
+ * one long message must not hold a Ctrl-C for seconds. 1 when interrupted, else 0. */
+static int hash_one(const kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *m, size_t len, uint8_t *out,
+                    size_t outlen)
+{
+    kiln_hash_stream s;
+    kiln_hash_init(&s, algo);
+    for (size_t off = 0; off < len;) {
+        size_t piece = len - off < PIECE_BYTES ? len - off : PIECE_BYTES;
+        kiln_hash_update(&s, m + off, piece);
+        off += piece;
+        if (off < len && kiln_ctx_interrupt_requested(ctx)) return 1;
+    }
+    kiln_hash_final(&s, out, outlen);
+    return 0;
+}
+
+static kiln_status cpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                             size_t msg_len, size_t n, uint8_t *out, size_t outlen)
 {
     long long nn = (long long)n;
+    int stop = 0;
 #pragma omp parallel for num_threads(threads_of(ctx)) schedule(dynamic, 64)
     for (long long i = 0; i < nn; i++) {
+        int halt;
+#pragma omp atomic read
+        halt = stop;
+        if (halt) continue; /* the remaining iterations only drain */
         size_t len;
         const uint8_t *m = msg_at(data, offsets, msg_len, (size_t)i, &len);
-        kiln_hash(algo, m, len, out + (size_t)i * outlen, outlen);
+        halt = hash_one(ctx, algo, m, len, out + (size_t)i * outlen, outlen) ||
+               (i % POLL_MESSAGES == 0 && kiln_ctx_interrupt_requested(ctx));
+        if (halt) {
+#pragma omp atomic write
+            stop = 1;
+        }
     }
+    return stop ? kiln_interrupted(ctx) : KILN_OK;
 }
 
 /* Index of the k-th checked message of n: the first, the last, then pseudo-random ones (a fixed
@@ -98,6 +131,7 @@ static kiln_status gpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *
     if (st != KILN_OK) return st;
     kiln_gpu_hash_params p = kiln_hash_gpu_params(algo, outlen);
     for (size_t first = 0; first < n;) {
+        if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
         /* as many messages as fit the chunk's bytes, at least one */
         size_t count = 1;
         if (offsets) {
@@ -133,10 +167,7 @@ kiln_status kiln_hash_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *d
         if (offsets[i + 1] < offsets[i])
             return kiln_fail(ctx, KILN_ERR_INPUT, "offsets decrease at message %zu", i);
     if (offsets[n] > offsets[0] && !data) return kiln_fail(ctx, KILN_ERR_INPUT, "missing message data");
-    if (ctx->backend == KILN_BACKEND_CPU) {
-        cpu_batch(ctx, algo, data, offsets, 0, n, out, outlen);
-        return KILN_OK;
-    }
+    if (ctx->backend == KILN_BACKEND_CPU) return cpu_batch(ctx, algo, data, offsets, 0, n, out, outlen);
     return gpu_batch(ctx, algo, data, offsets, 0, n, out, outlen);
 }
 
@@ -149,10 +180,7 @@ kiln_status kiln_hash_batch_fixed(kiln_ctx *ctx, kiln_hash_algo algo, const uint
     if (n == 0) return KILN_OK;
     if (!out || (msg_len && !data)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing messages or output");
     if (msg_len && n > SIZE_MAX / msg_len) return kiln_fail(ctx, KILN_ERR_INPUT, "batch size overflows");
-    if (ctx->backend == KILN_BACKEND_CPU) {
-        cpu_batch(ctx, algo, data, NULL, msg_len, n, out, outlen);
-        return KILN_OK;
-    }
+    if (ctx->backend == KILN_BACKEND_CPU) return cpu_batch(ctx, algo, data, NULL, msg_len, n, out, outlen);
     return gpu_batch(ctx, algo, data, NULL, msg_len, n, out, outlen);
 }
 
@@ -189,10 +217,13 @@ kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, k
     if (n == 0) return KILN_OK;
     if (!states) return kiln_fail(ctx, KILN_ERR_INPUT, "missing states");
     if (n > SIZE_MAX / 200) return kiln_fail(ctx, KILN_ERR_INPUT, "batch size overflows");
-    long long nn = (long long)n;
     if (ctx->backend == KILN_BACKEND_CPU) {
+        for (size_t first = 0; first < n; first += PERM_CHUNK) {
+            if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
+            long long end = (long long)(n - first < PERM_CHUNK ? n : first + PERM_CHUNK);
 #pragma omp parallel for num_threads(threads_of(ctx)) schedule(static)
-        for (long long i = 0; i < nn; i++) kiln_keccak_permute(states + 25 * (size_t)i);
+            for (long long i = (long long)first; i < end; i++) kiln_keccak_permute(states + 25 * (size_t)i);
+        }
         return KILN_OK;
     }
     kiln_gpu *g;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/bench.h"
+#include "../core/ctx.h"
 #include "../core/gpu.h"
 #include "../graph/graph.h"
 
@@ -92,7 +93,9 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
         double *secs = malloc((size_t)runs * sizeof *secs);
         if (!secs) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
         for (int i = 0; i < runs; i++) {
-            st = kiln_pagerank_cpu(ctx, g, opt->damping, opt->tol, opt->max_iter, ranks, &s);
+            /* the iterations poll the interrupt themselves (src/graph/pagerank_cpu.c) */
+            st = kiln_ctx_poll(ctx);
+            if (st == KILN_OK) st = kiln_pagerank_cpu(ctx, g, opt->damping, opt->tol, opt->max_iter, ranks, &s);
             if (st != KILN_OK) {
                 free(secs);
                 return st;

@@ -46,7 +46,8 @@ struct scan_run {
     uint32_t *cand;
     uint32_t *verified;
     kiln_scan_result *res;
-    int stop; /* a callback asked to stop */
+    int stop; /* a callback or the interrupt poll asked to stop */
+    int interrupted; /* it was the interrupt poll */
     int hit; /* first nonce found and find_all is off */
 };
 
@@ -105,6 +106,10 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
         uint64_t half = count / 2;
         st = run_range(r, start, half);
         if (st != KILN_OK || r->stop || r->hit) return st;
+        if (kiln_ctx_interrupt_requested(r->ctx)) {
+            r->stop = r->interrupted = 1;
+            return KILN_OK;
+        }
         return run_range(r, start + (uint32_t)half, count - half);
     }
     uint8_t header[KILN_HEADER_SIZE], hash[32];
@@ -190,6 +195,12 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     double t0 = kiln_now();
     uint64_t done = 0;
     while (done < job->count && st == KILN_OK && !r.stop && !r.hit) {
+        /* an interrupt ends the scan at a launch boundary like a callback does: what was done
+         * so far (res->hashes, the nonces reported) stays valid */
+        if (kiln_ctx_interrupt_requested(ctx)) {
+            r.stop = r.interrupted = 1;
+            break;
+        }
         uint64_t n = job->count - done < chunk ? job->count - done : chunk;
         double t = kiln_now();
         st = run_range(&r, (uint32_t)(job->start + done), n);
@@ -204,6 +215,7 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     free(r.cand);
     free(r.verified);
     if (st != KILN_OK) return st;
+    if (r.interrupted) return kiln_interrupted(ctx);
     if (r.stop) return KILN_STOPPED;
     return res->found ? KILN_OK : KILN_NOT_FOUND;
 }

@@ -2,6 +2,7 @@
 
 #include "bench.h"
 #include "clock.h"
+#include "ctx.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -36,11 +37,15 @@ kiln_status kiln_bench_median(const kiln_bench_spec *spec, double *median, int *
     int min = spec->min_runs < 1 ? 1 : spec->min_runs > max ? max : spec->min_runs;
     kiln_status st = KILN_OK;
     double scratch;
-    for (int i = 0; i < spec->warmup && st == KILN_OK; i++) st = spec->run(spec->user, -1 - i, &scratch);
+    for (int i = 0; i < spec->warmup && st == KILN_OK; i++) {
+        st = kiln_ctx_poll(spec->ctx);
+        if (st == KILN_OK) st = spec->run(spec->user, -1 - i, &scratch);
+    }
     int n = 0;
     double t0 = kiln_now();
     while (st == KILN_OK && n < max && (n < min || kiln_now() - t0 < spec->seconds)) {
-        st = spec->run(spec->user, n, &values[n]);
+        st = kiln_ctx_poll(spec->ctx);
+        if (st == KILN_OK) st = spec->run(spec->user, n, &values[n]);
         if (st == KILN_OK) n++;
     }
     if (st == KILN_OK && spec->verify) st = spec->verify(spec->user);

@@ -24,10 +24,12 @@ typedef struct kiln_bench_spec {
     /* Optional: checks the last run's output on the CPU; its status is the bench's. */
     kiln_status (*verify)(void *user);
     void *user;
+    kiln_ctx *ctx; /* its interrupt poll is read before every run (NULL: none) */
 } kiln_bench_spec;
 
 /* Runs spec and writes the median of the timed runs' values to *median (and their count to
- * *runs when not NULL). Stops at the first run or check that fails and returns its status. */
+ * *runs when not NULL). Stops at the first run or check that fails and returns its status, or
+ * KILN_STOPPED ("interrupted") when the context's interrupt poll asks to stop. */
 kiln_status kiln_bench_median(const kiln_bench_spec *spec, double *median, int *runs);
 
 /* Median of n values (sorts them in place); 0 for n == 0. */

@@ -49,6 +49,8 @@ kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
 int kiln_ctx_interrupt_requested(const kiln_ctx *ctx);
 /* Records "interrupted" and returns KILN_STOPPED. */
 kiln_status kiln_interrupted(kiln_ctx *ctx);
+/* Both in one: KILN_OK, or kiln_interrupted(ctx) when the poll asks to stop. */
+kiln_status kiln_ctx_poll(kiln_ctx *ctx);
 
 #ifdef __cplusplus
 }

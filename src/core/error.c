@@ -20,3 +20,5 @@ int kiln_ctx_interrupt_requested(const kiln_ctx *ctx)
 }
 
 kiln_status kiln_interrupted(kiln_ctx *ctx) { return kiln_fail(ctx, KILN_STOPPED, "interrupted"); }
+
+kiln_status kiln_ctx_poll(kiln_ctx *ctx) { return kiln_ctx_interrupt_requested(ctx) ? kiln_interrupted(ctx) : KILN_OK; }

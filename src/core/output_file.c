@@ -42,7 +42,10 @@ kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *
 
 kiln_status kiln_output_commit(kiln_ctx *ctx, kiln_output_file *f, int written, int write_errno)
 {
-    int err = written ? 0 : (write_errno ? write_errno : EIO);
+    /* an interrupt abandons the file like a failed write, whether the writer saw it (EINTR) or it
+     * came after the last write: a run the user stopped replaces nothing */
+    int stopped = (!written && write_errno == EINTR) || kiln_ctx_interrupt_requested(ctx);
+    int err = stopped ? EINTR : written ? 0 : (write_errno ? write_errno : EIO);
     if (!err && fflush(f->fp) != 0) err = errno;
     if (!err && fsync(fileno(f->fp)) != 0) err = errno;
     if (fclose(f->fp) != 0 && !err) err = errno;
@@ -50,6 +53,7 @@ kiln_status kiln_output_commit(kiln_ctx *ctx, kiln_output_file *f, int written, 
     if (!err && f->tmp[0] && rename(f->tmp, f->path) != 0) err = errno;
     if (!err) return KILN_OK;
     if (f->tmp[0]) unlink(f->tmp);
+    if (stopped) return kiln_interrupted(ctx);
     return kiln_fail(ctx, KILN_ERR_DEVICE, "%s: write failed: %s (the file was left as it was)", f->path,
                      strerror(err));
 }

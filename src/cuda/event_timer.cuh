@@ -10,7 +10,8 @@
 #include "cuda_state.h"
 
 /* launch(): cudaError_t, one launch on st->stream; before(r): cudaError_t, runs ahead of launch r.
- * On a CUDA error the message names `what`. */
+ * On a CUDA error the message names `what`. The context's interrupt poll is read before every
+ * launch (each is synchronized, so nothing is left running on the stream). */
 template <class Launch, class Before>
 kiln_status kiln_cuda_time_median(kiln_gpu *st, int reps, const char *what, float *median_ms, Launch launch,
                                   Before before)
@@ -19,6 +20,10 @@ kiln_status kiln_cuda_time_median(kiln_gpu *st, int reps, const char *what, floa
     if (!ms) return kiln_fail(st->ctx, KILN_ERR_DEVICE, "out of host memory");
     cudaError_t e = cudaSuccess;
     for (int r = 0; r < reps && e == cudaSuccess; r++) {
+        if (kiln_ctx_interrupt_requested(st->ctx)) {
+            free(ms);
+            return kiln_interrupted(st->ctx);
+        }
         e = before(r);
         if (e == cudaSuccess) e = cudaEventRecord(st->ev_start, st->stream);
         if (e == cudaSuccess) e = launch();

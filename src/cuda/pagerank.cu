@@ -438,6 +438,17 @@ struct PinnedView {
     }
 };
 
+/* An event marking how far the queued iterations have run, so the host can read the interrupt
+ * poll between batches without draining the queue. */
+struct Mark {
+    cudaEvent_t ev = nullptr;
+    bool recorded = false;
+    ~Mark()
+    {
+        if (ev) cudaEventDestroy(ev);
+    }
+};
+
 template <typename T, typename Off>
 kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *prm, double *ranks,
                          kiln_gpu_pr_stats *stats)
@@ -644,6 +655,8 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     };
     const int runs = prm->repeat > 1 ? prm->repeat : 1;
     std::vector<float> times;
+    Mark mark;
+    KILN_CUDA_TRY(cudaEventCreateWithFlags(&mark.ev, cudaEventDisableTiming), "cudaEventCreate");
     for (int run = 0; run < runs; run++) {
         init_y<T><<<grid_for(n, kBlock, sms), kBlock, 0, s>>>(odeg.p, n, y0.p);
         LAUNCH_CHECK("init_y");
@@ -655,7 +668,9 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
         KILN_CUDA_TRY(cudaMemcpyAsync(ring.p, h->ring, sizeof h->ring, cudaMemcpyHostToDevice, s), "cudaMemcpy");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "init");
         KILN_CUDA_TRY(cudaEventRecord(st->ev_start, s), "cudaEventRecord");
-        /* with tol == 0 the count is fixed: queue everything, read the state once at the end */
+        /* with tol == 0 the count is fixed: the state is read once at the end, and the host only
+         * waits for the batch before the one just queued (the queue never drains) to read the
+         * interrupt poll between batches */
         const bool check = prm->tol > 0;
         int queued = 0;
         for (;;) {
@@ -673,6 +688,16 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
                 KILN_CUDA_TRY(fetch(), "cudaMemcpy");
                 KILN_CUDA_TRY(cudaStreamSynchronize(s), "PageRank iterations");
                 if (h->st.done || ring_res(h->st.count) < threshold) break;
+            } else if (mark.recorded) {
+                KILN_CUDA_TRY(cudaEventSynchronize(mark.ev), "PageRank iterations");
+            }
+            if (kiln_ctx_interrupt_requested(st->ctx)) {
+                KILN_CUDA_TRY(cudaStreamSynchronize(s), "PageRank iterations");
+                return kiln_interrupted(st->ctx);
+            }
+            if (!check) {
+                KILN_CUDA_TRY(cudaEventRecord(mark.ev, s), "cudaEventRecord");
+                mark.recorded = true;
             }
         }
         KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, s), "cudaEventRecord");

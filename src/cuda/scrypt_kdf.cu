@@ -320,6 +320,8 @@ kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cf
         KILN_CUDA_TRY(cudaMemcpyAsync(out + i0 * out_len, d.out, (size_t)n * out_len, cudaMemcpyDeviceToHost, st->stream),
                       "cudaMemcpy (output)");
         KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "scrypt batch kernels");
+        /* a chunk is one wave of lanes (well under a second): the interrupt is read between them */
+        if (kiln_ctx_interrupt_requested(st->ctx)) return kiln_interrupted(st->ctx);
     }
     return KILN_OK;
 }

@@ -5,6 +5,8 @@
 #include "../prim/merkle_merge.h"
 #include "merkle_internal.h"
 
+#define POLL_MASK ((UINT64_C(1) << 20) - 1) /* leaves checked between interrupt polls */
+
 static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_SHA256D] = {kiln_merge_sha256d, 0},
     [KILN_MERKLE_SHA256] = {kiln_merge_sha256, 0},
@@ -33,6 +35,7 @@ kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind,
 {
     if (!kind->field_elements) return KILN_OK;
     for (uint64_t i = 0; i < n; i++) {
+        if ((i & POLL_MASK) == POLL_MASK && kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
         for (int e = 0; e < 4; e++) {
             if (load_le64(nodes + 32 * i + 8 * e) >= KILN_GL_P)
                 return kiln_fail(ctx, KILN_ERR_INPUT,

@@ -10,6 +10,9 @@
 #define NODE KILN_MERKLE_NODE_SIZE
 /* Levels smaller than this are merged by one thread: forking costs more than the merges. */
 #define PARALLEL_MIN 64
+/* Merges per thread between interrupt polls: a few ms of the slowest merge (Rescue Prime), and
+ * enough that forking the threads again costs nothing beside them. */
+#define POLL_PER_THREAD 4096
 
 int kiln_merkle_levels(uint64_t n)
 {
@@ -36,25 +39,42 @@ uint64_t kiln_merkle_level_offset(uint64_t n, int level)
 
 uint64_t kiln_merkle_tree_size(uint64_t n) { return kiln_merkle_level_offset(n, kiln_merkle_levels(n)); }
 
-/* out[i] = merge(in[2i], in[2i + 1]), the last node of an odd level paired with itself. */
-static void merge_level(const kiln_merkle_kind *kind, const uint8_t *in, uint64_t m, uint8_t *out, int threads)
+/* out[i] = merge(in[2i], in[2i + 1]), the last node of an odd level paired with itself. The level
+ * goes in slices of POLL_PER_THREAD merges per thread with an interrupt poll between slices, so a
+ * level of millions of nodes still stops within milliseconds. 1 when interrupted, else 0. */
+static int merge_level(const kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *in, uint64_t m,
+                       uint8_t *out, int threads)
 {
-    int64_t parents = (int64_t)((m + 1) / 2);
-#pragma omp parallel for num_threads(threads) schedule(static) if (parents >= PARALLEL_MIN)
-    for (int64_t i = 0; i < parents; i++) {
-        uint64_t left = 2 * (uint64_t)i, right = left + 1 < m ? left + 1 : left;
-        kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
+    int64_t parents = (int64_t)((m + 1) / 2), slice = (int64_t)POLL_PER_THREAD * threads;
+    for (int64_t first = 0; first < parents; first += slice) {
+        if (first > 0 && kiln_ctx_interrupt_requested(ctx)) return 1;
+        int64_t end = parents - first < slice ? parents : first + slice;
+#pragma omp parallel for num_threads(threads) schedule(static) if (end - first >= PARALLEL_MIN)
+        for (int64_t i = first; i < end; i++) {
+            uint64_t left = 2 * (uint64_t)i, right = left + 1 < m ? left + 1 : left;
+            kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
+        }
     }
+    return kiln_ctx_interrupt_requested(ctx);
 }
 
-void kiln_merkle_fill_levels(const kiln_merkle_kind *kind, uint8_t *tree, uint64_t n, int from, int threads)
+/* Levels from+1 .. root of a whole tree; 1 when interrupted. */
+static int fill_levels(const kiln_ctx *ctx, const kiln_merkle_kind *kind, uint8_t *tree, uint64_t n, int from,
+                       int threads)
 {
     if (threads <= 0) threads = kiln_cpu_cores();
     int levels = kiln_merkle_levels(n);
     for (int l = from; l + 1 < levels; l++) {
-        merge_level(kind, tree + NODE * kiln_merkle_level_offset(n, l), kiln_merkle_level_size(n, l),
-                    tree + NODE * kiln_merkle_level_offset(n, l + 1), threads);
+        if (merge_level(ctx, kind, tree + NODE * kiln_merkle_level_offset(n, l), kiln_merkle_level_size(n, l),
+                        tree + NODE * kiln_merkle_level_offset(n, l + 1), threads))
+            return 1;
     }
+    return 0;
+}
+
+void kiln_merkle_fill_levels(const kiln_merkle_kind *kind, uint8_t *tree, uint64_t n, int from, int threads)
+{
+    fill_levels(NULL, kind, tree, n, from, threads);
 }
 
 kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *leaves, uint64_t n,
@@ -63,7 +83,7 @@ kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, c
     if (threads <= 0) threads = kiln_cpu_cores();
     if (tree) {
         memcpy(tree, leaves, (size_t)n * NODE);
-        kiln_merkle_fill_levels(kind, tree, n, 0, threads);
+        if (fill_levels(ctx, kind, tree, n, 0, threads)) return kiln_interrupted(ctx);
         memcpy(root, tree + NODE * (kiln_merkle_tree_size(n) - 1), NODE);
         return KILN_OK;
     }
@@ -81,15 +101,16 @@ kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, c
     }
     const uint8_t *in = leaves;
     uint8_t *out = a;
-    for (uint64_t m = n; m > 1; m = (m + 1) / 2) {
-        merge_level(kind, in, m, out, threads);
+    int stopped = 0;
+    for (uint64_t m = n; m > 1 && !stopped; m = (m + 1) / 2) {
+        stopped = merge_level(ctx, kind, in, m, out, threads);
         in = out;
         out = out == a ? b : a;
     }
-    memcpy(root, in, NODE);
+    if (!stopped) memcpy(root, in, NODE);
     free(a);
     free(b);
-    return KILN_OK;
+    return stopped ? kiln_interrupted(ctx) : KILN_OK;
 }
 
 kiln_status kiln_merkle_proof(kiln_ctx *ctx, const uint8_t *tree, uint64_t n, uint64_t index, uint8_t *siblings,

@@ -11,11 +11,44 @@
 #include "scrypt_kdf.h"
 
 #define DK_MAX (UINT64_C(0xffffffff) * 32) /* (2^32 - 1) * hLen */
+/* ROMix steps between interrupt polls: a few milliseconds even at r = 32. */
+#define ROMIX_POLL 4096
 
 static uint64_t host_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
+}
+
+static int worker_count(const kiln_ctx *ctx, uint64_t jobs)
+{
+    int t = ctx->threads > 0 ? ctx->threads : kiln_cpu_cores();
+    if ((uint64_t)t > jobs) t = (int)jobs;
+    return t < 1 ? 1 : t;
+}
+
+/* Every thread holds a scratchpad of its own: `at_once` of them exist together, and all must fit
+ * in the host's memory, or the process is killed when it touches them. */
+static kiln_status check_memory(kiln_ctx *ctx, kiln_scrypt_params sp, int at_once)
+{
+    uint64_t lane = 128 * (uint64_t)sp.r, mem = host_memory();
+    if (sp.N > (uint64_t)SIZE_MAX / lane || sp.N * lane > mem)
+        return kiln_fail(ctx, KILN_ERR_INPUT,
+                         "scrypt N = %llu, r = %u needs 128 * r * N = %.0f bytes of memory; this host has %llu",
+                         (unsigned long long)sp.N, sp.r, (double)sp.N * (double)lane, (unsigned long long)mem);
+    uint64_t pad = sp.N * lane;
+    if ((uint64_t)at_once > mem / pad)
+        return kiln_fail(ctx, KILN_ERR_INPUT,
+                         "scrypt N = %llu, r = %u, p = %u holds %d scratchpads at once (one per thread) of "
+                         "128 * r * N = %llu bytes each, %.0f bytes in all; this host has %llu: use at most %llu "
+                         "thread%s",
+                         (unsigned long long)sp.N, sp.r, sp.p, at_once, (unsigned long long)pad,
+                         (double)pad * at_once, (unsigned long long)mem, (unsigned long long)(mem / pad),
+                         mem / pad == 1 ? "" : "s");
+    if ((uint64_t)sp.p * lane > mem)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p = %u, r = %u needs 128 * r * p = %llu bytes; this host has %llu",
+                         sp.p, sp.r, (unsigned long long)(sp.p * lane), (unsigned long long)mem);
+    return KILN_OK;
 }
 
 kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params sp, size_t out_len)
@@ -33,15 +66,7 @@ kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params sp, size_t out_l
                          sp.p, sp.r);
     if (out_len == 0 || (uint64_t)out_len > DK_MAX)
         return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt output length %zu must be 1 .. (2^32 - 1) * 32 bytes", out_len);
-    uint64_t lane = 128 * (uint64_t)sp.r, mem = host_memory();
-    if (sp.N > (uint64_t)SIZE_MAX / lane || sp.N * lane > mem)
-        return kiln_fail(ctx, KILN_ERR_INPUT,
-                         "scrypt N = %llu, r = %u needs 128 * r * N = %.0f bytes of memory; this host has %llu",
-                         (unsigned long long)sp.N, sp.r, (double)sp.N * (double)lane, (unsigned long long)mem);
-    if ((uint64_t)sp.p * lane > mem)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p = %u, r = %u needs 128 * r * p = %llu bytes; this host has %llu",
-                         sp.p, sp.r, (unsigned long long)(sp.p * lane), (unsigned long long)mem);
-    return KILN_OK;
+    return check_memory(ctx, sp, ctx ? worker_count(ctx, sp.p) : 1);
 }
 
 /* Scratch of one lane: V (32rN words) and X, Y (32r words each). */
@@ -70,13 +95,35 @@ static void scratch_free(lane_scratch *s)
     free(s->X);
 }
 
-/* ROMix of one 128r-byte lane of B, in place. */
-static void romix_lane(uint8_t *b, kiln_scrypt_params sp, lane_scratch *s)
+/* kiln_scrypt_romix (src/prim/salsa.h) with an interrupt poll every ROMIX_POLL steps: one lane
+ * of N = 2^20 or more runs for seconds. 1 when interrupted (X is then unfinished), else 0. */
+static int romix_polled(const kiln_ctx *ctx, uint32_t *X, uint32_t *V, uint32_t *Y, uint64_t N, uint32_t r)
 {
+    const uint64_t words = 32 * (uint64_t)r;
+    for (uint64_t i = 0; i < N; i++) {
+        if (i % ROMIX_POLL == ROMIX_POLL - 1 && kiln_ctx_interrupt_requested(ctx)) return 1;
+        uint32_t *v = V + i * words;
+        memcpy(v, X, words * sizeof *X);
+        kiln_scrypt_blockmix(v, X, r);
+    }
+    for (uint64_t i = 0; i < N; i++) {
+        if (i % ROMIX_POLL == ROMIX_POLL - 1 && kiln_ctx_interrupt_requested(ctx)) return 1;
+        const uint32_t *v = V + kiln_scrypt_integerify(X, r, N) * words;
+        for (uint64_t k = 0; k < words; k++) Y[k] = X[k] ^ v[k];
+        kiln_scrypt_blockmix(Y, X, r);
+    }
+    return 0;
+}
+
+/* ROMix of one 128r-byte lane of B, in place; 1 when interrupted. */
+static int romix_lane(const kiln_ctx *ctx, uint8_t *b, kiln_scrypt_params sp, lane_scratch *s)
+{
+    if (kiln_ctx_interrupt_requested(ctx)) return 1;
     size_t words = 32 * (size_t)sp.r;
     for (size_t k = 0; k < words; k++) s->X[k] = kiln_load_le32(b + 4 * k);
-    kiln_scrypt_romix(s->X, s->V, s->Y, sp.N, sp.r);
+    if (romix_polled(ctx, s->X, s->V, s->Y, sp.N, sp.r)) return 1;
     for (size_t k = 0; k < words; k++) kiln_store_le32(b + 4 * k, s->X[k]);
+    return 0;
 }
 
 /* Allocates up to `want` scratch sets; returns how many (0 = none could be had). */
@@ -85,13 +132,6 @@ static int scratch_many(lane_scratch *s, int want, kiln_scrypt_params sp)
     int n = 0;
     while (n < want && scratch_alloc(&s[n], sp) == 0) n++;
     return n;
-}
-
-static int worker_count(const kiln_ctx *ctx, uint64_t jobs)
-{
-    int t = ctx->threads > 0 ? ctx->threads : kiln_cpu_cores();
-    if ((uint64_t)t > jobs) t = (int)jobs;
-    return t < 1 ? 1 : t;
 }
 
 static kiln_status no_memory(kiln_ctx *ctx, kiln_scrypt_params sp)
@@ -118,25 +158,34 @@ kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len
         return no_memory(ctx, sp);
     }
     kiln_pbkdf2_sha256_hd(password, password_len, salt, salt_len, 1, B, lane * sp.p);
+    int stop = 0;
 #pragma omp parallel for num_threads(have) schedule(dynamic, 1)
     for (int64_t i = 0; i < (int64_t)sp.p; i++) {
-        romix_lane(B + lane * (size_t)i, sp, &s[omp_get_thread_num()]);
+        int halt;
+#pragma omp atomic read
+        halt = stop;
+        if (!halt && romix_lane(ctx, B + lane * (size_t)i, sp, &s[omp_get_thread_num()])) {
+#pragma omp atomic write
+            stop = 1;
+        }
     }
-    kiln_pbkdf2_sha256_hd(password, password_len, B, lane * sp.p, 1, out, out_len);
+    if (!stop) kiln_pbkdf2_sha256_hd(password, password_len, B, lane * sp.p, 1, out, out_len);
     for (int i = 0; i < have; i++) scratch_free(&s[i]);
     free(s);
     free(B);
-    return KILN_OK;
+    return stop ? kiln_interrupted(ctx) : KILN_OK;
 }
 
-/* One item start to finish on the calling thread. */
-static void scrypt_one(const kiln_scrypt_input *in, kiln_scrypt_params sp, uint8_t *B, lane_scratch *s, uint8_t *out,
-                       size_t out_len)
+/* One item start to finish on the calling thread; 1 when interrupted. */
+static int scrypt_one(const kiln_ctx *ctx, const kiln_scrypt_input *in, kiln_scrypt_params sp, uint8_t *B,
+                      lane_scratch *s, uint8_t *out, size_t out_len)
 {
     size_t lane = 128 * (size_t)sp.r;
     kiln_pbkdf2_sha256_hd(in->password, in->password_len, in->salt, in->salt_len, 1, B, lane * sp.p);
-    for (uint32_t i = 0; i < sp.p; i++) romix_lane(B + lane * i, sp, s);
+    for (uint32_t i = 0; i < sp.p; i++)
+        if (romix_lane(ctx, B + lane * i, sp, s)) return 1;
     kiln_pbkdf2_sha256_hd(in->password, in->password_len, B, lane * sp.p, 1, out, out_len);
+    return 0;
 }
 
 kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
@@ -152,6 +201,8 @@ kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, si
         }
         return KILN_OK;
     }
+    kiln_status st = check_memory(ctx, sp, want);
+    if (st != KILN_OK) return st;
     size_t blen = 128 * (size_t)sp.r * sp.p;
     lane_scratch *s = calloc((size_t)want, sizeof *s);
     uint8_t *B = malloc(blen * (size_t)want);
@@ -161,15 +212,21 @@ kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, si
         free(B);
         return no_memory(ctx, sp);
     }
+    int stop = 0;
 #pragma omp parallel for num_threads(have) schedule(dynamic, 1)
     for (int64_t i = 0; i < (int64_t)count; i++) {
-        int t = omp_get_thread_num();
-        scrypt_one(&in[i], sp, B + blen * (size_t)t, &s[t], out + (size_t)i * out_len, out_len);
+        int t = omp_get_thread_num(), halt;
+#pragma omp atomic read
+        halt = stop;
+        if (!halt && scrypt_one(ctx, &in[i], sp, B + blen * (size_t)t, &s[t], out + (size_t)i * out_len, out_len)) {
+#pragma omp atomic write
+            stop = 1;
+        }
     }
     for (int i = 0; i < have; i++) scratch_free(&s[i]);
     free(s);
     free(B);
-    return KILN_OK;
+    return stop ? kiln_interrupted(ctx) : KILN_OK;
 }
 
 void kiln_scrypt_pow_hash(const uint8_t header[80], uint8_t hash[32])

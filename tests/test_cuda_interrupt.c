@@ -1,0 +1,110 @@
+/* The long GPU calls stop within a second of the interrupt poll asking: PageRank iterations (a
+ * fixed count queued ahead, and the converging loop), the scrypt batch KDF between waves, the
+ * Litecoin search between launches and the benchmarks between runs. The poll turns true 0.3 s
+ * after the call starts; each call would otherwise run for minutes. */
+#include <time.h>
+
+#include "check.h"
+#include "kiln.h"
+
+static double t_stop;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int poll_clock(void *user)
+{
+    (void)user;
+    return now() >= t_stop;
+}
+
+/* The poll says stop `after` seconds from now. */
+static void arm(kiln_ctx *ctx, double after)
+{
+    t_stop = now() + after;
+    kiln_ctx_set_interrupt(ctx, poll_clock, NULL);
+}
+
+/* The call ran from the arm to now: STOPPED "interrupted" within `limit` seconds of the poll. */
+static void stopped(kiln_ctx *ctx, kiln_status st, double limit, const char *what)
+{
+    double late = now() - t_stop;
+    printf("%s: stopped %.3f s after the poll asked\n", what, late);
+    CHECK(st == KILN_STOPPED && strcmp(kiln_last_error(ctx), "interrupted") == 0, "%s: status %d, '%s'", what,
+          (int)st, kiln_last_error(ctx));
+    CHECK(late < limit, "%s: %.3f s after the poll", what, late);
+    kiln_ctx_set_interrupt(ctx, NULL, NULL);
+}
+
+static void test_pagerank(kiln_ctx *ctx)
+{
+    kiln_graph *g = NULL;
+    CHECK(kiln_graph_rmat(ctx, 20, 16, 1, 0, &g) == KILN_OK, "rmat: %s", kiln_last_error(ctx));
+    if (!g) return;
+    kiln_graph_info info;
+    kiln_graph_get_info(g, &info);
+    double *ranks = malloc(info.nodes * sizeof *ranks);
+    kiln_pagerank_options opt;
+    kiln_pagerank_options_init(&opt);
+    opt.max_iter = 100000000;
+    opt.tol = 0; /* a fixed count: the iterations are queued ahead */
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_pagerank(ctx, g, &opt, ranks, NULL), 1, "pagerank, fixed count");
+    opt.tol = 1e-300; /* never met: the converging loop */
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_pagerank(ctx, g, &opt, ranks, NULL), 1, "pagerank, converging");
+    free(ranks);
+    kiln_graph_free(g);
+}
+
+static void test_scrypt(kiln_ctx *ctx)
+{
+    size_t count = 1u << 20;
+    kiln_scrypt_input *in = malloc(count * sizeof *in);
+    uint8_t *out = malloc(count * 32);
+    for (size_t i = 0; i < count; i++) in[i] = (kiln_scrypt_input){"password", 8, "salt", 4};
+    kiln_scrypt_params sp = {16384, 8, 1};
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_scrypt_batch(ctx, in, count, sp, out, 32), 1, "scrypt batch");
+    free(in);
+    free(out);
+}
+
+static void test_scan(kiln_ctx *ctx)
+{
+    kiln_scan_job job;
+    memset(&job, 0, sizeof job); /* a zero target: the whole space would be searched */
+    job.algo = KILN_ALGO_SCRYPT;
+    job.count = UINT64_C(1) << 32;
+    kiln_scan_result res;
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_scan(ctx, &job, &res), 1, "scrypt search");
+    CHECK(res.hashes > 0, "the launches done are counted");
+    double rate;
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_bench_scan(ctx, KILN_ALGO_SHA256D, 60, &rate), 1, "sha256d bench");
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_bench_hash(ctx, KILN_HASH_SHA3_256, 64, 0, 60, &rate), 1, "hash bench");
+    kiln_merkle_bench_result mb;
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_merkle_bench(ctx, KILN_MERKLE_RP64_256, UINT64_C(1) << 24, NULL, 1000, &mb), 1, "merkle bench");
+}
+
+int main(void)
+{
+    if (kiln_cuda_device_count() == 0) {
+        printf("no CUDA GPU: skipped\n");
+        return TEST_SKIP;
+    }
+    kiln_ctx *ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, "cuda") == KILN_OK, "cuda: %s", kiln_last_error(ctx));
+    test_pagerank(ctx);
+    test_scrypt(ctx);
+    test_scan(ctx);
+    kiln_ctx_free(ctx);
+    return check_summary();
+}
