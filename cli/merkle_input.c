@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -59,19 +58,6 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
     }
 }
 
-/* What this process can allocate at most: physical memory, or less under ulimit -v or -d. */
-static double host_bytes(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    double limit = pages > 0 && size > 0 ? (double)pages * (double)size : 1e300;
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < limit)
-        limit = (double)rl.rlim_cur;
-    if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < limit)
-        limit = (double)rl.rlim_cur;
-    return limit;
-}
-
 int merkle_parse_hash(const char *hex, size_t len, int reversed, uint8_t node[NODE])
 {
     char s[2 * NODE + 1];
@@ -108,7 +94,7 @@ static int take_line(hashes *h, const char *p, size_t len)
                          (unsigned long long)h->max, h->max_note);
     if (h->count == h->cap) {
         uint64_t cap = h->cap ? 2 * h->cap : 1024;
-        double need = (double)cap * BYTES_PER_HASH, limit = host_bytes();
+        double need = (double)cap * BYTES_PER_HASH, limit = (double)kiln_memory_limit(NULL);
         if (need > limit)
             return cli_error(EXIT_USAGE, h->cmd,
                              "%s line %llu: %llu hashes and more: their tree needs %.1f GiB, more than the %.1f GiB this "

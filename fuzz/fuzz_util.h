@@ -31,7 +31,10 @@ static inline kiln_ctx *fuzz_ctx(void)
     static kiln_ctx *ctx;
     if (!ctx) {
         ctx = kiln_ctx_new();
-        if (!ctx || kiln_ctx_set_threads(ctx, 1) != KILN_OK) abort();
+        /* 1 GiB: an input declaring more (a Matrix Market header of 200,000,000 rows) is refused as
+         * the CLI refuses it on a host of that size, within libFuzzer's 2 GB memory limit */
+        if (!ctx || kiln_ctx_set_threads(ctx, 1) != KILN_OK || kiln_ctx_set_memory_limit(ctx, UINT64_C(1) << 30) != KILN_OK)
+            abort();
     }
     return ctx;
 }

@@ -131,6 +131,14 @@ const char *kiln_ctx_device_name(const kiln_ctx *ctx);
 kiln_status kiln_ctx_set_threads(kiln_ctx *ctx, int threads);
 int kiln_ctx_threads(const kiln_ctx *ctx);
 
+/* Memory: before allocating for a size an input declares or grows to (a Matrix Market or CSR cache
+ * header, an edge list, an RMAT scale, scrypt's N, r, p and threads), the library checks it against
+ * the smallest of physical memory, ulimit -v, ulimit -d and this limit (0, the default: none), and
+ * refuses with KILN_ERR_INPUT naming the bytes needed and the limit. kiln_memory_limit gives that
+ * smallest limit (ctx may be NULL: the process's own). */
+kiln_status kiln_ctx_set_memory_limit(kiln_ctx *ctx, uint64_t bytes);
+uint64_t kiln_memory_limit(const kiln_ctx *ctx);
+
 /* Interruption: long calls (hashing, Merkle trees, scrypt, PageRank, searches, benchmarks, file
  * loads and saves) call poll(user) at safe points, at least every ~100 ms of work, and when it
  * returns nonzero stop there and return KILN_STOPPED with the message "interrupted". Nothing
@@ -432,7 +440,7 @@ typedef struct kiln_scrypt_params {
 
 /* KILN_ERR_INPUT naming the problem when the parameters or out_len (1 .. (2^32 - 1) * 32) are
  * outside RFC 7914's limits, or when the scratchpads kiln_scrypt holds at once on this context do
- * not fit in this host's memory: one of 128 * r * N bytes per thread, min(p, threads) threads
+ * not fit in the memory limit (kiln_memory_limit): one of 128 * r * N bytes per thread, min(p, threads) threads
  * (the message names the most threads that fit). Set the context's threads first. */
 kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params params, size_t out_len);
 

@@ -33,7 +33,7 @@ static void detect(kiln_cpu_features *f)
 static void read_model(char *out, size_t n)
 {
     unsigned int regs[12];
-    if (__get_cpuid_max(0x80000000, NULL) < 0x80000004) {
+    if ((unsigned)__get_cpuid_max(0x80000000, NULL) < 0x80000004u) { /* int in clang's cpuid.h */
         snprintf(out, n, "x86-64 CPU");
         return;
     }

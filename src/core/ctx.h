@@ -31,6 +31,7 @@ struct kiln_ctx {
     kiln_scrypt_shape scrypt_shape; /* Litecoin search */
     kiln_launch scrypt_kdf_launch; /* GPU batch KDF */
     kiln_scrypt_shape scrypt_kdf_shape;
+    uint64_t memory_limit; /* kiln_ctx_set_memory_limit; 0: none */
     kiln_interrupt_fn interrupt; /* kiln_ctx_set_interrupt */
     void *interrupt_user;
     char err[KILN_ERR_MAX];

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem_limit.h"
+#include "../core/mem_limit.h"
 #include "parse_util.h"
 #include "reader.h"
 #include "../core/clock.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mem_limit.h"
+#include "../core/mem_limit.h"
 #include "parse_util.h"
 #include "reader.h"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "graph.h"
-#include "mem_limit.h"
+#include "../core/mem_limit.h"
 
 kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, uint32_t *perm)
 {

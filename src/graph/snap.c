@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem_limit.h"
+#include "../core/mem_limit.h"
 #include "parse_util.h"
 #include "reader.h"
 

@@ -7,18 +7,13 @@
 
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
+#include "../core/mem_limit.h"
 #include "scrypt_cpu.h"
 #include "scrypt_kdf.h"
 
 #define DK_MAX (UINT64_C(0xffffffff) * 32) /* (2^32 - 1) * hLen */
 /* ROMix steps between interrupt polls: a few milliseconds even at r = 32. */
 #define ROMIX_POLL 4096
-
-static uint64_t host_memory(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
-}
 
 static int worker_count(const kiln_ctx *ctx, uint64_t jobs)
 {
@@ -31,22 +26,22 @@ static int worker_count(const kiln_ctx *ctx, uint64_t jobs)
  * in the host's memory, or the process is killed when it touches them. */
 static kiln_status check_memory(kiln_ctx *ctx, kiln_scrypt_params sp, int at_once)
 {
-    uint64_t lane = 128 * (uint64_t)sp.r, mem = host_memory();
+    uint64_t lane = 128 * (uint64_t)sp.r, mem = kiln_memory_limit(ctx);
     if (sp.N > (uint64_t)SIZE_MAX / lane || sp.N * lane > mem)
         return kiln_fail(ctx, KILN_ERR_INPUT,
-                         "scrypt N = %llu, r = %u needs 128 * r * N = %.0f bytes of memory; this host has %llu",
+                         "scrypt N = %llu, r = %u needs 128 * r * N = %.0f bytes of memory; kiln may use %llu (physical memory, ulimit -v, -d)",
                          (unsigned long long)sp.N, sp.r, (double)sp.N * (double)lane, (unsigned long long)mem);
     uint64_t pad = sp.N * lane;
     if ((uint64_t)at_once > mem / pad)
         return kiln_fail(ctx, KILN_ERR_INPUT,
                          "scrypt N = %llu, r = %u, p = %u holds %d scratchpads at once (one per thread) of "
-                         "128 * r * N = %llu bytes each, %.0f bytes in all; this host has %llu: use at most %llu "
+                         "128 * r * N = %llu bytes each, %.0f bytes in all; kiln may use %llu (physical memory, ulimit -v, -d): use at most %llu "
                          "thread%s",
                          (unsigned long long)sp.N, sp.r, sp.p, at_once, (unsigned long long)pad,
                          (double)pad * at_once, (unsigned long long)mem, (unsigned long long)(mem / pad),
                          mem / pad == 1 ? "" : "s");
     if ((uint64_t)sp.p * lane > mem)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p = %u, r = %u needs 128 * r * p = %llu bytes; this host has %llu",
+        return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p = %u, r = %u needs 128 * r * p = %llu bytes; kiln may use %llu (physical memory, ulimit -v, -d)",
                          sp.p, sp.r, (unsigned long long)(sp.p * lane), (unsigned long long)mem);
     return KILN_OK;
 }

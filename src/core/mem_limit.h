@@ -1,13 +1,13 @@
-/* What the host can hold, checked before the graph layer allocates for a size an input declares
- * (a Matrix Market header, a CSR cache header, an RMAT scale) or grows to (a SNAP edge list): such
- * an input is refused at once, naming the limit, instead of being read until the allocator or the
- * kernel's OOM killer gives up. */
-#ifndef KILN_GRAPH_MEM_LIMIT_H
-#define KILN_GRAPH_MEM_LIMIT_H
+/* What the process can hold, checked before the library allocates for a size an input declares
+ * (a Matrix Market header, a CSR cache header, an RMAT scale, scrypt's N) or grows to (a SNAP edge
+ * list): such an input is refused at once, naming the limit, instead of being read until the
+ * allocator or the kernel's OOM killer gives up. The one place that knows the limits. */
+#ifndef KILN_CORE_MEM_LIMIT_H
+#define KILN_CORE_MEM_LIMIT_H
 
 #include <stdint.h>
 
-#include "../core/ctx.h"
+#include "ctx.h"
 
 /* Peak bytes per vertex of a load and a CPU PageRank: the CSR build's four vertex arrays (28), the
  * original ids (8) and the two rank vectors (16). */
@@ -19,8 +19,8 @@
  * both ids with its scratch (32), all alive during the remap. */
 #define KILN_SNAP_EDGE_BYTES 56u
 
-/* KILN_OK when `bytes` fit in the smaller of physical memory and the process's address-space and
- * data limits (ulimit -v, ulimit -d); otherwise KILN_ERR_INPUT with the message
+/* KILN_OK when `bytes` fit in the smallest of physical memory, the process's address-space and
+ * data limits (ulimit -v, ulimit -d) and the context's kiln_ctx_set_memory_limit; otherwise KILN_ERR_INPUT with the message
  * "<what>: needs 32.0 GiB, more than this host's 16.0 GiB of physical memory", what formatted
  * from fmt. */
 kiln_status kiln_mem_check(kiln_ctx *ctx, double bytes, const char *fmt, ...)
