@@ -66,20 +66,34 @@ KILN_HD uint64_t kiln_scrypt_integerify(const uint32_t *X, uint32_t r, uint64_t 
     return (((uint64_t)last[1] << 32) | last[0]) & (N - 1);
 }
 
-/* scryptROMix in place on X (32r words) with V (32r*N words) and Y (32r words) as scratch. */
-KILN_HD void kiln_scrypt_romix(uint32_t *X, uint32_t *V, uint32_t *Y, uint64_t N, uint32_t r)
+/* ROMix's two loops over steps [from, to) of N, so a caller can stop between ranges (an interrupt
+ * poll): the fill writes V[i] = X, X = BlockMix(X); the mix takes X = BlockMix(X ^ V[Integerify(X)]). */
+KILN_HD void kiln_scrypt_romix_fill(uint32_t *X, uint32_t *V, uint32_t r, uint64_t from, uint64_t to)
 {
     const uint64_t words = 32 * (uint64_t)r;
-    for (uint64_t i = 0; i < N; i++) {
+    for (uint64_t i = from; i < to; i++) {
         uint32_t *v = V + i * words;
         for (uint64_t k = 0; k < words; k++) v[k] = X[k];
         kiln_scrypt_blockmix(v, X, r);
     }
-    for (uint64_t i = 0; i < N; i++) {
+}
+
+KILN_HD void kiln_scrypt_romix_mix(uint32_t *X, const uint32_t *V, uint32_t *Y, uint64_t N, uint32_t r, uint64_t from,
+                                   uint64_t to)
+{
+    const uint64_t words = 32 * (uint64_t)r;
+    for (uint64_t i = from; i < to; i++) {
         const uint32_t *v = V + kiln_scrypt_integerify(X, r, N) * words;
         for (uint64_t k = 0; k < words; k++) Y[k] = X[k] ^ v[k];
         kiln_scrypt_blockmix(Y, X, r);
     }
+}
+
+/* scryptROMix in place on X (32r words) with V (32r*N words) and Y (32r words) as scratch. */
+KILN_HD void kiln_scrypt_romix(uint32_t *X, uint32_t *V, uint32_t *Y, uint64_t N, uint32_t r)
+{
+    kiln_scrypt_romix_fill(X, V, r, 0, N);
+    kiln_scrypt_romix_mix(X, V, Y, N, r, 0, N);
 }
 
 #endif

@@ -94,18 +94,13 @@ static void scratch_free(lane_scratch *s)
  * of N = 2^20 or more runs for seconds. 1 when interrupted (X is then unfinished), else 0. */
 static int romix_polled(const kiln_ctx *ctx, uint32_t *X, uint32_t *V, uint32_t *Y, uint64_t N, uint32_t r)
 {
-    const uint64_t words = 32 * (uint64_t)r;
-    for (uint64_t i = 0; i < N; i++) {
-        if (i % ROMIX_POLL == ROMIX_POLL - 1 && kiln_ctx_interrupt_requested(ctx)) return 1;
-        uint32_t *v = V + i * words;
-        memcpy(v, X, words * sizeof *X);
-        kiln_scrypt_blockmix(v, X, r);
+    for (uint64_t i = 0; i < N; i += ROMIX_POLL) {
+        if (i && kiln_ctx_interrupt_requested(ctx)) return 1;
+        kiln_scrypt_romix_fill(X, V, r, i, N - i < ROMIX_POLL ? N : i + ROMIX_POLL);
     }
-    for (uint64_t i = 0; i < N; i++) {
-        if (i % ROMIX_POLL == ROMIX_POLL - 1 && kiln_ctx_interrupt_requested(ctx)) return 1;
-        const uint32_t *v = V + kiln_scrypt_integerify(X, r, N) * words;
-        for (uint64_t k = 0; k < words; k++) Y[k] = X[k] ^ v[k];
-        kiln_scrypt_blockmix(Y, X, r);
+    for (uint64_t i = 0; i < N; i += ROMIX_POLL) {
+        if (kiln_ctx_interrupt_requested(ctx)) return 1;
+        kiln_scrypt_romix_mix(X, V, Y, N, r, i, N - i < ROMIX_POLL ? N : i + ROMIX_POLL);
     }
     return 0;
 }
