@@ -36,7 +36,9 @@ static void stopped(kiln_ctx *ctx, kiln_status st, double limit, const char *wha
     printf("%s: stopped %.3f s after the poll asked\n", what, late);
     CHECK(st == KILN_STOPPED && strcmp(kiln_last_error(ctx), "interrupted") == 0, "%s: status %d, '%s'", what,
           (int)st, kiln_last_error(ctx));
-    CHECK(late < limit, "%s: %.3f s after the poll", what, late);
+    /* under compute-sanitizer (KILN_TEST_QUICK) every launch is many times slower: stopping at
+     * all is what is checked there */
+    if (!getenv("KILN_TEST_QUICK")) CHECK(late < limit, "%s: %.3f s after the poll", what, late);
     kiln_ctx_set_interrupt(ctx, NULL, NULL);
 }
 

@@ -16,6 +16,14 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 expect_eq() { if [ "$1" == "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 same_bytes() { if cmp -s "$1" "$2"; then ok; else bad "$3: $(od -c "$1" | head -5) versus $(od -c "$2" | head -5)"; fi; }
+# Verdict lines (`NAME: OK`) follow coreutils 9.1, Debian 12's: only a name with a newline is
+# escaped there; later releases escape backslashes and carriage returns too. Against another
+# release the lists are still compared byte for byte, the verdicts not.
+cu_version=$(sha256sum --version | sed -n '1s/.* //p')
+[ "$cu_version" = 9.1 ] || echo "sha256sum $cu_version: verdict lines not compared (they follow 9.1)"
+same_verdicts() {
+    if [ "$cu_version" = 9.1 ]; then same_bytes "$@"; fi
+}
 
 mkdir "$T/names" && cd "$T/names" || exit 1
 printf a > "$(printf 'new\nline')"
@@ -43,13 +51,13 @@ for list in cu.sums kiln.sums cu.tag kiln.tag; do
     expect_eq "$?" 0 "kiln --check $list"
     sha256sum -c "../$list" > ../cu.out 2> /dev/null
     expect_eq "$?" 0 "sha256sum -c $list"
-    same_bytes ../kiln.out ../cu.out "verdicts of $list"
+    same_verdicts ../kiln.out ../cu.out "verdicts of $list"
     expect_eq "$(cat ../kiln.err)" "" "no warning for $list"
 done
 # a tagged list names its hash: no --algo needed
 "$KILN" hash --check ../cu.tag > ../kiln.out
 expect_eq "$?" 0 "--check of a tagged list without --algo"
-same_bytes ../kiln.out ../cu.out "verdicts without --algo"
+same_verdicts ../kiln.out ../cu.out "verdicts without --algo"
 
 # --- a changed file fails in both, with the same words
 printf X > "$(printf 'cr\r')"
@@ -57,13 +65,13 @@ printf Y > "$(printf 'new\nline')"
 "$KILN" hash --algo sha256 --check ../cu.sums > ../kiln.out 2> ../kiln.err
 expect_eq "$?" 1 "kiln --check with mismatches"
 sha256sum -c ../cu.sums > ../cu.out 2> /dev/null
-same_bytes ../kiln.out ../cu.out "FAILED verdicts"
+same_verdicts ../kiln.out ../cu.out "FAILED verdicts"
 grep -q "WARNING: 2 computed checksums did NOT match" ../kiln.err && ok || bad "mismatch summary: $(cat ../kiln.err)"
 rm -- "$(printf 'both\r\n\\')"
 "$KILN" hash --algo sha256 --check ../cu.tag > ../kiln.out 2> ../kiln.err
 expect_eq "$?" 1 "kiln --check with a missing listed file"
 sha256sum -c ../cu.tag > ../cu.out 2> /dev/null
-same_bytes ../kiln.out ../cu.out "FAILED open or read verdict"
+same_verdicts ../kiln.out ../cu.out "FAILED open or read verdict"
 expect_eq "$(grep -c . ../kiln.err)" 3 "the unreadable file on one line (its newline escaped) and the two summaries"
 cd "$T" || exit 1
 
