@@ -512,6 +512,13 @@ typedef enum kiln_graph_format {
 
 #define KILN_GRAPH_UNDIRECTED 1u /* every edge u v is also taken as v u */
 #define KILN_GRAPH_DROP_SELF_LOOPS 2u
+/* Keep edge weights: the third column of a SNAP line ("src dst weight"; a line without one weighs
+ * 1), the values of a `real` or `integer` Matrix Market file (a `pattern` file weighs 1 per
+ * entry), random weights in (0, 1] for RMAT (deterministic in the seed and the edge). Weights must
+ * be finite and >= 0 (else KILN_ERR_INPUT naming the line); duplicate edges sum their weights (as
+ * NetworkX's matrix of a multigraph does); a vertex whose out-weights sum to 0 is dangling.
+ * Without this flag weights are ignored and every edge weighs 1. */
+#define KILN_GRAPH_WEIGHTED 4u
 
 typedef struct kiln_graph_info {
     uint64_t nodes;
@@ -548,6 +555,15 @@ void kiln_graph_free(kiln_graph *g);
 void kiln_graph_get_info(const kiln_graph *g, kiln_graph_info *info);
 /* Original id of internal vertex index. */
 uint64_t kiln_graph_node_id(const kiln_graph *g, uint64_t index);
+/* Internal index of original id `id`: KILN_OK, or KILN_NOT_FOUND when the graph has no such node. */
+kiln_status kiln_graph_find_node(const kiln_graph *g, uint64_t id, uint64_t *index);
+/* A weighted graph from an edge list: weight[i] of src[i] -> dst[i] (flags as kiln_graph_load;
+ * KILN_GRAPH_WEIGHTED is implied). */
+kiln_status kiln_graph_from_weighted_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
+                                           size_t count, unsigned flags, kiln_graph **out);
+/* The weight of each CSR edge, aligned with kiln_graph_csr's sources (duplicates summed), or NULL
+ * for a graph without weights. */
+const double *kiln_graph_edge_weights(const kiln_graph *g);
 /* Read-only view of the CSR: offsets[nodes+1], sources[edges], out_degree[nodes]. */
 void kiln_graph_csr(const kiln_graph *g, const uint64_t **offsets, const uint32_t **sources,
                     const uint32_t **out_degree);
@@ -566,6 +582,16 @@ typedef struct kiln_pagerank_options {
     int reorder; /* GPU: relabel vertices by descending in-degree for locality (1, default) */
     int repeat; /* benchmarking: run the iteration loop this many times from x0 and report the
                    median time (0 or 1: once) */
+    /* NetworkX's optional vectors, over internal vertex indices (kiln_graph_find_node maps
+     * original ids), each `nodes` values, finite and >= 0, normalized here to sum 1 (all zero:
+     * KILN_ERR_INPUT), or NULL:
+     *   personalization  the teleport distribution (NULL: uniform)
+     *   nstart           the starting vector (NULL: uniform)
+     *   dangling         where the rank of dangling vertices goes (NULL: the personalization)
+     * A graph with edge weights (KILN_GRAPH_WEIGHTED) is always ranked by them. */
+    const double *personalization;
+    const double *nstart;
+    const double *dangling;
 } kiln_pagerank_options;
 
 /* damping 0.85, tol 1e-6, max_iter 100 (NetworkX's defaults), precision auto, reorder 1. */

@@ -153,3 +153,11 @@ kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *
     if (!g || !path) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph or path");
     return kiln_csr_cache_write(ctx, g, path);
 }
+
+kiln_status kiln_graph_from_weighted_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
+                                           size_t count, unsigned flags, kiln_graph **out)
+{
+    (void)src, (void)dst, (void)weight, (void)count, (void)flags;
+    if (out) *out = NULL;
+    return kiln_fail(ctx, KILN_ERR_INPUT, "edge weights are not supported yet");
+}

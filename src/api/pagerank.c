@@ -30,8 +30,9 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
     kiln_gpu *gpu;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
     if (st != KILN_OK) return st;
-    kiln_gpu_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg};
-    kiln_gpu_pr_params p = {opt->damping, opt->tol, opt->max_iter, use_double, opt->reorder != 0, opt->repeat > 1 ? opt->repeat : 1};
+    kiln_gpu_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg, g->weights, g->out_weight};
+    kiln_gpu_pr_params p = {opt->damping, opt->tol, opt->max_iter, use_double, opt->reorder != 0, opt->repeat > 1 ? opt->repeat : 1,
+                            NULL, NULL, NULL};
     kiln_gpu_pr_stats s;
     st = ctx->gpu->pagerank(gpu, &cg, &p, ranks, &s);
     if (st != KILN_OK) return st;

@@ -37,6 +37,10 @@ typedef struct kiln_gpu_pr_graph {
     const uint64_t *offsets;
     const uint32_t *sources;
     const uint32_t *outdeg;
+    /* A weighted graph (else both NULL): the weight of each in-edge, aligned with sources, and each
+     * vertex's out-weight sum; a vertex is dangling when it is 0 (outdeg is then not used). */
+    const double *weights;
+    const double *out_weight;
 } kiln_gpu_pr_graph;
 
 typedef struct kiln_gpu_pr_params {
@@ -45,6 +49,12 @@ typedef struct kiln_gpu_pr_params {
     int use_double; /* float64 ranks instead of float32 */
     int reorder; /* relabel by descending in-degree (else process the rows through an index list) */
     int repeat; /* timed runs of the loop from x0; the median is reported */
+    /* n values each, already normalized to sum 1 by the API, or NULL: personalization (teleport;
+     * NULL uniform), dangling (where dangling rank goes; NULL: the personalization), nstart (x0;
+     * NULL uniform). x' = d (A^T y + D q) + (1 - d) p with D the dangling rank. */
+    const double *personalization;
+    const double *dangling;
+    const double *nstart;
 } kiln_gpu_pr_params;
 
 typedef struct kiln_gpu_pr_stats {

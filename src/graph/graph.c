@@ -14,6 +14,8 @@ void kiln_graph_free(kiln_graph *g)
     free(g->sources);
     free(g->outdeg);
     free(g->ids);
+    free(g->weights);
+    free(g->out_weight);
     free(g);
 }
 
@@ -32,6 +34,28 @@ uint64_t kiln_graph_node_id(const kiln_graph *g, uint64_t index)
     if (!g || index >= g->n) return UINT64_MAX;
     return g->ids ? g->ids[index] : index + g->id_base;
 }
+
+kiln_status kiln_graph_find_node(const kiln_graph *g, uint64_t id, uint64_t *index)
+{
+    if (!g || !index) return KILN_ERR_INPUT;
+    if (!g->ids) {
+        if (id < g->id_base || id - g->id_base >= g->n) return KILN_NOT_FOUND;
+        *index = id - g->id_base;
+        return KILN_OK;
+    }
+    /* the original ids are ascending in index order (the remap sorts them) */
+    uint64_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (g->ids[mid] < id) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == g->n || g->ids[lo] != id) return KILN_NOT_FOUND;
+    *index = lo;
+    return KILN_OK;
+}
+
+const double *kiln_graph_edge_weights(const kiln_graph *g) { return g ? g->weights : NULL; }
 
 void kiln_graph_csr(const kiln_graph *g, const uint64_t **offsets, const uint32_t **sources,
                     const uint32_t **out_degree)

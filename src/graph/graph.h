@@ -19,6 +19,10 @@ struct kiln_graph {
     uint32_t *outdeg; /* n */
     uint64_t *ids; /* n original ids, or NULL: id = index + id_base */
     uint64_t id_base;
+    /* With KILN_GRAPH_WEIGHTED, else NULL: the weight of each in-edge, aligned with sources
+     * (duplicates summed), and each vertex's sum of out-edge weights (0: dangling). */
+    double *weights; /* m */
+    double *out_weight; /* n */
     kiln_graph_info info;
 };
 
