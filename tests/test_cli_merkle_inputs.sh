@@ -18,7 +18,7 @@ DATA=$2
 run() {
     local secs=$1
     shift
-    (ulimit -v 4194304 && timeout "$secs" "$KILN" merkle "$@") >"$TMP/out" 2>"$TMP/err"
+    (vm_limit 4194304 && timeout "$secs" "$KILN" merkle "$@") >"$TMP/out" 2>"$TMP/err"
     rc=$?
 }
 root=64a50c649fc816baaa2effda230c39cacf1504e4e616a2863685b72aaa7dce05
@@ -57,9 +57,11 @@ stop_writer
 expect 2 "line-less stream" "line 1: longer than 1024 bytes"
 
 # an endless list of valid hashes: refused once its tree would not fit in 512 MiB
-(ulimit -v 524288 && yes "$(cat "$TMP/one.txt")" | timeout 60 "$KILN" merkle --leaves -) >"$TMP/out" 2>"$TMP/err"
-rc=$?
-expect 2 "endless hashes under ulimit -v 512 MiB" "hashes and more: their tree needs .*, more than the"
+if [ "$asan" = 0 ]; then
+    (vm_limit 524288 && yes "$(cat "$TMP/one.txt")" | timeout 60 "$KILN" merkle --leaves -) >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect 2 "endless hashes under ulimit -v 512 MiB" "hashes and more: their tree needs .*, more than the"
+fi
 
 # ---- pipes, FIFOs and '-' give the file's root
 start_writer "exec cat '$TMP/txids.txt'"
