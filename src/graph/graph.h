@@ -93,8 +93,8 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
 /* Weights (weights.c). A weight as a text format writes it at *pp, up to the next blank:
  * [+-]digits[.digits][(e|E)[+-]digits] (or [+-].digits...), only [+-]digits when integer; read
  * as the nearest double in the C locale, whatever the process's locale (between
- * kiln_c_numeric_enter and _leave). With check, it must also be finite and >= 0 (-0 becomes 0).
- * Advances *pp; on failure returns -1 with *why set. */
+ * kiln_c_numeric_enter and _leave), which must be finite and >= 0 (-0 becomes 0). Without check
+ * only the form is checked and *out is 1. Advances *pp; on failure returns -1 with *why set. */
 typedef struct kiln_c_numeric {
     void *c, *old;
 } kiln_c_numeric;

@@ -75,17 +75,23 @@ int kiln_parse_weight(const char **pp, const char *end, int integer, int check, 
                                                : "weight is not a number (decimal or exponent notation)";
         return -1;
     }
+    if (!check) {
+        /* an unweighted load only checks the form: no conversion for a value nobody reads */
+        *out = 1;
+        *pp = tok_end;
+        return 0;
+    }
     /* strtod needs a terminated string; a line is at most KILN_GRAPH_MAX_LINE bytes */
     char buf[KILN_GRAPH_MAX_LINE + 1];
     size_t len = (size_t)(tok_end - start);
     memcpy(buf, start, len);
     buf[len] = '\0';
     double v = strtod(buf, NULL);
-    if (check && !isfinite(v)) {
+    if (!isfinite(v)) {
         *why = "weight is too large for a double (weights must be finite and >= 0)";
         return -1;
     }
-    if (check && v < 0) {
+    if (v < 0) {
         *why = "negative weight (weights must be finite and >= 0)";
         return -1;
     }
