@@ -120,7 +120,8 @@ int kiln_ctx_device_auto(const kiln_ctx *ctx);
  *     before it batches files; kiln_hash_batch itself runs on the context's device.
  *   graph (work = edges of an edge list to turn into a CSR), on any GPU context: the GPU from
  *     KILN_GPU_CSR_MIN_EDGES edges; smaller lists are built on the CPU threads, faster than the
- *     copies. kiln_graph_load and kiln_graph_from_edges follow it. */
+ *     copies. kiln_graph_load and kiln_graph_from_edges follow it; weighted edge lists
+ *     (KILN_GRAPH_WEIGHTED) are always built on the CPU threads. */
 #define KILN_AUTO_HASH_GPU_BYTES (UINT64_C(256) << 20)
 #define KILN_GPU_CSR_MIN_EDGES (UINT64_C(1) << 22)
 kiln_backend kiln_ctx_pick(const kiln_ctx *ctx, kiln_kind kind, uint64_t work);
@@ -505,18 +506,31 @@ typedef struct kiln_graph kiln_graph;
 
 typedef enum kiln_graph_format {
     KILN_GRAPH_AUTO = 0, /* by content: kiln CSR cache, "%%MatrixMarket" header, else SNAP */
-    KILN_GRAPH_SNAP = 1, /* "src dst" per line, '#' comments, spaces/tabs, LF or CRLF */
+    KILN_GRAPH_SNAP = 1, /* "src dst" per line ("src dst [weight]" weighted), '#' comments, LF or CRLF */
     KILN_GRAPH_MTX = 2, /* Matrix Market coordinate, pattern/integer/real, general/symmetric */
     KILN_GRAPH_CSR = 3, /* kiln's binary CSR cache (kiln_graph_save_csr) */
 } kiln_graph_format;
 
 #define KILN_GRAPH_UNDIRECTED 1u /* every edge u v is also taken as v u */
 #define KILN_GRAPH_DROP_SELF_LOOPS 2u
-/* Keep edge weights: the third column of a SNAP line ("src dst weight"; a line without one weighs
- * 1), the values of a `real` or `integer` Matrix Market file (a `pattern` file weighs 1 per
- * entry), random weights in (0, 1] for RMAT (deterministic in the seed and the edge). Weights must
- * be finite and >= 0 (else KILN_ERR_INPUT naming the line); duplicate edges sum their weights (as
- * NetworkX's matrix of a multigraph does); a vertex whose out-weights sum to 0 is dangling.
+/* Keep edge weights: the third column of a SNAP line ("src dst weight", decimal or exponent
+ * notation; a line without one weighs 1, as an edge without a weight attribute does in NetworkX;
+ * without this flag a third column is an error), the values of a `real` or `integer` Matrix
+ * Market file (a `pattern` file weighs 1 per entry; a `symmetric` entry weighs the same both ways,
+ * a diagonal one once; without this flag the values are checked and ignored), random weights in
+ * (0, 1] for RMAT (below). Weights must be finite and >= 0 (else KILN_ERR_INPUT
+ * "PATH:LINE: ..."); numbers are read in the C locale whatever the program's. Duplicate edges sum
+ * their weights (as NetworkX's matrix of a multigraph does), in ascending order of weight so the
+ * result does not depend on the threads. With KILN_GRAPH_UNDIRECTED an edge u v w is u->v and
+ * v->u, each weighing w, and a self loop u->u weighs w once (NetworkX's Graph.to_directed gives one
+ * u->u edge). A vertex whose out-weights sum to 0 is dangling (info.dangling counts those).
+ * Weighted edge lists are built into the CSR on the CPU threads, also on a GPU context.
+ * RMAT weights are a function of the final graph, assigned after its CSR is built on either
+ * device, so other tools can rebuild them: with splitmix64(x) = z ^ (z >> 31) where, modulo 2^64,
+ * z0 = x + 0x9E3779B97F4A7C15, z1 = (z0 ^ (z0 >> 30)) * 0xBF58476D1CE4E5B9 and
+ * z = (z1 ^ (z1 >> 27)) * 0x94D049BB133111EB, edge u->v (vertex labels as kiln_graph_node_id
+ * gives them) weighs ((splitmix64(splitmix64(2 * seed + 3) + (u << 32 | v)) >> 11) + 1) / 2^53,
+ * with u and v swapped when the graph is undirected and u > v (both directions weigh the same).
  * Without this flag weights are ignored and every edge weighs 1. */
 #define KILN_GRAPH_WEIGHTED 4u
 
@@ -527,7 +541,7 @@ typedef struct kiln_graph_info {
     uint64_t self_loops_removed;
     uint64_t duplicates_removed;
     uint64_t self_loops; /* kept in the CSR */
-    uint64_t dangling; /* vertices with out-degree 0 */
+    uint64_t dangling; /* vertices with out-degree 0 (weighted graphs: out-weight 0) */
     uint64_t max_in_degree, max_out_degree;
     double build_seconds; /* edge list -> CSR (or generation + CSR), not parsing */
     int built_on_gpu;
@@ -536,10 +550,12 @@ typedef struct kiln_graph_info {
 /* Reads a graph file, or standard input when path is "-", in one pass from its start, so pipes
  * and FIFOs work (gzip-compressed too when kiln has zlib). Malformed input gives
  * KILN_ERR_INPUT with a message "PATH:LINE: what is wrong". flags: KILN_GRAPH_*. On a context
- * whose device is a GPU, large edge lists are turned into the CSR there (CUB radix sort). */
+ * whose device is a GPU, large unweighted edge lists are turned into the CSR there (CUB radix
+ * sort). */
 kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
                             kiln_graph **out);
-/* A graph from an edge list given as original ids (src[i] -> dst[i]). */
+/* A graph from an edge list given as original ids (src[i] -> dst[i]); with KILN_GRAPH_WEIGHTED
+ * every edge weighs 1. */
 kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
                                   unsigned flags, kiln_graph **out);
 /* Graph500 Kronecker/RMAT graph: 2^scale vertices, edge_factor * 2^scale generated edges,
@@ -549,7 +565,10 @@ kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint
  * when it has one, else on the CPU threads. Vertex ids are 0..2^scale-1. */
 kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t seed, unsigned flags,
                             kiln_graph **out);
-/* Writes the binary CSR cache (versioned, checksummed); kiln_graph_load reads it back. */
+/* Writes the binary CSR cache (versioned, checksummed), with the graph's weights when it has them;
+ * kiln_graph_load reads it back: with no flags as an unweighted graph, with KILN_GRAPH_WEIGHTED
+ * (and no other flag) with its weights, which it must have. Caches of older versions are refused
+ * with a request to rebuild them. */
 kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path);
 void kiln_graph_free(kiln_graph *g);
 void kiln_graph_get_info(const kiln_graph *g, kiln_graph_info *info);
@@ -558,7 +577,8 @@ uint64_t kiln_graph_node_id(const kiln_graph *g, uint64_t index);
 /* Internal index of original id `id`: KILN_OK, or KILN_NOT_FOUND when the graph has no such node. */
 kiln_status kiln_graph_find_node(const kiln_graph *g, uint64_t id, uint64_t *index);
 /* A weighted graph from an edge list: weight[i] of src[i] -> dst[i] (flags as kiln_graph_load;
- * KILN_GRAPH_WEIGHTED is implied). */
+ * KILN_GRAPH_WEIGHTED is implied, and its policy applies). A weight that is not finite and >= 0 is
+ * KILN_ERR_INPUT naming its index. */
 kiln_status kiln_graph_from_weighted_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
                                            size_t count, unsigned flags, kiln_graph **out);
 /* The weight of each CSR edge, aligned with kiln_graph_csr's sources (duplicates summed), or NULL

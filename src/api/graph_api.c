@@ -1,11 +1,15 @@
 /* Public graph entry points: the graph layer loads or generates, the API builds the CSR on the CPU
- * threads or, where the device policy (kiln_ctx_pick) says so, on the GPU. */
+ * threads or, where the device policy (kiln_ctx_pick) says so, on the GPU. Weighted edge lists are
+ * always built on the CPU (the GPU build does not carry weights); RMAT weights are a function of
+ * the final CSR, so they are assigned after either device's build. */
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/gpu.h"
+#include "../core/mem_limit.h"
 #include "../graph/graph.h"
 #include "../core/clock.h"
 
@@ -23,8 +27,9 @@ static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
     g->info.built_on_gpu = 1;
 }
 
-static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g)
+static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags, kiln_graph *g)
 {
+    if (w) return kiln_csr_build_cpu_weighted(ctx, e, w, flags, g);
     if (kiln_ctx_pick(ctx, KILN_KIND_GRAPH, e->count) == KILN_BACKEND_CUDA) {
         kiln_gpu *gpu;
         kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
@@ -43,7 +48,7 @@ static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kil
 
 static kiln_status check_flags(kiln_ctx *ctx, unsigned flags)
 {
-    if (flags & ~(KILN_GRAPH_UNDIRECTED | KILN_GRAPH_DROP_SELF_LOOPS))
+    if (flags & ~(KILN_GRAPH_UNDIRECTED | KILN_GRAPH_DROP_SELF_LOOPS | KILN_GRAPH_WEIGHTED))
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown graph flags 0x%x", flags);
     return KILN_OK;
 }
@@ -68,8 +73,9 @@ kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format f
     return KILN_OK;
 }
 
-kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
-                                  unsigned flags, kiln_graph **out)
+/* Both edge-list entry points: weight NULL with KILN_GRAPH_WEIGHTED weighs every edge 1. */
+static kiln_status from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
+                              size_t count, unsigned flags, kiln_graph **out)
 {
     if (!out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing output");
     *out = NULL;
@@ -77,30 +83,55 @@ kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint
     if (count == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "no edges");
     kiln_status st = check_flags(ctx, flags);
     if (st != KILN_OK) return st;
+    const int weighted = (flags & KILN_GRAPH_WEIGHTED) != 0;
+    for (size_t i = 0; weight && i < count; i++)
+        if (!(weight[i] >= 0) || !isfinite(weight[i]))
+            return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
+                             i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
     kiln_raw_edges raw;
     memset(&raw, 0, sizeof raw);
     raw.src = malloc(count * sizeof *raw.src);
     raw.dst = malloc(count * sizeof *raw.dst);
+    double *w = weighted ? malloc(count * sizeof *w) : NULL;
     kiln_graph *g = kiln_graph_alloc();
-    if (!raw.src || !raw.dst || !g) {
+    if (!raw.src || !raw.dst || !g || (weighted && !w)) {
         kiln_raw_edges_free(&raw);
+        free(w);
         free(g);
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
     }
     memcpy(raw.src, src, count * sizeof *src);
     memcpy(raw.dst, dst, count * sizeof *dst);
     raw.count = raw.cap = count;
+    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0; /* -0 -> +0 */
     kiln_edges e;
     st = kiln_ids_remap(ctx, &raw, &e, &g->ids);
     kiln_raw_edges_free(&raw);
-    if (st == KILN_OK) st = build(ctx, &e, flags, g);
+    if (st == KILN_OK) st = build(ctx, &e, w, flags, g);
     kiln_edges_free(&e);
+    free(w);
     if (st != KILN_OK) {
         kiln_graph_free(g);
         return st;
     }
     *out = g;
     return KILN_OK;
+}
+
+kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
+                                  unsigned flags, kiln_graph **out)
+{
+    return from_edges(ctx, src, dst, NULL, count, flags, out);
+}
+
+kiln_status kiln_graph_from_weighted_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
+                                           size_t count, unsigned flags, kiln_graph **out)
+{
+    if (count && !weight) {
+        if (out) *out = NULL;
+        return kiln_fail(ctx, KILN_ERR_INPUT, "missing weight array");
+    }
+    return from_edges(ctx, src, dst, weight, count, flags | KILN_GRAPH_WEIGHTED, out);
 }
 
 kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t seed, unsigned flags,
@@ -113,6 +144,14 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
         return kiln_fail(ctx, KILN_ERR_INPUT, "RMAT edge factor %d out of range 1..1024", edge_factor);
     kiln_status st = check_flags(ctx, flags);
     if (st != KILN_OK) return st;
+    if (flags & KILN_GRAPH_WEIGHTED) {
+        /* the generator's own check counts the unweighted build; this one adds the weights */
+        const double n = (double)(UINT64_C(1) << scale), m = n * edge_factor;
+        st = kiln_mem_check(ctx, n * (4 + KILN_GRAPH_NODE_BYTES + KILN_GRAPH_WEIGHT_NODE_BYTES) +
+                                     m * (KILN_GRAPH_ARC_BYTES + KILN_GRAPH_WEIGHT_ARC_BYTES),
+                            "weighted RMAT scale %d with edge factor %d", scale, edge_factor);
+        if (st != KILN_OK) return st;
+    }
     flags |= KILN_GRAPH_DROP_SELF_LOOPS;
     kiln_rmat_spec spec;
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
@@ -125,20 +164,20 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
             kiln_gpu_csr c;
             double t0 = kiln_now();
             st = ctx->gpu->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
-            if (st == KILN_OK) {
-                take_cuda_csr(g, &c, t0);
-                kiln_graph_finish_info(g, kiln_graph_threads(ctx));
-            }
+            if (st == KILN_OK) take_cuda_csr(g, &c, t0);
+            if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
+                st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
+            if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads(ctx));
         }
     } else {
         double t0 = kiln_now();
         kiln_edges e;
         st = kiln_rmat_edges_cpu(ctx, &spec, &e);
-        if (st == KILN_OK) {
-            st = kiln_csr_build_cpu(ctx, &e, flags, g);
-            g->info.build_seconds = kiln_now() - t0;
-        }
+        if (st == KILN_OK) st = kiln_csr_build_cpu(ctx, &e, flags, g);
         kiln_edges_free(&e);
+        if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
+            st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
+        g->info.build_seconds = kiln_now() - t0;
     }
     if (st != KILN_OK) {
         kiln_graph_free(g);
@@ -152,12 +191,4 @@ kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *
 {
     if (!g || !path) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph or path");
     return kiln_csr_cache_write(ctx, g, path);
-}
-
-kiln_status kiln_graph_from_weighted_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
-                                           size_t count, unsigned flags, kiln_graph **out)
-{
-    (void)src, (void)dst, (void)weight, (void)count, (void)flags;
-    if (out) *out = NULL;
-    return kiln_fail(ctx, KILN_ERR_INPUT, "edge weights are not supported yet");
 }

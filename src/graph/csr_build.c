@@ -1,6 +1,7 @@
 /* Edge list -> CSR of in-edges on the CPU threads: count in-degrees, scan, scatter, sort each row,
  * merge duplicates, count out-degrees. The GPU build (src/cuda/graph_build.cu) gives the same
- * arrays; tests compare them. */
+ * arrays; tests compare them. Weights travel with their sources through the scatter; a row is
+ * sorted by (source, weight) so duplicates are summed in one order whatever the scatter's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,53 @@ static void sort_row(uint32_t *a, uint64_t n)
     }
 }
 
+typedef struct arc {
+    uint32_t src;
+    double w;
+} arc;
+
+static int cmp_arc(const void *a, const void *b)
+{
+    const arc *x = a, *y = b;
+    if (x->src != y->src) return (x->src > y->src) - (x->src < y->src);
+    return (x->w > y->w) - (x->w < y->w);
+}
+
+/* Sorts a row and its weights by (source, weight); 0, or -1 out of memory. */
+static int sort_row_w(uint32_t *a, double *w, uint64_t n)
+{
+    if (n > 32) {
+        arc *t = malloc(n * sizeof *t);
+        if (!t) return -1;
+        for (uint64_t i = 0; i < n; i++) t[i] = (arc){a[i], w[i]};
+        qsort(t, n, sizeof *t, cmp_arc);
+        for (uint64_t i = 0; i < n; i++) {
+            a[i] = t[i].src;
+            w[i] = t[i].w;
+        }
+        free(t);
+        return 0;
+    }
+    for (uint64_t i = 1; i < n; i++) {
+        arc v = {a[i], w[i]};
+        uint64_t j = i;
+        for (; j > 0 && (a[j - 1] > v.src || (a[j - 1] == v.src && w[j - 1] > v.w)); j--) {
+            a[j] = a[j - 1];
+            w[j] = w[j - 1];
+        }
+        a[j] = v.src;
+        w[j] = v.w;
+    }
+    return 0;
+}
+
 kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g)
+{
+    return kiln_csr_build_cpu_weighted(ctx, e, NULL, flags, g);
+}
+
+kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags,
+                                        kiln_graph *g)
 {
     const int threads = kiln_graph_threads(ctx);
     const int drop_loops = (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0;
@@ -63,9 +110,11 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
     /* each phase is one pass over the edges: an interrupt is honoured between them */
     int stop = kiln_ctx_interrupt_requested(ctx);
     uint32_t *tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *tmp);
-    if (!tmp) {
+    double *tmpw = w && tmp ? malloc((arcs ? arcs : 1) * sizeof *tmpw) : NULL;
+    if (!tmp || (w && !tmpw)) {
         free(off);
         free(cursor);
+        free(tmp);
         return stop ? kiln_interrupted(ctx)
                     : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)arcs);
     }
@@ -78,29 +127,49 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
 #pragma omp atomic capture
         pos = cursor[d]++;
         tmp[pos] = s;
+        if (tmpw) tmpw[pos] = w[i];
         if (both) {
 #pragma omp atomic capture
             pos = cursor[s]++;
             tmp[pos] = d;
+            /* a self loop lands twice in its row, as unweighted; the copy weighs 0 so the merged
+             * loop weighs w[i] once, as NetworkX's to_directed gives one u->u edge */
+            if (tmpw) tmpw[pos] = s == d ? 0.0 : w[i];
         }
     }
-    /* sort each row, merge duplicates in place; cursor[v] becomes the merged row length */
+    /* sort each row, merge duplicates in place (summing their weights); cursor[v] becomes the
+     * merged row length */
     const int64_t nn = (int64_t)n;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+    int oom = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) reduction(| : oom)
     for (int64_t v = 0; v < nn; v++) {
         uint32_t *row = tmp + off[v];
         uint64_t len = off[v + 1] - off[v], k = 0;
-        sort_row(row, len);
-        for (uint64_t j = 0; j < len; j++)
-            if (k == 0 || row[j] != row[k - 1]) row[k++] = row[j];
+        if (!tmpw) {
+            sort_row(row, len);
+            for (uint64_t j = 0; j < len; j++)
+                if (k == 0 || row[j] != row[k - 1]) row[k++] = row[j];
+        } else {
+            double *rw = tmpw + off[v];
+            oom |= sort_row_w(row, rw, len);
+            for (uint64_t j = 0; j < len; j++) {
+                if (k > 0 && row[j] == row[k - 1]) {
+                    rw[k - 1] += rw[j];
+                } else {
+                    row[k] = row[j];
+                    rw[k++] = rw[j];
+                }
+            }
+        }
         cursor[v] = k;
     }
     stop = kiln_ctx_interrupt_requested(ctx);
-    uint64_t *noff = stop ? NULL : malloc((n + 1) * sizeof *noff);
+    uint64_t *noff = stop || oom ? NULL : malloc((n + 1) * sizeof *noff);
     if (!noff) {
         free(off);
         free(cursor);
         free(tmp);
+        free(tmpw);
         return stop ? kiln_interrupted(ctx)
                     : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
     }
@@ -109,18 +178,22 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
     uint64_t m = kiln_scan_u64(noff, n + 1, threads);
     uint32_t *src = malloc((m ? m : 1) * sizeof *src);
     uint32_t *outdeg = calloc(n ? n : 1, sizeof *outdeg);
-    if (!src || !outdeg) {
+    double *weights = tmpw ? malloc((m ? m : 1) * sizeof *weights) : NULL;
+    if (!src || !outdeg || (tmpw && !weights)) {
         free(off);
         free(cursor);
         free(tmp);
+        free(tmpw);
         free(noff);
         free(src);
         free(outdeg);
+        free(weights);
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)m);
     }
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (int64_t v = 0; v < nn; v++) {
         memcpy(src + noff[v], tmp + off[v], cursor[v] * sizeof *src);
+        if (weights) memcpy(weights + noff[v], tmpw + off[v], cursor[v] * sizeof *weights);
         for (uint64_t j = noff[v]; j < noff[v + 1]; j++) {
 #pragma omp atomic
             outdeg[src[j]]++;
@@ -129,16 +202,22 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
     free(off);
     free(cursor);
     free(tmp);
+    free(tmpw);
     g->n = n;
     g->m = m;
     g->offsets = noff;
     g->sources = src;
     g->outdeg = outdeg;
+    g->weights = weights;
     g->info.edges_read = (uint64_t)count * (both ? 2u : 1u);
     g->info.self_loops_removed = drop_loops ? loops : 0;
     g->info.duplicates_removed = g->info.edges_read - g->info.self_loops_removed - m;
-    g->info.build_seconds = kiln_now() - t0;
     g->info.built_on_gpu = 0;
+    if (weights) {
+        kiln_status st = kiln_graph_out_weights(ctx, g);
+        if (st != KILN_OK) return st; /* g's arrays are the caller's to free */
+    }
+    g->info.build_seconds = kiln_now() - t0;
     kiln_graph_finish_info(g, threads);
     return KILN_OK;
 }

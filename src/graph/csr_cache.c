@@ -1,17 +1,21 @@
 /* kiln's binary CSR cache: a 128-byte header, then the arrays as they sit in memory, so a reload
  * is a few large reads. Little-endian 64-bit hosts only (the header records the byte order).
  *
- *   0  "KILNCSR\0"          8  u32 version (1)      12 u32 0x01020304 (byte order)
- *   16 u32 header bytes (128)  20 u32 flags (1: ids present)
+ *   0  "KILNCSR\0"          8  u32 version (2)      12 u32 0x01020304 (byte order)
+ *   16 u32 header bytes (128)  20 u32 flags (1: ids present, 2: weights present)
  *   24 u64 nodes   32 u64 edges   40 u64 id_base   48 u64 edges_read
  *   56 u64 self loops removed     64 u64 duplicates removed
  *   72 u64 checksum of the payload (sum of splitmix64(word + index * golden) over its 64-bit words)
- *   payload: offsets[nodes+1] u64, sources[edges] u32 (zero-padded to 8 bytes), ids[nodes] u64
+ *   payload: offsets[nodes+1] u64, sources[edges] u32 (zero-padded to 8 bytes), ids[nodes] u64,
+ *            weights[edges] f64 (aligned with sources)
+ * Version 1 had no weights; its files are refused with a request to rebuild them.
  *
- * Out-degrees are recomputed on load, and every structural property the rest of kiln relies on
- * (offsets rising from 0 to edges, sources below nodes and ascending within a row, ids ascending)
- * is checked, so a damaged or hand-made file is refused rather than trusted. */
+ * Out-degrees and out-weights are recomputed on load, and every structural property the rest of
+ * kiln relies on (offsets rising from 0 to edges, sources below nodes and ascending within a row,
+ * ids ascending, weights finite and >= 0) is checked, so a damaged or hand-made file is refused
+ * rather than trusted. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +26,9 @@
 #include "../core/clock.h"
 
 #define CACHE_MAGIC "KILNCSR"
-#define CACHE_VERSION 1u
+#define CACHE_VERSION 2u
+#define FLAG_IDS 1u
+#define FLAG_WEIGHTS 2u
 #define CACHE_HEADER 128u
 #define GOLDEN 0x9E3779B97F4A7C15ull
 
@@ -69,7 +75,11 @@ static uint64_t payload_checksum(const kiln_graph *g, int threads)
     b = g->m * 4;
     h += checksum_words(g->sources, b, w, threads);
     w += pad8(b) / 8;
-    if (g->ids) h += checksum_words(g->ids, g->n * 8, w, threads);
+    if (g->ids) {
+        h += checksum_words(g->ids, g->n * 8, w, threads);
+        w += g->n;
+    }
+    if (g->weights) h += checksum_words(g->weights, g->m * 8, w, threads);
     return h;
 }
 
@@ -81,7 +91,7 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     h.version = CACHE_VERSION;
     h.byte_order = 0x01020304u;
     h.header_bytes = CACHE_HEADER;
-    h.flags = g->ids ? 1u : 0u;
+    h.flags = (g->ids ? FLAG_IDS : 0u) | (g->weights ? FLAG_WEIGHTS : 0u);
     h.n = g->n;
     h.m = g->m;
     h.id_base = g->id_base;
@@ -100,6 +110,7 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     ok = ok && fwrite(g->sources, 4, g->m, fp) == g->m;
     ok = ok && (g->m % 2 == 0 || fwrite(zeros, 4, 1, fp) == 1);
     ok = ok && (!g->ids || fwrite(g->ids, 8, g->n, fp) == g->n);
+    ok = ok && (!g->weights || fwrite(g->weights, 8, g->m, fp) == g->m);
     return kiln_output_commit(ctx, &f, ok, errno);
 }
 
@@ -139,7 +150,7 @@ static kiln_status read_block(kiln_ctx *ctx, kiln_reader *r, uint64_t bytes, uin
     return KILN_OK;
 }
 
-kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g)
+kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kiln_graph *g)
 {
     kiln_status st = KILN_OK;
     const char *path = r->path;
@@ -155,16 +166,22 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g)
     if (h.version != CACHE_VERSION)
         REFUSE("%s: CSR cache version %u, this kiln reads version %u: rebuild it from the graph file", path, h.version,
                CACHE_VERSION);
-    if (h.header_bytes != CACHE_HEADER || h.flags > 1u) REFUSE("%s: damaged CSR cache header", path);
+    if (h.header_bytes != CACHE_HEADER || h.flags > (FLAG_IDS | FLAG_WEIGHTS)) REFUSE("%s: damaged CSR cache header", path);
+    const int has_ids = (h.flags & FLAG_IDS) != 0, has_w = (h.flags & FLAG_WEIGHTS) != 0;
+    if (weighted && !has_w)
+        REFUSE("%s: CSR cache saved without edge weights: rebuild it from a weighted graph file", path);
     if (h.n > KILN_GRAPH_MAX_NODES || h.m > (UINT64_C(1) << 40)) REFUSE("%s: damaged CSR cache header (sizes)", path);
     /* without an ids array node i is id_base + i: the last id must not wrap past 2^64 */
-    if (!h.flags && h.n && h.id_base > UINT64_MAX - (h.n - 1)) REFUSE("%s: damaged CSR cache header (node ids)", path);
-    uint64_t want = CACHE_HEADER + (h.n + 1) * 8 + pad8(h.m * 4) + (h.flags ? h.n * 8 : 0);
+    if (!has_ids && h.n && h.id_base > UINT64_MAX - (h.n - 1)) REFUSE("%s: damaged CSR cache header (node ids)", path);
+    uint64_t want = CACHE_HEADER + (h.n + 1) * 8 + pad8(h.m * 4) + (has_ids ? h.n * 8 : 0) + (has_w ? h.m * 8 : 0);
     if (r->size >= 0 && (uint64_t)r->size != want)
         REFUSE("%s: CSR cache is %lld bytes, its header describes %llu: truncated or damaged", path, r->size,
                (unsigned long long)want);
-    /* the arrays as stored, the out-degrees rebuilt here and the two rank vectors of a run */
-    if ((st = kiln_mem_check(ctx, (double)want + (double)h.n * 20, "%s: a CSR cache of %llu vertices and %llu edges",
+    /* the arrays as stored, the out-degrees rebuilt here and the two rank vectors of a run; with
+     * weights, the out-weights and their pass's scratch */
+    double need = (double)want + (double)h.n * 20;
+    if (has_w) need += (double)h.n * KILN_GRAPH_WEIGHT_NODE_BYTES + (double)h.m * 8;
+    if ((st = kiln_mem_check(ctx, need, "%s: a CSR cache of %llu vertices and %llu edges",
                              path, (unsigned long long)h.n, (unsigned long long)h.m)) != KILN_OK)
         return st;
     g->n = h.n;
@@ -175,9 +192,13 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g)
     g->offsets = block;
     if ((st = read_block(ctx, r, pad8(h.m * 4), want, &block)) != KILN_OK) goto fail;
     g->sources = block;
-    if (h.flags) {
+    if (has_ids) {
         if ((st = read_block(ctx, r, h.n * 8, want, &block)) != KILN_OK) goto fail;
         g->ids = block;
+    }
+    if (has_w) {
+        if ((st = read_block(ctx, r, h.m * 8, want, &block)) != KILN_OK) goto fail;
+        g->weights = block;
     }
     const char *more;
     size_t extra;
@@ -207,12 +228,27 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g)
                 break;
             }
         if (g->ids && v > 0 && g->ids[v] <= g->ids[v - 1]) bad = v > bad ? v : bad;
+        if (g->weights)
+            for (uint64_t j = lo; j < hi; j++)
+                if (!(g->weights[j] >= 0) || !isfinite(g->weights[j])) {
+                    bad = v > bad ? v : bad;
+                    break;
+                }
     }
     if (bad >= 0) REFUSE("%s: CSR cache row %lld is malformed", path, (long long)bad);
 #pragma omp parallel for num_threads(threads) schedule(static, 65536)
     for (int64_t j = 0; j < (int64_t)h.m; j++) {
 #pragma omp atomic
         g->outdeg[g->sources[j]]++;
+    }
+    if (g->weights && !weighted) {
+        /* the weights were checked with the rest; without KILN_GRAPH_WEIGHTED every edge weighs 1 */
+        free(g->weights);
+        g->weights = NULL;
+    }
+    if (g->weights && (st = kiln_graph_out_weights(ctx, g)) != KILN_OK) {
+        if (st == KILN_ERR_INPUT) REFUSE("%s: CSR cache weights sum past the largest double: damaged", path);
+        goto fail;
     }
     g->info.edges_read = h.edges_read;
     g->info.self_loops_removed = h.loops_removed;
@@ -225,9 +261,13 @@ fail:
     free(g->sources);
     free(g->outdeg);
     free(g->ids);
+    free(g->weights);
+    free(g->out_weight);
     g->offsets = NULL;
     g->sources = NULL;
     g->outdeg = NULL;
     g->ids = NULL;
+    g->weights = NULL;
+    g->out_weight = NULL;
     return st;
 }

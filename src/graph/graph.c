@@ -86,10 +86,21 @@ int kiln_raw_edges_push(kiln_raw_edges *e, uint64_t src, uint64_t dst)
     return rc;
 }
 
+int kiln_weights_reserve(double **w, size_t *wcap, size_t cap)
+{
+    if (*wcap >= cap) return 0;
+    double *nw = realloc(*w, cap * sizeof *nw);
+    if (!nw) return -1;
+    *w = nw;
+    *wcap = cap;
+    return 0;
+}
+
 void kiln_raw_edges_free(kiln_raw_edges *e)
 {
     free(e->src);
     free(e->dst);
+    free(e->w);
     memset(e, 0, sizeof *e);
 }
 
@@ -152,7 +163,7 @@ void kiln_graph_finish_info(kiln_graph *g, int threads)
         uint64_t in = g->offsets[v + 1] - g->offsets[v];
         if (in > max_in) max_in = in;
         if (g->outdeg[v] > max_out) max_out = g->outdeg[v];
-        if (g->outdeg[v] == 0) dangling++;
+        if (g->out_weight ? g->out_weight[v] == 0 : g->outdeg[v] == 0) dangling++;
         for (uint64_t j = g->offsets[v]; j < g->offsets[v + 1]; j++)
             if (g->sources[j] == (uint32_t)v) loops++;
     }

@@ -26,13 +26,26 @@ struct kiln_graph {
     kiln_graph_info info;
 };
 
-/* Edges as parsed: original 64-bit ids, grown as lines arrive. */
+/* Edges as parsed: original 64-bit ids, grown as lines arrive; w (room for wcap) holds each
+ * edge's weight when the input is read with KILN_GRAPH_WEIGHTED, else NULL. */
 typedef struct kiln_raw_edges {
     uint64_t *src, *dst;
     size_t count, cap;
+    double *w;
+    size_t wcap;
 } kiln_raw_edges;
 
+/* What weights add to the peaks src/core/mem_limit.h counts, per arc: the weight as parsed or
+ * given (8), the build's scatter copy (8) and the final weights (8); per vertex: out_weight (8)
+ * and the out-weight pass's offsets and cursor (16). Counted for every weighted input, an upper
+ * bound where a path needs less (RMAT assigns weights after its build). */
+#define KILN_GRAPH_WEIGHT_ARC_BYTES 24u
+#define KILN_GRAPH_WEIGHT_NODE_BYTES 24u
+
 int kiln_raw_edges_push(kiln_raw_edges *e, uint64_t src, uint64_t dst); /* 0, or -1 out of memory */
+/* Grows *w (room for *wcap) to hold cap weights, the room its edge arrays have; 0, or -1 out of
+ * memory (*w stays valid and owned by the caller). */
+int kiln_weights_reserve(double **w, size_t *wcap, size_t cap);
 /* Makes room for item `count` in two parallel arrays of elem-byte items, doubling *cap; 0, or -1
  * out of memory (both arrays stay valid and owned by the caller). */
 int kiln_pair_reserve(void **a, void **b, size_t elem, size_t count, size_t *cap);
@@ -64,39 +77,71 @@ void kiln_edges_free(kiln_edges *e);
 int kiln_graph_threads(const kiln_ctx *ctx);
 
 /* Turns original ids into dense indices: the distinct ids, ascending, become 0..n-1. Frees the
- * raw arrays. *ids receives the id of each index, or NULL when the ids are exactly 0..n-1. */
+ * raw arrays (take raw->w first: edge i of out keeps the weight of raw edge i). *ids receives the
+ * id of each index, or NULL when the ids are exactly 0..n-1. */
 kiln_status kiln_ids_remap(kiln_ctx *ctx, kiln_raw_edges *raw, kiln_edges *out, uint64_t **ids);
 
 /* Builds g's CSR from e on the CPU threads (flags: KILN_GRAPH_UNDIRECTED, DROP_SELF_LOOPS). e is
  * left as it was. Fills g->n, m, offsets, sources, outdeg and the info counters. */
 kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g);
+/* The same with w[i] the weight of edge i (NULL: as kiln_csr_build_cpu): also fills g->weights
+ * (duplicates summed; undirected, an edge weighs w[i] both ways and a self loop w[i] once) and
+ * g->out_weight. */
+kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags,
+                                        kiln_graph *g);
 
-/* Fills the degree-derived info fields (dangling, max degrees, self loops kept) from the CSR. */
+/* Weights (weights.c). A weight as a text format writes it at *pp, up to the next blank:
+ * [+-]digits[.digits][(e|E)[+-]digits] (or [+-].digits...), only [+-]digits when integer; read
+ * as the nearest double in the C locale, whatever the process's locale (between
+ * kiln_c_numeric_enter and _leave). With check, it must also be finite and >= 0 (-0 becomes 0).
+ * Advances *pp; on failure returns -1 with *why set. */
+typedef struct kiln_c_numeric {
+    void *c, *old;
+} kiln_c_numeric;
+kiln_status kiln_c_numeric_enter(kiln_ctx *ctx, kiln_c_numeric *cn);
+void kiln_c_numeric_leave(kiln_c_numeric *cn);
+int kiln_parse_weight(const char **pp, const char *end, int integer, int check, double *out, const char **why);
+/* Fills g->out_weight from g->weights, g->outdeg and the CSR, each vertex's out-edge weights summed
+ * in ascending order of weight, so the sums do not depend on the threads' timing; sets
+ * info.dangling to the vertices whose out-weight is 0. KILN_ERR_INPUT when a sum (or a merged
+ * edge) is too large for a double. */
+kiln_status kiln_graph_out_weights(kiln_ctx *ctx, kiln_graph *g);
+
+/* Fills the degree-derived info fields (dangling, max degrees, self loops kept) from the CSR;
+ * with g->out_weight, dangling counts the vertices whose out-weight is 0. */
 void kiln_graph_finish_info(kiln_graph *g, int threads);
 
 /* RMAT edges of spec, permuted, on the CPU threads (out->count = edge_factor << scale). */
 kiln_status kiln_rmat_edges_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, kiln_edges *out);
 /* perm[r] = new label of raw vertex r, n = 2^scale entries. */
 kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, uint32_t *perm);
+/* The weight kiln.h documents for RMAT edge u -> v of `seed` (u < v already ordered by the caller
+ * for an undirected graph), in (0, 1]. */
+double kiln_rmat_weight(uint64_t seed, uint32_t u, uint32_t v);
+/* Gives g, an RMAT graph's CSR built on either device, those weights and its out-weights. */
+kiln_status kiln_rmat_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln_graph *g);
 
-/* Parsers: fill raw (original ids) or, for Matrix Market, e (n known from the header). *line0
- * style messages go to ctx as "path:line: ...". */
+/* Parsers: fill raw (original ids) or, for Matrix Market, e (n known from the header), and with
+ * KILN_GRAPH_WEIGHTED in flags each edge's weight (raw->w; *w for Matrix Market, else NULL).
+ * Messages go to ctx as "path:line: ...". */
 typedef struct kiln_reader kiln_reader;
-kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw);
-kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e);
+kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, unsigned flags, kiln_raw_edges *raw);
+kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e, double **w);
 
-/* Binary CSR cache. The read takes the whole rest of r and refuses anything after the payload. */
+/* Binary CSR cache. The read takes the whole rest of r and refuses anything after the payload;
+ * weighted (KILN_GRAPH_WEIGHTED, else 0) keeps the saved weights, which must be there. */
 int kiln_csr_cache_sniff(const unsigned char *head, size_t len);
 kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char *path);
-kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, kiln_graph *g);
+kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kiln_graph *g);
 
-/* Turns edges into g's CSR; the API passes its own, which may run on a GPU. */
-typedef kiln_status (*kiln_csr_build_fn)(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g);
+/* Turns edges (weighted by w, or NULL) into g's CSR; the API passes its own, which may run on a GPU. */
+typedef kiln_status (*kiln_csr_build_fn)(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags,
+                                         kiln_graph *g);
 
 /* Loads a graph input into g (load.c): path, or "-" for standard input, is opened once and read
  * once from the start, its format told from its first bytes when format is KILN_GRAPH_AUTO (gzip
  * is undone first), so a pipe or a FIFO gives the same graph as the file. Text formats are built
- * by `build`; a CSR cache is taken as saved (flags must be 0). */
+ * by `build`; a CSR cache is taken as saved (flags must be 0 or KILN_GRAPH_WEIGHTED). */
 kiln_status kiln_graph_load_input(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
                                   kiln_csr_build_fn build, kiln_graph *g);
 

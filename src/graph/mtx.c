@@ -1,7 +1,9 @@
 /* Matrix Market coordinate files as graphs: entry (i, j) is the edge i -> j (row = source, as
  * NetworkX and cuGraph read adjacency matrices), vertices are the 1-based row numbers 1..n,
- * values (integer or real) are checked and ignored (the PageRank is unweighted), symmetric files
- * give both directions of every off-diagonal entry. */
+ * symmetric files give both directions of every off-diagonal entry. Values (integer or real) are
+ * checked and, with KILN_GRAPH_WEIGHTED, are the edges' weights (finite and >= 0; a symmetric
+ * entry weighs the same both ways, a diagonal one once; a pattern entry weighs 1); without it
+ * they are ignored. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,42 +15,14 @@
 
 enum { FIELD_PATTERN, FIELD_INTEGER, FIELD_REAL };
 
-static int push(kiln_edges *e, size_t *cap, uint32_t s, uint32_t d)
+/* Appends s -> d and, when w is wanted, its weight (*w grows with the pair arrays). */
+static int push(kiln_edges *e, size_t *cap, uint32_t s, uint32_t d, double **w, size_t *wcap, double weight)
 {
     int rc;
     KILN_PAIR_PUSH(rc, e, cap, s, d);
-    return rc;
-}
-
-/* A number as Matrix Market writes it: [+-]digits[.digits][(e|E)[+-]digits] (real) or
- * [+-]digits (integer). Advances *pp. */
-static int parse_value(const char **pp, const char *end, int field)
-{
-    const char *p = *pp;
-    if (p < end && (*p == '+' || *p == '-')) p++;
-    const char *digits = p;
-    while (p < end && *p >= '0' && *p <= '9') p++;
-    int nd = (int)(p - digits);
-    if (field == FIELD_REAL) {
-        if (p < end && *p == '.') {
-            p++;
-            const char *f = p;
-            while (p < end && *p >= '0' && *p <= '9') p++;
-            nd += (int)(p - f);
-        }
-        if (nd == 0) return -1;
-        if (p < end && (*p == 'e' || *p == 'E')) {
-            p++;
-            if (p < end && (*p == '+' || *p == '-')) p++;
-            const char *x = p;
-            while (p < end && *p >= '0' && *p <= '9') p++;
-            if (p == x) return -1;
-        }
-    } else if (nd == 0) {
-        return -1;
-    }
-    if (p < end && *p != ' ' && *p != '\t') return -1;
-    *pp = p;
+    if (rc != 0 || !w) return rc;
+    if (kiln_weights_reserve(w, wcap, *cap) != 0) return -1;
+    (*w)[e->count - 1] = weight;
     return 0;
 }
 
@@ -67,9 +41,8 @@ static const char *word(const char *p, const char *end, char *w, size_t cap)
 
 #define BAD(...) KILN_FAIL_INPUT(__VA_ARGS__)
 
-kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e)
+static kiln_status parse(kiln_ctx *ctx, kiln_reader *r, double **w, kiln_edges *e)
 {
-    (void)flags;
     kiln_status st = KILN_OK;
     const char *line, *end, *p;
     size_t len;
@@ -134,13 +107,14 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
                          (unsigned long long)rows, (unsigned long long)KILN_GRAPH_MAX_NODES);
     /* the header's sizes are claims: they must fit the host before anything is allocated for them,
      * and the entry arrays grow only as entries arrive, so a short file claiming many costs nothing */
-    if ((st = kiln_mem_check(ctx, (double)rows * KILN_GRAPH_NODE_BYTES +
-                                      (double)nnz * (symmetric ? 2 : 1) * KILN_GRAPH_ARC_BYTES,
+    const double arcs = (double)nnz * (symmetric ? 2 : 1);
+    if ((st = kiln_mem_check(ctx, (double)rows * (KILN_GRAPH_NODE_BYTES + (w ? KILN_GRAPH_WEIGHT_NODE_BYTES : 0)) +
+                                      arcs * (KILN_GRAPH_ARC_BYTES + (w ? KILN_GRAPH_WEIGHT_ARC_BYTES : 0)),
                              "%s:%llu: declares %llu rows and %llu entries", path, ln, (unsigned long long)rows,
                              (unsigned long long)nnz)) != KILN_OK)
         return st;
     e->n = rows;
-    size_t cap = 0;
+    size_t cap = 0, wcap = 0;
     uint64_t seen = 0;
     while ((got = kiln_reader_next(ctx, r, &line, &len)) == 1) {
         ln = (unsigned long long)r->line;
@@ -153,12 +127,15 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
         if (kiln_parse_id(&p, end, &i, &why) != 0) goto bad_entry;
         p = kiln_skip_blank(p, end);
         if (kiln_parse_id(&p, end, &j, &why) != 0) goto bad_entry;
+        double weight = 1;
         if (field != FIELD_PATTERN) {
             const char *q = kiln_skip_blank(p, end);
-            if (q == p || parse_value(&q, end, field) != 0) {
+            if (q == end) {
                 why = field == FIELD_INTEGER ? "expected 'row col integer'" : "expected 'row col real'";
                 goto bad_entry;
             }
+            /* the value is only checked for its form when the graph is unweighted */
+            if (kiln_parse_weight(&q, end, field == FIELD_INTEGER, w != NULL, &weight, &why) != 0) goto bad_entry;
             p = q;
         }
         if (kiln_skip_blank(p, end) != end) {
@@ -168,8 +145,8 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
         if (i < 1 || i > rows || j < 1 || j > cols)
             BAD("%s:%llu: entry (%llu, %llu) is outside the %llu x %llu matrix", path, ln, (unsigned long long)i,
                 (unsigned long long)j, (unsigned long long)rows, (unsigned long long)cols);
-        if (push(e, &cap, (uint32_t)(i - 1), (uint32_t)(j - 1)) != 0 ||
-            (symmetric && i != j && push(e, &cap, (uint32_t)(j - 1), (uint32_t)(i - 1)) != 0)) {
+        if (push(e, &cap, (uint32_t)(i - 1), (uint32_t)(j - 1), w, &wcap, weight) != 0 ||
+            (symmetric && i != j && push(e, &cap, (uint32_t)(j - 1), (uint32_t)(i - 1), w, &wcap, weight) != 0)) {
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "%s:%llu: out of memory", path, ln);
             goto fail;
         }
@@ -190,5 +167,21 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
     return KILN_OK;
 fail:
     kiln_edges_free(e);
+    return st;
+}
+
+kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e, double **w)
+{
+    *w = NULL;
+    if (!(*flags & KILN_GRAPH_WEIGHTED)) return parse(ctx, r, NULL, e);
+    kiln_c_numeric cn;
+    kiln_status st = kiln_c_numeric_enter(ctx, &cn);
+    if (st != KILN_OK) return st;
+    st = parse(ctx, r, w, e);
+    kiln_c_numeric_leave(&cn);
+    if (st != KILN_OK) {
+        free(*w);
+        *w = NULL;
+    }
     return st;
 }

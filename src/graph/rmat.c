@@ -96,3 +96,33 @@ kiln_status kiln_rmat_edges_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, kiln_
     out->n = n;
     return KILN_OK;
 }
+
+double kiln_rmat_weight(uint64_t seed, uint32_t u, uint32_t v)
+{
+    /* a third stream beside the edge (2 seed + 1) and permutation (2 seed + 2) bases; the top 53
+     * bits of the draw, plus one, over 2^53: exactly representable and never 0 */
+    const uint64_t base = kiln_splitmix64(2 * seed + 3);
+    const uint64_t x = kiln_splitmix64(base + ((uint64_t)u << 32 | v));
+    return (double)((x >> 11) + 1) * 0x1p-53;
+}
+
+kiln_status kiln_rmat_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln_graph *g)
+{
+    const int threads = kiln_graph_threads(ctx);
+    double *w = malloc((g->m ? g->m : 1) * sizeof *w);
+    if (!w) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu RMAT edge weights", (unsigned long long)g->m);
+    const int64_t n = (int64_t)g->n;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4096)
+    for (int64_t v = 0; v < n; v++) {
+        for (uint64_t j = g->offsets[v]; j < g->offsets[v + 1]; j++) {
+            uint32_t u = g->sources[j], t = (uint32_t)v;
+            /* an undirected edge weighs the same both ways */
+            if (undirected && u > t) w[j] = kiln_rmat_weight(seed, t, u);
+            else w[j] = kiln_rmat_weight(seed, u, t);
+        }
+    }
+    free(g->weights);
+    g->weights = w;
+    if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
+    return kiln_graph_out_weights(ctx, g);
+}

@@ -1,7 +1,10 @@
 /* SNAP edge lists: one "src dst" pair of non-negative decimal ids per line, separated by spaces or
- * tabs, LF or CRLF line ends, '#' (and KONECT's '%') comment lines, blank lines ignored. Anything
- * else on a line is an error naming the line, and so is a line longer than the reader's limit. The
- * edge count is bounded by what the host can hold (mem_limit.h). */
+ * tabs, LF or CRLF line ends, '#' (and KONECT's '%') comment lines, blank lines ignored. With
+ * KILN_GRAPH_WEIGHTED a line may add a third column, the edge's weight (decimal or exponent
+ * notation, finite and >= 0); a line without one weighs 1, the weight NetworkX gives an edge that
+ * has no weight attribute. Anything else on a line is an error naming the line, and so is a line
+ * longer than the reader's limit. The edge count is bounded by what the host can hold
+ * (mem_limit.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,8 +12,9 @@
 #include "parse_util.h"
 #include "reader.h"
 
-kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw)
+static kiln_status parse_lines(kiln_ctx *ctx, kiln_reader *r, int weighted, kiln_raw_edges *raw)
 {
+    const double edge_bytes = KILN_SNAP_EDGE_BYTES + (weighted ? KILN_GRAPH_WEIGHT_ARC_BYTES : 0);
     const char *line;
     size_t len;
     int got;
@@ -28,19 +32,31 @@ kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw)
         }
         p = q;
         if (kiln_parse_id(&p, end, &b, &why) != 0) goto bad;
-        p = kiln_skip_blank(p, end);
-        if (p != end) {
-            why = "unexpected text after the destination id (only 'src dst' per line)";
+        q = kiln_skip_blank(p, end);
+        double w = 1;
+        if (q != end && weighted) {
+            p = q;
+            if (kiln_parse_weight(&p, end, 0, 1, &w, &why) != 0) goto bad;
+            q = kiln_skip_blank(p, end);
+            if (q != end) {
+                why = "unexpected text after the weight (only 'src dst [weight]' per line)";
+                goto bad;
+            }
+        }
+        if (q != end) {
+            why = "unexpected text after the destination id (only 'src dst' per line; a third column, the "
+                  "weight, is read when weights are asked for)";
             goto bad;
         }
         /* before the arrays double (to 32 bytes an edge), the edges so far must fit what their
          * load needs: the doubled arrays then fit too */
         if (raw->count == raw->cap && raw->count > 0 &&
-            kiln_mem_check(ctx, (double)raw->count * KILN_SNAP_EDGE_BYTES, "%s:%llu: %llu edges so far",
+            kiln_mem_check(ctx, (double)raw->count * edge_bytes, "%s:%llu: %llu edges so far",
                            r->path, (unsigned long long)r->line, (unsigned long long)raw->count) != KILN_OK)
             return KILN_ERR_INPUT;
-        if (kiln_raw_edges_push(raw, a, b) != 0)
+        if (kiln_raw_edges_push(raw, a, b) != 0 || (weighted && kiln_weights_reserve(&raw->w, &raw->wcap, raw->cap) != 0))
             return kiln_fail(ctx, KILN_ERR_DEVICE, "%s:%llu: out of memory", r->path, (unsigned long long)r->line);
+        if (weighted) raw->w[raw->count - 1] = w;
         continue;
     bad:;
         char shown[64];
@@ -48,4 +64,15 @@ kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, kiln_raw_edges *raw)
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %s: \"%s\"", r->path, (unsigned long long)r->line, why, shown);
     }
     return got < 0 ? r->status : KILN_OK;
+}
+
+kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, unsigned flags, kiln_raw_edges *raw)
+{
+    if (!(flags & KILN_GRAPH_WEIGHTED)) return parse_lines(ctx, r, 0, raw);
+    kiln_c_numeric cn;
+    kiln_status st = kiln_c_numeric_enter(ctx, &cn);
+    if (st != KILN_OK) return st;
+    st = parse_lines(ctx, r, 1, raw);
+    kiln_c_numeric_leave(&cn);
+    return st;
 }
