@@ -312,6 +312,20 @@ static void test_vector_checks(kiln_ctx *ctx)
     o.personalization = b;
     CHECK(kiln_pagerank(ctx, g, &o, xb, NULL) == KILN_OK, "huge personalization: %s", kiln_last_error(ctx));
     CHECK(l1(xa, xb, 3) < 1e-15, "huge personalization L1 %.3e", l1(xa, xb, 3));
+    /* out-weight sums PageRank cannot divide by (subnormal, or past the largest double) are refused */
+    uint64_t s2[] = {10, 10, 11}, d2[] = {11, 12, 10};
+    double huge[] = {1e308, 1e308, 1}, tiny[] = {1e-320, 0, 1};
+    for (int k = 0; k < 2; k++) {
+        kiln_graph *h = NULL;
+        kiln_status st = kiln_graph_from_weighted_edges(ctx, s2, d2, k ? tiny : huge, 3, 0, &h);
+        if (st == KILN_OK) {
+            double xh[3];
+            kiln_pagerank_options_init(&o);
+            CHECK(kiln_pagerank(ctx, h, &o, xh, NULL) == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "node 10"),
+                  "%s out-weight: %s", k ? "subnormal" : "infinite", kiln_last_error(ctx));
+        }
+        kiln_graph_free(h);
+    }
     /* not converging keeps KILN_NOT_FOUND with the iterate in ranks */
     kiln_pagerank_options_init(&o);
     o.tol = 1e-15;

@@ -1,5 +1,6 @@
 /* PageRank dispatch: validate and normalize the options, run on the context's device, and check a
  * GPU result with one float64 CPU iteration of the same problem before returning it. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,22 @@ static kiln_status normalized(kiln_ctx *ctx, const kiln_graph *g, const char *wh
     }
     for (uint64_t i = 0; i < n; i++) c[i] = v[i] * scale / sum;
     *out = c;
+    return KILN_OK;
+}
+
+/* y = x / W needs every nonzero out-weight sum W to be a normal double: a subnormal one would
+ * overflow y, an infinite one (weights summing past the largest double) would lose the vertex's
+ * rank. Such graphs are refused rather than ranked wrongly. */
+static kiln_status check_out_weights(kiln_ctx *ctx, const kiln_graph *g)
+{
+    if (!g->out_weight) return KILN_OK;
+    for (uint64_t v = 0; v < g->n; v++) {
+        double W = g->out_weight[v];
+        if (!isfinite(W) || (W > 0 && W < DBL_MIN))
+            return kiln_fail(ctx, KILN_ERR_INPUT,
+                             "node %llu's out-edge weights sum to %g, outside the range PageRank can divide by",
+                             (unsigned long long)kiln_graph_node_id(g, v), W);
+    }
     return KILN_OK;
 }
 
@@ -161,8 +178,10 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
         return kiln_fail(ctx, KILN_ERR_INPUT, "max iterations %d out of range 1..100000000", opt->max_iter);
     if ((unsigned)opt->precision > KILN_PRECISION_FLOAT64)
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown precision %d", opt->precision);
+    kiln_status st = check_out_weights(ctx, g);
+    if (st != KILN_OK) return st;
     pr_vectors vec;
-    kiln_status st = vectors_make(ctx, g, opt, &vec);
+    st = vectors_make(ctx, g, opt, &vec);
     if (st != KILN_OK) return st;
     kiln_pr_problem prob = {opt->damping, opt->tol, opt->max_iter, vec.personalization, vec.dangling, vec.nstart};
     kiln_backend backend = ctx ? ctx->backend : KILN_BACKEND_CPU;
