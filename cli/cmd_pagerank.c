@@ -10,10 +10,12 @@
 #include "cli.h"
 #include "interrupt.h"
 #include "opts.h"
+#include "pr_vectors.h"
 #include "progress.h"
 
 typedef struct pr_args {
     const char *graph, *output, *save_csr, *device;
+    const char *personalization, *nstart, *dangling; /* vector files, or NULL */
     int rmat_scale, edge_factor, json, top, reorder, repeat, threads;
     uint64_t seed;
     unsigned flags;
@@ -112,7 +114,7 @@ static int parse_args(int argc, char **argv, pr_args *a)
     const char *cmd = "pagerank", *damping = NULL, *tol = NULL, *format = NULL, *precision = NULL;
     const char *graph[1] = {NULL};
     uint64_t scale = 0, edge_factor = 16, max_iter = 0, top = 0, threads = 0, repeat = 1;
-    int undirected = 0, drop = 0, no_reorder = 0;
+    int undirected = 0, drop = 0, no_reorder = 0, weighted = 0;
     memset(a, 0, sizeof *a);
     a->device = "auto";
     a->seed = 1;
@@ -126,6 +128,13 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--format", OPT_STR, &format, "auto|snap|mtx|csr", "GRAPH's format (default auto)", .modes = FILE_MODE},
         {"--undirected", OPT_FLAG, &undirected, NULL, "take every edge u v also as v u", .modes = 0},
         {"--drop-self-loops", OPT_FLAG, &drop, NULL, "drop self loops", .modes = 0},
+        {"--weighted", OPT_FLAG, &weighted, NULL, "split ranks by edge weight (3rd column, MTX values; RMAT: random)",
+         .modes = 0},
+        {"--personalization", OPT_STR, &a->personalization, "FILE", "teleport distribution: 'node<TAB>value' lines (default uniform)",
+         .modes = 0},
+        {"--dangling", OPT_STR, &a->dangling, "FILE", "where dangling nodes' rank goes, same format (default the personalization)",
+         .modes = 0},
+        {"--nstart", OPT_STR, &a->nstart, "FILE", "starting vector, same format (default uniform)", .modes = 0},
         {"--damping", OPT_STR, &damping, "D", "damping factor, 0 <= D < 1 (default 0.85)", .modes = 0},
         {"--tol", OPT_STR, &tol, "T", "L1 tolerance per node (default 1e-6; 0 runs --max-iter iterations)", .modes = 0},
         {"--max-iter", OPT_U64, &max_iter, "N", "most iterations (default 100)", .lo = 1, .hi = 100000000},
@@ -142,8 +151,12 @@ static int parse_args(int argc, char **argv, pr_args *a)
     cli_command c = CLI_COMMAND(cmd, "(GRAPH | --rmat SCALE) [options]",
                                 "GRAPH: SNAP edge list ('src dst' lines, '#' comments), Matrix Market coordinate file,\n"
                                 "either optionally gzip-compressed, or a CSR cache written by --save-csr. Duplicate\n"
-                                "edges are merged; self loops are kept unless --drop-self-loops (RMAT graphs drop\n"
-                                "both). With neither --top nor --output, the top 10 are printed.\n",
+                                "edges are merged (--weighted: their weights summed); self loops are kept unless\n"
+                                "--drop-self-loops (RMAT graphs drop both). With --weighted a node's rank is split in\n"
+                                "proportion to its out-edge weights (finite, >= 0; a node whose out-weights sum to 0\n"
+                                "is dangling). Vector files: 'node<TAB>value' lines (or spaces), original node ids,\n"
+                                "'#' comments, values >= 0, normalized to sum 1; nodes not listed get 0.\n"
+                                "With neither --top nor --output, the top 10 are printed.\n",
                                 opts);
     c.pos = graph;
     c.max_pos = 1;
@@ -173,7 +186,8 @@ static int parse_args(int argc, char **argv, pr_args *a)
     a->edge_factor = (int)edge_factor;
     a->threads = (int)threads;
     a->top = cli_given(&c, "--top") ? (int)top : -1;
-    a->flags = (undirected ? KILN_GRAPH_UNDIRECTED : 0u) | (drop ? KILN_GRAPH_DROP_SELF_LOOPS : 0u);
+    a->flags = (undirected ? KILN_GRAPH_UNDIRECTED : 0u) | (drop ? KILN_GRAPH_DROP_SELF_LOOPS : 0u) |
+               (weighted ? KILN_GRAPH_WEIGHTED : 0u);
     a->reorder = !no_reorder;
     a->repeat = (int)repeat;
     a->opt.reorder = a->reorder;
@@ -204,6 +218,22 @@ static int write_ranks(kiln_ctx *ctx, const char *path, const kiln_graph *g, con
     return st == KILN_OK ? EXIT_OK : cli_fail("pagerank", ctx, st);
 }
 
+/* The vector files of a over g into the options (NULL where not given); 0 or the exit code. */
+static int get_vectors(const pr_args *a, const kiln_graph *g, double *vec[3], kiln_pagerank_options *opt)
+{
+    const char *paths[3] = {a->personalization, a->dangling, a->nstart};
+    static const char *const names[3] = {"personalization", "dangling", "nstart"};
+    for (int i = 0; i < 3; i++) {
+        if (!paths[i]) continue;
+        int code = pr_vector_read("pagerank", paths[i], names[i], g, &vec[i]);
+        if (code) return code;
+    }
+    opt->personalization = vec[0];
+    opt->dangling = vec[1];
+    opt->nstart = vec[2];
+    return 0;
+}
+
 /* Loads or generates the graph of a; prints and returns an exit code on failure. */
 static int get_graph(kiln_ctx *ctx, const pr_args *a, kiln_graph **g, double *load_s)
 {
@@ -225,7 +255,7 @@ int cmd_pagerank(int argc, char **argv)
     kiln_ctx *ctx = cli_open(cmd, a.device, a.threads, &code);
     if (!ctx) return code;
     kiln_graph *g = NULL;
-    double *ranks = NULL;
+    double *ranks = NULL, *vec[3] = {NULL, NULL, NULL};
     scored *top = NULL;
     double load_s = 0;
     code = get_graph(ctx, &a, &g, &load_s);
@@ -244,6 +274,8 @@ int cmd_pagerank(int argc, char **argv)
         code = cli_error(EXIT_DEVICE, cmd, "out of memory for %llu ranks", (unsigned long long)info.nodes);
         goto done;
     }
+    code = get_vectors(&a, g, vec, &a.opt);
+    if (code) goto done;
     kiln_pagerank_result res;
     kiln_status st = kiln_pagerank(ctx, g, &a.opt, ranks, &res);
     if (st != KILN_OK && st != KILN_NOT_FOUND) {
@@ -286,12 +318,19 @@ int cmd_pagerank(int argc, char **argv)
                "\"iterations\": %d, \"converged\": %s, \"residual\": %.6e, \"seconds\": %.9f, "
                "\"seconds_per_iteration\": %.9e, \"edges_per_second\": %.6e, \"load_seconds\": %.6f, "
                "\"build_seconds\": %.6f, \"built_on_gpu\": %s, \"setup_seconds\": %.6f, \"verify_residual\": %.6e, "
-               "\"reorder\": %s, \"repeat\": %d",
+               "\"reorder\": %s, \"repeat\": %d, \"weighted\": %s",
                kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? "cuda" : "cpu", f32 ? "float32" : "float64", a.opt.damping,
                a.opt.tol, a.opt.max_iter, res.iterations, res.converged ? "true" : "false", res.residual, res.seconds,
                res.seconds_per_iteration, res.edges_per_second, load_s, info.build_seconds,
                info.built_on_gpu ? "true" : "false", res.setup_seconds, res.verify_residual,
-               a.reorder ? "true" : "false", a.repeat);
+               a.reorder ? "true" : "false", a.repeat, (a.flags & KILN_GRAPH_WEIGHTED) ? "true" : "false");
+        const char *vec_keys[3] = {"personalization", "dangling", "nstart"};
+        const char *vec_paths[3] = {a.personalization, a.dangling, a.nstart};
+        for (int i = 0; i < 3; i++) {
+            printf(", \"%s\": ", vec_keys[i]);
+            if (vec_paths[i]) json_str(stdout, vec_paths[i]);
+            else printf("null");
+        }
         if (k) {
             printf(", \"top\": [");
             for (uint64_t i = 0; i < k; i++) {
@@ -319,6 +358,7 @@ int cmd_pagerank(int argc, char **argv)
                 f32 ? "float32" : "float64");
     }
 done:
+    for (int i = 0; i < 3; i++) free(vec[i]);
     free(top);
     free(ranks);
     kiln_graph_free(g);

@@ -629,9 +629,14 @@ typedef struct kiln_pagerank_result {
     kiln_precision precision; /* the one used */
 } kiln_pagerank_result;
 
-/* PageRank as NetworkX, igraph and cuGraph define it: x0 = 1/N, x <- d*(A^T D^-1 x) +
- * (d * sum of dangling x + 1 - d) / N, i.e. uniform teleport and the rank of vertices with no
- * out-edges spread uniformly. ranks[nodes] receives the result in internal order (sums to 1).
+/* PageRank as NetworkX defines it (nx.pagerank with weight, personalization, dangling, nstart):
+ * x <- d * (A^T y + D * q) + (1 - d) * p from x0, with y[u] = x[u] / W_u, W_u the sum of u's
+ * out-edge weights (its out-degree without weights), A^T y summing w(u,v) * y[u] over v's
+ * in-edges, D the sum of x over the dangling vertices (W_u = 0), p the personalization, q the
+ * dangling vector, x0 nstart (each uniform when NULL, q = p when NULL). Without weights and
+ * vectors: uniform teleport, dangling rank spread uniformly, as igraph and cuGraph also define it.
+ * A bad vector (a value negative or not finite, or all zero) is KILN_ERR_INPUT naming it.
+ * ranks[nodes] receives the result in internal order (sums to 1).
  * KILN_OK when converged (or tol == 0 and max_iter iterations ran), KILN_NOT_FOUND when tol > 0
  * and max_iter iterations did not reach it (ranks hold the last iterate). A GPU result is
  * checked by one float64 CPU iteration before it is returned (KILN_ERR_DEVICE if it fails). */

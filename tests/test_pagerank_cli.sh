@@ -5,19 +5,7 @@
 set -u
 KILN=$1
 DATA=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() { # want_rc description command...
-    local want=$1 what=$2
-    shift 2
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, want $want ($(head -c 300 "$TMP/err"))"; fi
-}
+. "$(dirname "$0")/pagerank_cli_util.sh"
 FB=$DATA/facebook_combined.txt
 CPU="--device cpu"
 

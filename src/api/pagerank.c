@@ -1,5 +1,6 @@
-/* PageRank dispatch: validate, run on the context's device, and check a GPU result with one
- * float64 CPU iteration before returning it. */
+/* PageRank dispatch: validate and normalize the options, run on the context's device, and check a
+ * GPU result with one float64 CPU iteration of the same problem before returning it. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +25,82 @@ void kiln_pagerank_options_init(kiln_pagerank_options *opt)
  * rounding of a few 1e-8 per value, summed over the graph. */
 static double verify_slack(int use_double) { return use_double ? 1e-9 : 1e-4; }
 
-static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, int use_double,
-                            double *ranks, kiln_pagerank_result *res)
+/* A normalized copy of the option vector v (NULL stays NULL): every value finite and >= 0, the
+ * sum positive, as NetworkX divides each of its dicts by its sum. */
+static kiln_status normalized(kiln_ctx *ctx, const kiln_graph *g, const char *what, const double *v, double **out)
+{
+    *out = NULL;
+    if (!v) return KILN_OK;
+    const uint64_t n = g->n;
+    double sum = 0, max = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!(isfinite(v[i]) && v[i] >= 0))
+            return kiln_fail(ctx, KILN_ERR_INPUT, "%s vector: node %llu has value %g (must be finite and >= 0)", what,
+                             (unsigned long long)kiln_graph_node_id(g, i), v[i]);
+        sum += v[i];
+        if (v[i] > max) max = v[i];
+    }
+    if (!(sum > 0)) return kiln_fail(ctx, KILN_ERR_INPUT, "%s vector sums to 0", what);
+    double *c = malloc((size_t)n * sizeof *c);
+    if (!c) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for the %s vector", what);
+    /* a sum past the largest double: scale by the largest value first (the ratios are the same) */
+    double scale = isfinite(sum) ? 1.0 : 1.0 / max;
+    if (scale != 1.0) {
+        sum = 0;
+        for (uint64_t i = 0; i < n; i++) sum += v[i] * scale;
+    }
+    for (uint64_t i = 0; i < n; i++) c[i] = v[i] * scale / sum;
+    *out = c;
+    return KILN_OK;
+}
+
+/* y = x / W needs every nonzero out-weight sum W to be a normal double: a subnormal one would
+ * overflow y, an infinite one (weights summing past the largest double) would lose the vertex's
+ * rank. Such graphs are refused rather than ranked wrongly. */
+static kiln_status check_out_weights(kiln_ctx *ctx, const kiln_graph *g)
+{
+    if (!g->out_weight) return KILN_OK;
+    for (uint64_t v = 0; v < g->n; v++) {
+        double W = g->out_weight[v];
+        if (!isfinite(W) || (W > 0 && W < DBL_MIN))
+            return kiln_fail(ctx, KILN_ERR_INPUT,
+                             "node %llu's out-edge weights sum to %g, outside the range PageRank can divide by",
+                             (unsigned long long)kiln_graph_node_id(g, v), W);
+    }
+    return KILN_OK;
+}
+
+/* The three normalized vectors a run uses (each NULL when not given). */
+typedef struct pr_vectors {
+    double *personalization, *dangling, *nstart;
+} pr_vectors;
+
+static void vectors_free(pr_vectors *v)
+{
+    free(v->personalization);
+    free(v->dangling);
+    free(v->nstart);
+}
+
+static kiln_status vectors_make(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, pr_vectors *v)
+{
+    memset(v, 0, sizeof *v);
+    kiln_status st = normalized(ctx, g, "personalization", opt->personalization, &v->personalization);
+    if (st == KILN_OK) st = normalized(ctx, g, "dangling", opt->dangling, &v->dangling);
+    if (st == KILN_OK) st = normalized(ctx, g, "nstart", opt->nstart, &v->nstart);
+    if (st != KILN_OK) vectors_free(v);
+    return st;
+}
+
+static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                            const kiln_pr_problem *prob, int use_double, double *ranks, kiln_pagerank_result *res)
 {
     kiln_gpu *gpu;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
     if (st != KILN_OK) return st;
     kiln_gpu_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg, g->weights, g->out_weight};
     kiln_gpu_pr_params p = {opt->damping, opt->tol, opt->max_iter, use_double, opt->reorder != 0, opt->repeat > 1 ? opt->repeat : 1,
-                            NULL, NULL, NULL};
+                            prob->personalization, prob->dangling, prob->nstart};
     kiln_gpu_pr_stats s;
     st = ctx->gpu->pagerank(gpu, &cg, &p, ranks, &s);
     if (st != KILN_OK) return st;
@@ -52,7 +120,7 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
         sum += ranks[v];
         finite = finite && isfinite(ranks[v]) && ranks[v] >= 0;
     }
-    double r = kiln_pagerank_cpu_residual(g, opt->damping, ranks, threads);
+    double r = kiln_pagerank_cpu_residual(g, prob, ranks, threads);
     if (r < 0) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory checking the GPU result");
     res->verify_residual = r;
     double slack = verify_slack(use_double);
@@ -61,6 +129,32 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
                          "the GPU PageRank failed the CPU check: sum %.9g, one more float64 iteration changes it by "
                          "%.3g (device reported %.3g)",
                          sum, r, s.residual);
+    return KILN_OK;
+}
+
+static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                           const kiln_pr_problem *prob, double *ranks, kiln_pagerank_result *result)
+{
+    kiln_pr_cpu_stats s;
+    int runs = opt->repeat > 1 ? opt->repeat : 1;
+    double *secs = malloc((size_t)runs * sizeof *secs);
+    if (!secs) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    for (int i = 0; i < runs; i++) {
+        /* the iterations poll the interrupt themselves (src/graph/pagerank_cpu.c) */
+        kiln_status st = kiln_ctx_poll(ctx);
+        if (st == KILN_OK) st = kiln_pagerank_cpu(ctx, g, prob, ranks, &s);
+        if (st != KILN_OK) {
+            free(secs);
+            return st;
+        }
+        secs[i] = s.seconds;
+    }
+    result->iterations = s.iterations;
+    result->converged = s.converged;
+    result->residual = s.residual;
+    result->seconds = kiln_median(secs, (size_t)runs);
+    result->precision = KILN_PRECISION_FLOAT64;
+    free(secs);
     return KILN_OK;
 }
 
@@ -84,38 +178,24 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
         return kiln_fail(ctx, KILN_ERR_INPUT, "max iterations %d out of range 1..100000000", opt->max_iter);
     if ((unsigned)opt->precision > KILN_PRECISION_FLOAT64)
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown precision %d", opt->precision);
+    kiln_status st = check_out_weights(ctx, g);
+    if (st != KILN_OK) return st;
+    pr_vectors vec;
+    st = vectors_make(ctx, g, opt, &vec);
+    if (st != KILN_OK) return st;
+    kiln_pr_problem prob = {opt->damping, opt->tol, opt->max_iter, vec.personalization, vec.dangling, vec.nstart};
     kiln_backend backend = ctx ? ctx->backend : KILN_BACKEND_CPU;
-    kiln_status st;
     if (backend == KILN_BACKEND_CPU) {
-        if (opt->precision == KILN_PRECISION_FLOAT32)
-            return kiln_fail(ctx, KILN_ERR_INPUT, "the CPU computes PageRank in float64 only");
-        kiln_pr_cpu_stats s;
-        int runs = opt->repeat > 1 ? opt->repeat : 1;
-        double *secs = malloc((size_t)runs * sizeof *secs);
-        if (!secs) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-        for (int i = 0; i < runs; i++) {
-            /* the iterations poll the interrupt themselves (src/graph/pagerank_cpu.c) */
-            st = kiln_ctx_poll(ctx);
-            if (st == KILN_OK) st = kiln_pagerank_cpu(ctx, g, opt->damping, opt->tol, opt->max_iter, ranks, &s);
-            if (st != KILN_OK) {
-                free(secs);
-                return st;
-            }
-            secs[i] = s.seconds;
-        }
-        s.seconds = kiln_median(secs, (size_t)runs);
-        free(secs);
-        result->iterations = s.iterations;
-        result->converged = s.converged;
-        result->residual = s.residual;
-        result->seconds = s.seconds;
-        result->precision = KILN_PRECISION_FLOAT64;
+        st = opt->precision == KILN_PRECISION_FLOAT32
+                 ? kiln_fail(ctx, KILN_ERR_INPUT, "the CPU computes PageRank in float64 only")
+                 : run_cpu(ctx, g, opt, &prob, ranks, result);
     } else {
         int use_double = opt->precision == KILN_PRECISION_FLOAT64;
-        st = run_cuda(ctx, g, opt, use_double, ranks, result);
-        if (st != KILN_OK) return st;
+        st = run_cuda(ctx, g, opt, &prob, use_double, ranks, result);
         result->precision = use_double ? KILN_PRECISION_FLOAT64 : KILN_PRECISION_FLOAT32;
     }
+    vectors_free(&vec);
+    if (st != KILN_OK) return st;
     if (result->iterations > 0 && result->seconds > 0) {
         result->seconds_per_iteration = result->seconds / result->iterations;
         result->edges_per_second = (double)g->m * result->iterations / result->seconds;

@@ -151,15 +151,25 @@ kiln_graph *kiln_graph_alloc(void);
 /* Exclusive prefix sum of a[0..n) in place with `threads` threads; returns the total. */
 uint64_t kiln_scan_u64(uint64_t *a, uint64_t n, int threads);
 
-/* CPU PageRank in float64 (pagerank_cpu.c). */
+/* CPU PageRank in float64 (pagerank_cpu.c): NetworkX's definition,
+ *   x' = d * (A^T y + D * q) + (1 - d) * p,   y[u] = x[u] / W_u,
+ * W_u the out-weight sum of u (g->out_weight) or, without weights, its out-degree; D the sum of x
+ * over the vertices with W_u = 0 (dangling); stop when sum |x' - x| < n * tol. */
+typedef struct kiln_pr_problem {
+    double damping, tol;
+    int max_iter;
+    /* n values each, normalized to sum 1 (the API does it), or NULL: the teleport distribution p
+     * (NULL uniform), where dangling rank goes q (NULL: p), the start x0 (NULL uniform). */
+    const double *personalization, *dangling, *nstart;
+} kiln_pr_problem;
 typedef struct kiln_pr_cpu_stats {
     int iterations, converged;
     double residual, seconds;
 } kiln_pr_cpu_stats;
-kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, double damping, double tol, int max_iter,
-                              double *ranks, kiln_pr_cpu_stats *stats);
-/* One float64 iteration from x: returns sum |P(x) - x| (the verifier of device results), or a
- * negative value when out of memory. */
-double kiln_pagerank_cpu_residual(const kiln_graph *g, double damping, const double *x, int threads);
+kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, double *ranks,
+                              kiln_pr_cpu_stats *stats);
+/* One float64 iteration of problem p from x: returns sum |P(x) - x| (the verifier of device
+ * results), or a negative value when out of memory. */
+double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p, const double *x, int threads);
 
 #endif
