@@ -41,7 +41,8 @@ static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, un
         if (st != KILN_OK) return st;
         take_cuda_csr(g, &c, t0);
         kiln_graph_finish_info(g, kiln_graph_threads(ctx));
-        return KILN_OK;
+        /* the device build is a few CUB passes of under a second: a signal is honoured after it */
+        return kiln_ctx_poll(ctx);
     }
     return kiln_csr_build_cpu(ctx, e, flags, g);
 }
@@ -165,6 +166,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
             double t0 = kiln_now();
             st = ctx->gpu->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
             if (st == KILN_OK) take_cuda_csr(g, &c, t0);
+            if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* after the generation, before the weights */
             if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
                 st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
             if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads(ctx));
@@ -173,6 +175,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
         double t0 = kiln_now();
         kiln_edges e;
         st = kiln_rmat_edges_cpu(ctx, &spec, &e);
+        if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* between the generation and the build */
         if (st == KILN_OK) st = kiln_csr_build_cpu(ctx, &e, flags, g);
         kiln_edges_free(&e);
         if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
