@@ -622,7 +622,7 @@ SCENARIOS = {
     "tinydiff": (sc_tinydiff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "baddiff": (sc_baddiff, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
     "flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"], {}),
-    "slow": (sc_slow, ["--duration", "5", "--work-nonces", "UNIT"], {"slow": 0.001}),
+    "slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"], {"slow": 0.001}),
     "unresolvable": (sc_unresolvable, ["--duration", "6", "--work-nonces", "UNIT"], {"preload": 3}),
     "bigen1": (sc_badextranonce, ["--duration", "20"], {"en1_hex": "ab" * 100}),
     "bigen2": (sc_badextranonce, ["--duration", "20"], {"en2_size_sent": 17}),
