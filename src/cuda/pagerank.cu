@@ -21,6 +21,21 @@
  * waits for another, so the host queues batches of iterations (a CUDA graph of launches whose
  * only argument that differs is the iteration number mod 6) and reads the state only between
  * batches, or never when the count is fixed.
+ *
+ * NetworkX's whole definition, x' = d (A^T y + D q) + (1 - d) p, comes in through a template mode
+ * so the plain run (unweighted, uniform p and q) compiles to the same code as before:
+ *  - MODE_WEIGHTED: the setup turns each edge weight into its share of the source's out-weight,
+ *    w[j] / W[src[j]] (NetworkX's stochastic_graph), stored in the rank type beside the sources and
+ *    moved with them by the relabelling and the row sort (segmented sort of pairs). The out-degree
+ *    array then holds 1 for a vertex with out-weight and 0 for a dangling one (W = 0), so y = x
+ *    and the row code is unchanged; only the gather multiplies. Normalizing per edge rather than
+ *    dividing x by W keeps float32 exact where W is tiny or huge. Cost: 4 more streamed bytes an
+ *    edge with float32 ranks (8 with float64) on top of the 4-byte source and the gathered rank;
+ *    staged rows put the product in shared memory, so the staging size does not change.
+ *  - MODE_TELEPORT: p and/or q as arrays over the visiting order (relabelled with the rows); the
+ *    row update is x = d sum + base + cp p[v] + cq q[v], the coefficients taken per launch from D
+ *    (q = p folds into cp, a uniform one into base). 4 or 8 more bytes a row per given vector.
+ * nstart only changes the initial y (x0 / out-degree) and the initial dangling mass.
  */
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -63,6 +78,9 @@ struct PrState {
 
 enum { KIND_BLOCK = 0, KIND_LANES = 1, KIND_STAGED = 2 };
 
+/* What a kernel instantiation computes beyond the plain definition (bit set). */
+enum { MODE_PLAIN = 0, MODE_WEIGHTED = 1, MODE_TELEPORT = 2 };
+
 struct Bins {
     int count;
     uint64_t row_begin[kClasses + 1]; /* bin k = rows [row_begin[k], row_begin[k+1]) in visiting order */
@@ -75,13 +93,21 @@ struct Bins {
 template <typename T, typename Off> struct Args {
     const Off *__restrict__ off;
     const uint32_t *__restrict__ src;
-    const uint32_t *__restrict__ odeg;
+    const uint32_t *__restrict__ odeg; /* MODE_WEIGHTED: 1, or 0 for a dangling vertex */
     const uint32_t *__restrict__ order; /* visiting position -> row; NULL when rows are relabelled */
     T *y0, *y1;
     PrState *st;
     Slot *ring; /* 3 x kSlots: iteration j adds into entry j % 3 */
     Bins bins;
     double damping, inv_n, threshold;
+    const T *__restrict__ w; /* MODE_WEIGHTED: w[j] / W[src[j]], aligned with src */
+    const T *__restrict__ tp; /* MODE_TELEPORT: personalization by row, or NULL (uniform) */
+    const T *__restrict__ tq; /* MODE_TELEPORT: dangling vector by row, or NULL (q = p) */
+};
+
+/* Per launch: x = d * sum + base (+ cp * tp[v] + cq * tq[v] in MODE_TELEPORT). */
+template <typename T> struct Coef {
+    T d, base, cp, cq;
 };
 
 __host__ __device__ inline int degree_class(uint64_t deg)
@@ -97,26 +123,45 @@ __host__ __device__ inline int class_max_degree(int c) { return (1 << (12 - c)) 
 __host__ __device__ inline int class_lanes_log2(int c) { return c <= 6 ? 5 : 11 - c; }
 
 /* New x of row v from the sum of its sources' y; accumulates the L1 change and dangling mass. */
-template <typename T, typename Off>
-__device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T sum, const T *y_in, T *y_out, T d,
-                                           T base, double &res, double &dang)
+template <int M, typename T, typename Off>
+__device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T sum, const T *y_in, T *y_out,
+                                           const Coef<T> &c, double &res, double &dang)
 {
     const uint32_t od = a.odeg[v];
     const T yo = y_in[v];
-    const T x = d * sum + base;
-    const T old = od ? yo * (T)od : yo;
+    T x = c.d * sum + c.base;
+    if constexpr ((M & MODE_TELEPORT) != 0) {
+        if (a.tp) x += c.cp * __ldg(&a.tp[v]);
+        if (a.tq) x += c.cq * __ldg(&a.tq[v]);
+    }
+    /* weighted: od is 1 or 0 and y = x (the weights are already shares of W) */
+    const T old = (od && !(M & MODE_WEIGHTED)) ? yo * (T)od : yo;
     res += fabs((double)x - (double)old);
     if (od) {
-        y_out[v] = x / (T)od;
+        y_out[v] = (M & MODE_WEIGHTED) ? x : x / (T)od;
     } else {
         y_out[v] = x;
         dang += (double)x;
     }
 }
 
-/* Sum of y over sources[beg, end) taken by lanes lane, lane+G, ...; with a whole block on the
- * row eight loads in flight per thread, four with 8+ lanes. */
-template <int G, typename T, typename Off>
+/* Edge j's weight share in MODE_WEIGHTED (streamed like the sources), else 1 and no load. */
+template <int M, typename T, typename Off> __device__ __forceinline__ T edge_weight(const Args<T, Off> &a, Off j)
+{
+    if constexpr ((M & MODE_WEIGHTED) != 0) return __ldcs(&a.w[j]);
+    else return (T)1;
+}
+
+/* What edge j adds to its row: the gathered y, times the weight share in MODE_WEIGHTED. */
+template <int M, typename T> __device__ __forceinline__ T term(T w, T y)
+{
+    if constexpr ((M & MODE_WEIGHTED) != 0) return w * y;
+    else return y;
+}
+
+/* Sum over edges [beg, end) taken by lanes lane, lane+G, ...; with a whole block on the row eight
+ * loads in flight per thread, four with 8+ lanes. */
+template <int G, int M, typename T, typename Off>
 __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__ y_in, Off beg, Off end, int lane)
 {
     T s0 = 0, s1 = 0;
@@ -124,12 +169,16 @@ __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__
     if (G >= 256) {
         for (; j + 7 * G < end; j += 8 * G) {
             uint32_t u[8];
+            T w[8];
 #pragma unroll
-            for (int k = 0; k < 8; k++) u[k] = __ldcs(&a.src[j + k * G]);
+            for (int k = 0; k < 8; k++) {
+                u[k] = __ldcs(&a.src[j + k * G]);
+                w[k] = edge_weight<M>(a, j + k * G);
+            }
 #pragma unroll
             for (int k = 0; k < 8; k += 2) {
-                s0 += __ldg(&y_in[u[k]]);
-                s1 += __ldg(&y_in[u[k + 1]]);
+                s0 += term<M>(w[k], __ldg(&y_in[u[k]]));
+                s1 += term<M>(w[k + 1], __ldg(&y_in[u[k + 1]]));
             }
         }
     }
@@ -137,18 +186,20 @@ __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__
         for (; j + 3 * G < end; j += 4 * G) {
             const uint32_t u0 = __ldcs(&a.src[j]), u1 = __ldcs(&a.src[j + G]), u2 = __ldcs(&a.src[j + 2 * G]),
                            u3 = __ldcs(&a.src[j + 3 * G]);
-            s0 += __ldg(&y_in[u0]) + __ldg(&y_in[u2]);
-            s1 += __ldg(&y_in[u1]) + __ldg(&y_in[u3]);
+            const T w0 = edge_weight<M>(a, j), w1 = edge_weight<M>(a, j + G), w2 = edge_weight<M>(a, j + 2 * G),
+                    w3 = edge_weight<M>(a, j + 3 * G);
+            s0 += term<M>(w0, __ldg(&y_in[u0])) + term<M>(w2, __ldg(&y_in[u2]));
+            s1 += term<M>(w1, __ldg(&y_in[u1])) + term<M>(w3, __ldg(&y_in[u3]));
         }
     }
-    for (; j < end; j += G) s0 += __ldg(&y_in[__ldcs(&a.src[j])]);
+    for (; j < end; j += G) s0 += term<M>(edge_weight<M>(a, j), __ldg(&y_in[__ldcs(&a.src[j])]));
     return s0 + s1;
 }
 
 /* Rows [first, last) of the visiting order, G lanes a row, consecutive groups on consecutive rows. */
-template <int G, bool Indirect, typename T, typename Off>
-__device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in, T *y_out, T d, T base, uint64_t first,
-                                           uint64_t last, double &res, double &dang)
+template <int G, bool Indirect, int M, typename T, typename Off>
+__device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
+                                           uint64_t first, uint64_t last, double &res, double &dang)
 {
     constexpr int groups = kBlock / G;
     const int lane = threadIdx.x & (G - 1);
@@ -163,21 +214,21 @@ __device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in,
             beg = a.off[v];
             end = a.off[v + 1];
         }
-        T sum = gather<G>(a, y_in, beg, end, lane);
+        T sum = gather<G, M>(a, y_in, beg, end, lane);
 #pragma unroll
         for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
-        if (active && lane == 0) finish_row(a, v, sum, y_in, y_out, d, base, res, dang);
+        if (active && lane == 0) finish_row<M>(a, v, sum, y_in, y_out, c, res, dang);
     }
 }
 
 /* One row for the whole block. */
-template <bool Indirect, typename T, typename Off>
-__device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, T *y_out, T d, T base, uint64_t p,
+template <bool Indirect, int M, typename T, typename Off>
+__device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c, uint64_t p,
                                           double &res, double &dang)
 {
     __shared__ T part[kBlock / 32];
     const uint32_t v = Indirect ? a.order[p] : (uint32_t)p;
-    T sum = gather<kBlock>(a, y_in, a.off[v], a.off[v + 1], threadIdx.x);
+    T sum = gather<kBlock, M>(a, y_in, a.off[v], a.off[v + 1], threadIdx.x);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
     if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = sum;
@@ -186,14 +237,15 @@ __device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, 
         T s = 0;
 #pragma unroll
         for (int w = 0; w < kBlock / 32; w++) s += part[w];
-        finish_row(a, v, s, y_in, y_out, d, base, res, dang);
+        finish_row<M>(a, v, s, y_in, y_out, c, res, dang);
     }
 }
 
 /* Rows [first, last) of the relabelled CSR whose edges (at most kStageEdges) are staged: every
- * thread loads sources and gathers ranks into shared memory, then G lanes sum each row there. */
-template <int G, typename T, typename Off>
-__device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in, T *y_out, T d, T base,
+ * thread loads sources and gathers ranks (times the weight share in MODE_WEIGHTED, so one value
+ * an edge either way) into shared memory, then G lanes sum each row there. */
+template <int G, int M, typename T, typename Off>
+__device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
                                             uint64_t first, uint64_t last, T *vals, double &res, double &dang)
 {
     constexpr int per = kStageEdges / kBlock;
@@ -202,15 +254,17 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
 #pragma unroll
     for (int b = 0; b < per; b += 8) {
         uint32_t u[8];
+        T w[8];
 #pragma unroll
         for (int k = 0; k < 8; k++) {
             const int i = threadIdx.x + (b + k) * kBlock;
             u[k] = i < count ? __ldcs(&a.src[e0 + (Off)i]) : 0u;
+            w[k] = i < count ? edge_weight<M>(a, e0 + (Off)i) : (T)0;
         }
 #pragma unroll
         for (int k = 0; k < 8; k++) {
             const int i = threadIdx.x + (b + k) * kBlock;
-            if (i < count) vals[i] = __ldg(&y_in[u[k]]);
+            if (i < count) vals[i] = term<M>(w[k], __ldg(&y_in[u[k]]));
         }
     }
     __syncthreads();
@@ -229,12 +283,12 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
         for (int k = b + lane; k < e; k += G) sum += vals[k];
 #pragma unroll
         for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
-        if (active && lane == 0) finish_row(a, (uint32_t)p, sum, y_in, y_out, d, base, res, dang);
+        if (active && lane == 0) finish_row<M>(a, (uint32_t)p, sum, y_in, y_out, c, res, dang);
     }
 }
 
 /* Iteration j (from 1); phase = j mod 6 gives the parity of the rank buffers and the ring entry. */
-template <typename T, typename Off, bool Indirect>
+template <typename T, typename Off, bool Indirect, int M>
 __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsigned phase)
 {
     /* one staging buffer for every bin's instantiation (each would otherwise get its own) */
@@ -270,8 +324,25 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
     }
     const T *y_in = (phase & 1) ? a.y0 : a.y1;
     T *y_out = (phase & 1) ? a.y1 : a.y0;
-    const T d = (T)a.damping;
-    const T base = (T)(((1.0 - a.damping) + a.damping * dangling) * a.inv_n);
+    Coef<T> c;
+    c.d = (T)a.damping;
+    if constexpr ((M & MODE_TELEPORT) != 0) {
+        /* (1 - d) p + d D q, each vector either given or uniform (then a constant); q = p
+         * when no dangling vector was given */
+        double base = 0, cp = 0, cq = 0;
+        const double dd = a.damping * dangling;
+        if (a.tp) cp = 1.0 - a.damping;
+        else base = (1.0 - a.damping) * a.inv_n;
+        if (a.tq) cq = dd;
+        else if (a.tp) cp += dd;
+        else base += dd * a.inv_n;
+        c.base = (T)base;
+        c.cp = (T)cp;
+        c.cq = (T)cq;
+    } else {
+        c.base = (T)(((1.0 - a.damping) + a.damping * dangling) * a.inv_n);
+        c.cp = c.cq = 0;
+    }
 
     int k = 0;
     while (k + 1 < a.bins.count && blockIdx.x >= a.bins.block_begin[k + 1]) k++;
@@ -280,26 +351,26 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
     const uint64_t last = min(first + rpb, a.bins.row_begin[k + 1]);
     double res = 0, dang = 0;
     if (a.bins.kind[k] == KIND_BLOCK) {
-        row_block<Indirect>(a, y_in, y_out, d, base, first, res, dang);
+        row_block<Indirect, M>(a, y_in, y_out, c, first, res, dang);
     } else if (a.bins.kind[k] == KIND_STAGED) {
         if constexpr (!Indirect) {
             switch (a.bins.lanes_log2[k]) {
-            case 5: rows_staged<32>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
-            case 4: rows_staged<16>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
-            case 3: rows_staged<8>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
-            case 2: rows_staged<4>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
-            case 1: rows_staged<2>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
-            default: rows_staged<1>(a, y_in, y_out, d, base, first, last, stage, res, dang); break;
+            case 5: rows_staged<32, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 4: rows_staged<16, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 3: rows_staged<8, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 2: rows_staged<4, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 1: rows_staged<2, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            default: rows_staged<1, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
             }
         }
     } else {
         switch (a.bins.lanes_log2[k]) {
-        case 5: rows_lanes<32, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-        case 4: rows_lanes<16, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-        case 3: rows_lanes<8, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-        case 2: rows_lanes<4, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-        case 1: rows_lanes<2, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
-        default: rows_lanes<1, Indirect>(a, y_in, y_out, d, base, first, last, res, dang); break;
+        case 5: rows_lanes<32, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 4: rows_lanes<16, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 3: rows_lanes<8, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 2: rows_lanes<4, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 1: rows_lanes<2, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        default: rows_lanes<1, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
         }
     }
 
@@ -354,11 +425,13 @@ __global__ void in_degrees(const Off *__restrict__ off, uint64_t n, uint32_t *__
     if (threadIdx.x < kClasses && cnt[threadIdx.x]) atomicAdd(&classes[threadIdx.x], cnt[threadIdx.x]);
 }
 
-/* Relabelled CSR: new row i is old row new2old[i], its sources mapped through old2new. */
-template <typename Off>
-__global__ void relabel_rows(const Off *__restrict__ off, const uint32_t *__restrict__ src,
+/* Relabelled CSR: new row i is old row new2old[i], its sources mapped through old2new; the edge
+ * weights (when w is not NULL) move with them. */
+template <typename Off, typename W>
+__global__ void relabel_rows(const Off *__restrict__ off, const uint32_t *__restrict__ src, const W *__restrict__ w,
                              const uint32_t *__restrict__ new2old, const uint32_t *__restrict__ old2new,
-                             const unsigned long long *__restrict__ noff, uint64_t n, uint32_t *__restrict__ nsrc)
+                             const unsigned long long *__restrict__ noff, uint64_t n, uint32_t *__restrict__ nsrc,
+                             W *__restrict__ nw)
 {
     constexpr int G = 8;
     const uint64_t groups = ((uint64_t)gridDim.x * blockDim.x) / G;
@@ -367,8 +440,37 @@ __global__ void relabel_rows(const Off *__restrict__ off, const uint32_t *__rest
         const uint32_t v = new2old[i];
         const Off beg = off[v], len = off[v + 1] - beg;
         const unsigned long long to = noff[i];
-        for (Off k = (Off)lane; k < len; k += G) nsrc[to + k] = old2new[src[beg + k]];
+        for (Off k = (Off)lane; k < len; k += G) {
+            nsrc[to + k] = old2new[src[beg + k]];
+            if (w) nw[to + k] = w[beg + k];
+        }
     }
+}
+
+/* Each edge's share of its source's out-weight, in the rank type (0 from a dangling source, whose
+ * y is then x itself), and the out-degree array replaced by 1 / 0 (has out-weight / dangling). */
+template <typename T>
+__global__ void weight_shares(const uint32_t *__restrict__ src, const double *__restrict__ w,
+                              const double *__restrict__ out_weight, uint64_t m, uint64_t n, T *__restrict__ share,
+                              uint32_t *__restrict__ has_out)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += stride) {
+        const double wu = out_weight[src[j]];
+        share[j] = wu > 0 ? (T)(w[j] / wu) : (T)0;
+    }
+    for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride)
+        has_out[v] = out_weight[v] > 0 ? 1u : 0u;
+}
+
+/* out[i] = in[perm[i]] (in[i] without perm), converted to the output type. */
+template <typename O>
+__global__ void gather_vector(const double *__restrict__ in, const uint32_t *__restrict__ perm, uint64_t n,
+                              O *__restrict__ out)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = (O)in[perm ? perm[i] : i];
 }
 
 __global__ void invert(const uint32_t *__restrict__ new2old, uint64_t n, uint32_t *__restrict__ old2new)
@@ -390,13 +492,16 @@ __global__ void widen_degrees(const uint32_t *__restrict__ deg, uint64_t n, unsi
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += stride) out[i] = i < n ? deg[i] : 0ull;
 }
 
-template <typename T> __global__ void init_y(const uint32_t *__restrict__ odeg, uint64_t n, T *__restrict__ y)
+/* y of the start vector: x0 (by row, NULL uniform) over the out-degree (1 / 0 when weighted). */
+template <typename T>
+__global__ void init_y(const uint32_t *__restrict__ odeg, const double *__restrict__ x0, uint64_t n, T *__restrict__ y)
 {
-    const double x0 = 1.0 / (double)n;
+    const double uniform = 1.0 / (double)n;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         const uint32_t od = odeg[i];
-        y[i] = (T)(od ? x0 / (double)od : x0);
+        const double x = x0 ? x0[i] : uniform;
+        y[i] = (T)(od ? x / (double)od : x);
     }
 }
 
@@ -449,6 +554,62 @@ struct Mark {
     }
 };
 
+/* A CUB call made as CUB wants: once for the size of its temporary storage, then with it. */
+template <typename F> cudaError_t cub_twice(DevArray<unsigned char> &temp, F &&call)
+{
+    size_t bytes = 0;
+    cudaError_t e = call(nullptr, bytes);
+    if (e == cudaSuccess) e = temp.alloc(bytes);
+    if (e == cudaSuccess) e = call(temp.p, bytes);
+    return e;
+}
+
+/* Of a sort's two buffers, the one holding the result goes to dst (freed before), the other is freed. */
+template <typename V> void keep_sorted(DevArray<V> &x, DevArray<V> &y, const V *current, DevArray<V> &dst)
+{
+    DevArray<V> &keep = current == x.p ? x : y;
+    DevArray<V> &drop = current == x.p ? y : x;
+    const size_t count = keep.n;
+    drop.reset();
+    dst.reset();
+    dst.p = keep.release();
+    dst.n = count;
+}
+
+/* n host values, by row: out[i] = host[perm[i]] (host[i] without perm) in the type O. */
+template <typename O>
+kiln_status upload_vector(kiln_gpu *st, const double *host, const uint32_t *perm, uint64_t n, DevArray<O> &out)
+{
+    cudaStream_t s = st->stream;
+    DevArray<double> tmp;
+    KILN_CUDA_TRY(out.alloc(n), "cudaMalloc (vector)");
+    KILN_CUDA_TRY(tmp.alloc(n), "cudaMalloc (vector)");
+    KILN_CUDA_TRY(cudaMemcpyAsync(tmp.p, host, n * 8, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+    gather_vector<O><<<grid_for(n, kBlock, st->sm_count), kBlock, 0, s>>>(tmp.p, perm, n, out.p);
+    LAUNCH_CHECK("gather_vector");
+    KILN_CUDA_TRY(cudaStreamSynchronize(s), "gather_vector");
+    return KILN_OK;
+}
+
+template <typename T, typename Off, int M>
+void launch_mode(const Args<T, Off> &a, bool reorder, unsigned grid, cudaStream_t s, unsigned phase)
+{
+    if (reorder) pr_iteration<T, Off, false, M><<<grid, kBlock, 0, s>>>(a, phase);
+    else pr_iteration<T, Off, true, M><<<grid, kBlock, 0, s>>>(a, phase);
+}
+
+/* One iteration, the instantiation picked by the relabelling and the mode (MODE_* bits). */
+template <typename T, typename Off>
+void launch_iteration(const Args<T, Off> &a, int mode, bool reorder, unsigned grid, cudaStream_t s, unsigned phase)
+{
+    switch (mode) {
+    case MODE_PLAIN: launch_mode<T, Off, MODE_PLAIN>(a, reorder, grid, s, phase); break;
+    case MODE_WEIGHTED: launch_mode<T, Off, MODE_WEIGHTED>(a, reorder, grid, s, phase); break;
+    case MODE_TELEPORT: launch_mode<T, Off, MODE_TELEPORT>(a, reorder, grid, s, phase); break;
+    default: launch_mode<T, Off, MODE_WEIGHTED | MODE_TELEPORT>(a, reorder, grid, s, phase); break;
+    }
+}
+
 template <typename T, typename Off>
 kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *prm, double *ranks,
                          kiln_gpu_pr_stats *stats)
@@ -473,7 +634,23 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "narrow_offsets");
     }
     KILN_CUDA_TRY(cudaMemcpyAsync(src.p, g->sources, m * 4, cudaMemcpyHostToDevice, s), "cudaMemcpy");
-    KILN_CUDA_TRY(cudaMemcpyAsync(odeg.p, g->outdeg, n * 4, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+    const bool weighted = g->weights != nullptr;
+    const int mode = (weighted ? MODE_WEIGHTED : 0) | (prm->personalization || prm->dangling ? MODE_TELEPORT : 0);
+    DevArray<T> wsh; /* weighted: each edge's share of its source's out-weight, aligned with src */
+    if (weighted) {
+        DevArray<double> w64, ow64;
+        KILN_CUDA_TRY(wsh.alloc(m), "cudaMalloc (edge weights)");
+        KILN_CUDA_TRY(w64.alloc(m), "cudaMalloc (edge weights)");
+        KILN_CUDA_TRY(ow64.alloc(n), "cudaMalloc (out-weights)");
+        KILN_CUDA_TRY(cudaMemcpyAsync(w64.p, g->weights, m * 8, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+        KILN_CUDA_TRY(cudaMemcpyAsync(ow64.p, g->out_weight, n * 8, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+        weight_shares<T><<<grid_for(m > n ? m : n, kBlock, sms), kBlock, 0, s>>>(src.p, w64.p, ow64.p, m, n, wsh.p,
+                                                                                 odeg.p);
+        LAUNCH_CHECK("weight_shares");
+        KILN_CUDA_TRY(cudaStreamSynchronize(s), "weight_shares");
+    } else {
+        KILN_CUDA_TRY(cudaMemcpyAsync(odeg.p, g->outdeg, n * 4, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+    }
 
     /* visiting order: descending in-degree (stable, so ties keep label order) */
     DevArray<uint32_t> order; /* new2old */
@@ -522,37 +699,46 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
             narrow_offsets<Off><<<grid_for(n + 1, kBlock, sms), kBlock, 0, s>>>((const uint64_t *)noff64.p, noff.p, n + 1);
             LAUNCH_CHECK("narrow_offsets");
             DevArray<uint32_t> nsrc, nsrc_alt;
+            DevArray<T> nw, nw_alt;
             KILN_CUDA_TRY(nsrc.alloc(m), "cudaMalloc (relabelled sources)");
-            relabel_rows<Off><<<grid_for(n * 8, kBlock, sms), kBlock, 0, s>>>(off.p, src.p, order.p, old2new.p,
-                                                                            noff64.p, n, nsrc.p);
+            if (weighted) KILN_CUDA_TRY(nw.alloc(m), "cudaMalloc (relabelled weights)");
+            relabel_rows<Off, T><<<grid_for(n * 8, kBlock, sms), kBlock, 0, s>>>(off.p, src.p, wsh.p, order.p,
+                                                                               old2new.p, noff64.p, n, nsrc.p, nw.p);
             LAUNCH_CHECK("relabel_rows");
             permute_u32<<<grid_for(n, kBlock, sms), kBlock, 0, s>>>(odeg.p, order.p, n, nodeg.p);
             LAUNCH_CHECK("permute_u32");
             KILN_CUDA_TRY(cudaStreamSynchronize(s), "relabel");
             src.reset();
+            wsh.reset();
             off.reset();
             old2new.reset();
             noff64.reset();
             KILN_CUDA_TRY(nsrc_alt.alloc(m), "cudaMalloc (relabelled sources)");
             cub::DoubleBuffer<uint32_t> keys(nsrc.p, nsrc_alt.p);
-            size_t tss = 0;
-            KILN_CUDA_TRY(cub::DeviceSegmentedSort::SortKeys(nullptr, tss, keys, (int64_t)m, (int64_t)n, noff.p,
-                                                             noff.p + 1, s),
-                          "cub segmented sort");
-            KILN_CUDA_TRY(temp.alloc(tss), "cudaMalloc (sort buffer)");
-            KILN_CUDA_TRY(cub::DeviceSegmentedSort::SortKeys(temp.p, tss, keys, (int64_t)m, (int64_t)n, noff.p,
-                                                             noff.p + 1, s),
-                          "cub segmented sort");
-            KILN_CUDA_TRY(cudaStreamSynchronize(s), "segmented sort");
-            temp.reset();
-            if (keys.Current() == nsrc.p) {
-                nsrc_alt.reset();
-                src.p = nsrc.release();
+            if (weighted) {
+                /* the keys are distinct within a row (duplicates were merged), so the weights
+                 * follow their sources whatever the sort's stability */
+                KILN_CUDA_TRY(nw_alt.alloc(m), "cudaMalloc (relabelled weights)");
+                cub::DoubleBuffer<T> vals(nw.p, nw_alt.p);
+                KILN_CUDA_TRY(cub_twice(temp,
+                                        [&](void *t, size_t &b) {
+                                            return cub::DeviceSegmentedSort::SortPairs(
+                                                t, b, keys, vals, (int64_t)m, (int64_t)n, noff.p, noff.p + 1, s);
+                                        }),
+                              "cub segmented sort");
+                KILN_CUDA_TRY(cudaStreamSynchronize(s), "segmented sort");
+                keep_sorted(nw, nw_alt, vals.Current(), wsh);
             } else {
-                nsrc.reset();
-                src.p = nsrc_alt.release();
+                KILN_CUDA_TRY(cub_twice(temp,
+                                        [&](void *t, size_t &b) {
+                                            return cub::DeviceSegmentedSort::SortKeys(t, b, keys, (int64_t)m, (int64_t)n,
+                                                                                      noff.p, noff.p + 1, s);
+                                        }),
+                              "cub segmented sort");
+                KILN_CUDA_TRY(cudaStreamSynchronize(s), "segmented sort");
             }
-            src.n = m;
+            temp.reset();
+            keep_sorted(nsrc, nsrc_alt, keys.Current(), src);
             off.p = noff.release();
             off.n = n + 1;
             odeg.reset();
@@ -561,6 +747,27 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
         }
     }
     KILN_CUDA_TRY(cudaStreamSynchronize(s), "setup");
+
+    /* the teleport vectors by row (relabelled like the rows), x0 for the start */
+    DevArray<T> tp, tq;
+    DevArray<double> x0;
+    {
+        const uint32_t *perm = prm->reorder ? order.p : nullptr;
+        kiln_status vs = KILN_OK;
+        if (prm->personalization) vs = upload_vector(st, prm->personalization, perm, n, tp);
+        if (vs == KILN_OK && prm->dangling) vs = upload_vector(st, prm->dangling, perm, n, tq);
+        if (vs == KILN_OK && prm->nstart) vs = upload_vector(st, prm->nstart, perm, n, x0);
+        if (vs != KILN_OK) return vs;
+    }
+    /* the dangling mass of x0 ("iteration 0" of the ring) */
+    double dangling0 = (double)g->dangling / (double)n;
+    if (weighted || prm->nstart) {
+        dangling0 = 0;
+        for (uint64_t v = 0; v < n; v++) {
+            const bool dangles = weighted ? !(g->out_weight[v] > 0) : g->outdeg[v] == 0;
+            if (dangles) dangling0 += prm->nstart ? prm->nstart[v] : 1.0 / (double)n;
+        }
+    }
 
     /* bins: the classes are contiguous in the visiting order */
     Bins bins;
@@ -618,6 +825,9 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     a.src = src.p;
     a.odeg = odeg.p;
     a.order = prm->reorder ? nullptr : order.p;
+    a.w = wsh.p;
+    a.tp = tp.p;
+    a.tq = tq.p;
     a.y0 = y0.p;
     a.y1 = y1.p;
     a.st = dst.p;
@@ -627,10 +837,7 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     a.inv_n = 1.0 / (double)n;
     a.threshold = (double)n * prm->tol;
 
-    auto launch = [&](cudaStream_t ss, unsigned j) {
-        if (prm->reorder) pr_iteration<T, Off, false><<<grid, kBlock, 0, ss>>>(a, j % 6);
-        else pr_iteration<T, Off, true><<<grid, kBlock, 0, ss>>>(a, j % 6);
-    };
+    auto launch = [&](cudaStream_t ss, unsigned j) { launch_iteration(a, mode, prm->reorder != 0, grid, ss, j % 6); };
     /* a batch of iterations as one CUDA graph (small graphs are otherwise launch-bound); a
      * multiple of 6 so that every batch starts at phase 1 */
     const int batch = m <= (UINT64_C(1) << 24) ? 36 : 6;
@@ -658,12 +865,12 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     Mark mark;
     KILN_CUDA_TRY(cudaEventCreateWithFlags(&mark.ev, cudaEventDisableTiming), "cudaEventCreate");
     for (int run = 0; run < runs; run++) {
-        init_y<T><<<grid_for(n, kBlock, sms), kBlock, 0, s>>>(odeg.p, n, y0.p);
+        init_y<T><<<grid_for(n, kBlock, sms), kBlock, 0, s>>>(odeg.p, x0.p, n, y0.p);
         LAUNCH_CHECK("init_y");
         /* "iteration 0": not converged, dangling mass of x0 */
         memset(h, 0, sizeof *h);
         h->ring[0].res = HUGE_VAL;
-        h->ring[0].dang = (double)g->dangling / (double)n;
+        h->ring[0].dang = dangling0;
         KILN_CUDA_TRY(cudaMemcpyAsync(dst.p, &h->st, sizeof(PrState), cudaMemcpyHostToDevice, s), "cudaMemcpy");
         KILN_CUDA_TRY(cudaMemcpyAsync(ring.p, h->ring, sizeof h->ring, cudaMemcpyHostToDevice, s), "cudaMemcpy");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "init");
@@ -738,7 +945,7 @@ kiln_status kiln_cuda_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const k
 {
     memset(stats, 0, sizeof *stats);
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
-    if (g->n == 0 || g->n > 0xfffffffeull || p->max_iter < 1) {
+    if (g->n == 0 || g->n > 0xfffffffeull || p->max_iter < 1 || (g->weights == nullptr) != (g->out_weight == nullptr)) {
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "PageRank: bad graph or parameters");
     }
     const bool wide = g->m > 0xffffffffull;
