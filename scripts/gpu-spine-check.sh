@@ -4,7 +4,7 @@
 # steps of STEPS (default "test sanitize compare"):
 #   test      every test, the GPU ones included (the GPU tests one at a time, after the others)
 #   sanitize  compute-sanitizer memcheck on every GPU test in its quick mode, racecheck on the
-#             Merkle and scrypt kernels (they use shared memory and warp shuffles)
+#             Merkle, scrypt and PageRank kernels (they use shared memory and warp shuffles)
 #   selftest  kiln selftest, mine --demo and devices on the GPU
 #   compare   scripts/bench-compare.sh: every bench of both builds, in turns, ROUNDS rounds
 # Logs go to $OUT; the last lines printed are a short table.
@@ -60,7 +60,7 @@ if want sanitize; then
     for t in build-gpu/tests/test_cuda_*; do
         n=$(basename "$t")
         tools="memcheck"
-        case $n in *merkle* | *scrypt*) tools="memcheck racecheck" ;; esac
+        case $n in *merkle* | *scrypt* | *pagerank*) tools="memcheck racecheck" ;; esac
         for tool in $tools; do
             s=$(date +%s)
             KILN_TEST_QUICK=1 KILN_TEST_SMALL=1 compute-sanitizer --tool $tool --error-exitcode 99 "$t" >"$OUT/san-$n-$tool.log" 2>&1
