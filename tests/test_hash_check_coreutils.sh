@@ -6,15 +6,8 @@
 # binary file given as a list (one summary line, as sha256sum, not a warning per line).
 # Usage: test_hash_check_coreutils.sh KILN DATA_DIR
 set -u
-KILN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/hash_test_util.sh"
 command -v sha256sum > /dev/null || { echo "no sha256sum: skipped"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { if [ "$1" == "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 same_bytes() { if cmp -s "$1" "$2"; then ok; else bad "$3: $(od -c "$1" | head -5) versus $(od -c "$2" | head -5)"; fi; }
 # Verdict lines (`NAME: OK`) follow coreutils 9.1, Debian 12's: only a name with a newline is
 # escaped there; later releases escape backslashes and carriage returns too. Against another
@@ -121,5 +114,4 @@ grep -q "WARNING: $n lines are improperly formatted" err && ok || bad "same coun
 "$KILN" hash --algo sha256 --check mostly_binary --warn 2> err > /dev/null
 expect_eq "$(grep -c 'mostly_binary:[0-9]*: improperly formatted sha256 checksum line' err)" "$n" "--warn"
 
-echo "$pass passed, $fail failed"
-[ "$fail" == 0 ]
+finish

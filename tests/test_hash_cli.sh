@@ -4,15 +4,8 @@
 # (Hostile names, tagged lists, bounded memory and signals: tests/test_hash_check_*.sh, test_hash_interrupt.sh.)
 # Usage: test_hash_cli.sh KILN DATA_DIR
 set -u
-KILN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/hash_test_util.sh"
 DATA=$(cd "$2" && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { if [ "$1" == "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 hex2bin() { printf '%b' "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
 lower() { tr 'A-F' 'a-f'; }
 
@@ -167,5 +160,4 @@ if "$KILN" devices 2> /dev/null | grep -q '^cuda:'; then
     expect_eq "$("$KILN" hash --algo sha3-256 --device cuda --check gsums | grep -c ': OK$')" 300 "GPU --check"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" == 0 ]
+finish
