@@ -69,6 +69,13 @@ static void fuzz_check_graph(kiln_ctx *ctx, const kiln_graph *g, int weighted)
     if (!ranks) abort();
     kiln_pagerank_result res;
     kiln_status st = kiln_pagerank(ctx, g, &opt, ranks, &res);
+    /* weighted graphs whose out-weight sums are subnormal or infinite are refused by name
+     * (src/api/pagerank.c's check_out_weights), never ranked */
+    if (weighted && st == KILN_ERR_INPUT) {
+        FUZZ_CHECK(strstr(kiln_last_error(ctx), "out-edge weights sum to") != NULL);
+        free(ranks);
+        return;
+    }
     FUZZ_CHECK(st == KILN_OK || st == KILN_NOT_FOUND);
     double sum = 0;
     for (uint64_t v = 0; v < info.nodes; v++) {
