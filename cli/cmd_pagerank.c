@@ -111,7 +111,7 @@ static int choose(const char *opt, const char *v, const char *const names[], con
 
 static int parse_args(int argc, char **argv, pr_args *a)
 {
-    const char *cmd = "pagerank", *damping = NULL, *tol = NULL, *format = NULL, *precision = NULL;
+    const char *cmd = "pagerank", *damping = NULL, *tol = NULL, *format = NULL, *precision = NULL, *kernel = NULL;
     const char *graph[1] = {NULL};
     uint64_t scale = 0, edge_factor = 16, max_iter = 0, top = 0, threads = 0, repeat = 1;
     int undirected = 0, drop = 0, no_reorder = 0, weighted = 0;
@@ -145,6 +145,8 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .hi = 4096},
         {"--precision", OPT_STR, &precision, "float32|float64", "GPU rank precision", .modes = 0},
         {"--no-reorder", OPT_FLAG, &no_reorder, NULL, "GPU: keep the vertex order", .modes = 0},
+        {"--gpu-kernel", OPT_STR, &kernel, "auto|grid|cluster",
+         "GPU: iteration kernel (default auto: cluster for small graphs)", .modes = 0},
         {"--repeat", OPT_U64, &repeat, "N", "run the iterations N times and report the median time", .lo = 1, .hi = 1000},
         {"--json", OPT_FLAG, &a->json, NULL, "print the result as JSON", .modes = 0},
     };
@@ -182,6 +184,11 @@ static int parse_args(int argc, char **argv, pr_args *a)
     v = a->opt.precision;
     if (precision && (code = choose("--precision", precision, precisions, precision_ids, 2, &v)) != 0) return code;
     a->opt.precision = (kiln_precision)v;
+    static const char *const kernels[] = {"auto", "grid", "cluster"};
+    static const int kernel_ids[] = {KILN_PR_KERNEL_AUTO, KILN_PR_KERNEL_GRID, KILN_PR_KERNEL_CLUSTER};
+    v = a->opt.kernel;
+    if (kernel && (code = choose("--gpu-kernel", kernel, kernels, kernel_ids, 3, &v)) != 0) return code;
+    a->opt.kernel = (kiln_pagerank_kernel)v;
     if (max_iter) a->opt.max_iter = (int)max_iter;
     a->edge_factor = (int)edge_factor;
     a->threads = (int)threads;
@@ -318,12 +325,16 @@ int cmd_pagerank(int argc, char **argv)
                "\"iterations\": %d, \"converged\": %s, \"residual\": %.6e, \"seconds\": %.9f, "
                "\"seconds_per_iteration\": %.9e, \"edges_per_second\": %.6e, \"load_seconds\": %.6f, "
                "\"build_seconds\": %.6f, \"built_on_gpu\": %s, \"setup_seconds\": %.6f, \"verify_residual\": %.6e, "
-               "\"reorder\": %s, \"repeat\": %d, \"weighted\": %s",
+               "\"reorder\": %s, \"kernel\": \"%s\", \"repeat\": %d, \"weighted\": %s",
                kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? "cuda" : "cpu", f32 ? "float32" : "float64", a.opt.damping,
                a.opt.tol, a.opt.max_iter, res.iterations, res.converged ? "true" : "false", res.residual, res.seconds,
                res.seconds_per_iteration, res.edges_per_second, load_s, info.build_seconds,
                info.built_on_gpu ? "true" : "false", res.setup_seconds, res.verify_residual,
-               a.reorder ? "true" : "false", a.repeat, (a.flags & KILN_GRAPH_WEIGHTED) ? "true" : "false");
+               a.reorder ? "true" : "false",
+               kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA       ? "cpu"
+               : res.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
+                                                      : "grid",
+               a.repeat, (a.flags & KILN_GRAPH_WEIGHTED) ? "true" : "false");
         const char *vec_keys[3] = {"personalization", "dangling", "nstart"};
         const char *vec_paths[3] = {a.personalization, a.dangling, a.nstart};
         for (int i = 0; i < 3; i++) {

@@ -594,12 +594,24 @@ typedef enum kiln_precision {
     KILN_PRECISION_FLOAT64 = 2,
 } kiln_precision;
 
+/* The GPU iteration kernel (kiln_pagerank_options.kernel). */
+typedef enum kiln_pagerank_kernel {
+    KILN_PR_KERNEL_AUTO = 0, /* the cluster kernel where the graph fits it, else the grid one */
+    KILN_PR_KERNEL_GRID = 1, /* one launch an iteration over the whole chip */
+    /* small graphs: one thread-block cluster keeps the rank vectors in shared memory and runs
+     * many iterations a launch; needs compute capability 9.0+, the relabelled layout, at most
+     * 2^21 edges and two rank vectors within a block's shared memory (about 28,000 vertices in
+     * float32 on Hopper); asked for where it cannot run: KILN_ERR_INPUT naming why */
+    KILN_PR_KERNEL_CLUSTER = 2,
+} kiln_pagerank_kernel;
+
 typedef struct kiln_pagerank_options {
     double damping; /* d in [0, 1) */
     double tol; /* stop when sum |x_k - x_{k-1}| < nodes * tol; 0 runs max_iter iterations */
     int max_iter;
     kiln_precision precision;
     int reorder; /* GPU: relabel vertices by descending in-degree for locality (1, default) */
+    kiln_pagerank_kernel kernel; /* GPU: which iteration kernel (default auto) */
     int repeat; /* benchmarking: run the iteration loop this many times from x0 and report the
                    median time (0 or 1: once) */
     /* NetworkX's optional vectors, over internal vertex indices (kiln_graph_find_node maps
@@ -627,6 +639,7 @@ typedef struct kiln_pagerank_result {
     double setup_seconds; /* upload, relabelling, buffers */
     double verify_residual; /* GPU: L1 change of one float64 CPU iteration from its result */
     kiln_precision precision; /* the one used */
+    kiln_pagerank_kernel kernel; /* GPU: the kernel that ran (CPU: auto) */
 } kiln_pagerank_result;
 
 /* PageRank as NetworkX defines it (nx.pagerank with weight, personalization, dangling, nstart):

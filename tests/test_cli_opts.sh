@@ -54,6 +54,7 @@ usage_error "--header does not apply to pool mining" "$kiln" mine --pool stratum
 usage_error "--user does not apply to solo mining" "$kiln" mine --header "$genesis" --user u
 usage_error "--seed does not apply to a graph file" "$kiln" pagerank g.txt --seed 3
 usage_error "too many arguments" "$kiln" pagerank a.txt b.txt
+usage_error "bad --gpu-kernel 'fast' (expected auto, grid or cluster)" "$kiln" pagerank --rmat 4 --gpu-kernel fast
 
 # --help: exit 0 and every option of the command (its table) listed, the pool's in mine's
 help_lists() {
@@ -73,7 +74,7 @@ help_lists bench --algo --device --threads --seconds --json --size --offsets --l
     --leaves --method --k --threads-per-block --graph --reps
 help_lists tune --algo --device --seconds -N -r -p --leaves --reps
 help_lists pagerank --rmat --edge-factor --seed --format --undirected --drop-self-loops --damping --tol --max-iter \
-    --top --output --save-csr --device --threads --precision --no-reorder --repeat --json
+    --top --output --save-csr --device --threads --precision --no-reorder --gpu-kernel --repeat --json
 help_lists merkle --algo --leaves --block --verify --proof --tree --leaf --index --count --device --threads --method \
     --k --threads-per-block --graph
 help_lists hash --algo --length --check --device

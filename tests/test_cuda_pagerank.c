@@ -85,12 +85,18 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
     }
 }
 
+/* The GPU layouts and kernels every comparison runs through: the vertex order kept (grid kernel
+ * over an index list), relabelled with the grid kernel, and relabelled with the default choice
+ * (the cluster kernel where the graph fits it, on compute capability 9.0+). */
+enum { WAY_KEEP_ORDER = 0, WAY_GRID = 1, WAY_AUTO = 2, WAYS = 3 };
+static const char *const way_names[WAYS] = {"no-reorder", "grid", "auto"};
+
 /* NetworkX's optional vectors (NULL: its default). */
 typedef struct pr_vectors {
     const double *personalization, *dangling, *nstart;
 } pr_vectors;
 
-static double *pagerank_vec(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, int reorder, double tol,
+static double *pagerank_vec(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, int way, double tol,
                             int iters, const pr_vectors *v, kiln_pagerank_result *res, kiln_status *st)
 {
     kiln_graph_info info;
@@ -100,7 +106,8 @@ static double *pagerank_vec(kiln_ctx *ctx, const kiln_graph *g, kiln_precision p
     kiln_pagerank_options o;
     kiln_pagerank_options_init(&o);
     o.precision = prec;
-    o.reorder = reorder;
+    o.reorder = way != WAY_KEEP_ORDER;
+    o.kernel = way == WAY_GRID ? KILN_PR_KERNEL_GRID : KILN_PR_KERNEL_AUTO;
     o.tol = tol;
     o.max_iter = iters;
     if (v) {
@@ -112,10 +119,54 @@ static double *pagerank_vec(kiln_ctx *ctx, const kiln_graph *g, kiln_precision p
     return x;
 }
 
-static double *pagerank(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, int reorder, double tol, int iters,
+static double *pagerank(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, int way, double tol, int iters,
                         kiln_pagerank_result *res, kiln_status *st)
 {
-    return pagerank_vec(ctx, g, prec, reorder, tol, iters, NULL, res, st);
+    return pagerank_vec(ctx, g, prec, way, tol, iters, NULL, res, st);
+}
+
+/* The kernel choice: on compute capability 9.0+ ego-Facebook runs on the cluster kernel by default
+ * and when asked; asking for it without the relabelling, or on a graph whose two rank vectors
+ * exceed a block's shared memory (RMAT 16 in float64: 1 MiB), is an input error naming why. */
+static void test_cluster_choice(kiln_ctx *gpu, const kiln_graph *g)
+{
+    kiln_device_info di;
+    CHECK(kiln_device_get(1, &di) == KILN_OK, "device info");
+    const int clusters = di.cc_major >= 9;
+    kiln_pagerank_options o;
+    kiln_pagerank_options_init(&o);
+    o.kernel = KILN_PR_KERNEL_CLUSTER;
+    o.max_iter = 20;
+    double *x = malloc(4039 * sizeof *x);
+    kiln_pagerank_result res;
+    kiln_status st = kiln_pagerank(gpu, g, &o, x, &res);
+    if (clusters)
+        CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_CLUSTER, "cluster asked: status %d (%s), kernel %d", st,
+              kiln_last_error(gpu), res.kernel);
+    else
+        CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "compute capability"),
+              "cluster asked before sm_90: status %d (%s)", st, kiln_last_error(gpu));
+    o.reorder = 0;
+    st = kiln_pagerank(gpu, g, &o, x, &res);
+    CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "cluster kernel"), "cluster without reorder: %d (%s)",
+          st, kiln_last_error(gpu));
+    free(x);
+    kiln_graph *big = NULL;
+    CHECK(kiln_graph_rmat(gpu, 16, 16, 1, 0, &big) == KILN_OK, "rmat 16");
+    if (!big) return;
+    kiln_graph_info info;
+    kiln_graph_get_info(big, &info);
+    x = malloc(info.nodes * sizeof *x);
+    o.reorder = 1;
+    o.precision = KILN_PRECISION_FLOAT64;
+    st = kiln_pagerank(gpu, big, &o, x, &res);
+    CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "cluster kernel"), "cluster on RMAT 16: %d (%s)", st,
+          kiln_last_error(gpu));
+    o.kernel = KILN_PR_KERNEL_AUTO;
+    st = kiln_pagerank(gpu, big, &o, x, &res);
+    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "auto on RMAT 16: %d, kernel %d", st, res.kernel);
+    free(x);
+    kiln_graph_free(big);
 }
 
 static void test_facebook(kiln_ctx *gpu)
@@ -127,42 +178,52 @@ static void test_facebook(kiln_ctx *gpu)
               KILN_OK,
           "load");
     if (!g) return;
-    for (int reorder = 0; reorder < 2; reorder++) {
+    for (int way = 0; way < WAYS; way++) {
         kiln_pagerank_result res;
         kiln_status st;
-        double *x = pagerank(gpu, g, KILN_PRECISION_FLOAT32, reorder, 1e-11, 300, &res, &st);
+        double *x = pagerank(gpu, g, KILN_PRECISION_FLOAT32, way, 1e-11, 300, &res, &st);
         double d = l1(x, conv, 4039);
         /* N * tol = 4e-8 leaves the result ~2e-7 from the fixed point; float32 may stall above it
          * (its rounding floor), so KILN_NOT_FOUND is accepted as long as the ranks are close */
-        CHECK((st == KILN_OK || st == KILN_NOT_FOUND) && d < 1e-5, "float32 reorder %d: status %d, L1 %.3e (%s)",
-              reorder, st, d, kiln_last_error(gpu));
-        printf("facebook float32 reorder %d: %d iterations, L1 to converged %.3e, CPU re-check %.2e\n", reorder,
-               res.iterations, d, res.verify_residual);
+        CHECK((st == KILN_OK || st == KILN_NOT_FOUND) && d < 1e-5, "float32 %s: status %d, L1 %.3e (%s)",
+              way_names[way], st, d, kiln_last_error(gpu));
+        printf("facebook float32 %s (%s kernel): %d iterations, L1 to converged %.3e, CPU re-check %.2e\n",
+               way_names[way], res.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster" : "grid", res.iterations, d,
+               res.verify_residual);
         free(x);
-        x = pagerank(gpu, g, KILN_PRECISION_FLOAT64, reorder, 1e-15, 1000, &res, &st);
+        x = pagerank(gpu, g, KILN_PRECISION_FLOAT64, way, 1e-15, 1000, &res, &st);
         d = l1(x, conv, 4039);
-        CHECK(st == KILN_OK && d < 1e-9, "float64 reorder %d: status %d, L1 %.3e", reorder, st, d);
-        printf("facebook float64 reorder %d: %d iterations, L1 to converged %.3e\n", reorder, res.iterations, d);
+        CHECK(st == KILN_OK && d < 1e-9, "float64 %s: status %d, L1 %.3e", way_names[way], st, d);
+        printf("facebook float64 %s: %d iterations, L1 to converged %.3e\n", way_names[way], res.iterations, d);
         free(x);
     }
-    /* the same iteration count as the CPU under the NetworkX stopping rule (float64) */
+    /* the same iteration count as the CPU under the NetworkX stopping rule (float64), with both
+     * kernels: the cluster one decides convergence inside its launch */
     kiln_ctx *cpu = kiln_ctx_new();
     kiln_pagerank_result rc, rg;
     kiln_status sc, sg;
-    double *xc = pagerank(cpu, g, KILN_PRECISION_AUTO, 1, 1e-8, 1000, &rc, &sc);
-    double *xg = pagerank(gpu, g, KILN_PRECISION_FLOAT64, 1, 1e-8, 1000, &rg, &sg);
-    CHECK(sc == KILN_OK && sg == KILN_OK && rc.iterations == rg.iterations && l1(xc, xg, 4039) < 1e-12,
-          "tol 1e-8: CPU %d iterations, GPU %d, L1 %.3e", rc.iterations, rg.iterations, l1(xc, xg, 4039));
+    double *xc = pagerank(cpu, g, KILN_PRECISION_AUTO, WAY_AUTO, 1e-8, 1000, &rc, &sc);
+    for (int way = WAY_GRID; way < WAYS; way++) {
+        double *xg = pagerank(gpu, g, KILN_PRECISION_FLOAT64, way, 1e-8, 1000, &rg, &sg);
+        CHECK(sc == KILN_OK && sg == KILN_OK && rc.iterations == rg.iterations && l1(xc, xg, 4039) < 1e-12,
+              "tol 1e-8 %s: CPU %d iterations, GPU %d, L1 %.3e", way_names[way], rc.iterations, rg.iterations,
+              l1(xc, xg, 4039));
+        free(xg);
+    }
     free(xc);
-    free(xg);
     kiln_ctx_free(cpu);
-    /* 1000 fixed iterations, timed */
-    kiln_pagerank_result res;
-    kiln_status st;
-    double *x = pagerank(gpu, g, KILN_PRECISION_FLOAT32, 1, 0, 1000, &res, &st);
-    CHECK(st == KILN_OK && res.iterations == 1000 && l1(x, conv, 4039) < 1e-5, "1000 iterations: status %d", st);
-    printf("facebook 1000 iterations float32: %.3f ms\n", res.seconds * 1e3);
-    free(x);
+    /* 1000 fixed iterations, timed, with each kernel */
+    for (int way = WAY_GRID; way < WAYS; way++) {
+        kiln_pagerank_result res;
+        kiln_status st;
+        double *x = pagerank(gpu, g, KILN_PRECISION_FLOAT32, way, 0, 1000, &res, &st);
+        CHECK(st == KILN_OK && res.iterations == 1000 && l1(x, conv, 4039) < 1e-5, "1000 iterations %s: status %d",
+              way_names[way], st);
+        printf("facebook 1000 iterations float32 %s (%s kernel): %.3f ms\n", way_names[way],
+               res.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster" : "grid", res.seconds * 1e3);
+        free(x);
+    }
+    test_cluster_choice(gpu, g);
     kiln_graph_free(g);
 }
 
@@ -179,21 +240,22 @@ static void test_rmat(kiln_ctx *gpu, kiln_ctx *cpu)
         kiln_pagerank_result rc, rg;
         kiln_status sc, sg;
         double *xc = pagerank(cpu, g, KILN_PRECISION_AUTO, 1, 0, 30, &rc, &sc);
-        for (int reorder = 0; reorder < 2; reorder++) {
-            double *xg = pagerank(gpu, g, KILN_PRECISION_FLOAT32, reorder, 0, 30, &rg, &sg);
+        for (int way = 0; way < WAYS; way++) {
+            double *xg = pagerank(gpu, g, KILN_PRECISION_FLOAT32, way, 0, 30, &rg, &sg);
             double d = l1(xc, xg, info.nodes), maxrel = 0;
             for (uint64_t i = 0; i < info.nodes; i++) {
                 double r = fabs(xg[i] - xc[i]) / xc[i];
                 if (r > maxrel) maxrel = r;
             }
             CHECK(sc == KILN_OK && sg == KILN_OK && rg.iterations == 30 && d < 1e-5 && maxrel < 1e-4,
-                  "RMAT %d reorder %d float32: status %d, L1 %.3e, max relative %.3e", scale, reorder, sg, d, maxrel);
-            printf("RMAT %d (%llu edges) reorder %d float32: L1 GPU-CPU %.3e, max rel %.2e, residual %.3e (CPU %.3e)\n",
-                   scale, (unsigned long long)info.edges, reorder, d, maxrel, rg.residual, rc.residual);
+                  "RMAT %d %s float32: status %d, L1 %.3e, max relative %.3e", scale, way_names[way], sg, d, maxrel);
+            printf("RMAT %d (%llu edges) %s float32 (%s kernel): L1 GPU-CPU %.3e, max rel %.2e, residual %.3e (CPU %.3e)\n",
+                   scale, (unsigned long long)info.edges, way_names[way],
+                   rg.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster" : "grid", d, maxrel, rg.residual, rc.residual);
             free(xg);
-            xg = pagerank(gpu, g, KILN_PRECISION_FLOAT64, reorder, 0, 30, &rg, &sg);
+            xg = pagerank(gpu, g, KILN_PRECISION_FLOAT64, way, 0, 30, &rg, &sg);
             d = l1(xc, xg, info.nodes);
-            CHECK(sg == KILN_OK && d < 1e-12, "RMAT %d reorder %d float64: L1 %.3e", scale, reorder, d);
+            CHECK(sg == KILN_OK && d < 1e-12, "RMAT %d %s float64: L1 %.3e", scale, way_names[way], d);
             free(xg);
         }
         free(xc);
@@ -220,7 +282,7 @@ static void test_hand(kiln_ctx *gpu)
         for (int prec = KILN_PRECISION_FLOAT32; prec <= KILN_PRECISION_FLOAT64; prec++) {
             kiln_pagerank_result res;
             kiln_status st;
-            double *x = pagerank(gpu, g, (kiln_precision)prec, 1, 1e-14, 1000, &res, &st);
+            double *x = pagerank(gpu, g, (kiln_precision)prec, WAY_AUTO, 1e-14, 1000, &res, &st);
             double d = l1(x, cases[i].want, (uint64_t)cases[i].n);
             double tol = prec == KILN_PRECISION_FLOAT64 ? 1e-12 : 1e-6;
             CHECK((st == KILN_OK || (st == KILN_NOT_FOUND && prec == KILN_PRECISION_FLOAT32)) && d < tol,
@@ -283,18 +345,19 @@ static void compare_vectors(kiln_ctx *gpu, kiln_ctx *cpu, const kiln_graph *g, c
     const int iters = 40;
     kiln_pagerank_result rc, rg;
     kiln_status sc, sg;
-    double *xc = pagerank_vec(cpu, g, KILN_PRECISION_AUTO, 1, 0, iters, v, &rc, &sc);
+    double *xc = pagerank_vec(cpu, g, KILN_PRECISION_AUTO, WAY_AUTO, 0, iters, v, &rc, &sc);
     CHECK(sc == KILN_OK && rc.iterations == iters, "%s: CPU status %d (%s)", name, sc, kiln_last_error(cpu));
-    for (int reorder = 0; reorder < 2; reorder++) {
+    for (int way = 0; way < WAYS; way++) {
         for (int prec = KILN_PRECISION_FLOAT32; prec <= KILN_PRECISION_FLOAT64; prec++) {
-            double *xg = pagerank_vec(gpu, g, (kiln_precision)prec, reorder, 0, iters, v, &rg, &sg);
+            double *xg = pagerank_vec(gpu, g, (kiln_precision)prec, way, 0, iters, v, &rg, &sg);
             const double d = l1(xc, xg, info.nodes);
             const double tol = prec == KILN_PRECISION_FLOAT64 ? 1e-9 : 1e-5;
             CHECK(sg == KILN_OK && rg.iterations == iters && d < tol,
-                  "%s reorder %d precision %d: status %d (%s), %d iterations, L1 GPU-CPU %.3e", name, reorder, prec,
+                  "%s %s precision %d: status %d (%s), %d iterations, L1 GPU-CPU %.3e", name, way_names[way], prec,
                   sg, kiln_last_error(gpu), rg.iterations, d);
-            if (prec == KILN_PRECISION_FLOAT32 && reorder)
-                printf("%s: L1 GPU-CPU float32 %.2e, CPU re-check %.2e\n", name, d, rg.verify_residual);
+            if (prec == KILN_PRECISION_FLOAT32 && way != WAY_KEEP_ORDER)
+                printf("%s %s (%s kernel): L1 GPU-CPU float32 %.2e, CPU re-check %.2e\n", name, way_names[way],
+                       rg.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster" : "grid", d, rg.verify_residual);
             free(xg);
         }
     }
@@ -364,14 +427,16 @@ static void test_definition(kiln_ctx *gpu, kiln_ctx *cpu)
             const pr_vectors all = {p, q, x0};
             kiln_pagerank_result rc, rg;
             kiln_status sc, sg;
-            double *xc = pagerank_vec(cpu, wu, KILN_PRECISION_AUTO, 1, 1e-10, 1000, &all, &rc, &sc);
-            double *xg = pagerank_vec(gpu, wu, KILN_PRECISION_FLOAT64, 1, 1e-10, 1000, &all, &rg, &sg);
-            const double d = l1(xc, xg, info.nodes);
-            CHECK(sc == KILN_OK && sg == KILN_OK && rc.iterations == rg.iterations && d < 1e-9,
-                  "weighted, all vectors, tol 1e-10: CPU %d iterations (status %d), GPU %d (status %d), L1 %.3e",
-                  rc.iterations, sc, rg.iterations, sg, d);
+            double *xc = pagerank_vec(cpu, wu, KILN_PRECISION_AUTO, WAY_AUTO, 1e-10, 1000, &all, &rc, &sc);
+            for (int way = WAY_GRID; way < WAYS; way++) {
+                double *xg = pagerank_vec(gpu, wu, KILN_PRECISION_FLOAT64, way, 1e-10, 1000, &all, &rg, &sg);
+                const double d = l1(xc, xg, info.nodes);
+                CHECK(sc == KILN_OK && sg == KILN_OK && rc.iterations == rg.iterations && d < 1e-9,
+                      "weighted, all vectors, tol 1e-10, %s: CPU %d iterations (status %d), GPU %d (status %d), L1 %.3e",
+                      way_names[way], rc.iterations, sc, rg.iterations, sg, d);
+                free(xg);
+            }
             free(xc);
-            free(xg);
             free(p);
             free(q);
             free(x0);

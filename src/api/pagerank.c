@@ -100,7 +100,7 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
     if (st != KILN_OK) return st;
     kiln_gpu_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg, g->weights, g->out_weight};
     kiln_gpu_pr_params p = {opt->damping, opt->tol, opt->max_iter, use_double, opt->reorder != 0, opt->repeat > 1 ? opt->repeat : 1,
-                            prob->personalization, prob->dangling, prob->nstart};
+                            (int)opt->kernel, prob->personalization, prob->dangling, prob->nstart};
     kiln_gpu_pr_stats s;
     st = ctx->gpu->pagerank(gpu, &cg, &p, ranks, &s);
     if (st != KILN_OK) return st;
@@ -109,6 +109,7 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
     res->residual = s.residual;
     res->seconds = s.loop_ms * 1e-3;
     res->setup_seconds = s.setup_s;
+    res->kernel = s.kernel == KILN_GPU_PR_CLUSTER ? KILN_PR_KERNEL_CLUSTER : KILN_PR_KERNEL_GRID;
 
     /* the device result must be (nearly) a fixed point, and a distribution */
     const int threads = kiln_graph_threads(ctx);
@@ -178,6 +179,8 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
         return kiln_fail(ctx, KILN_ERR_INPUT, "max iterations %d out of range 1..100000000", opt->max_iter);
     if ((unsigned)opt->precision > KILN_PRECISION_FLOAT64)
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown precision %d", opt->precision);
+    if ((unsigned)opt->kernel > KILN_PR_KERNEL_CLUSTER)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown PageRank kernel %d", opt->kernel);
     kiln_status st = check_out_weights(ctx, g);
     if (st != KILN_OK) return st;
     pr_vectors vec;

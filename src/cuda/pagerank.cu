@@ -43,10 +43,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_state.h"
 #include "dev_array.cuh"
+#include "pagerank_dev.cuh"
+
+using namespace kiln_pr;
 
 namespace {
 
@@ -55,108 +59,6 @@ double now_s()
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-constexpr int kBlock = 256;
-constexpr int kSlots = 32;
-/* in-degree classes: [2048, inf) a block per row; then [1024, 2048), [512, 1024), ..., [2, 4),
- * [0, 2), each staged (with reorder) or G lanes a row (without) */
-constexpr int kClasses = 12;
-constexpr int kBlockRowMin = 2048;
-constexpr int kStageEdges = 4096; /* edges a block stages in shared memory */
-constexpr int kStageRowsMax = 2048; /* rows a staged block finishes (8 a thread) */
-
-struct alignas(128) Slot {
-    double res, dang;
-};
-
-struct PrState {
-    unsigned count; /* iterations carried out */
-    unsigned done; /* set by the first launch that finds the previous iteration converged */
-    double res; /* with done: the L1 change of the last iteration */
-};
-
-enum { KIND_BLOCK = 0, KIND_LANES = 1, KIND_STAGED = 2 };
-
-/* What a kernel instantiation computes beyond the plain definition (bit set). */
-enum { MODE_PLAIN = 0, MODE_WEIGHTED = 1, MODE_TELEPORT = 2 };
-
-struct Bins {
-    int count;
-    uint64_t row_begin[kClasses + 1]; /* bin k = rows [row_begin[k], row_begin[k+1]) in visiting order */
-    uint64_t block_begin[kClasses + 1]; /* its first block; block_begin[count] = grid size */
-    int kind[kClasses]; /* KIND_* */
-    int lanes_log2[kClasses]; /* lanes per row for KIND_LANES and KIND_STAGED */
-    int rows_per_block[kClasses];
-};
-
-template <typename T, typename Off> struct Args {
-    const Off *__restrict__ off;
-    const uint32_t *__restrict__ src;
-    const uint32_t *__restrict__ odeg; /* MODE_WEIGHTED: 1, or 0 for a dangling vertex */
-    const uint32_t *__restrict__ order; /* visiting position -> row; NULL when rows are relabelled */
-    T *y0, *y1;
-    PrState *st;
-    Slot *ring; /* 3 x kSlots: iteration j adds into entry j % 3 */
-    Bins bins;
-    double damping, inv_n, threshold;
-    const T *__restrict__ w; /* MODE_WEIGHTED: w[j] / W[src[j]], aligned with src */
-    const T *__restrict__ tp; /* MODE_TELEPORT: personalization by row, or NULL (uniform) */
-    const T *__restrict__ tq; /* MODE_TELEPORT: dangling vector by row, or NULL (q = p) */
-};
-
-/* Per launch: x = d * sum + base (+ cp * tp[v] + cq * tq[v] in MODE_TELEPORT). */
-template <typename T> struct Coef {
-    T d, base, cp, cq;
-};
-
-__host__ __device__ inline int degree_class(uint64_t deg)
-{
-    if (deg >= (uint64_t)kBlockRowMin) return 0;
-    int c = 11;
-    for (uint64_t d = deg; d >= 2; d >>= 1) c--;
-    return c; /* 1024..2047 -> 1, 512..1023 -> 2, ..., 2..3 -> 10, 0..1 -> 11 */
-}
-
-/* Largest in-degree of class c >= 1, and its lanes per row (log2). */
-__host__ __device__ inline int class_max_degree(int c) { return (1 << (12 - c)) - 1; }
-__host__ __device__ inline int class_lanes_log2(int c) { return c <= 6 ? 5 : 11 - c; }
-
-/* New x of row v from the sum of its sources' y; accumulates the L1 change and dangling mass. */
-template <int M, typename T, typename Off>
-__device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T sum, const T *y_in, T *y_out,
-                                           const Coef<T> &c, double &res, double &dang)
-{
-    const uint32_t od = a.odeg[v];
-    const T yo = y_in[v];
-    T x = c.d * sum + c.base;
-    if constexpr ((M & MODE_TELEPORT) != 0) {
-        if (a.tp) x += c.cp * __ldg(&a.tp[v]);
-        if (a.tq) x += c.cq * __ldg(&a.tq[v]);
-    }
-    /* weighted: od is 1 or 0 and y = x (the weights are already shares of W) */
-    const T old = (od && !(M & MODE_WEIGHTED)) ? yo * (T)od : yo;
-    res += fabs((double)x - (double)old);
-    if (od) {
-        y_out[v] = (M & MODE_WEIGHTED) ? x : x / (T)od;
-    } else {
-        y_out[v] = x;
-        dang += (double)x;
-    }
-}
-
-/* Edge j's weight share in MODE_WEIGHTED (streamed like the sources), else 1 and no load. */
-template <int M, typename T, typename Off> __device__ __forceinline__ T edge_weight(const Args<T, Off> &a, Off j)
-{
-    if constexpr ((M & MODE_WEIGHTED) != 0) return __ldcs(&a.w[j]);
-    else return (T)1;
-}
-
-/* What edge j adds to its row: the gathered y, times the weight share in MODE_WEIGHTED. */
-template <int M, typename T> __device__ __forceinline__ T term(T w, T y)
-{
-    if constexpr ((M & MODE_WEIGHTED) != 0) return w * y;
-    else return y;
 }
 
 /* Sum over edges [beg, end) taken by lanes lane, lane+G, ...; with a whole block on the row eight
@@ -324,25 +226,7 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
     }
     const T *y_in = (phase & 1) ? a.y0 : a.y1;
     T *y_out = (phase & 1) ? a.y1 : a.y0;
-    Coef<T> c;
-    c.d = (T)a.damping;
-    if constexpr ((M & MODE_TELEPORT) != 0) {
-        /* (1 - d) p + d D q, each vector either given or uniform (then a constant); q = p
-         * when no dangling vector was given */
-        double base = 0, cp = 0, cq = 0;
-        const double dd = a.damping * dangling;
-        if (a.tp) cp = 1.0 - a.damping;
-        else base = (1.0 - a.damping) * a.inv_n;
-        if (a.tq) cq = dd;
-        else if (a.tp) cp += dd;
-        else base += dd * a.inv_n;
-        c.base = (T)base;
-        c.cp = (T)cp;
-        c.cq = (T)cq;
-    } else {
-        c.base = (T)(((1.0 - a.damping) + a.damping * dangling) * a.inv_n);
-        c.cp = c.cq = 0;
-    }
+    const Coef<T> c = make_coef<M>(a, dangling);
 
     int k = 0;
     while (k + 1 < a.bins.count && blockIdx.x >= a.bins.block_begin[k + 1]) k++;
@@ -809,6 +693,38 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     }
     const unsigned grid = (unsigned)bins.block_begin[bins.count];
 
+    /* the kernel: the cluster one where the graph fits it (pagerank_cluster.cu), else the grid */
+    ClusterPlan cplan = {0, 0};
+    const char *why = "it needs the relabelled layout (no --no-reorder)";
+    if constexpr (std::is_same<Off, uint32_t>::value) {
+        if (prm->kernel != KILN_GPU_PR_GRID && prm->reorder) cplan = cluster_plan(st, n, m, prm->use_double, &why);
+    } else {
+        why = "the graph has more edges than it takes (2^21)";
+    }
+    if (prm->kernel == KILN_GPU_PR_CLUSTER && cplan.blocks == 0)
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "PageRank: the cluster kernel cannot run this graph: %s", why);
+    const bool use_cluster = cplan.blocks > 0;
+    stats->kernel = use_cluster ? KILN_GPU_PR_CLUSTER : KILN_GPU_PR_GRID;
+    /* each cluster block's rows, balanced by edges + rows; iterations a launch, so one launch
+     * stays near a millisecond or two and the interrupt poll is read between them */
+    std::vector<uint32_t> split;
+    int per_launch = 0;
+    if (use_cluster) {
+        std::vector<Off> hoff(n + 1);
+        KILN_CUDA_TRY(cudaMemcpyAsync(hoff.data(), off.p, (n + 1) * sizeof(Off), cudaMemcpyDeviceToHost, s), "cudaMemcpy");
+        KILN_CUDA_TRY(cudaStreamSynchronize(s), "cudaMemcpy");
+        split.assign((size_t)cplan.blocks + 1, (uint32_t)n);
+        split[0] = 0;
+        uint64_t p = 0;
+        for (int b = 1; b < cplan.blocks; b++) {
+            const uint64_t target = (m + n) * (uint64_t)b / (uint64_t)cplan.blocks;
+            while (p < n && (uint64_t)hoff[p] + p < target) p++;
+            split[b] = (uint32_t)p;
+        }
+        const uint64_t k = (UINT64_C(1) << 27) / (m + n + (UINT64_C(1) << 14));
+        per_launch = k < 16 ? 16 : k > 4096 ? 4096 : (int)k;
+    }
+
     DevArray<T> y0, y1, x;
     DevArray<PrState> dst;
     DevArray<Slot> ring;
@@ -838,14 +754,22 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     a.threshold = (double)n * prm->tol;
 
     auto launch = [&](cudaStream_t ss, unsigned j) { launch_iteration(a, mode, prm->reorder != 0, grid, ss, j % 6); };
+    auto launch_cluster = [&](int k) -> cudaError_t {
+        if constexpr (std::is_same<Off, uint32_t>::value)
+            return cluster_launch(a, mode, cplan, split.data(), (uint32_t)n, (unsigned)k, s);
+        else
+            return cudaErrorNotSupported; /* never chosen: see cplan */
+    };
     /* a batch of iterations as one CUDA graph (small graphs are otherwise launch-bound); a
      * multiple of 6 so that every batch starts at phase 1 */
     const int batch = m <= (UINT64_C(1) << 24) ? 36 : 6;
     GraphExec ge;
-    KILN_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-    for (int i = 0; i < batch; i++) launch(s, (unsigned)i + 1);
-    KILN_CUDA_TRY(cudaStreamEndCapture(s, &ge.graph), "cudaStreamEndCapture");
-    KILN_CUDA_TRY(cudaGraphInstantiate(&ge.exec, ge.graph, 0), "cudaGraphInstantiate");
+    if (!use_cluster) {
+        KILN_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+        for (int i = 0; i < batch; i++) launch(s, (unsigned)i + 1);
+        KILN_CUDA_TRY(cudaStreamEndCapture(s, &ge.graph), "cudaStreamEndCapture");
+        KILN_CUDA_TRY(cudaGraphInstantiate(&ge.exec, ge.graph, 0), "cudaGraphInstantiate");
+    }
     stats->setup_s = now_s() - t_setup;
 
     const double threshold = (double)n * prm->tol;
@@ -871,6 +795,8 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
         memset(h, 0, sizeof *h);
         h->ring[0].res = HUGE_VAL;
         h->ring[0].dang = dangling0;
+        h->st.res = HUGE_VAL;
+        h->st.dang = dangling0; /* the cluster path carries it in the state instead of the ring */
         KILN_CUDA_TRY(cudaMemcpyAsync(dst.p, &h->st, sizeof(PrState), cudaMemcpyHostToDevice, s), "cudaMemcpy");
         KILN_CUDA_TRY(cudaMemcpyAsync(ring.p, h->ring, sizeof h->ring, cudaMemcpyHostToDevice, s), "cudaMemcpy");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "init");
@@ -883,7 +809,11 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
         for (;;) {
             const int left = prm->max_iter - queued;
             if (left <= 0) break;
-            if (left >= batch) {
+            if (use_cluster) {
+                const int k = left < per_launch ? left : per_launch;
+                KILN_CUDA_TRY(launch_cluster(k), "PageRank cluster launch");
+                queued += k;
+            } else if (left >= batch) {
                 KILN_CUDA_TRY(cudaGraphLaunch(ge.exec, s), "cudaGraphLaunch");
                 queued += batch;
             } else {
@@ -894,7 +824,7 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
             if (check) {
                 KILN_CUDA_TRY(fetch(), "cudaMemcpy");
                 KILN_CUDA_TRY(cudaStreamSynchronize(s), "PageRank iterations");
-                if (h->st.done || ring_res(h->st.count) < threshold) break;
+                if (h->st.done || (!use_cluster && ring_res(h->st.count) < threshold)) break;
             } else if (mark.recorded) {
                 KILN_CUDA_TRY(cudaEventSynchronize(mark.ev), "PageRank iterations");
             }
@@ -923,7 +853,7 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     stats->loop_ms = nt % 2 ? times[nt / 2] : 0.5 * ((double)times[nt / 2 - 1] + (double)times[nt / 2]);
     const unsigned iters = h->st.count;
     stats->iterations = (int)iters;
-    stats->residual = h->st.done ? h->st.res : ring_res(iters);
+    stats->residual = h->st.done || use_cluster ? h->st.res : ring_res(iters);
     stats->converged = stats->residual < threshold;
 
     /* x in the original vertex order */

@@ -1,0 +1,163 @@
+/* PageRank on the GPU: what the two iteration paths share (pagerank.cu, the whole-chip kernel
+ * launched once per iteration, and its host side; pagerank_cluster.cu, the small-graph kernel that
+ * runs many iterations in one launch). The layout, the modes and the contribution trick are
+ * described at the top of pagerank.cu. */
+#ifndef KILN_CUDA_PAGERANK_DEV_CUH
+#define KILN_CUDA_PAGERANK_DEV_CUH
+
+#include <math.h>
+#include <stdint.h>
+
+#include "cuda_state.h"
+
+namespace kiln_pr {
+
+constexpr int kBlock = 256;
+constexpr int kSlots = 32;
+/* in-degree classes: [2048, inf) a block per row; then [1024, 2048), [512, 1024), ..., [2, 4),
+ * [0, 2), each staged (with reorder) or G lanes a row (without) */
+constexpr int kClasses = 12;
+constexpr int kBlockRowMin = 2048;
+constexpr int kStageEdges = 4096; /* edges a block stages in shared memory */
+constexpr int kStageRowsMax = 2048; /* rows a staged block finishes (8 a thread) */
+
+struct alignas(128) Slot {
+    double res, dang;
+};
+
+struct PrState {
+    unsigned count; /* iterations carried out */
+    unsigned done; /* set by the first launch that finds the previous iteration converged */
+    double res; /* with done (and always on the cluster path): the L1 change of the last iteration */
+    double dang; /* cluster path: the dangling mass of the last iteration, carried between launches */
+};
+
+enum { KIND_BLOCK = 0, KIND_LANES = 1, KIND_STAGED = 2 };
+
+/* What a kernel instantiation computes beyond the plain definition (bit set). */
+enum { MODE_PLAIN = 0, MODE_WEIGHTED = 1, MODE_TELEPORT = 2 };
+
+struct Bins {
+    int count;
+    uint64_t row_begin[kClasses + 1]; /* bin k = rows [row_begin[k], row_begin[k+1]) in visiting order */
+    uint64_t block_begin[kClasses + 1]; /* its first block; block_begin[count] = grid size */
+    int kind[kClasses]; /* KIND_* */
+    int lanes_log2[kClasses]; /* lanes per row for KIND_LANES and KIND_STAGED */
+    int rows_per_block[kClasses];
+};
+
+template <typename T, typename Off> struct Args {
+    const Off *__restrict__ off;
+    const uint32_t *__restrict__ src;
+    const uint32_t *__restrict__ odeg; /* MODE_WEIGHTED: 1, or 0 for a dangling vertex */
+    const uint32_t *__restrict__ order; /* visiting position -> row; NULL when rows are relabelled */
+    T *y0, *y1;
+    PrState *st;
+    Slot *ring; /* 3 x kSlots: iteration j adds into entry j % 3 */
+    Bins bins;
+    double damping, inv_n, threshold;
+    const T *__restrict__ w; /* MODE_WEIGHTED: w[j] / W[src[j]], aligned with src */
+    const T *__restrict__ tp; /* MODE_TELEPORT: personalization by row, or NULL (uniform) */
+    const T *__restrict__ tq; /* MODE_TELEPORT: dangling vector by row, or NULL (q = p) */
+};
+
+/* Per launch: x = d * sum + base (+ cp * tp[v] + cq * tq[v] in MODE_TELEPORT). */
+template <typename T> struct Coef {
+    T d, base, cp, cq;
+};
+
+__host__ __device__ inline int degree_class(uint64_t deg)
+{
+    if (deg >= (uint64_t)kBlockRowMin) return 0;
+    int c = 11;
+    for (uint64_t d = deg; d >= 2; d >>= 1) c--;
+    return c; /* 1024..2047 -> 1, 512..1023 -> 2, ..., 2..3 -> 10, 0..1 -> 11 */
+}
+
+/* Largest in-degree of class c >= 1, and its lanes per row (log2). */
+__host__ __device__ inline int class_max_degree(int c) { return (1 << (12 - c)) - 1; }
+__host__ __device__ inline int class_lanes_log2(int c) { return c <= 6 ? 5 : 11 - c; }
+
+/* New x of row v from the sum of its sources' y; accumulates the L1 change and dangling mass. */
+template <int M, typename T, typename Off>
+__device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T sum, const T *y_in, T *y_out,
+                                           const Coef<T> &c, double &res, double &dang)
+{
+    const uint32_t od = a.odeg[v];
+    const T yo = y_in[v];
+    T x = c.d * sum + c.base;
+    if constexpr ((M & MODE_TELEPORT) != 0) {
+        if (a.tp) x += c.cp * __ldg(&a.tp[v]);
+        if (a.tq) x += c.cq * __ldg(&a.tq[v]);
+    }
+    /* weighted: od is 1 or 0 and y = x (the weights are already shares of W) */
+    const T old = (od && !(M & MODE_WEIGHTED)) ? yo * (T)od : yo;
+    res += fabs((double)x - (double)old);
+    if (od) {
+        y_out[v] = (M & MODE_WEIGHTED) ? x : x / (T)od;
+    } else {
+        y_out[v] = x;
+        dang += (double)x;
+    }
+}
+
+/* Edge j's weight share in MODE_WEIGHTED (streamed like the sources), else 1 and no load. */
+template <int M, typename T, typename Off> __device__ __forceinline__ T edge_weight(const Args<T, Off> &a, Off j)
+{
+    if constexpr ((M & MODE_WEIGHTED) != 0) return __ldcs(&a.w[j]);
+    else return (T)1;
+}
+
+/* What edge j adds to its row: the gathered y, times the weight share in MODE_WEIGHTED. */
+template <int M, typename T> __device__ __forceinline__ T term(T w, T y)
+{
+    if constexpr ((M & MODE_WEIGHTED) != 0) return w * y;
+    else return y;
+}
+
+/* The teleport and dangling terms of an iteration whose previous one left `dangling` rank on
+ * dangling vertices: x = d * sum + base (+ cp * tp[v] + cq * tq[v] in MODE_TELEPORT). */
+template <int M, typename T, typename Off> __device__ __forceinline__ Coef<T> make_coef(const Args<T, Off> &a, double dangling)
+{
+    Coef<T> c;
+    c.d = (T)a.damping;
+    if constexpr ((M & MODE_TELEPORT) != 0) {
+        /* (1 - d) p + d D q, each vector either given or uniform (then a constant); q = p
+         * when no dangling vector was given */
+        double base = 0, cp = 0, cq = 0;
+        const double dd = a.damping * dangling;
+        if (a.tp) cp = 1.0 - a.damping;
+        else base = (1.0 - a.damping) * a.inv_n;
+        if (a.tq) cq = dd;
+        else if (a.tp) cp += dd;
+        else base += dd * a.inv_n;
+        c.base = (T)base;
+        c.cp = (T)cp;
+        c.cq = (T)cq;
+    } else {
+        c.base = (T)(((1.0 - a.damping) + a.damping * dangling) * a.inv_n);
+        c.cp = c.cq = 0;
+    }
+    return c;
+}
+
+/* ---- the cluster path (pagerank_cluster.cu) */
+
+/* Whether the cluster kernel can run this graph on this device, and how: 0 when it cannot (the
+ * reason in why, for a forced run), else the blocks of the cluster. */
+struct ClusterPlan {
+    int blocks; /* one thread-block cluster of this many blocks (1..8), one per SM */
+    size_t smem; /* dynamic shared memory of each block */
+};
+ClusterPlan cluster_plan(kiln_gpu *st, uint64_t n, uint64_t m, int use_double, const char **why);
+
+/* Runs up to `iters` more iterations of the relabelled graph from the state in a.st (count, done,
+ * dang, and y in a.y0 / a.y1 by the parity of count), stopping early when one converges; the new
+ * state and y are left the same way. rows_split[plan.blocks + 1] gives each block its rows. */
+template <typename T, typename Off>
+cudaError_t cluster_launch(const Args<T, Off> &a, int mode, const ClusterPlan &plan, const uint32_t *row_split,
+                           uint32_t n, unsigned iters, cudaStream_t s);
+
+} // namespace kiln_pr
+
+#endif
