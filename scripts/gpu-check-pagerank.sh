@@ -8,7 +8,8 @@
 # Run from the repository root. Needs anchors/pagerank_cupy.py (copied from shared/anchors) and, for
 # the CPU comparison, the GAP source in .peers/gapbs; a zlib copy in .peers/zlib is used when the
 # machine has no zlib headers. Environment: QUICK=1 skips the peers, NO_SANITIZER=1 the sanitizer,
-# SCALES="22 24 26", CPU_SCALES="20 21 22". Logs and JSON lines go to $OUT.
+# SCALES="22 24 26", CPU_SCALES="20 21 22", NCU=SCALE profiles one grid iteration of RMAT SCALE with
+# Nsight Compute. The sanitizers run last. Logs and JSON lines go to $OUT.
 set -u
 OUT=${OUT:-/tmp/kiln-gpu-out}
 mkdir -p "$OUT"
@@ -52,18 +53,6 @@ grep -E "^(facebook|RMAT)" "$OUT/ctest.log" || true
 echo "test_cuda_pagerank rc=$?: $(tail -1 "$OUT/test_cuda.log")"
 grep -E "^(facebook|RMAT)" "$OUT/test_cuda.log"
 
-if [ -z "${NO_SANITIZER:-}" ]; then
-    for tool in memcheck racecheck; do
-        stamp "compute-sanitizer $tool"
-        echo "=== $tool" >>"$OUT/sanitizer.log"
-        KILN_TEST_SMALL=1 compute-sanitizer --tool $tool --error-exitcode 99 "$B/tests/test_cuda_pagerank" \
-            >/tmp/sanitizer_$tool.log 2>&1
-        rc=$?
-        cat /tmp/sanitizer_$tool.log >>"$OUT/sanitizer.log"
-        echo "$tool rc=$rc $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed" /tmp/sanitizer_$tool.log | tr '\n' ' ')"
-    done
-fi
-
 run() { # label, kiln arguments...
     local label=$1
     shift
@@ -77,8 +66,10 @@ run() { # label, kiln arguments...
 stamp "kiln GPU: ego-Facebook"
 FB=tests/data/facebook_combined.txt
 run fb_f32 "$FB" --undirected --tol 0 --max-iter 1000 --repeat 5 --precision float32
+run fb_f32_grid "$FB" --undirected --tol 0 --max-iter 1000 --repeat 5 --precision float32 --gpu-kernel grid
 run fb_f32_noreorder "$FB" --undirected --tol 0 --max-iter 1000 --repeat 5 --precision float32 --no-reorder
 run fb_f64 "$FB" --undirected --tol 0 --max-iter 1000 --repeat 5 --precision float64
+run fb_f64_grid "$FB" --undirected --tol 0 --max-iter 1000 --repeat 5 --precision float64 --gpu-kernel grid
 run fb_conv "$FB" --undirected --tol 1e-10 --max-iter 1000 --repeat 5 --precision float32
 for s in $SCALES; do
     stamp "kiln GPU: RMAT scale $s"
@@ -111,3 +102,34 @@ fi
 
 stamp "table"
 python3 scripts/pagerank_table.py "$OUT" | tee "$OUT/table.txt"
+
+if [ -n "${NCU:-}" ]; then
+    # what bounds the grid kernel: one iteration of RMAT $NCU profiled (L1/L2/DRAM throughput,
+    # hit rates, sectors per request)
+    stamp "ncu: grid kernel, RMAT $NCU"
+    timeout 180 ncu --clock-control none -k regex:pr_iteration --launch-skip 2 --launch-count 1 \
+        --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum \
+        "$KILN" pagerank --rmat "$NCU" --tol 0 --max-iter 4 --gpu-kernel grid --json >"$OUT/ncu.log" 2>&1
+    grep -E "^ +[a-z_]+__|gpu__time" "$OUT/ncu.log" | head -20
+fi
+
+if [ -z "${NO_SANITIZER:-}" ]; then
+    # SANITIZE=cluster (default): the cluster kernel alone (test_cuda_pagerank's KILN_TEST_ONLY set,
+    # then a 1500-iteration CLI run, three launches); SANITIZE=all: the whole small test set, both
+    # kernels (the grid kernel's racecheck takes about five minutes)
+    for tool in memcheck racecheck; do
+        stamp "compute-sanitizer $tool"
+        echo "=== $tool" >>"$OUT/sanitizer.log"
+        if [ "${SANITIZE:-cluster}" = all ]; then envs="KILN_TEST_SMALL=1"; else envs="KILN_TEST_ONLY=cluster"; fi
+        env $envs timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool $tool --error-exitcode 99 \
+            "$B/tests/test_cuda_pagerank" >/tmp/sanitizer_$tool.log 2>&1
+        rc=$?
+        cat /tmp/sanitizer_$tool.log >>"$OUT/sanitizer.log"
+        echo "$tool rc=$rc $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed" /tmp/sanitizer_$tool.log | tr '\n' ' ')"
+        timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool $tool --error-exitcode 99 "$KILN" pagerank "$FB" \
+            --undirected --tol 0 --max-iter 1500 --gpu-kernel cluster --top 3 >/tmp/sanitizer_cli.log 2>&1
+        rc=$?
+        cat /tmp/sanitizer_cli.log >>"$OUT/sanitizer.log"
+        echo "$tool CLI cluster 1500 iterations rc=$rc $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer_cli.log | tr '\n' ' ')"
+    done
+fi

@@ -80,6 +80,15 @@ def main():
               % ('ego-Facebook', fb['nodes'], fb['edges'], '%.4f' % (t / 1000), '%.4f' % (nr / 1000),
                  '%.4f' % (a['ms'] / a['iters']) if a else '-', '%.1fx' % (a['ms'] / t) if a else '-',
                  fb['edges_per_second'] / 1e9, '', '', '', t, nr, '%.1f' % a['ms'] if a else '-'))
+    for prec in ('f32', 'f64'):
+        line = []
+        for label, what in (('fb_%s' % prec, 'default'), ('fb_%s_grid' % prec, 'grid kernel'),
+                            ('fb_%s_noreorder' % prec, 'no-reorder')):
+            r = runs.get(label)
+            if r:
+                line.append('%s (%s) %.3f ms' % (what, r.get('kernel', '?'), r['seconds'] * 1e3))
+        if line:
+            print('   ego-Facebook 1000 iterations %s: %s' % ('float32' if prec == 'f32' else 'float64', ', '.join(line)))
     for label in sorted(k for k in runs if re.match(r'gpu_rmat\d+$', k)):
         r = runs[label]
         s = int(label[8:])

@@ -524,6 +524,44 @@ static void bench_definition(kiln_ctx *gpu, kiln_ctx *cpu)
     kiln_graph_free(g);
 }
 
+/* KILN_TEST_ONLY=cluster (the racecheck run): the cluster kernel alone, on ego-Facebook, plain and
+ * weighted with every vector, both precisions, 40 iterations, against the CPU. */
+static void test_cluster_only(kiln_ctx *gpu, kiln_ctx *cpu)
+{
+    kiln_graph *fu = NULL;
+    CHECK(kiln_graph_load(cpu, test_data("facebook_combined.txt"), KILN_GRAPH_AUTO, KILN_GRAPH_UNDIRECTED, &fu) ==
+              KILN_OK,
+          "load");
+    if (!fu) return;
+    kiln_graph *wu = weighted_copy(cpu, fu, KILN_GRAPH_UNDIRECTED, 12);
+    double *p = random_vector(4039, 7, 1), *q = random_vector(4039, 8, 1), *x0 = random_vector(4039, 9, 0);
+    const pr_vectors all = {p, q, x0};
+    const struct {
+        const kiln_graph *g;
+        const pr_vectors *v;
+    } runs[] = {{fu, NULL}, {wu, &all}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        if (!runs[i].g) continue;
+        kiln_pagerank_result rc, rg;
+        kiln_status sc, sg;
+        double *xc = pagerank_vec(cpu, runs[i].g, KILN_PRECISION_AUTO, WAY_AUTO, 0, 40, runs[i].v, &rc, &sc);
+        for (int prec = KILN_PRECISION_FLOAT32; prec <= KILN_PRECISION_FLOAT64; prec++) {
+            double *xg = pagerank_vec(gpu, runs[i].g, (kiln_precision)prec, WAY_AUTO, 0, 40, runs[i].v, &rg, &sg);
+            const double d = l1(xc, xg, 4039);
+            CHECK(sc == KILN_OK && sg == KILN_OK && rg.iterations == 40 && d < (prec == KILN_PRECISION_FLOAT64 ? 1e-9 : 1e-5),
+                  "cluster run %zu precision %d: status %d (%s), kernel %d, L1 %.3e", i, prec, sg, kiln_last_error(gpu),
+                  rg.kernel, d);
+            free(xg);
+        }
+        free(xc);
+    }
+    free(p);
+    free(q);
+    free(x0);
+    kiln_graph_free(wu);
+    kiln_graph_free(fu);
+}
+
 int main(void)
 {
     if (kiln_cuda_device_count() == 0) {
@@ -532,6 +570,13 @@ int main(void)
     }
     kiln_ctx *gpu = kiln_ctx_new(), *cpu = kiln_ctx_new();
     CHECK(kiln_ctx_set_device(gpu, "cuda") == KILN_OK, "cuda: %s", kiln_last_error(gpu));
+    const char *only = getenv("KILN_TEST_ONLY");
+    if (only && strcmp(only, "cluster") == 0) {
+        test_cluster_only(gpu, cpu);
+        kiln_ctx_free(gpu);
+        kiln_ctx_free(cpu);
+        return check_summary();
+    }
     test_build(gpu, cpu);
     test_facebook(gpu);
     test_rmat(gpu, cpu);
