@@ -598,10 +598,11 @@ typedef enum kiln_precision {
 typedef enum kiln_pagerank_kernel {
     KILN_PR_KERNEL_AUTO = 0, /* the cluster kernel where the graph fits it, else the grid one */
     KILN_PR_KERNEL_GRID = 1, /* one launch an iteration over the whole chip */
-    /* small graphs: one thread-block cluster keeps the rank vectors in shared memory and runs
-     * many iterations a launch; needs compute capability 9.0+, the relabelled layout, at most
-     * 2^21 edges and two rank vectors within a block's shared memory (about 28,000 vertices in
-     * float32 on Hopper); asked for where it cannot run: KILN_ERR_INPUT naming why */
+    /* small graphs: one thread-block cluster keeps the rank vectors and the graph in shared
+     * memory and runs many iterations a launch; needs compute capability 9.0+, the relabelled
+     * layout, at most 2^20 edges, and the two rank vectors plus an eighth of the graph within a
+     * block's shared memory (227 KB on Hopper; ego-Facebook, 4039 vertices and 176k edges, takes
+     * about 130 KB in float32); asked for where it cannot run: KILN_ERR_INPUT naming why */
     KILN_PR_KERNEL_CLUSTER = 2,
 } kiln_pagerank_kernel;
 

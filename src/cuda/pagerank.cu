@@ -694,33 +694,32 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     const unsigned grid = (unsigned)bins.block_begin[bins.count];
 
     /* the kernel: the cluster one where the graph fits it (pagerank_cluster.cu), else the grid */
-    ClusterPlan cplan = {0, 0};
+    ClusterPlan cplan;
+    memset(&cplan, 0, sizeof cplan);
     const char *why = "it needs the relabelled layout (no --no-reorder)";
     if constexpr (std::is_same<Off, uint32_t>::value) {
-        if (prm->kernel != KILN_GPU_PR_GRID && prm->reorder) cplan = cluster_plan(st, n, m, prm->use_double, &why);
+        if (prm->kernel != KILN_GPU_PR_GRID && prm->reorder) {
+            if (m > kClusterMaxEdges) {
+                why = "the graph has more edges than it takes (2^20)";
+            } else {
+                std::vector<Off> hoff(n + 1);
+                KILN_CUDA_TRY(cudaMemcpyAsync(hoff.data(), off.p, (n + 1) * sizeof(Off), cudaMemcpyDeviceToHost, s),
+                              "cudaMemcpy");
+                KILN_CUDA_TRY(cudaStreamSynchronize(s), "cudaMemcpy");
+                cplan = cluster_plan(st, hoff.data(), n, prm->use_double, weighted, &why);
+            }
+        }
     } else {
-        why = "the graph has more edges than it takes (2^21)";
+        why = "the graph has more edges than it takes (2^20)";
     }
     if (prm->kernel == KILN_GPU_PR_CLUSTER && cplan.blocks == 0)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "PageRank: the cluster kernel cannot run this graph: %s", why);
     const bool use_cluster = cplan.blocks > 0;
     stats->kernel = use_cluster ? KILN_GPU_PR_CLUSTER : KILN_GPU_PR_GRID;
-    /* each cluster block's rows, balanced by edges + rows; iterations a launch, so one launch
-     * stays near a millisecond or two and the interrupt poll is read between them */
-    std::vector<uint32_t> split;
+    /* iterations a cluster launch, so one launch stays near a millisecond or two and the
+     * interrupt poll is read between them */
     int per_launch = 0;
     if (use_cluster) {
-        std::vector<Off> hoff(n + 1);
-        KILN_CUDA_TRY(cudaMemcpyAsync(hoff.data(), off.p, (n + 1) * sizeof(Off), cudaMemcpyDeviceToHost, s), "cudaMemcpy");
-        KILN_CUDA_TRY(cudaStreamSynchronize(s), "cudaMemcpy");
-        split.assign((size_t)cplan.blocks + 1, (uint32_t)n);
-        split[0] = 0;
-        uint64_t p = 0;
-        for (int b = 1; b < cplan.blocks; b++) {
-            const uint64_t target = (m + n) * (uint64_t)b / (uint64_t)cplan.blocks;
-            while (p < n && (uint64_t)hoff[p] + p < target) p++;
-            split[b] = (uint32_t)p;
-        }
         const uint64_t k = (UINT64_C(1) << 27) / (m + n + (UINT64_C(1) << 14));
         per_launch = k < 16 ? 16 : k > 4096 ? 4096 : (int)k;
     }
@@ -756,7 +755,7 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     auto launch = [&](cudaStream_t ss, unsigned j) { launch_iteration(a, mode, prm->reorder != 0, grid, ss, j % 6); };
     auto launch_cluster = [&](int k) -> cudaError_t {
         if constexpr (std::is_same<Off, uint32_t>::value)
-            return cluster_launch(a, mode, cplan, split.data(), (uint32_t)n, (unsigned)k, s);
+            return cluster_launch(a, mode, cplan, (uint32_t)n, (unsigned)k, s);
         else
             return cudaErrorNotSupported; /* never chosen: see cplan */
     };

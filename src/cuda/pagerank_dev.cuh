@@ -78,12 +78,12 @@ __host__ __device__ inline int degree_class(uint64_t deg)
 __host__ __device__ inline int class_max_degree(int c) { return (1 << (12 - c)) - 1; }
 __host__ __device__ inline int class_lanes_log2(int c) { return c <= 6 ? 5 : 11 - c; }
 
-/* New x of row v from the sum of its sources' y; accumulates the L1 change and dangling mass. */
+/* New x of row v, whose out-degree is od (1 or 0 in MODE_WEIGHTED), from the sum of its sources'
+ * y; accumulates the L1 change and dangling mass. */
 template <int M, typename T, typename Off>
-__device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T sum, const T *y_in, T *y_out,
-                                           const Coef<T> &c, double &res, double &dang)
+__device__ __forceinline__ void finish_row_od(const Args<T, Off> &a, uint32_t v, uint32_t od, T sum, const T *y_in,
+                                              T *y_out, const Coef<T> &c, double &res, double &dang)
 {
-    const uint32_t od = a.odeg[v];
     const T yo = y_in[v];
     T x = c.d * sum + c.base;
     if constexpr ((M & MODE_TELEPORT) != 0) {
@@ -99,6 +99,13 @@ __device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T 
         y_out[v] = x;
         dang += (double)x;
     }
+}
+
+template <int M, typename T, typename Off>
+__device__ __forceinline__ void finish_row(const Args<T, Off> &a, uint32_t v, T sum, const T *y_in, T *y_out,
+                                           const Coef<T> &c, double &res, double &dang)
+{
+    finish_row_od<M>(a, v, a.odeg[v], sum, y_in, y_out, c, res, dang);
 }
 
 /* Edge j's weight share in MODE_WEIGHTED (streamed like the sources), else 1 and no load. */
@@ -143,20 +150,31 @@ template <int M, typename T, typename Off> __device__ __forceinline__ Coef<T> ma
 
 /* ---- the cluster path (pagerank_cluster.cu) */
 
-/* Whether the cluster kernel can run this graph on this device, and how: 0 when it cannot (the
- * reason in why, for a forced run), else the blocks of the cluster. */
-struct ClusterPlan {
-    int blocks; /* one thread-block cluster of this many blocks (1..8), one per SM */
-    size_t smem; /* dynamic shared memory of each block */
-};
-ClusterPlan cluster_plan(kiln_gpu *st, uint64_t n, uint64_t m, int use_double, const char **why);
+constexpr int kClusterMax = 8; /* blocks of a cluster: the portable cluster size */
 
-/* Runs up to `iters` more iterations of the relabelled graph from the state in a.st (count, done,
- * dang, and y in a.y0 / a.y1 by the parity of count), stopping early when one converges; the new
- * state and y are left the same way. rows_split[plan.blocks + 1] gives each block its rows. */
+/* How the cluster kernel runs a graph: its blocks, each block's rows (balanced by edges + rows),
+ * and the shared memory of a block (the two rank vectors and its own rows' slice of the CSR). */
+struct ClusterPlan {
+    int blocks; /* 0: the cluster kernel cannot run the graph */
+    uint32_t row_split[kClusterMax + 1]; /* block b owns rows [row_split[b], row_split[b + 1]) */
+    uint32_t max_rows, max_edges; /* the largest slice, which sizes the shared arrays */
+    size_t smem;
+};
+
+/* Graphs past this many edges are not looked at (their offsets are not even copied back). */
+constexpr uint64_t kClusterMaxEdges = UINT64_C(1) << 20;
+
+/* The plan for the relabelled graph with host offsets off[n + 1], or blocks = 0 with the reason
+ * in *why. */
+template <typename Off>
+ClusterPlan cluster_plan(kiln_gpu *st, const Off *off, uint64_t n, int use_double, int weighted, const char **why);
+
+/* Runs up to `iters` more iterations from the state in a.st (count, done, dang, and y in a.y0 /
+ * a.y1 by the parity of count), stopping early when one converges; leaves the new state and y
+ * the same way. */
 template <typename T, typename Off>
-cudaError_t cluster_launch(const Args<T, Off> &a, int mode, const ClusterPlan &plan, const uint32_t *row_split,
-                           uint32_t n, unsigned iters, cudaStream_t s);
+cudaError_t cluster_launch(const Args<T, Off> &a, int mode, const ClusterPlan &plan, uint32_t n, unsigned iters,
+                           cudaStream_t s);
 
 } // namespace kiln_pr
 
