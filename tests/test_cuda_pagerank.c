@@ -552,9 +552,7 @@ static void test_cluster_only(kiln_ctx *gpu, kiln_ctx *cpu)
         for (int prec = KILN_PRECISION_FLOAT32; prec <= KILN_PRECISION_FLOAT64; prec++) {
             double *xg = pagerank_vec(gpu, runs[i].g, (kiln_precision)prec, WAY_CLUSTER, 0, 3, runs[i].v, &rg, &sg);
             const double d = l1(xc, xg, 4039);
-            /* weighted in float64, ego-Facebook's slices do not fit a block's shared memory */
-            const int fits = !(i == 1 && prec == KILN_PRECISION_FLOAT64);
-            CHECK(sc == KILN_OK && sg == KILN_OK && (rg.kernel == KILN_PR_KERNEL_CLUSTER || !fits) && rg.iterations == 3 &&
+            CHECK(sc == KILN_OK && sg == KILN_OK && rg.kernel == KILN_PR_KERNEL_CLUSTER && rg.iterations == 3 &&
                       d < (prec == KILN_PRECISION_FLOAT64 ? 1e-9 : 1e-5),
                   "cluster run %zu precision %d: status %d (%s), kernel %d, L1 %.3e", i, prec, sg, kiln_last_error(gpu),
                   rg.kernel, d);
