@@ -146,7 +146,7 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--precision", OPT_STR, &precision, "float32|float64", "GPU rank precision", .modes = 0},
         {"--no-reorder", OPT_FLAG, &no_reorder, NULL, "GPU: keep the vertex order", .modes = 0},
         {"--gpu-kernel", OPT_STR, &kernel, "auto|grid|cluster",
-         "GPU: iteration kernel (default auto: cluster for small graphs)", .modes = 0},
+         "GPU: iteration kernel (default auto: grid; cluster is experimental)", .modes = 0},
         {"--repeat", OPT_U64, &repeat, "N", "run the iterations N times and report the median time", .lo = 1, .hi = 1000},
         {"--json", OPT_FLAG, &a->json, NULL, "print the result as JSON", .modes = 0},
     };

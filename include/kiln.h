@@ -596,13 +596,14 @@ typedef enum kiln_precision {
 
 /* The GPU iteration kernel (kiln_pagerank_options.kernel). */
 typedef enum kiln_pagerank_kernel {
-    KILN_PR_KERNEL_AUTO = 0, /* the cluster kernel where the graph fits it, else the grid one */
+    KILN_PR_KERNEL_AUTO = 0, /* the grid kernel (the fastest on every graph measured) */
     KILN_PR_KERNEL_GRID = 1, /* one launch an iteration over the whole chip */
-    /* small graphs: one thread-block cluster keeps the rank vectors and the graph in shared
-     * memory and runs many iterations a launch; needs compute capability 9.0+, the relabelled
+    /* experimental, for small graphs: one thread-block cluster keeps the rank vectors and the
+     * graph in shared memory and runs many iterations a launch (so far 1.5x slower than the grid
+     * kernel on ego-Facebook: docs/PAGERANK.md); needs compute capability 9.0+, the relabelled
      * layout, at most 2^20 edges, and the two rank vectors plus an eighth of the graph within a
-     * block's shared memory (227 KB on Hopper; ego-Facebook, 4039 vertices and 176k edges, takes
-     * about 130 KB in float32); asked for where it cannot run: KILN_ERR_INPUT naming why */
+     * block's shared memory (227 KB on Hopper); asked for where it cannot run: KILN_ERR_INPUT
+     * naming why */
     KILN_PR_KERNEL_CLUSTER = 2,
 } kiln_pagerank_kernel;
 

@@ -129,9 +129,10 @@ static double *pagerank(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec,
     return pagerank_vec(ctx, g, prec, way, tol, iters, NULL, res, st);
 }
 
-/* The kernel choice: on compute capability 9.0+ ego-Facebook runs on the cluster kernel by default
- * and when asked; asking for it without the relabelling, or on a graph whose two rank vectors
- * exceed a block's shared memory (RMAT 16 in float64: 1 MiB), is an input error naming why. */
+/* The kernel choice: the grid kernel by default; on compute capability 9.0+ ego-Facebook runs on
+ * the cluster kernel when asked; asking for it without the relabelling, or on a graph whose two
+ * rank vectors exceed a block's shared memory (RMAT 16 in float64: 1 MiB), is an input error
+ * naming why. */
 static void test_cluster_choice(kiln_ctx *gpu, const kiln_graph *g)
 {
     kiln_device_info di;
@@ -139,11 +140,13 @@ static void test_cluster_choice(kiln_ctx *gpu, const kiln_graph *g)
     const int clusters = di.cc_major >= 9;
     kiln_pagerank_options o;
     kiln_pagerank_options_init(&o);
-    o.kernel = KILN_PR_KERNEL_CLUSTER;
     o.max_iter = 20;
     double *x = malloc(4039 * sizeof *x);
     kiln_pagerank_result res;
     kiln_status st = kiln_pagerank(gpu, g, &o, x, &res);
+    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "default kernel: status %d, kernel %d", st, res.kernel);
+    o.kernel = KILN_PR_KERNEL_CLUSTER;
+    st = kiln_pagerank(gpu, g, &o, x, &res);
     if (clusters)
         CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_CLUSTER, "cluster asked: status %d (%s), kernel %d", st,
               kiln_last_error(gpu), res.kernel);
@@ -552,7 +555,9 @@ static void test_cluster_only(kiln_ctx *gpu, kiln_ctx *cpu)
         for (int prec = KILN_PRECISION_FLOAT32; prec <= KILN_PRECISION_FLOAT64; prec++) {
             double *xg = pagerank_vec(gpu, runs[i].g, (kiln_precision)prec, WAY_CLUSTER, 0, 3, runs[i].v, &rg, &sg);
             const double d = l1(xc, xg, 4039);
-            CHECK(sc == KILN_OK && sg == KILN_OK && rg.kernel == KILN_PR_KERNEL_CLUSTER && rg.iterations == 3 &&
+            /* weighted in float64, ego-Facebook's slices do not fit a block's shared memory */
+            const int fits = !(i == 1 && prec == KILN_PRECISION_FLOAT64);
+            CHECK(sc == KILN_OK && sg == KILN_OK && (rg.kernel == KILN_PR_KERNEL_CLUSTER || !fits) && rg.iterations == 3 &&
                       d < (prec == KILN_PRECISION_FLOAT64 ? 1e-9 : 1e-5),
                   "cluster run %zu precision %d: status %d (%s), kernel %d, L1 %.3e", i, prec, sg, kiln_last_error(gpu),
                   rg.kernel, d);
