@@ -17,6 +17,7 @@ const cli_entry cli_commands[] = {
     {"hash", cmd_hash, "SHA-2, SHA-3, SHAKE and Keccak digests of files (sha256sum format, --check)"},
     {"scrypt", cmd_scrypt, "the scrypt key derivation function (RFC 7914)"},
     {"version", cmd_version, "the version and how this kiln was built (also kiln --version, -V)"},
+    {"help", cmd_help, "a command's help, its manual page as roff, or a shell completion script"},
 };
 
 const size_t cli_ncommands = sizeof cli_commands / sizeof cli_commands[0];
@@ -32,5 +33,5 @@ void cli_usage(FILE *out)
 {
     fprintf(out, "usage: kiln <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < cli_ncommands; i++) fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
-    fprintf(out, "\n'kiln <command> --help' for a command's options; README.md documents each.\n");
+    fprintf(out, "\n'kiln <command> --help' lists a command's options; kiln-<command>(1) is its manual page.\n");
 }

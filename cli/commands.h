@@ -1,5 +1,6 @@
-/* The subcommands of kiln, listed once: main.c dispatches through this table and `kiln --help`
- * lists it. */
+/* The subcommands of kiln, listed once: main.c dispatches through this table, `kiln --help`
+ * lists it, and `kiln help` renders the manual pages and shell completions from it (and from each
+ * command's option table, cli/opts.h). */
 #ifndef KILN_CLI_COMMANDS_H
 #define KILN_CLI_COMMANDS_H
 
@@ -27,5 +28,7 @@ int cmd_version(int argc, char **argv);
 /* `git describe` of the checkout the binary was built from ("" when none): main.c's, generated at
  * build time, so that only the executable is rebuilt when the checkout moves. */
 void cli_version_set_git(const char *describe);
+/* kiln help: a command's help, its manual page as roff, the shell completions (cli/help.c). */
+int cmd_help(int argc, char **argv);
 
 #endif

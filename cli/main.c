@@ -38,7 +38,7 @@ static int run(int argc, char **argv)
         cli_usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         cli_usage(stdout);
         return EXIT_OK;
     }
