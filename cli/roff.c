@@ -147,9 +147,9 @@ static void manual_text(roff *r, const char *from, const char *to)
             text_n(r, p + 4, n - 4);
             raw(r, "\n");
         } else if (is_heading(p, n)) {
-            request(r, ".SH");
-            raw(r, "\\&"); /* (no line-start trouble, and the heading is not taken as a request) */
-            text_n(r, p, n);
+            if (!r->bol) raw(r, "\n");
+            raw(r, ".SH ");
+            text_n(r, p, n); /* capitals and blanks: the section's name as .SH's arguments */
             raw(r, "\n");
             pending = 0;
         } else if (strncmp(p, "- ", 2) == 0) {
