@@ -54,8 +54,8 @@ int cli_parse(cli_command *c, int argc, char **argv);
 
 /* What --help does instead of printing the help, while a hook is set: `kiln help --roff` and
  * `--completion` run a command with "--help" to reach its table (the command's options are built
- * in the command, so this is how the manual and the completions read the very rows --help lists).
- * NULL restores the printed help. */
+ * in the command, so this is how the manual and the completions read the very rows --help lists;
+ * a command therefore parses its table before it does anything else). NULL restores the help. */
 typedef void (*cli_help_hook)(const cli_command *c, void *arg);
 void cli_set_help_hook(cli_help_hook fn, void *arg);
 /* The text of an option's --help line: its help, then (with_list) the algorithm names it accepts,
