@@ -18,18 +18,34 @@ int cli_given(cli_command *c, const char *name)
     return o ? o->given : 0;
 }
 
+static cli_help_hook help_hook;
+static void *help_hook_arg;
+
+void cli_set_help_hook(cli_help_hook fn, void *arg)
+{
+    help_hook = fn;
+    help_hook_arg = arg;
+}
+
+void cli_option_help(const cli_option *o, int with_list, char *out, size_t n)
+{
+    char list[1024] = "";
+    if (o->kind == OPT_ALGO && with_list) kiln_workload_list(o->kinds, o->bench, list, sizeof list);
+    snprintf(out, n, "%s%s%s%s%s", o->help, *list ? ": " : "", list, o->gpu_only ? " (GPU only)" : "",
+             o->kind == OPT_LIST ? " (repeatable)" : "");
+}
+
 static void help(const cli_command *c)
 {
     printf("usage: kiln %s %s\noptions:\n", c->name, c->usage);
     for (size_t i = 0; i < c->nopts; i++) {
         const cli_option *o = &c->opts[i];
-        char left[64], list[1024] = "";
+        char left[64], right[1536];
         snprintf(left, sizeof left, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
-        if (o->kind == OPT_ALGO) kiln_workload_list(o->kinds, o->bench, list, sizeof list);
+        cli_option_help(o, 1, right, sizeof right);
         if (strlen(left) > 26) printf("  %s\n%29s", left, ""); /* a long value name gets a line of its own */
         else printf("  %-26s ", left);
-        printf("%s%s%s%s%s\n", o->help, *list ? ": " : "", list, o->gpu_only ? " (GPU only)" : "",
-               o->kind == OPT_LIST ? " (repeatable)" : "");
+        printf("%s\n", right);
     }
     printf("  %-26s %s\n", "--help, -h", "this help");
     if (c->notes) fputs(c->notes, stdout);
@@ -89,7 +105,8 @@ int cli_parse(cli_command *c, int argc, char **argv)
             continue;
         }
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            help(c);
+            if (help_hook) help_hook(c, help_hook_arg);
+            else help(c);
             return CLI_HELP;
         }
         const char *eq = strchr(arg, '=');

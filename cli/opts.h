@@ -23,7 +23,9 @@ typedef struct cli_option {
     const char *name; /* "--algo", or "-N" for a one-letter option */
     opt_kind kind;
     void *dest;
-    const char *value; /* the value's name in --help ("HEX64"), NULL for flags */
+    const char *value; /* the value's name in --help ("HEX64"), NULL for flags; the manual and the
+                          shell completions read it too: "a|b|c" are the words it can be, a name
+                          ending in FILE (or LIST, F) completes as a file name (cli/render.h) */
     const char *help;
     unsigned modes; /* the modes it applies to (the command's bits); 0: every mode */
     uint64_t lo, hi; /* OPT_U64 range, OPT_SECONDS / OPT_LIST maximum */
@@ -46,9 +48,19 @@ typedef struct cli_command {
 #define CLI_HELP (-1)
 #define CLI_COMMAND(name, usage, notes, opts) {name, usage, notes, opts, sizeof opts / sizeof opts[0], NULL, 0, 0}
 
-/* Parses argv into the table's destinations. Returns 0, CLI_HELP after printing --help to stdout,
- * or the exit code after printing the error. */
+/* Parses argv into the table's destinations. Returns 0, CLI_HELP after printing --help to stdout
+ * (or handing the table to the help hook), or the exit code after printing the error. */
 int cli_parse(cli_command *c, int argc, char **argv);
+
+/* What --help does instead of printing the help, while a hook is set: `kiln help --roff` and
+ * `--completion` run a command with "--help" to reach its table (the command's options are built
+ * in the command, so this is how the manual and the completions read the very rows --help lists;
+ * a command therefore parses its table before it does anything else). NULL restores the help. */
+typedef void (*cli_help_hook)(const cli_command *c, void *arg);
+void cli_set_help_hook(cli_help_hook fn, void *arg);
+/* The text of an option's --help line: its help, then (with_list) the algorithm names it accepts,
+ * "(GPU only)" and "(repeatable)". The manual leaves the names out to list them described. */
+void cli_option_help(const cli_option *o, int with_list, char *out, size_t n);
 /* The option called name (with its dashes), NULL when the table has none. */
 cli_option *cli_find(cli_command *c, const char *name);
 int cli_given(cli_command *c, const char *name);

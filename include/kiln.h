@@ -21,6 +21,14 @@ extern "C" {
 
 #define KILN_VERSION "0.1.0"
 
+/* The library's version, "MAJOR.MINOR.PATCH" (KILN_VERSION is the header's: they agree when the
+ * header and the library come from the same kiln). */
+const char *kiln_version(void);
+/* How the library was built, one "name: value" line per option, e.g. "cuda: on (architectures
+ * 75-virtual 90-real)", "zlib: on ...", "cpu kernels: avx512 avx2 sha-ni portable" (those compiled;
+ * each is used only on a CPU that has its instructions). A static string. */
+const char *kiln_build_info(void);
+
 /* ---------------------------------------------------------------- status and context */
 
 typedef enum kiln_status {
