@@ -1,0 +1,57 @@
+# Install rules: the libraries, the header, kiln.pc and the CMake package (kilnConfig.cmake), for
+# whatever prefix `cmake --install --prefix P` or CPack gives (DESTDIR honoured). bin/kiln's rule
+# is in cli/CMakeLists.txt.
+include(CMakePackageConfigHelpers)
+
+set(KILN_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kiln)
+set(KILN_PCDIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(FILES ${PROJECT_SOURCE_DIR}/include/kiln.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS kiln EXPORT kilnStaticTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT kilnStaticTargets NAMESPACE kiln:: DESTINATION ${KILN_CMAKEDIR})
+if(KILN_SHARED)
+  install(TARGETS kiln_shared EXPORT kilnSharedTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT kilnSharedTargets NAMESPACE kiln:: DESTINATION ${KILN_CMAKEDIR})
+endif()
+
+# kiln.pc. Libs.private is what a program linking libkiln.a needs on top of it (KILN_LINK_DEPS,
+# src/CMakeLists.txt), spelled for a C linker. zlib goes there as -lz, not as Requires.private, so
+# that a shared link does not need zlib's own .pc (zlib1g-dev).
+set(KILN_PC_PRIVATE "")
+foreach(dep ${KILN_LINK_DEPS})
+  if(dep STREQUAL "OpenMP::OpenMP_C")
+    foreach(lib ${OpenMP_C_LIB_NAMES})
+      if(NOT lib STREQUAL "pthread") # Threads below
+        list(APPEND KILN_PC_PRIVATE -l${lib})
+      endif()
+    endforeach()
+  elseif(dep STREQUAL "Threads::Threads")
+    list(APPEND KILN_PC_PRIVATE ${CMAKE_THREAD_LIBS_INIT})
+  elseif(dep STREQUAL "ZLIB::ZLIB")
+    list(APPEND KILN_PC_PRIVATE -lz)
+  elseif(dep STREQUAL "CUDA::cudart_static")
+    # the toolkit's own directory: static links of a CUDA build need the CUDA toolkit installed
+    get_filename_component(cudart_dir ${CUDA_cudart_static_LIBRARY} DIRECTORY)
+    list(APPEND KILN_PC_PRIVATE -L${cudart_dir} -lcudart_static -ldl -lrt)
+  elseif(dep MATCHES "::")
+    message(FATAL_ERROR "kiln.pc: no pkg-config spelling for ${dep} (cmake/KilnInstall.cmake)")
+  else()
+    list(APPEND KILN_PC_PRIVATE -l${dep})
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES KILN_PC_PRIVATE)
+list(JOIN KILN_PC_PRIVATE " " KILN_PC_LIBS_PRIVATE)
+# Its paths are absolute, for the prefix the files are installed under, known only at install time
+# (`cmake --install --prefix`, CPack's /usr): cmake/KilnPc.cmake writes it then.
+configure_file(${PROJECT_SOURCE_DIR}/cmake/KilnPc.cmake.in ${PROJECT_BINARY_DIR}/KilnPc.cmake @ONLY)
+install(SCRIPT ${PROJECT_BINARY_DIR}/KilnPc.cmake)
+install(FILES ${PROJECT_BINARY_DIR}/kiln.pc DESTINATION ${KILN_PCDIR})
+
+# The CMake package: kiln::kiln (libkiln.so, or libkiln.a when built without it) and, with
+# COMPONENTS static, kiln::kiln_static.
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kilnConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/kilnConfig.cmake INSTALL_DESTINATION ${KILN_CMAKEDIR})
+# libkiln.so.MAJOR: the same major version is the same ABI.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/kilnConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/kilnConfig.cmake ${PROJECT_BINARY_DIR}/kilnConfigVersion.cmake
+        DESTINATION ${KILN_CMAKEDIR})

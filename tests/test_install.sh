@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# kiln installed as a user installs it, from the build directory holding KILN: `cmake --install`
+# with DESTDIR (kiln.pc then names the prefix, PKG_CONFIG_SYSROOT_DIR maps it to where the files
+# landed); libkiln.so's SONAME and exports (exactly the functions include/kiln.h declares);
+# bin/kiln run from the install; tests/install/app.c built with pkg-config alone, against
+# libkiln.so and against libkiln.a (which must need kiln.pc's Libs.private), and with
+# find_package(kiln); the .deb CPack makes (tests/install/check_deb.sh: its files and its
+# dependencies). app checks published answers (FIPS 180-2, RFC 7914).
+# Skipped in sanitizer and fuzz builds, whose libraries need the sanitizer runtime to link.
+# Usage: test_install.sh KILN DATA_DIR
+set -u
+build=$(cd "$(dirname "$1")" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
+has() { if printf '%s\n' "$1" | grep -qE -- "$2"; then ok; else bad "$3: no /$2/ in: $1"; fi; }
+# runs "$@", its output in $T/log, shown when it fails
+run() { if "$@" >"$T/log" 2>&1; then ok; else bad "$*"; cat "$T/log" >&2; return 1; fi; }
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+
+[ -f "$build/CMakeCache.txt" ] || { echo "no CMakeCache.txt beside $1" >&2; exit 2; }
+if [ "$(cache KILN_SANITIZE)" = ON ] || [ "$(cache KILN_FUZZ)" = ON ] || [ "$(cache KILN_SHARED)" = OFF ]; then
+    echo "skipped: a sanitizer, fuzz or static-only build"
+    exit 77
+fi
+cc=$(cache CMAKE_C_COMPILER)
+version=$(cache CMAKE_PROJECT_VERSION)
+libdir=$(cache CMAKE_INSTALL_LIBDIR)
+cuda=$(cache CMAKE_CUDA_COMPILER)
+abc=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad # FIPS 180-2 B.1
+
+# ---- install with DESTDIR (kiln.pc then names /opt/kiln: pkg-config's sysroot maps it back)
+DESTDIR=$T/dest run cmake --install "$build" --prefix /opt/kiln || exit 1
+P=$T/dest/opt/kiln
+L=$P/$libdir
+for f in bin/kiln include/kiln.h "$libdir/libkiln.so.$version" "$libdir/libkiln.a" "$libdir/pkgconfig/kiln.pc" \
+         "$libdir/cmake/kiln/kilnConfig.cmake" "$libdir/cmake/kiln/kilnConfigVersion.cmake"; do
+    if [ -f "$P/$f" ]; then ok; else bad "not installed: $f"; fi
+done
+same "$(readlink "$L/libkiln.so")" "libkiln.so.${version%%.*}" "libkiln.so"
+same "$(readlink "$L/libkiln.so.${version%%.*}")" "libkiln.so.$version" "libkiln.so.MAJOR"
+same "$(readelf -d "$L/libkiln.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" "libkiln.so.${version%%.*}" "SONAME"
+
+# exported: the functions kiln.h declares (comments stripped by the preprocessor), nothing else
+"$cc" -E -P "$src/include/kiln.h" | grep -oE '\bkiln_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u >"$T/declared"
+nm -D --defined-only "$L/libkiln.so" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort -u >"$T/exported"
+if [ -s "$T/declared" ] && diff "$T/declared" "$T/exported" >"$T/diff"; then ok; else
+    bad "libkiln.so's exports differ from kiln.h's functions (< declared only, > exported only):"
+    cat "$T/diff" >&2
+fi
+
+# bin/kiln finds the installed libkiln.so by itself (through its RUNPATH), unless the build was
+# configured for a prefix whose library directory the dynamic linker searches anyway (/usr)
+if [ "$(cache CMAKE_INSTALL_PREFIX)" = /usr ]; then kiln_env=(env LD_LIBRARY_PATH="$L"); else kiln_env=(); fi
+same "$(printf abc | "${kiln_env[@]}" "$P/bin/kiln" hash --algo sha256 -)" "$abc  -" "installed kiln hash"
+same "$(readlink -f "$("${kiln_env[@]}" ldd "$P/bin/kiln" | sed -n 's/.*libkiln[^ ]* => \([^ ]*\).*/\1/p')")" \
+    "$(readlink -f "$L/libkiln.so.$version")" "installed kiln's libkiln"
+
+# ---- pkg-config: the shared library
+export PKG_CONFIG_PATH=$L/pkgconfig PKG_CONFIG_SYSROOT_DIR=$T/dest
+same "$(sed -n 's/^prefix=//p' "$L/pkgconfig/kiln.pc")" /opt/kiln "kiln.pc's prefix"
+same "$(pkg-config --modversion kiln)" "$version" "pkg-config --modversion"
+# shellcheck disable=SC2046 # word splitting of pkg-config's flags is intended
+run "$cc" -o "$T/app" "$src/tests/install/app.c" $(pkg-config --cflags --libs kiln)
+has "$(readelf -d "$T/app")" "NEEDED.*libkiln\.so\.${version%%.*}" "app links libkiln.so"
+same "$(LD_LIBRARY_PATH=$L "$T/app" 2>&1)" ok "app (pkg-config, shared)"
+
+# ---- pkg-config --static: libkiln.a (named as the archive: -lkiln would take the .so beside it)
+static_libs=$(pkg-config --static --libs kiln | sed 's/-lkiln\b/-l:libkiln.a/')
+# shellcheck disable=SC2046,SC2086
+run "$cc" -o "$T/app_static" "$src/tests/install/app.c" $(pkg-config --cflags kiln) $static_libs
+if readelf -d "$T/app_static" | grep -q 'libkiln\.so'; then bad "app_static needs libkiln.so"; else ok; fi
+same "$("$T/app_static" 2>&1)" ok "app (pkg-config --static)"
+# without Libs.private the same link fails: app really reaches OpenMP, zlib (and the CUDA runtime)
+# shellcheck disable=SC2046
+if "$cc" -o "$T/app_bare" "$src/tests/install/app.c" $(pkg-config --cflags kiln) -L"$L" -l:libkiln.a >/dev/null 2>&1; then
+    bad "app links libkiln.a without Libs.private: the static check above proves nothing"
+else ok; fi
+
+# ---- find_package(kiln): kiln::kiln and kiln::kiln_static
+cmake_args=(-DCMAKE_PREFIX_PATH="$P" -DCMAKE_C_COMPILER="$cc" -DKILN_VERSION="$version")
+[ -n "$cuda" ] && cmake_args+=(-DCUDAToolkit_ROOT="$(dirname "$(dirname "$cuda")")")
+if run cmake -S "$src/tests/install" -B "$T/cm" "${cmake_args[@]}" && run cmake --build "$T/cm"; then
+    same "$("$T/cm/app" 2>&1)" ok "app (find_package, kiln::kiln)"
+    has "$(readelf -d "$T/cm/app")" "NEEDED.*libkiln\.so" "kiln::kiln is libkiln.so"
+    same "$("$T/cm/app_static" 2>&1)" ok "app (find_package, kiln::kiln_static)"
+    if readelf -d "$T/cm/app_static" | grep -q 'libkiln\.so'; then bad "kiln::kiln_static needs libkiln.so"; else ok; fi
+fi
+
+# ---- the Debian package (as `make deb` makes it), where dpkg's tools are
+if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
+    if run cpack -G DEB --config "$build/CPackConfig.cmake" -B "$T/pkg"; then
+        run bash "$src/tests/install/check_deb.sh" "$T/pkg/kiln_${version}_$(dpkg --print-architecture).deb"
+    fi
+else
+    echo "(no dpkg-deb or dpkg-shlibdeps: the package is not checked)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
