@@ -63,7 +63,7 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
             if (progress_due()) {
                 char text[160];
                 format_bytes_done(in->done, in->size, cli_now() - in->t0, text, sizeof text);
-                progress_show("reading %s", text);
+                progress_show("reading %s: %s", in->path, text);
             }
             return EXIT_OK;
         }

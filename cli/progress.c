@@ -180,19 +180,7 @@ void progress_show(const char *fmt, ...)
     show(text);
 }
 
-/* "1.23 GiB" or "12.3 M steps" */
-static void amount(const kiln_progress *p, double v, char *out, int n)
-{
-    char c[32];
-    if (strcmp(p->unit, "bytes") == 0) {
-        format_bytes(v, out, n);
-        return;
-    }
-    format_count(v, c, sizeof c);
-    snprintf(out, (size_t)n, "%s %s", c, p->unit);
-}
-
-/* One report of the library as a line: "merkle: 1.05 M of 4.19 M merges (25%), 12.3 M merges/s,
+/* One report of the library as a line: "merkle: 1.05 M/4.19 M merges (25%), 12.30 M merges/s,
  * ETA 1 s", or for PageRank "pagerank: iteration 12 of 100, L1 change 3.2e-05, 84.1 ms/iteration". */
 static void describe(const kiln_progress *p, double now, char *out, int n)
 {
@@ -212,21 +200,28 @@ static void describe(const kiln_progress *p, double now, char *out, int n)
         else snprintf(out, (size_t)n, "%s: %llu %s", p->stage, (unsigned long long)p->done, p->unit);
         return;
     }
+    const int bytes = strcmp(p->unit, "bytes") == 0;
     char done[48], total[48], r[48] = "", eta[32] = "";
-    amount(p, (double)p->done, done, sizeof done);
+    if (bytes) format_bytes((double)p->done, done, sizeof done);
+    else format_count((double)p->done, done, sizeof done);
     int k = snprintf(out, (size_t)n, "%s: %s", p->stage, done);
     if (p->total) {
-        amount(p, (double)p->total, total, sizeof total);
-        k += snprintf(out + k, (size_t)(n - k), " of %s (%.0f%%)", total,
-                      floor(100.0 * (double)p->done / (double)p->total));
+        if (bytes) format_bytes((double)p->total, total, sizeof total);
+        else format_count((double)p->total, total, sizeof total);
+        k += snprintf(out + k, (size_t)(n - k), "/%s", total);
     }
+    if (!bytes) k += snprintf(out + k, (size_t)(n - k), " %s", p->unit);
+    if (p->total) k += snprintf(out + k, (size_t)(n - k), " (%.0f%%)", floor(100.0 * (double)p->done / (double)p->total));
     if (rate > 0) {
-        if (strcmp(p->unit, "bytes") == 0) {
+        if (bytes) {
             format_bytes(rate, r, sizeof r);
             k += snprintf(out + k, (size_t)(n - k), ", %s/s", r);
-        } else {
-            format_rate(rate, strcmp(p->unit, "nonces") == 0 ? "H/s" : "/s", r, sizeof r);
+        } else if (strcmp(p->unit, "nonces") == 0) {
+            format_rate(rate, "H/s", r, sizeof r);
             k += snprintf(out + k, (size_t)(n - k), ", %s", r);
+        } else {
+            format_count(rate, r, sizeof r);
+            k += snprintf(out + k, (size_t)(n - k), ", %s %s/s", r, p->unit);
         }
         if (p->total && p->total >= p->done) {
             format_eta((double)(p->total - p->done) / rate, eta, sizeof eta);
