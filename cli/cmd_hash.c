@@ -13,7 +13,6 @@
  * "interrupted by SIGINT" and 130. */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,21 +92,6 @@ static void name_error(const char *cmd, const char *name, const char *reason)
     free(s);
 }
 
-/* "<done>/<total> (<percent>), ETA <t>", or "<done>" when the total is not known. */
-static void done_of(uint64_t done, uint64_t total, double seconds, char *out, int n)
-{
-    char d[32], t[32], eta[32] = "";
-    format_bytes((double)done, d, sizeof d);
-    if (!total || done > total) {
-        snprintf(out, (size_t)n, "%s", d);
-        return;
-    }
-    format_bytes((double)total, t, sizeof t);
-    if (seconds > 0 && done) format_eta((double)(total - done) * seconds / (double)done, eta, sizeof eta);
-    snprintf(out, (size_t)n, "%s/%s (%.0f%%)%s%s", d, t, floor(100.0 * (double)done / (double)total),
-             eta[0] ? ", " : "", eta);
-}
-
 /* The progress line: "hash [3/10] NAME: 1.20 GiB/2.00 GiB (60%), ETA 1 s; all: 2.50 GiB/4.00 GiB
  * (62%), ETA 3 s; 850 MiB/s" (a list being checked has no count, nor a total). Names are cut to
  * their last 20 bytes; the rate comes last, the first thing a narrow terminal may cut. */
@@ -118,8 +102,8 @@ static void show_progress(hash_run *r)
     char file[96], all[96] = "", rate[32] = "", which[48], *s = shown(r->cmd, r->cur_name);
     size_t len = strlen(s);
     const char *name = len > 20 ? s + len - 17 : s;
-    done_of(r->cur_done, r->cur_size, now - r->cur_t0, file, sizeof file);
-    if (r->count != 1) done_of(r->all_done, r->all_total, now - r->t0, all, sizeof all);
+    format_bytes_done(r->cur_done, r->cur_size, now - r->cur_t0, 0, file, sizeof file);
+    if (r->count != 1) format_bytes_done(r->all_done, r->all_total, now - r->t0, 0, all, sizeof all);
     if (now > r->t0) format_bytes((double)r->all_done / (now - r->t0), rate, sizeof rate);
     if (r->count) snprintf(which, sizeof which, "%zu/%zu", r->index, r->count);
     else snprintf(which, sizeof which, "%zu", r->index);

@@ -19,9 +19,8 @@ static struct {
     char err[512];
 } J;
 
-void json_begin(const char *cmd)
+void json_begin(void)
 {
-    (void)cmd;
     memset(&J, 0, sizeof J);
     J.on = 1;
 }

@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-/* Turns JSON mode on for the command cmd. */
-void json_begin(const char *cmd);
+/* Turns JSON mode on. */
+void json_begin(void);
 int json_on(void);
 
 /* Each call writes one member of the object open now (key given) or one element of the array

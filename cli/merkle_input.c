@@ -62,7 +62,7 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
             in->done += (uint64_t)k;
             if (progress_due()) {
                 char text[160];
-                format_bytes_done(in->done, in->size, cli_now() - in->t0, text, sizeof text);
+                format_bytes_done(in->done, in->size, cli_now() - in->t0, 1, text, sizeof text);
                 progress_show("reading %s: %s", in->path, text);
             }
             return EXIT_OK;

@@ -122,7 +122,7 @@ static int scan(cli_command *c, int argc, char **argv, const char *find)
 
 int cli_parse(cli_command *c, int argc, char **argv)
 {
-    if (cli_find(c, "--json") && scan(c, argc, argv, "--json") == 1) json_begin(c->name);
+    if (cli_find(c, "--json") && scan(c, argc, argv, "--json") == 1) json_begin();
     return scan(c, argc, argv, NULL);
 }
 

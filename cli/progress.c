@@ -73,22 +73,20 @@ void format_eta(double s, char *out, int n)
     else snprintf(out, (size_t)n, "ETA %d h %02d min", (int)s / 3600, (int)s % 3600 / 60);
 }
 
-void format_bytes_done(uint64_t done, uint64_t total, double seconds, char *out, int n)
+void format_bytes_done(uint64_t done, uint64_t total, double seconds, int with_rate, char *out, int n)
 {
-    char d[32], t[32], r[32], eta[32];
+    char d[32], t[32], eta[32] = "", r[32];
     format_bytes((double)done, d, sizeof d);
     int k = snprintf(out, (size_t)n, "%s", d);
-    if (total) {
+    if (total && done <= total) {
         format_bytes((double)total, t, sizeof t);
-        k += snprintf(out + k, (size_t)(n - k), "/%s (%.0f%%)", t, floor(100.0 * (double)done / (double)total));
+        if (seconds > 0 && done) format_eta((double)(total - done) * seconds / (double)done, eta, sizeof eta);
+        k += snprintf(out + k, (size_t)(n - k), "/%s (%.0f%%)%s%s", t, floor(100.0 * (double)done / (double)total),
+                      eta[0] ? ", " : "", eta);
     }
-    double rate = seconds > 0 ? (double)done / seconds : 0;
-    if (rate <= 0) return;
-    format_bytes(rate, r, sizeof r);
-    k += snprintf(out + k, (size_t)(n - k), ", %s/s", r);
-    if (total >= done && total) {
-        format_eta((double)(total - done) / rate, eta, sizeof eta);
-        snprintf(out + k, (size_t)(n - k), ", %s", eta);
+    if (with_rate && seconds > 0 && done) {
+        format_bytes((double)done / seconds, r, sizeof r);
+        snprintf(out + k, (size_t)(n - k), ", %s/s", r);
     }
 }
 

@@ -49,9 +49,9 @@ void progress_end(void);
 void format_bytes(double bytes, char *out, int n);
 void format_count(double count, char *out, int n);
 void format_eta(double seconds, char *out, int n);
-/* "1.20 GiB/2.00 GiB (60%), 850 MiB/s, ETA 1 s" for done of total bytes (0: not known) in
- * `seconds`. */
-void format_bytes_done(uint64_t done, uint64_t total, double seconds, char *out, int n);
+/* "1.20 GiB/2.00 GiB (60%), ETA 1 s" for done of total bytes (0: not known, or passed: the done
+ * alone) in `seconds`, then ", 850 MiB/s" when with_rate. */
+void format_bytes_done(uint64_t done, uint64_t total, double seconds, int with_rate, char *out, int n);
 /* A rate with an SI prefix, e.g. "9.12 GH/s". */
 void format_rate(double rate, const char *unit, char *out, int n);
 double cli_now(void);
