@@ -181,7 +181,7 @@ signal_run TERM 0.5 "$tmp/out" "$tmp/err" "$kiln" pagerank --rmat 16 --device cp
 [ "$code" = 143 ] && ok || bad "pagerank --json on SIGTERM: exit $code"
 check "pagerank --json interrupted" 'd == {"error": "interrupted by SIGTERM", "exit": 143, "interrupted": True, "signal": "SIGTERM"}'
 # bench: the rows measured before the signal
-signal_run INT 1.2 "$tmp/out" "$tmp/err" "$kiln" bench --device cpu --seconds 0.5 --json
+signal_run INT 1.5 "$tmp/out" "$tmp/err" "$kiln" bench --device cpu --seconds 0.5 --json
 [ "$code" = 130 ] && ok || bad "bench --json on SIGINT: exit $code"
 check "bench --json interrupted" 'len(d["results"]) >= 1 and d["results"][0]["algo"] == "sha256d" and d["interrupted"] is True and d["exit"] == 130'
 # scrypt: no key
