@@ -184,10 +184,10 @@ static void describe(const kiln_progress *p, double now, char *out, int n)
 {
     double el = now - D.stage_t0, did = p->done > D.done0 ? (double)(p->done - D.done0) : 0;
     double rate = el > 0 && did > 0 ? did / el : 0;
-    if (!isnan(p->residual)) {
+    if (strcmp(p->unit, "iterations") == 0) { /* the residual is NaN where it is not known yet (a GPU run with tol 0) */
         int k = snprintf(out, (size_t)n, "%s: iteration %llu", p->stage, (unsigned long long)p->done);
         if (p->total) k += snprintf(out + k, (size_t)(n - k), " of %llu", (unsigned long long)p->total);
-        k += snprintf(out + k, (size_t)(n - k), ", L1 change %.3g", p->residual);
+        if (!isnan(p->residual)) k += snprintf(out + k, (size_t)(n - k), ", L1 change %.3g", p->residual);
         if (rate > 0) snprintf(out + k, (size_t)(n - k), ", %.4g ms/iteration", 1e3 / rate);
         return;
     }
