@@ -21,25 +21,25 @@ typedef struct bench_args {
     kiln_merkle_method method;
 } bench_args;
 
-/* One measured row: JSON {"algo": name, "device", "rate", "unit"<json>} (after ", " unless first),
- * or the text row label (name when NULL), device, rate padded to `width`, then text. */
+/* One measured row: JSON {"algo": name, "device", "rate", "unit"<json>} through the JSON writer
+ * (json is the members after those, each after ", "), or the text row label (name when NULL),
+ * device, rate padded to `width`, then text. */
 typedef struct bench_row {
     const char *name, *label, *unit;
     double rate;
     char json[2048], text[128];
 } bench_row;
 
-void bench_row_print(kiln_ctx *ctx, const bench_row *r, int json, int first, int width);
+void bench_row_print(kiln_ctx *ctx, const bench_row *r, int json, int width);
 /* The text table's header for labels of `width`. */
 void bench_header(int width);
 
 /* Measures one (workload, kind) on ctx and prints its row (the tree prints its own table). */
-typedef kiln_status (*bench_fn)(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a,
-                                int first);
-kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
-kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
-kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
-kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
-kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first);
+typedef kiln_status (*bench_fn)(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
+kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
+kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
+kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
+kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
+kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
 
 #endif

@@ -9,7 +9,7 @@
 
 static double seconds_or(const bench_args *a, double d) { return a->seconds > 0 ? a->seconds : d; }
 
-kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
+kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
 {
     kiln_algo algo = (kiln_algo)w->search_algo;
     tune_cache_apply(ctx, w, kind, NULL);
@@ -25,11 +25,11 @@ kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, 
             snprintf(r.json + n, sizeof r.json - (size_t)n, ", \"threads_per_hash\": %d, \"lookup_gap\": %d",
                      sh.threads_per_hash, sh.lookup_gap);
     }
-    bench_row_print(ctx, &r, a->json, first, 10);
+    bench_row_print(ctx, &r, a->json, 10);
     return KILN_OK;
 }
 
-kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
+kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
 {
     int perm = kind == KILN_KIND_PERMUTATION, gpu = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA;
     char label[64];
@@ -52,6 +52,6 @@ kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, co
         snprintf(label, sizeof label, "%s/%lluB", w->name, (unsigned long long)a->size);
         if (a->size >= 1024) snprintf(r.text, sizeof r.text, "  %.2f GB/s", r.rate * (double)a->size / 1e9);
     }
-    bench_row_print(ctx, &r, a->json, first, 10);
+    bench_row_print(ctx, &r, a->json, 10);
     return KILN_OK;
 }

@@ -2,15 +2,22 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "json_out.h"
 #include "progress.h"
 
 void bench_header(int width) { printf("%-*s %-44s %16s\n", width, "algo", "device", "rate"); }
 
-void bench_row_print(kiln_ctx *ctx, const bench_row *r, int json, int first, int width)
+void bench_row_print(kiln_ctx *ctx, const bench_row *r, int json, int width)
 {
+    progress_clear();
     if (json) {
-        printf("%s{\"algo\": \"%s\", \"device\": \"%s\", \"rate\": %.0f, \"unit\": \"%s\"%s}", first ? "" : ", ", r->name,
-               kiln_ctx_device_name(ctx), r->rate, r->unit, r->json);
+        json_object(NULL);
+        json_str("algo", r->name);
+        json_str("device", kiln_ctx_device_name(ctx));
+        json_num("rate", r->rate, "%.0f");
+        json_str("unit", r->unit);
+        json_raw(r->json);
+        json_close();
         return;
     }
     char rate[32];

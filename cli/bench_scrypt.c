@@ -6,7 +6,7 @@
 #include "bench.h"
 #include "tune_cache.h"
 
-kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
+kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
 {
     tune_cache_apply(ctx, w, kind, NULL);
     kiln_scrypt_params sp = a->sp;
@@ -24,6 +24,6 @@ kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, con
     snprintf(label, sizeof label, "%s N=%llu r=%u p=%u", w->name, (unsigned long long)sp.N, sp.r, sp.p);
     r.label = label;
     if (!a->json) bench_header(30);
-    bench_row_print(ctx, &r, a->json, first, 30);
+    bench_row_print(ctx, &r, a->json, 30);
     return KILN_OK;
 }

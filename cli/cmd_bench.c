@@ -6,8 +6,10 @@
 #include "bench.h"
 #include "cli.h"
 #include "interrupt.h"
+#include "json_out.h"
 #include "merkle_cli.h"
 #include "opts.h"
+#include "progress.h"
 
 #define ROWS (KILN_KIND_SEARCH | KILN_KIND_HASH | KILN_KIND_PERMUTATION) /* kinds printed as table rows */
 
@@ -33,13 +35,15 @@ int cmd_bench(int argc, char **argv)
     a.size = 32;
     uint64_t threads = 0, N = 16384, r = 8, p = 1;
     const unsigned KDF = KILN_KIND_KDF, TREE = KILN_KIND_TREE;
+    cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "what to measure, or all (the default)", .kinds = KILN_KIND_ALL, .bench = 1},
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I", "where to measure (default auto)", .modes = 0},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = ROWS, .hi = 4096},
         {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per measurement (default 2; key derivation 4)",
          .modes = ROWS | KDF, .hi = 600},
-        {"--json", OPT_FLAG, &a.json, NULL, "print JSON", .modes = 0},
+        CLI_OPT_JSON(&out, 0),
+        CLI_OPT_PROGRESS(&out, 0),
         {"--size", OPT_U64, &a.size, "BYTES", "hash message size (default 32)", .modes = KILN_KIND_HASH,
          .hi = UINT64_C(1) << 24},
         {"--offsets", OPT_FLAG, &a.offsets, NULL, "hash: read an offsets array (the general batch path)",
@@ -63,38 +67,46 @@ int cmd_bench(int argc, char **argv)
     };
     cli_command c = CLI_COMMAND(cmd, "[--algo A] [options]", NULL, opts);
     int code = cli_parse(&c, argc, argv);
-    if (code) return code == CLI_HELP ? EXIT_OK : code;
+    if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
+    if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
+    a.json = out.json;
 
     const kiln_workload *w = NULL;
     kiln_kind kind = KILN_KIND_SEARCH;
     int all = strcmp(algo_s, "all") == 0;
     unsigned mode = 0;
     for (size_t i = 0; all && i < kiln_workload_count(); i++) mode |= kiln_workload_at(i)->bench_all_kinds;
-    if (!all && !(w = cli_bench_workload(cmd, algo_s, 0, &kind, &code))) return code;
+    if (!all && !(w = cli_bench_workload(cmd, algo_s, 0, &kind, &code))) return json_end(code);
     if (!all) mode = kind;
     char what[80];
     snprintf(what, sizeof what, "--algo %s", algo_s);
-    if ((code = cli_check_mode(&c, mode, what)) != 0) return code;
+    if ((code = cli_check_mode(&c, mode, what)) != 0) return json_end(code);
     a.sp = (kiln_scrypt_params){N, (uint32_t)r, (uint32_t)p};
     if (layout_s && kiln_keccak_layout_from_name(NULL, layout_s, &a.layout) != KILN_OK)
-        return cli_error(EXIT_USAGE, cmd, "unknown --layout '%s' (expected auto, thread, unrolled or lane)", layout_s);
+        return json_end(
+            cli_error(EXIT_USAGE, cmd, "unknown --layout '%s' (expected auto, thread, unrolled or lane)", layout_s));
     if ((mode & TREE) && (merkle_cli_leaves(leaves_s, &a.leaves) != 0 || a.leaves < 2))
-        return cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s);
+        return json_end(cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s));
     a.method_all = strcmp(method_s, "all") == 0;
     if (!a.method_all && merkle_cli_method(method_s, &a.method) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --method '%s' (levels, subtrees, auto or all)", method_s);
+        return json_end(cli_error(EXIT_USAGE, cmd, "bad --method '%s' (levels, subtrees, auto or all)", method_s));
 
     kiln_ctx *ctx = cli_open(cmd, device, (int)threads, &code);
-    if (!ctx) return code;
+    if (!ctx) return json_end(code);
     if ((code = cli_check_gpu(&c, ctx)) != 0) {
         kiln_ctx_free(ctx);
-        return code;
+        return json_end(code);
     }
-    int rows = 0;
-    for (size_t i = 0; all && i < kiln_workload_count(); i++)
-        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1) rows += !!(kiln_workload_at(i)->bench_all_kinds & k);
+    progress_attach(ctx);
+    int rows = 0; /* measurements */
+    for (size_t i = 0; i < (all ? kiln_workload_count() : 1); i++)
+        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1)
+            rows += !!((all ? kiln_workload_at(i)->bench_all_kinds : (unsigned)kind) & k);
     if (!a.json && (mode & ROWS)) bench_header(10);
-    if (a.json && rows > 1) printf("{\"results\": [");
+    if (rows > 1) { /* one row is the document; several are its "results" */
+        json_object(NULL);
+        json_array("results");
+    }
     int done = 0;
     for (size_t i = 0; i < (all ? kiln_workload_count() : 1) && code == EXIT_OK; i++) {
         const kiln_workload *wi = all ? kiln_workload_at(i) : w;
@@ -104,11 +116,14 @@ int cmd_bench(int argc, char **argv)
                 code = cli_interrupt_exit(cmd);
                 break;
             }
-            kiln_status st = routine((kiln_kind)k)(ctx, wi, (kiln_kind)k, &a, done++ == 0);
+            char name[48];
+            kiln_workload_bench_name(wi, (kiln_kind)k, name, sizeof name);
+            progress_task(0, "bench: %d of %d, %s", ++done, rows, name);
+            kiln_status st = routine((kiln_kind)k)(ctx, wi, (kiln_kind)k, &a);
             if (st != KILN_OK) code = cli_fail(cmd, ctx, st);
         }
     }
-    if (a.json) printf(rows > 1 ? "]}\n" : "\n");
+    progress_end();
     kiln_ctx_free(ctx);
-    return code;
+    return json_end(code);
 }

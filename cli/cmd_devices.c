@@ -3,42 +3,46 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_out.h"
 #include "opts.h"
 
-int cmd_devices(int argc, char **argv)
+static const char *const kind_names[] = {"search", "hash", "kdf", "tree", "graph", "permutation"};
+
+static void print_json(const kiln_device_info *d, int n)
 {
-    int json = 0;
-    cli_option opts[] = {{"--json", OPT_FLAG, &json, NULL, "print the devices as a JSON array", .modes = 0}};
-    cli_command c = CLI_COMMAND("devices", "[--json]", NULL, opts);
-    int code = cli_parse(&c, argc, argv);
-    if (code) return code == CLI_HELP ? EXIT_OK : code;
-    int n = 1 + kiln_cuda_device_count();
-    if (json) printf("[");
+    json_array(NULL);
     for (int i = 0; i < n; i++) {
-        kiln_device_info d;
-        if (kiln_device_get(i, &d) != KILN_OK) return cli_error(EXIT_DEVICE, "devices", "cannot query device %d", i);
-        if (json) {
-            printf("%s{\"device\": \"%s\", \"name\": \"%s\", \"units\": %d", i ? ", " : "",
-                   i ? "cuda" : "cpu", d.name, d.units);
-            if (i) printf(", \"index\": %d, \"compute_capability\": \"%d.%d\", \"memory_bytes\": %llu}", d.index,
-                          d.cc_major, d.cc_minor, (unsigned long long)d.memory_bytes);
-            else printf(", \"features\": \"%s\"}", d.features);
-        } else if (i == 0) {
-            printf("cpu       %s, %d cores, %s\n", d.name, d.units, d.features);
+        json_object(NULL);
+        json_str("device", i ? "cuda" : "cpu");
+        json_str("name", d[i].name);
+        json_int("units", d[i].units);
+        if (i) {
+            char cc[16];
+            snprintf(cc, sizeof cc, "%d.%d", d[i].cc_major, d[i].cc_minor);
+            json_int("index", d[i].index);
+            json_str("compute_capability", cc);
+            json_u64("memory_bytes", d[i].memory_bytes);
         } else {
-            char id[16];
-            snprintf(id, sizeof id, "cuda:%d", d.index);
-            printf("%-9s %s, %d SMs, compute %d.%d, %.0f GiB\n", id, d.name, d.units, d.cc_major, d.cc_minor,
-                   (double)d.memory_bytes / (1024.0 * 1024 * 1024));
+            json_str("features", d[i].features);
         }
+        json_close();
     }
-    if (json) {
-        printf("]\n");
-        return EXIT_OK;
+}
+
+static void print_text(const kiln_device_info *d, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i == 0) {
+            printf("cpu       %s, %d cores, %s\n", d[i].name, d[i].units, d[i].features);
+            continue;
+        }
+        char id[16];
+        snprintf(id, sizeof id, "cuda:%d", d[i].index);
+        printf("%-9s %s, %d SMs, compute %d.%d, %.0f GiB\n", id, d[i].name, d[i].units, d[i].cc_major, d[i].cc_minor,
+               (double)d[i].memory_bytes / (1024.0 * 1024 * 1024));
     }
     /* what each device can run, from the registry: a GPU runs the kinds listed for it */
     printf("\nworkloads (name, kinds, devices, what):\n");
-    static const char *const kind_names[] = {"search", "hash", "kdf", "tree", "graph", "permutation"};
     for (size_t i = 0; i < kiln_workload_count(); i++) {
         const kiln_workload *w = kiln_workload_at(i);
         char kinds[64] = "", gpu[64] = "";
@@ -50,5 +54,23 @@ int cmd_devices(int argc, char **argv)
         const char *where = w->gpu_kinds == w->kinds ? "cpu gpu" : gpu[0] ? "cpu, gpu for " : "cpu";
         printf("  %-12s %-17s %s%s  %s\n", w->name, kinds, where, w->gpu_kinds == w->kinds ? "" : gpu, w->help);
     }
-    return EXIT_OK;
+}
+
+int cmd_devices(int argc, char **argv)
+{
+    cli_output out = {0, 0, 0};
+    cli_option opts[] = {CLI_OPT_JSON(&out, 0)};
+    cli_command c = CLI_COMMAND("devices", "[--json]", NULL, opts);
+    int code = cli_parse(&c, argc, argv);
+    if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
+    /* every device is asked before anything is printed, so a failure leaves no half list */
+    kiln_device_info d[1 + 64];
+    int n = 1 + kiln_cuda_device_count();
+    if (n > (int)(sizeof d / sizeof d[0])) n = (int)(sizeof d / sizeof d[0]);
+    for (int i = 0; i < n; i++)
+        if (kiln_device_get(i, &d[i]) != KILN_OK)
+            return json_end(cli_error(EXIT_DEVICE, "devices", "cannot query device %d", i));
+    if (out.json) print_json(d, n);
+    else print_text(d, n);
+    return json_end(EXIT_OK);
 }

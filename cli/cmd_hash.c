@@ -22,7 +22,9 @@
 #include "cli.h"
 #include "hash_lines.h"
 #include "interrupt.h"
+#include "json_out.h"
 #include "opts.h"
+#include "progress.h"
 
 #define SMALL_FILE (1u << 20)
 #define BATCH_BYTES (64u << 20)
@@ -56,15 +58,19 @@ typedef struct hash_run {
     /* tallies */
     size_t unreadable, mismatched, ok;
     int stopped; /* a signal arrived: nothing more is read or printed */
+    int json;
+    /* the progress line: every input (all_total 0: not known), and the one being read */
+    uint64_t all_done, all_total;
+    size_t index, count; /* count 0: a check list, of a length not known */
+    const char *cur_name;
+    uint64_t cur_done, cur_size;
+    double t0, cur_t0;
 } hash_run;
 
 static void *must_alloc(const char *cmd, size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "kiln %s: out of memory\n", cmd);
-        exit(EXIT_DEVICE);
-    }
+    if (!p) exit(json_end(cli_error(EXIT_DEVICE, cmd, "out of memory")));
     return p;
 }
 
@@ -82,14 +88,59 @@ static void name_error(const char *cmd, const char *name, const char *reason)
 {
     char *s = shown(cmd, name);
     fflush(stdout);
-    fprintf(stderr, "kiln %s: %s: %s\n", cmd, s, reason);
+    cli_error(EXIT_USAGE, cmd, "%s: %s", s, reason);
     free(s);
 }
 
-static void report_open_error(hash_run *r, const char *name, int err)
+/* The progress line: "hash [3/10] NAME: 1.20 GiB/2.00 GiB (60%), ETA 1 s; all: 2.50 GiB/4.00 GiB
+ * (62%), ETA 3 s; 850 MiB/s" (a list being checked has no count, nor a total). Names are cut to
+ * their last 20 bytes; the rate comes last, the first thing a narrow terminal may cut. */
+static void show_progress(hash_run *r)
+{
+    if (!progress_due()) return;
+    double now = cli_now();
+    char file[96], all[96] = "", rate[32] = "", which[48], *s = shown(r->cmd, r->cur_name);
+    size_t len = strlen(s);
+    const char *name = len > 20 ? s + len - 17 : s;
+    format_bytes_done(r->cur_done, r->cur_size, now - r->cur_t0, 0, file, sizeof file);
+    if (r->count != 1) format_bytes_done(r->all_done, r->all_total, now - r->t0, 0, all, sizeof all);
+    if (now > r->t0) format_bytes((double)r->all_done / (now - r->t0), rate, sizeof rate);
+    if (r->count) snprintf(which, sizeof which, "%zu/%zu", r->index, r->count);
+    else snprintf(which, sizeof which, "%zu", r->index);
+    progress_show("hash [%s] %s%s: %s%s%s; %s/s", which, len > 20 ? "..." : "", name, file, all[0] ? "; all: " : "",
+                  all, rate);
+    free(s);
+}
+
+/* Counts bytes read of the input being hashed. */
+static void advance(hash_run *r, uint64_t bytes)
+{
+    r->cur_done += bytes;
+    r->all_done += bytes;
+    show_progress(r);
+}
+
+/* The result of one input: as JSON, {"name", "algo", "bytes", "digest"} or, checking,
+ * {"name", "algo", "ok"}; an input that could not be read has "error" instead. */
+static void json_result(const hash_run *r, const char *name, kiln_hash_algo algo, const char *digest, uint64_t bytes,
+                        int ok, const char *error)
+{
+    json_object(NULL);
+    json_str("name", name);
+    json_str("algo", kiln_hash_algo_name(algo));
+    if (error) json_str("error", error);
+    else if (!r->check) json_u64("bytes", bytes);
+    if (r->check) json_bool("ok", ok);
+    else if (digest) json_str("digest", digest);
+    json_close();
+}
+
+static void report_open_error(hash_run *r, const char *name, kiln_hash_algo algo, int err)
 {
     name_error(r->cmd, name, strerror(err));
-    if (r->check) {
+    if (r->json) {
+        json_result(r, name, algo, NULL, 0, 0, strerror(err));
+    } else if (r->check) {
         char *s = shown(r->cmd, name);
         printf("%s: FAILED open or read\n", s);
         free(s);
@@ -97,21 +148,31 @@ static void report_open_error(hash_run *r, const char *name, int err)
     r->unreadable++;
 }
 
-/* Prints one result: the digest line, or the --check verdict. */
+/* Prints one result: the digest line, or the --check verdict; bytes: the input's length. */
 static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8_t *digest, size_t outlen,
-                 const uint8_t *expect)
+                 const uint8_t *expect, uint64_t bytes)
 {
+    progress_clear();
     if (r->check) {
         int same = memcmp(digest, expect, outlen) == 0;
-        char *s = shown(r->cmd, name);
-        printf("%s: %s\n", s, same ? "OK" : "FAILED");
-        free(s);
+        if (r->json) {
+            json_result(r, name, algo, NULL, bytes, same, NULL);
+        } else {
+            char *s = shown(r->cmd, name);
+            printf("%s: %s\n", s, same ? "OK" : "FAILED");
+            free(s);
+        }
         if (same) r->ok++;
         else r->mismatched++;
         return;
     }
     char *hex = must_alloc(r->cmd, 2 * outlen + 1);
     kiln_hex_encode(digest, outlen, 0, hex);
+    if (r->json) {
+        json_result(r, name, algo, hex, bytes, 1, NULL);
+        free(hex);
+        return;
+    }
     const char *tag = r->tag ? hash_tag_name(algo) : NULL;
     size_t need = hash_line_format(NULL, 0, tag, hex, name);
     char *line = must_alloc(r->cmd, need + 1);
@@ -121,9 +182,10 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
     free(hex);
 }
 
-/* Streams fd through the hash on the CPU, after `pre` bytes already read. 0, or an errno
- * (EINTR once a signal has arrived). */
-static int stream_fd(kiln_hash_algo algo, int fd, const uint8_t *pre, size_t pre_len, uint8_t *digest, size_t outlen)
+/* Streams fd through the hash on the CPU, after `pre` bytes already read (and counted). 0, or an
+ * errno (EINTR once a signal has arrived). */
+static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, const uint8_t *pre, size_t pre_len, uint8_t *digest,
+                     size_t outlen)
 {
     kiln_hash_stream s;
     kiln_hash_init(&s, algo);
@@ -137,6 +199,7 @@ static int stream_fd(kiln_hash_algo algo, int fd, const uint8_t *pre, size_t pre
         if (got < 0) return errno;
         if (got == 0) break;
         kiln_hash_update(&s, buf, (size_t)got);
+        advance(r, (uint64_t)got);
     }
     kiln_hash_final(&s, digest, outlen);
     return 0;
@@ -165,13 +228,14 @@ static void flush(hash_run *r)
     offsets[r->n] = r->bytes;
     kiln_status st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
     if (st != KILN_OK && st != KILN_STOPPED) {
+        progress_clear();
         fprintf(stderr, "kiln %s: GPU batch failed (%s); hashing on the CPU\n", r->cmd, kiln_last_error(r->gpu));
         cli_device(r->cmd, r->gpu, "cpu", 0);
         st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
     }
     if (st == KILN_STOPPED) r->stopped = 1;
     for (size_t i = 0; i < r->n && !r->stopped; i++)
-        emit(r, r->items[i].name, r->batch_algo, out + i * r->outlen, r->outlen, r->items[i].expect);
+        emit(r, r->items[i].name, r->batch_algo, out + i * r->outlen, r->outlen, r->items[i].expect, r->items[i].len);
     free(offsets);
     free(out);
     free_items(r);
@@ -200,6 +264,7 @@ static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, kiln
         if (k < 0) return -errno;
         if (k == 0) break;
         got += (uint64_t)k;
+        advance(r, (uint64_t)k);
     }
     if (got > SMALL_FILE) {
         *pre = got;
@@ -240,8 +305,13 @@ static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const
     int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY); /* a FIFO's open ends with EINTR too */
     int err = fd < 0 ? errno : 0;
     struct stat sb;
-    int small = !err && !is_stdin && r->gpu && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-                (uint64_t)sb.st_size <= SMALL_FILE;
+    int regular = !err && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    int small = !is_stdin && r->gpu && regular && (uint64_t)sb.st_size <= SMALL_FILE;
+    r->index++;
+    r->cur_name = name;
+    r->cur_done = 0;
+    r->cur_size = regular && !is_stdin ? (uint64_t)sb.st_size : 0;
+    r->cur_t0 = cli_now();
     uint64_t pre = 0;
     uint8_t *digest = NULL;
     if (small) {
@@ -258,15 +328,15 @@ static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const
         uint8_t *copy = pre ? must_alloc(r->cmd, pre) : NULL;
         if (pre) memcpy(copy, r->data + r->bytes, pre);
         flush(r);
-        if (!r->stopped) err = stream_fd(algo, fd, copy, pre, digest, outlen);
+        if (!r->stopped) err = stream_fd(r, algo, fd, copy, pre, digest, outlen);
         free(copy);
     } else {
         flush(r);
     }
     if (fd >= 0 && !is_stdin) close(fd);
     if (cli_interrupted()) r->stopped = 1;
-    else if (err) report_open_error(r, name, err);
-    else emit(r, name, algo, digest, outlen, expect);
+    else if (err) report_open_error(r, name, algo, err);
+    else emit(r, name, algo, digest, outlen, expect, r->cur_done);
     free(digest);
 }
 
@@ -277,6 +347,14 @@ static uint64_t small_size(const char *name)
     struct stat sb;
     if (strcmp(name, "-") != 0 && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size <= SMALL_FILE)
         return (uint64_t)sb.st_size;
+    return 0;
+}
+
+/* A regular file's size, for the progress line's total; 0 for anything else. */
+static uint64_t regular_size(const char *name)
+{
+    struct stat sb;
+    if (strcmp(name, "-") != 0 && stat(name, &sb) == 0 && S_ISREG(sb.st_mode)) return (uint64_t)sb.st_size;
     return 0;
 }
 
@@ -349,6 +427,7 @@ static void check_entry_run(hash_run *r, check_list *cl, check_entry *e)
         cl->bad++;
         if (cl->warn) {
             fflush(stdout);
+            progress_clear();
             fprintf(stderr, "kiln %s: %s:%llu: improperly formatted %s%schecksum line\n", r->cmd, cl->shown_path,
                     (unsigned long long)e->lineno, cl->algo_given ? kiln_hash_algo_name(r->algo) : "",
                     cl->algo_given ? " " : "");
@@ -374,6 +453,7 @@ static void run_held(hash_run *r, check_list *cl, kiln_ctx *ctx)
 static int check_summary(hash_run *r, check_list *cl, int read_err)
 {
     fflush(stdout);
+    progress_end();
     const char *algo = cl->algo_given ? kiln_hash_algo_name(r->algo) : "";
     if (read_err) {
         name_error(r->cmd, cl->path, strerror(read_err));
@@ -383,14 +463,13 @@ static int check_summary(hash_run *r, check_list *cl, int read_err)
                          cl->untagged ? " (lines without an algorithm tag need --algo)" : "");
     }
     if (cl->bad)
-        fprintf(stderr, "kiln %s: WARNING: %zu line%s improperly formatted\n", r->cmd, cl->bad,
-                cl->bad == 1 ? " is" : "s are");
+        cli_error(0, r->cmd, "WARNING: %zu line%s improperly formatted", cl->bad, cl->bad == 1 ? " is" : "s are");
     if (r->unreadable)
-        fprintf(stderr, "kiln %s: WARNING: %zu listed file%s could not be read\n", r->cmd, r->unreadable,
-                r->unreadable == 1 ? "" : "s");
+        cli_error(0, r->cmd, "WARNING: %zu listed file%s could not be read", r->unreadable,
+                  r->unreadable == 1 ? "" : "s");
     if (r->mismatched)
-        fprintf(stderr, "kiln %s: WARNING: %zu computed checksum%s did NOT match\n", r->cmd, r->mismatched,
-                r->mismatched == 1 ? "" : "s");
+        cli_error(0, r->cmd, "WARNING: %zu computed checksum%s did NOT match", r->mismatched,
+                  r->mismatched == 1 ? "" : "s");
     if (read_err) return EXIT_USAGE;
     return r->unreadable || r->mismatched ? EXIT_NOT_FOUND : EXIT_OK;
 }
@@ -465,6 +544,7 @@ int cmd_hash(int argc, char **argv)
     const char *cmd = "hash", *algo_s = NULL, *check = NULL, *device = "auto";
     uint64_t length = 0;
     int tag = 0, warn = 0;
+    cli_output out = {0, 0, 0};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
     cli_option opts[] = {
@@ -477,6 +557,8 @@ int cmd_hash(int argc, char **argv)
         {"--warn", OPT_FLAG, &warn, NULL, "name each improperly formatted line of the --check list", .modes = CHECKS},
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I",
          "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
+        CLI_OPT_JSON(&out, 0),
+        CLI_OPT_PROGRESS(&out, 0),
     };
     cli_command c = CLI_COMMAND(cmd, "--algo A [options] [FILE...]",
                                 "Prints '<hex>  <name>' per input; no FILE or '-' reads stdin; '--' ends the options.\n"
@@ -492,6 +574,8 @@ int cmd_hash(int argc, char **argv)
     int code = cli_parse(&c, argc, argv);
     size_t nfiles = c.npos;
     if (code == 0) code = cli_check_mode(&c, check ? CHECKS : DIGESTS, check ? "--check" : "computing digests");
+    if (code == 0) code = cli_output_start(&c, &out);
+    if (code == 0) code = cli_exclusive(&c, "--tag", "--json");
     if (code == 0 && !algo_s && (!check || length)) {
         char list[1024];
         kiln_workload_list(KILN_KIND_HASH, 0, list, sizeof list);
@@ -506,27 +590,47 @@ int cmd_hash(int argc, char **argv)
     kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
     if (!ctx) {
         free(files);
-        return code == CLI_HELP ? EXIT_OK : code;
+        return json_end(code == CLI_HELP ? EXIT_OK : code);
     }
+    progress_attach(ctx);
     r.check = check != NULL;
     r.tag = tag;
+    r.json = out.json;
+    r.t0 = cli_now();
+    json_object(NULL);
     if (check) {
         check_list cl = {.path = check, .algo_given = w != NULL, .length_given = length != 0, .warn = warn,
                          .length = (size_t)length, .sep = CHECK_SEP_UNKNOWN};
+        json_str("check", check);
+        json_array("files");
         code = run_check(&r, &cl, ctx);
+        json_close();
+        json_u64("matched", r.ok);
+        json_u64("mismatched", r.mismatched);
+        json_u64("unreadable", r.unreadable);
+        json_u64("improperly_formatted", cl.bad);
     } else {
         size_t outlen = length ? (size_t)length : kiln_hash_digest_len(r.algo);
         if (nfiles == 0) files[nfiles++] = "-";
         uint64_t small = 0;
         for (size_t i = 0; i < nfiles; i++) small += small_size(files[i]);
+        r.count = nfiles;
+        for (size_t i = 0; i < nfiles; i++) r.all_total += regular_size(files[i]);
         r.gpu = pick_gpu(ctx, small);
+        json_str("algo", kiln_hash_algo_name(r.algo));
+        json_u64("length", outlen);
+        json_array("files");
         for (size_t i = 0; i < nfiles && !r.stopped; i++) hash_input(&r, files[i], r.algo, NULL, outlen);
         flush(&r);
+        progress_end();
+        json_close();
+        json_u64("unreadable", r.unreadable);
         code = r.stopped ? cli_interrupt_exit(cmd) : r.unreadable ? EXIT_USAGE : EXIT_OK;
     }
+    progress_end();
     free(r.items);
     free(r.data);
     kiln_ctx_free(ctx);
     free(files);
-    return code;
+    return json_end(code);
 }

@@ -9,17 +9,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_out.h"
 #include "merkle_cli.h"
 #include "merkle_input.h"
 #include "opts.h"
+#include "progress.h"
 #include "tune_cache.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
 
 typedef struct merkle_args {
-    const char *cmd;
+    const char *cmd, *algo_name;
     kiln_merkle_algo algo;
     int reversed; /* sha256d: display order */
+    int json;
 } merkle_args;
 
 /* Leaves of a tree: memory is their only limit. */
@@ -30,14 +33,46 @@ typedef struct merkle_args {
  * kiln_block_parse sees an oversized block and refuses it, naming the limit. */
 #define BLOCK_READ (4000000 + 1)
 
-static void print_node(const merkle_args *a, const uint8_t node[NODE])
+/* A node as a JSON string (member `key`, or an array element when key is NULL). */
+static void json_node(const merkle_args *a, const char *key, const uint8_t node[NODE])
 {
+    char hex[2 * NODE + 1];
+    kiln_hex_encode(node, NODE, a->reversed, hex);
+    json_str(key, hex);
+}
+
+/* A node as a line of text, or as json_node writes it. */
+static void print_node(const merkle_args *a, const char *key, const uint8_t node[NODE])
+{
+    if (a->json) {
+        json_node(a, key, node);
+        return;
+    }
     char hex[2 * NODE + 1];
     kiln_hex_encode(node, NODE, a->reversed, hex);
     puts(hex);
 }
 
-/* Builds the tree and prints the root, then the proof or the tree when asked. */
+/* The tree level by level: "level index hash" lines, or JSON "tree": [[the leaves], ..., [root]]. */
+static void print_tree(const merkle_args *a, const uint8_t *tree, uint64_t n)
+{
+    char hex[2 * NODE + 1];
+    json_array("tree");
+    for (int l = 0; l < kiln_merkle_levels(n); l++) {
+        uint64_t off = kiln_merkle_level_offset(n, l), size = kiln_merkle_level_size(n, l);
+        json_array(NULL);
+        for (uint64_t i = 0; i < size; i++) {
+            kiln_hex_encode(tree + NODE * (off + i), NODE, a->reversed, hex);
+            if (a->json) json_str(NULL, hex);
+            else printf("%d %llu %s\n", l, (unsigned long long)i, hex);
+        }
+        json_close();
+    }
+    json_close();
+}
+
+/* Builds the tree and prints the root, then the proof or the tree when asked. As JSON, the
+ * document's object is opened here, once the tree is built. */
 static int build_and_print(const merkle_args *a, kiln_ctx *ctx, const uint8_t *leaves, uint64_t n,
                            const kiln_merkle_opts *opts, const char *proof_s, int whole, uint8_t root[NODE])
 {
@@ -51,25 +86,25 @@ static int build_and_print(const merkle_args *a, kiln_ctx *ctx, const uint8_t *l
         if (!tree) return cli_error(EXIT_DEVICE, a->cmd, "out of memory for the tree");
     }
     kiln_status st = kiln_merkle_build(ctx, a->algo, leaves, n, opts, root, tree);
+    progress_end();
     if (st != KILN_OK) {
         free(tree);
         return cli_fail(a->cmd, ctx, st);
     }
-    print_node(a, root);
+    json_object(NULL);
+    json_str("algo", a->algo_name);
+    json_u64("leaves", n);
+    print_node(a, "root", root);
     if (proof_s) {
         uint8_t sib[64 * NODE];
         int count = 0;
         st = kiln_merkle_proof(ctx, tree, n, index, sib, &count);
-        for (int i = 0; st == KILN_OK && i < count; i++) print_node(a, sib + NODE * i);
+        json_u64("index", index);
+        json_array("proof");
+        for (int i = 0; st == KILN_OK && i < count; i++) print_node(a, NULL, sib + NODE * i);
+        json_close();
     } else if (whole) {
-        char hex[2 * NODE + 1];
-        for (int l = 0; l < kiln_merkle_levels(n); l++) {
-            uint64_t off = kiln_merkle_level_offset(n, l), size = kiln_merkle_level_size(n, l);
-            for (uint64_t i = 0; i < size; i++) {
-                kiln_hex_encode(tree + NODE * (off + i), NODE, a->reversed, hex);
-                printf("%d %llu %s\n", l, (unsigned long long)i, hex);
-            }
-        }
+        print_tree(a, tree, n);
     }
     free(tree);
     return st == KILN_OK ? EXIT_OK : cli_fail(a->cmd, ctx, st);
@@ -99,7 +134,16 @@ static int block_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, con
     char header_root[65], block_hash[65];
     kiln_hex_encode(b.header + 36, 32, 1, header_root);
     kiln_hex_encode(hash, 32, 1, block_hash);
-    if (!proof_s && !whole) {
+    json_str("header_root", header_root);
+    json_bool("root_matches", root_ok);
+    json_str("block_hash", block_hash);
+    json_bool("pow_ok", pow_ok);
+    char bits_hex[9];
+    snprintf(bits_hex, sizeof bits_hex, "%08x", bits);
+    json_str("bits", bits_hex);
+    json_u64("transactions", b.n_tx);
+    json_u64("segwit", b.n_segwit);
+    if (!proof_s && !whole && !a->json) {
         printf("header_root=%s %s\n", header_root, root_ok ? "match" : "MISMATCH");
         printf("block_hash=%s pow=%s (bits %08x)\n", block_hash, pow_ok ? "ok" : "FAILED", bits);
         printf("transactions=%llu segwit=%llu\n", (unsigned long long)b.n_tx, (unsigned long long)b.n_segwit);
@@ -137,13 +181,26 @@ static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, co
                          path);
     }
     kiln_status st = kiln_merkle_verify(ctx, a->algo, leaf, index, n, nodes + NODE, (int)(lines - 1), nodes);
+    if (st == KILN_OK || st == KILN_NOT_FOUND) {
+        json_object(NULL);
+        json_str("algo", a->algo_name);
+        json_node(a, "leaf", leaf);
+        json_u64("index", index);
+        json_u64("count", n);
+        json_node(a, "root", nodes);
+        json_bool("ok", st == KILN_OK);
+        if (st == KILN_NOT_FOUND) {
+            json_str("reason", kiln_last_error(ctx));
+            json_note_error(kiln_last_error(ctx));
+        }
+    }
     free(nodes);
     if (st == KILN_OK) {
-        puts("OK");
+        if (!a->json) puts("OK");
         return EXIT_OK;
     }
     if (st == KILN_NOT_FOUND) {
-        printf("FAILED: %s\n", kiln_last_error(ctx));
+        if (!a->json) printf("FAILED: %s\n", kiln_last_error(ctx));
         return EXIT_NOT_FOUND;
     }
     return cli_fail(a->cmd, ctx, st);
@@ -158,6 +215,7 @@ int cmd_merkle(int argc, char **argv)
     const char *method_s = NULL;
     uint64_t k = 0, tpb = 0, threads = 0;
     int whole = 0, graph = 0;
+    cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "the merge (default sha256d)", .kinds = KILN_KIND_TREE},
         {"--leaves", OPT_STR, &leaves_s, "FILE", "one 64-hex-digit hash per line ('-' = stdin)", .modes = 0},
@@ -180,37 +238,44 @@ int cmd_merkle(int argc, char **argv)
          .gpu_only = 1},
         {"--graph", OPT_FLAG, &graph, NULL, "launch the levels as one CUDA graph", .modes = LEAVES | BLOCK,
          .gpu_only = 1},
+        CLI_OPT_JSON(&out, 0),
+        CLI_OPT_PROGRESS(&out, LEAVES | BLOCK),
     };
     cli_command c = CLI_COMMAND(cmd, "(--leaves FILE | --block RAWFILE | --verify PROOFFILE --leaf HEX --index I --count N) [options]",
                                 "sha256d hashes are byte-reversed (txids as explorers show them). Prints the root;\n"
                                 "--block also checks the header's root and proof of work (exit 1 when either fails).\n",
                                 opts);
     int code = cli_parse(&c, argc, argv);
-    if (code) return code == CLI_HELP ? EXIT_OK : code;
-    merkle_args a = {cmd, KILN_MERKLE_SHA256D, 1};
+    if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
+    merkle_args a = {cmd, algo_s, KILN_MERKLE_SHA256D, 1, out.json};
     const kiln_workload *w = cli_workload(cmd, algo_s, KILN_KIND_TREE, &code);
-    if (!w) return code;
+    if (!w) return json_end(code);
     a.algo = (kiln_merkle_algo)w->tree_algo;
+    a.algo_name = w->name;
     a.reversed = a.algo == KILN_MERKLE_SHA256D;
     int modes = (leaves_s != NULL) + (block_s != NULL) + (verify_s != NULL);
-    if (modes != 1) return cli_error(EXIT_USAGE, cmd, "give exactly one of --leaves, --block and --verify (see --help)");
+    if (modes != 1)
+        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --leaves, --block and --verify (see --help)"));
     unsigned mode = leaves_s ? LEAVES : block_s ? BLOCK : VERIFY;
-    if ((code = cli_check_mode(&c, mode, leaves_s ? "--leaves" : block_s ? "--block" : "--verify")) != 0) return code;
+    if ((code = cli_check_mode(&c, mode, leaves_s ? "--leaves" : block_s ? "--block" : "--verify")) != 0)
+        return json_end(code);
     if (block_s && a.algo != KILN_MERKLE_SHA256D)
-        return cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",
-                         kiln_merkle_algo_name(KILN_MERKLE_SHA256D), algo_s);
-    if ((code = cli_exclusive(&c, "--proof", "--tree")) != 0) return code;
+        return json_end(cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",
+                                  kiln_merkle_algo_name(KILN_MERKLE_SHA256D), algo_s));
+    if ((code = cli_exclusive(&c, "--proof", "--tree")) != 0) return json_end(code);
+    if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
 
     kiln_merkle_opts opts_m = {KILN_MERKLE_AUTO, (int)k, (int)tpb, graph};
     if (method_s && merkle_cli_method(method_s, &opts_m.method) != 0)
-        return cli_error(EXIT_USAGE, cmd, "bad --method '%s' (auto, levels or subtrees)", method_s);
+        return json_end(cli_error(EXIT_USAGE, cmd, "bad --method '%s' (auto, levels or subtrees)", method_s));
 
     kiln_ctx *ctx = cli_open(cmd, verify_s ? "cpu" : device, (int)threads, &code);
-    if (!ctx) return code;
+    if (!ctx) return json_end(code);
     if ((code = cli_check_gpu(&c, ctx)) != 0) {
         kiln_ctx_free(ctx);
-        return code;
+        return json_end(code);
     }
+    progress_attach(ctx);
     tune_cache_apply(ctx, w, KILN_KIND_TREE, &opts_m);
     if (verify_s) code = verify_mode(&a, ctx, verify_s, leaf_s, index_s, count_s);
     else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole);
@@ -222,6 +287,7 @@ int cmd_merkle(int argc, char **argv)
         else if (code == EXIT_OK) code = build_and_print(&a, ctx, leaves, n, &opts_m, proof_s, whole, root);
         free(leaves);
     }
+    progress_end();
     kiln_ctx_free(ctx);
-    return code;
+    return json_end(code);
 }

@@ -7,15 +7,14 @@
 #include "opts.h"
 #include "demo_block.h"
 #include "interrupt.h"
+#include "json_out.h"
 #include "pool/pool.h"
 #include "progress.h"
 #include "tune_cache.h"
 
 typedef struct mine_state {
     int json;
-    int printed; /* JSON array entries written */
     double deadline; /* 0 = none */
-    cli_progress progress;
 } mine_state;
 
 static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
@@ -23,16 +22,24 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
     mine_state *m = user;
     char hex[65];
     kiln_hex_encode(hash, 32, 1, hex);
-    if (m->json) printf("%s{\"nonce\": %u, \"hash\": \"%s\"}", m->printed++ ? ", " : "", nonce, hex);
-    else printf("nonce=%u hash=%s\n", nonce, hex);
+    progress_clear();
+    if (m->json) {
+        json_object(NULL);
+        json_u64("nonce", nonce);
+        json_str("hash", hex);
+        json_close();
+    } else {
+        printf("nonce=%u hash=%s\n", nonce, hex);
+    }
     fflush(stdout);
     return 0;
 }
 
 static int on_progress(void *user, uint64_t done, uint64_t total)
 {
+    (void)done;
+    (void)total;
     mine_state *m = user;
-    progress_update(&m->progress, done, total);
     return m->deadline > 0 && cli_now() >= m->deadline;
 }
 
@@ -49,6 +56,7 @@ int cmd_mine(int argc, char **argv)
     pa.device = "auto";
     pa.stats_interval = 30;
     pa.work_nonces = space;
+    cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--header", OPT_STR, &header_hex, "HEX160", "the 80-byte block header, serialized order", .modes = SOLO},
         {"--demo", OPT_FLAG, &demo, NULL, "mine a real Bitcoin block (its nonce cleared)", .modes = SOLO},
@@ -72,30 +80,33 @@ int cmd_mine(int argc, char **argv)
         {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I", "where to mine (default auto)", .modes = 0},
         {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096},
         {"--duration", OPT_SECONDS, &pa.duration, "S", "stop after S seconds", .hi = 10000000},
-        {"--json", OPT_FLAG, &pa.json, NULL, "print the result as JSON", .modes = 0},
+        CLI_OPT_JSON(&out, 0),
+        CLI_OPT_PROGRESS(&out, SOLO),
     };
     cli_command c = CLI_COMMAND(cmd, "(--header HEX160 | --demo | --pool URL --user U) [options]", NULL, opts);
     int code = cli_parse(&c, argc, argv);
-    if (code) return code == CLI_HELP ? EXIT_OK : code;
+    if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
+    pa.json = out.json;
     pa.nurls = cli_given(&c, "--pool");
     if ((code = cli_check_mode(&c, pa.nurls ? POOL : SOLO, pa.nurls ? "pool mining (--pool)" : "solo mining")) != 0)
-        return code;
-    if (!(pa.algo = cli_workload(cmd, algo_s, KILN_KIND_SEARCH, &code))) return code;
-    if (pa.nurls) return pool_main(&pa);
+        return json_end(code);
+    if (!(pa.algo = cli_workload(cmd, algo_s, KILN_KIND_SEARCH, &code))) return json_end(code);
+    if (pa.nurls) return pool_main(&pa); /* the pool writes its own summary (docs/POOL.md) */
+    if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
     if (demo == (header_hex != NULL))
-        return cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)");
-    if (bits_hex && target_hex) return cli_error(EXIT_USAGE, cmd, "give --bits or --target, not both");
+        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)"));
+    if (bits_hex && target_hex) return json_end(cli_error(EXIT_USAGE, cmd, "give --bits or --target, not both"));
 
     kiln_scan_job job;
     memset(&job, 0, sizeof job);
     job.algo = (kiln_algo)pa.algo->search_algo;
     if (demo && job.algo != KILN_ALGO_SHA256D)
-        return cli_error(EXIT_USAGE, cmd, "--demo mines a Bitcoin block: use it with --algo %s",
-                         kiln_algo_name(KILN_ALGO_SHA256D));
+        return json_end(cli_error(EXIT_USAGE, cmd, "--demo mines a Bitcoin block: use it with --algo %s",
+                                  kiln_algo_name(KILN_ALGO_SHA256D)));
 
     /* everything the user typed is checked before a device is opened */
     kiln_ctx *ctx = cli_ctx_new(cmd, &code);
-    if (!ctx) return code;
+    if (!ctx) return json_end(code);
     code = EXIT_OK;
     kiln_status st;
 #define CHECK(call)                                                                                       \
@@ -147,33 +158,36 @@ int cmd_mine(int argc, char **argv)
     if (demo)
         fprintf(stderr, "kiln: mining Bitcoin block %d (nonce cleared), nonces %llu..%llu on %s\n", DEMO_HEIGHT,
                 (unsigned long long)start, (unsigned long long)(start + count - 1), kiln_ctx_device_name(ctx));
-    if (pa.json) printf("{\"algo\": \"%s\", \"device\": \"%s\", \"found\": [", pa.algo->name, kiln_ctx_device_name(ctx));
-    progress_start(&m.progress, pa.json ? 0 : -1, "H/s");
+    json_object(NULL);
+    json_str("algo", pa.algo->name);
+    json_str("device", kiln_ctx_device_name(ctx));
+    json_array("found");
+    progress_attach(ctx);
     kiln_scan_result res;
     st = kiln_scan(ctx, &job, &res);
-    progress_end(&m.progress);
+    progress_end();
+    json_close();
     double rate = res.seconds > 0 ? (double)res.hashes / res.seconds : 0;
     /* a signal ends solo mining as --duration does: at the launch boundary, with the summary of
      * what was searched, and a normal exit */
     const char *signal_name = st == KILN_STOPPED ? cli_interrupt_name() : NULL;
-    if (pa.json)
-        printf("], \"hashes\": %llu, \"seconds\": %.6f, \"rate\": %.0f, \"exhausted\": %s, "
-               "\"interrupted\": %s%s%s%s}\n",
-               (unsigned long long)res.hashes, res.seconds, rate, st == KILN_NOT_FOUND ? "true" : "false",
-               signal_name ? "true" : "false", signal_name ? ", \"signal\": \"" : "", signal_name ? signal_name : "",
-               signal_name ? "\"" : "");
-    else if (st == KILN_OK || st == KILN_NOT_FOUND || st == KILN_STOPPED)
+    json_u64("hashes", res.hashes);
+    json_num("seconds", res.seconds, "%.6f");
+    json_num("rate", rate, "%.0f");
+    json_bool("exhausted", st == KILN_NOT_FOUND);
+    json_bool("interrupted", signal_name != NULL);
+    if (signal_name) json_str("signal", signal_name);
+    if (!pa.json && (st == KILN_OK || st == KILN_NOT_FOUND || st == KILN_STOPPED))
         printf("hashes=%llu seconds=%.3f rate=%.0f\n", (unsigned long long)res.hashes, res.seconds, rate);
     if (signal_name) fprintf(stderr, "kiln mine: stopped by %s\n", signal_name);
     if (res.false_candidates)
         fprintf(stderr, "kiln mine: warning: %llu device candidates failed the CPU re-check\n",
                 (unsigned long long)res.false_candidates);
-    if (st == KILN_NOT_FOUND) fprintf(stderr, "kiln mine: no nonce in the range meets the target\n");
+    if (st == KILN_NOT_FOUND) code = cli_error(EXIT_NOT_FOUND, cmd, "no nonce in the range meets the target");
     else if (st != KILN_OK && st != KILN_STOPPED) code = cli_fail(cmd, ctx, st);
     else code = EXIT_OK;
-    if (st == KILN_NOT_FOUND) code = EXIT_NOT_FOUND;
 done:
 #undef CHECK
     kiln_ctx_free(ctx);
-    return code;
+    return json_end(code);
 }

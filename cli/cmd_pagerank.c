@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "interrupt.h"
+#include "json_out.h"
 #include "opts.h"
 #include "pr_vectors.h"
 #include "progress.h"
@@ -16,7 +17,8 @@
 typedef struct pr_args {
     const char *graph, *output, *save_csr, *device;
     const char *personalization, *nstart, *dangling; /* vector files, or NULL */
-    int rmat_scale, edge_factor, json, top, reorder, repeat, threads;
+    int rmat_scale, edge_factor, top, reorder, repeat, threads;
+    cli_output out;
     uint64_t seed;
     unsigned flags;
     kiln_graph_format format;
@@ -32,18 +34,6 @@ static int parse_double(const char *s, double *out)
     if (errno || *end || !isfinite(v)) return -1;
     *out = v;
     return 0;
-}
-
-/* JSON string body with the characters JSON needs escaped. */
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
 }
 
 typedef struct scored {
@@ -148,7 +138,8 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--gpu-kernel", OPT_STR, &kernel, "auto|grid|cluster",
          "GPU: iteration kernel (default auto: grid; cluster is experimental)", .modes = 0},
         {"--repeat", OPT_U64, &repeat, "N", "run the iterations N times and report the median time", .lo = 1, .hi = 1000},
-        {"--json", OPT_FLAG, &a->json, NULL, "print the result as JSON", .modes = 0},
+        CLI_OPT_JSON(&a->out, 0),
+        CLI_OPT_PROGRESS(&a->out, 0),
     };
     cli_command c = CLI_COMMAND(cmd, "(GRAPH | --rmat SCALE) [options]",
                                 "GRAPH: SNAP edge list ('src dst' lines, '#' comments), Matrix Market coordinate file,\n"
@@ -164,6 +155,7 @@ static int parse_args(int argc, char **argv, pr_args *a)
     c.max_pos = 1;
     int code = cli_parse(&c, argc, argv);
     if (code) return code;
+    if ((code = cli_output_start(&c, &a->out)) != 0) return code;
     a->graph = graph[0];
     a->rmat_scale = cli_given(&c, "--rmat") ? (int)scale : -1;
     if ((a->graph != NULL) == (a->rmat_scale >= 0))
@@ -199,7 +191,7 @@ static int parse_args(int argc, char **argv, pr_args *a)
     a->repeat = (int)repeat;
     a->opt.reorder = a->reorder;
     a->opt.repeat = a->repeat;
-    if (a->top < 0 && !a->output && !a->json) a->top = 10;
+    if (a->top < 0 && !a->output && !a->out.json) a->top = 10;
     return 0;
 }
 
@@ -211,16 +203,25 @@ static int write_ranks(kiln_ctx *ctx, const char *path, const kiln_graph *g, con
     if (st == KILN_OK) {
         errno = 0;
         int ok = 1;
+        double t0 = cli_now();
         for (uint64_t i = 0; i < n && ok; i++) {
             if (cli_interrupted()) { /* a partial file is abandoned: the commit removes it */
                 ok = 0;
                 errno = EINTR;
                 break;
             }
+            if ((i & 0xffff) == 0 && progress_due()) {
+                char eta[32] = "";
+                double el = cli_now() - t0;
+                if (i && el > 0) format_eta((double)(n - i) * el / (double)i, eta, sizeof eta);
+                progress_show("writing %s: %llu of %llu nodes (%.0f%%)%s%s", path, (unsigned long long)i,
+                              (unsigned long long)n, 100.0 * (double)i / (double)n, eta[0] ? ", " : "", eta);
+            }
             ok = fprintf(out.fp, "%llu\t", (unsigned long long)kiln_graph_node_id(g, i)) > 0 &&
                  fprintf(out.fp, fmt, ranks[i]) > 0 && fputc('\n', out.fp) != EOF;
         }
         st = kiln_output_commit(ctx, &out, ok, errno);
+        progress_clear();
     }
     return st == KILN_OK ? EXIT_OK : cli_fail("pagerank", ctx, st);
 }
@@ -257,10 +258,11 @@ int cmd_pagerank(int argc, char **argv)
     const char *cmd = "pagerank";
     pr_args a;
     int code = parse_args(argc, argv, &a);
-    if (code == CLI_HELP) return EXIT_OK;
-    if (code) return code;
+    if (code == CLI_HELP) return json_end(EXIT_OK);
+    if (code) return json_end(code);
     kiln_ctx *ctx = cli_open(cmd, a.device, a.threads, &code);
-    if (!ctx) return code;
+    if (!ctx) return json_end(code);
+    progress_attach(ctx);
     kiln_graph *g = NULL;
     double *ranks = NULL, *vec[3] = {NULL, NULL, NULL};
     scored *top = NULL;
@@ -285,14 +287,12 @@ int cmd_pagerank(int argc, char **argv)
     if (code) goto done;
     kiln_pagerank_result res;
     kiln_status st = kiln_pagerank(ctx, g, &a.opt, ranks, &res);
+    progress_clear();
     if (st != KILN_OK && st != KILN_NOT_FOUND) {
         code = cli_fail(cmd, ctx, st);
         goto done;
     }
-    if (st == KILN_NOT_FOUND) {
-        fprintf(stderr, "kiln pagerank: warning: %s\n", kiln_last_error(ctx));
-        code = EXIT_NOT_FOUND;
-    }
+    if (st == KILN_NOT_FOUND) code = cli_error(EXIT_NOT_FOUND, cmd, "warning: %s", kiln_last_error(ctx));
     const int f32 = res.precision == KILN_PRECISION_FLOAT32;
     const char *fmt = f32 ? "%.9g" : "%.17g";
     if (a.output) {
@@ -311,48 +311,55 @@ int cmd_pagerank(int argc, char **argv)
             goto done;
         }
     }
-    if (a.json) {
-        printf("{\"graph\": ");
-        if (a.graph) json_str(stdout, a.graph);
-        else printf("\"rmat:%d:%d:%llu\"", a.rmat_scale, a.edge_factor, (unsigned long long)a.seed);
-        printf(", \"nodes\": %llu, \"edges\": %llu, \"edges_read\": %llu, \"self_loops_removed\": %llu, "
-               "\"duplicates_removed\": %llu, \"self_loops\": %llu, \"dangling\": %llu, \"device\": ",
-               (unsigned long long)info.nodes, (unsigned long long)info.edges, (unsigned long long)info.edges_read,
-               (unsigned long long)info.self_loops_removed, (unsigned long long)info.duplicates_removed,
-               (unsigned long long)info.self_loops, (unsigned long long)info.dangling);
-        json_str(stdout, kiln_ctx_device_name(ctx));
-        printf(", \"backend\": \"%s\", \"precision\": \"%s\", \"damping\": %.15g, \"tol\": %.15g, \"max_iter\": %d, "
-               "\"iterations\": %d, \"converged\": %s, \"residual\": %.6e, \"seconds\": %.9f, "
-               "\"seconds_per_iteration\": %.9e, \"edges_per_second\": %.6e, \"load_seconds\": %.6f, "
-               "\"build_seconds\": %.6f, \"built_on_gpu\": %s, \"setup_seconds\": %.6f, \"verify_residual\": %.6e, "
-               "\"reorder\": %s, \"kernel\": \"%s\", \"repeat\": %d, \"weighted\": %s",
-               kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? "cuda" : "cpu", f32 ? "float32" : "float64", a.opt.damping,
-               a.opt.tol, a.opt.max_iter, res.iterations, res.converged ? "true" : "false", res.residual, res.seconds,
-               res.seconds_per_iteration, res.edges_per_second, load_s, info.build_seconds,
-               info.built_on_gpu ? "true" : "false", res.setup_seconds, res.verify_residual,
-               a.reorder ? "true" : "false",
-               kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA       ? "cpu"
-               : res.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
-                                                      : "grid",
-               a.repeat, (a.flags & KILN_GRAPH_WEIGHTED) ? "true" : "false");
-        const char *vec_keys[3] = {"personalization", "dangling", "nstart"};
-        const char *vec_paths[3] = {a.personalization, a.dangling, a.nstart};
-        for (int i = 0; i < 3; i++) {
-            printf(", \"%s\": ", vec_keys[i]);
-            if (vec_paths[i]) json_str(stdout, vec_paths[i]);
-            else printf("null");
-        }
+    if (a.out.json) {
+        char rmat[64];
+        snprintf(rmat, sizeof rmat, "rmat:%d:%d:%llu", a.rmat_scale, a.edge_factor, (unsigned long long)a.seed);
+        json_object(NULL);
+        json_str("graph", a.graph ? a.graph : rmat);
+        json_u64("nodes", info.nodes);
+        json_u64("edges", info.edges);
+        json_u64("edges_read", info.edges_read);
+        json_u64("self_loops_removed", info.self_loops_removed);
+        json_u64("duplicates_removed", info.duplicates_removed);
+        json_u64("self_loops", info.self_loops);
+        json_u64("dangling_nodes", info.dangling);
+        json_str("device", kiln_ctx_device_name(ctx));
+        json_str("backend", kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? "cuda" : "cpu");
+        json_str("precision", f32 ? "float32" : "float64");
+        json_num("damping", a.opt.damping, "%.15g");
+        json_num("tol", a.opt.tol, "%.15g");
+        json_int("max_iter", a.opt.max_iter);
+        json_int("iterations", res.iterations);
+        json_bool("converged", res.converged);
+        json_num("residual", res.residual, "%.6e");
+        json_num("seconds", res.seconds, "%.9f");
+        json_num("seconds_per_iteration", res.seconds_per_iteration, "%.9e");
+        json_num("edges_per_second", res.edges_per_second, "%.6e");
+        json_num("load_seconds", load_s, "%.6f");
+        json_num("build_seconds", info.build_seconds, "%.6f");
+        json_bool("built_on_gpu", info.built_on_gpu);
+        json_num("setup_seconds", res.setup_seconds, "%.6f");
+        json_num("verify_residual", res.verify_residual, "%.6e");
+        json_bool("reorder", a.reorder);
+        json_str("kernel", kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA     ? "cpu"
+                           : res.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
+                                                                  : "grid");
+        json_int("repeat", a.repeat);
+        json_bool("weighted", (a.flags & KILN_GRAPH_WEIGHTED) != 0);
+        json_str("personalization", a.personalization);
+        json_str("dangling", a.dangling);
+        json_str("nstart", a.nstart);
         if (k) {
-            printf(", \"top\": [");
+            json_array("top");
             for (uint64_t i = 0; i < k; i++) {
-                printf("%s{\"rank\": %llu, \"node\": %llu, \"score\": ", i ? ", " : "", (unsigned long long)i + 1,
-                       (unsigned long long)kiln_graph_node_id(g, top[i].index));
-                printf(fmt, top[i].score);
-                printf("}");
+                json_object(NULL);
+                json_u64("rank", i + 1);
+                json_u64("node", kiln_graph_node_id(g, top[i].index));
+                json_num("score", top[i].score, fmt);
+                json_close();
             }
-            printf("]");
+            json_close();
         }
-        printf("}\n");
     } else {
         for (uint64_t i = 0; i < k; i++) {
             printf("%llu\t%llu\t", (unsigned long long)i + 1, (unsigned long long)kiln_graph_node_id(g, top[i].index));
@@ -372,12 +379,13 @@ done:
     for (int i = 0; i < 3; i++) free(vec[i]);
     free(top);
     free(ranks);
+    progress_end();
     kiln_graph_free(g);
     kiln_ctx_free(ctx);
-    return code;
+    return json_end(code);
 }
 
-kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
+kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
 {
     (void)kind;
     /* a graph that fills the device: RMAT scale 22 (65M edges) on a GPU, 20 on the CPU */
@@ -402,7 +410,7 @@ kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, c
                      scale, (unsigned long long)info.edges, res.seconds_per_iteration);
             snprintf(r.text, sizeof r.text, "   (RMAT scale %d, %.3f ms/iteration)", scale,
                      res.seconds_per_iteration * 1e3);
-            bench_row_print(ctx, &r, a->json, first, 10);
+            bench_row_print(ctx, &r, a->json, 10);
         }
     }
     free(ranks);

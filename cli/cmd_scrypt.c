@@ -6,7 +6,9 @@
 
 #include "cli.h"
 #include "interrupt.h"
+#include "json_out.h"
 #include "opts.h"
+#include "progress.h"
 
 #define FILE_MAX (UINT64_C(1) << 30)
 
@@ -83,6 +85,7 @@ int cmd_scrypt(int argc, char **argv)
 {
     const char *cmd = "scrypt", *password = NULL, *password_file = NULL, *salt_s = NULL, *salt_hex = NULL;
     uint64_t N = 16384, r = 8, p = 1, len = 64, threads = 0;
+    cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--password", OPT_STR, &password, "P", "the password's bytes", .modes = 0},
         {"--password-file", OPT_STR, &password_file, "F", "read the password from a file, exactly ('-' = stdin)", .modes = 0},
@@ -93,19 +96,24 @@ int cmd_scrypt(int argc, char **argv)
         {"-p", OPT_U64, &p, "p", "parallelization (default 1)", .hi = UINT32_MAX},
         {"--length", OPT_U64, &len, "L", "output bytes (default 64)", .hi = SIZE_MAX},
         {"--threads", OPT_U64, &threads, "T", "CPU threads for the p lanes (0: one per core)", .hi = 4096},
+        CLI_OPT_JSON(&out, 0),
+        CLI_OPT_PROGRESS(&out, 0),
     };
     cli_command c = CLI_COMMAND(cmd, "(--password P | --password-file F) (--salt S | --salt-hex H) [options]",
                                 "the scrypt KDF (RFC 7914), output as lowercase hex\n", opts);
     int code = cli_parse(&c, argc, argv);
-    if (code) return code == CLI_HELP ? EXIT_OK : code;
+    if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
+    if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
     if ((password != NULL) == (password_file != NULL))
-        return cli_error(EXIT_USAGE, cmd, "give exactly one of --password or --password-file");
-    if ((salt_s != NULL) == (salt_hex != NULL)) return cli_error(EXIT_USAGE, cmd, "give exactly one of --salt or --salt-hex");
+        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --password or --password-file"));
+    if ((salt_s != NULL) == (salt_hex != NULL))
+        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --salt or --salt-hex"));
 
     kiln_ctx *ctx = cli_ctx_new(cmd, &code);
-    if (!ctx) return code;
+    if (!ctx) return json_end(code);
+    progress_attach(ctx);
     kiln_scrypt_params sp = {N, (uint32_t)r, (uint32_t)p};
-    uint8_t *pw = NULL, *salt = NULL, *out = NULL;
+    uint8_t *pw = NULL, *salt = NULL, *key = NULL;
     char *hex = NULL;
     size_t pw_len = 0, salt_len = 0;
     /* the threads first: the memory check counts a scratchpad per thread */
@@ -126,25 +134,39 @@ int cmd_scrypt(int argc, char **argv)
         }
     }
     if (salt_hex && !(salt = salt_from_hex(ctx, salt_hex, &salt_len, &code))) goto done;
-    out = malloc((size_t)len);
+    key = malloc((size_t)len);
     hex = malloc(2 * (size_t)len + 1);
-    if (!out || !hex) {
+    if (!key || !hex) {
         code = cli_error(EXIT_DEVICE, cmd, "out of memory for %llu output bytes", (unsigned long long)len);
         goto done;
     }
+    double t0 = cli_now();
     st = kiln_scrypt(ctx, pw ? (const void *)pw : password, pw ? pw_len : strlen(password),
-                     salt ? (const void *)salt : salt_s, salt ? salt_len : strlen(salt_s), sp, out, (size_t)len);
+                     salt ? (const void *)salt : salt_s, salt ? salt_len : strlen(salt_s), sp, key, (size_t)len);
+    double seconds = cli_now() - t0;
+    progress_end();
     if (st != KILN_OK) {
         code = cli_fail(cmd, ctx, st);
         goto done;
     }
-    kiln_hex_encode(out, (size_t)len, 0, hex);
-    puts(hex);
+    kiln_hex_encode(key, (size_t)len, 0, hex);
+    if (out.json) {
+        json_object(NULL);
+        json_u64("N", N);
+        json_u64("r", r);
+        json_u64("p", p);
+        json_u64("length", len);
+        json_str("key", hex);
+        json_num("seconds", seconds, "%.6f");
+    } else {
+        puts(hex);
+    }
 done:
+    progress_end();
     free(pw);
     free(salt);
-    free(out);
+    free(key);
     free(hex);
     kiln_ctx_free(ctx);
-    return code;
+    return json_end(code);
 }

@@ -24,28 +24,31 @@ int tune_grid_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, cons
     printf("\n");
     int code = EXIT_OK;
     for (int i = 0; i < tpbs->count && code == EXIT_OK; i++) {
-        printf("%8d", tpbs->values[i]);
+        tune_row row;
+        tune_row_start(&row, "%8d", tpbs->values[i]);
         for (int j = 0; j < ipts->count; j++) {
             kiln_launch l = {tpbs->values[i], ipts->values[j]};
+            tune_shape(i * ipts->count + j + 1, tpbs->count * ipts->count, "%d threads per block x %d nonces per thread",
+                       l.threads_per_block, l.items_per_thread);
             double rate = 0;
             kiln_status st = kiln_ctx_set_launch(ctx, algo, l);
             if (st == KILN_OK) st = kiln_bench_scan(ctx, algo, seconds, &rate);
             if (st != KILN_OK) {
-                printf("\n");
+                tune_row_print(&row);
                 code = cli_fail("tune", ctx, st);
                 break;
             }
             char r[32];
             format_rate(rate, "H/s", r, sizeof r);
-            printf(" %12s", r);
-            fflush(stdout);
+            tune_row_add(&row, " %12s", r);
             if (rate > best->rate) {
                 best->rate = rate;
                 best->launch = l;
             }
         }
-        if (code == EXIT_OK) printf("\n");
+        if (code == EXIT_OK) tune_row_print(&row);
     }
+    progress_end();
     if (code == EXIT_OK) {
         char r[32];
         format_rate(best->rate, "H/s", r, sizeof r);
@@ -62,6 +65,7 @@ int cmd_tune(int argc, char **argv)
     memset(&a, 0, sizeof a);
     uint64_t N = 16384, r = 8, p = 1;
     const unsigned KDF = KILN_KIND_KDF, TREE = KILN_KIND_TREE;
+    cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "what to tune (default sha256d)", .kinds = KILN_KIND_ALL, .bench = 2},
         {"--device", OPT_DEVICE, &device, "auto|cuda|cuda:I", "the GPU (default auto)", .modes = 0},
@@ -73,10 +77,12 @@ int cmd_tune(int argc, char **argv)
         {"-p", OPT_U64, &p, "p", "key derivation parallelization p (default 1)", .modes = KDF, .hi = UINT32_MAX},
         {"--leaves", OPT_STR, &leaves_s, "2^N|N", "tree leaves (default 2^22; Rescue Prime 2^20)", .modes = TREE},
         {"--reps", OPT_U64, &a.reps, "R", "trees built per shape (default 5)", .modes = TREE, .lo = 1, .hi = 100},
+        CLI_OPT_PROGRESS(&out, 0),
     };
     cli_command c = CLI_COMMAND(cmd, "[--algo A] [options]", NULL, opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return code == CLI_HELP ? EXIT_OK : code;
+    if ((code = cli_output_start(&c, &out)) != 0) return code;
     kiln_kind kind;
     const kiln_workload *w = cli_bench_workload(cmd, algo_s, 1, &kind, &code);
     if (!w) return code;
@@ -100,9 +106,11 @@ int cmd_tune(int argc, char **argv)
 
     kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
     if (!ctx) return code;
+    progress_attach(ctx);
     tune_entry best;
     memset(&best, 0, sizeof best);
     code = fn(ctx, w, kind, axes, naxes, &a, &best);
+    progress_end();
     /* a sweep cut short caches nothing, even when the signal came after its last measurement */
     if (code == EXIT_OK && cli_interrupted()) code = cli_interrupt_exit(cmd);
     int custom = kind == KILN_KIND_KDF && (cli_given(&c, "-N") || cli_given(&c, "-r") || cli_given(&c, "-p"));

@@ -7,15 +7,24 @@
 
 #include "cli.h"
 #include "interrupt.h"
+#include "json_out.h"
+#include "progress.h"
 
 int cli_error(int code, const char *cmd, const char *fmt, ...)
 {
-    va_list ap;
-    fprintf(stderr, "kiln %s: ", cmd);
+    char small[512], *msg = small;
+    va_list ap, again;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL) vsnprintf(msg, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (!msg) msg = small; /* out of memory: the message cut short */
+    progress_clear(); /* the message gets a line of its own */
+    fprintf(stderr, "kiln %s: %s\n", cmd, msg);
+    json_note_error(msg);
+    if (msg != small) free(msg);
     return code;
 }
 

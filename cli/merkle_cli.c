@@ -40,7 +40,7 @@ typedef struct tree_row {
     kiln_merkle_bench_result r;
 } tree_row;
 
-kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a, int first)
+kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
 {
     kiln_merkle_algo algo = (kiln_merkle_algo)w->tree_algo;
     char name[48];
@@ -85,8 +85,9 @@ kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, co
                    b->opts.threads_per_block, b->r.launches, b->r.seconds, b->r.rate, b->r.raw_rate);
         }
         snprintf(row.json + used, sizeof row.json - (size_t)used, "]");
-        bench_row_print(ctx, &row, 1, first, 0);
+        bench_row_print(ctx, &row, 1, 0);
     } else {
+        progress_clear();
         printf("%s on %s, %llu leaves (%llu merges per tree)\n", name, kiln_ctx_device_name(ctx),
                (unsigned long long)n, (unsigned long long)(n - 1));
         printf("%-15s %3s %5s %8s %12s %14s %14s %9s\n", "method", "k", "tpb", "launches", "ms/tree", "tree rate",
@@ -132,25 +133,27 @@ int tune_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_
     memset(&levels, 0, sizeof levels);
     int code = EXIT_OK;
     for (int t = 0; t < tpbs->count && code == EXIT_OK; t++) {
-        printf("%6d", tpbs->values[t]);
+        /* a row is printed whole: the progress line cannot share a terminal line with half of it */
+        tune_row row;
+        tune_row_start(&row, "%6d", tpbs->values[t]);
         for (int j = 0; j < ks->count; j++) {
             int k = ks->values[j];
+            tune_shape(t * ks->count + j + 1, tpbs->count * ks->count, "%d threads per block, k = %d", tpbs->values[t], k);
             kiln_merkle_opts o = {k == 1 ? KILN_MERKLE_LEVELS : KILN_MERKLE_SUBTREES, k, tpbs->values[t], 1};
             kiln_merkle_bench_result r;
             kiln_status st = kiln_merkle_bench(ctx, algo, n, &o, (int)reps, &r);
             if (st == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "limit")) {
-                printf(" %9s", "-"); /* over the registers' or shared memory's limit */
+                tune_row_add(&row, " %9s", "-"); /* over the registers' or shared memory's limit */
                 continue;
             }
             if (st != KILN_OK) {
-                printf("\n");
+                tune_row_print(&row);
                 code = cli_fail(cmd, ctx, st);
                 break;
             }
             char rs[32];
             format_rate(r.rate, "", rs, sizeof rs);
-            printf(" %9s", rs);
-            fflush(stdout);
+            tune_row_add(&row, " %9s", rs);
             tune_entry *e = k == 1 ? &levels : &best; /* the cache keeps the best subtree shape */
             if (r.rate > e->rate) {
                 e->rate = r.rate;
@@ -158,8 +161,9 @@ int tune_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_
                 e->launch.items_per_thread = k;
             }
         }
-        if (code == EXIT_OK) printf("\n");
+        if (code == EXIT_OK) tune_row_print(&row);
     }
+    progress_end();
     if (code == EXIT_OK && best.rate > 0) {
         char r[32];
         format_rate(levels.rate, "H/s", r, sizeof r);

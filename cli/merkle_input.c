@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "interrupt.h"
 #include "kiln.h"
+#include "progress.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
 #define CHUNK ((size_t)1 << 16)
@@ -19,12 +21,16 @@
 typedef struct input {
     const char *cmd, *path;
     int fd;
+    uint64_t done, size; /* bytes read, of size (0: not known), for the progress line */
+    double t0;
 } input;
 
 static int input_open(input *in, const char *cmd, const char *path)
 {
     in->cmd = cmd;
     in->path = path;
+    in->done = in->size = 0;
+    in->t0 = cli_now();
     if (strcmp(path, "-") == 0) {
         in->fd = STDIN_FILENO;
         return EXIT_OK;
@@ -32,6 +38,8 @@ static int input_open(input *in, const char *cmd, const char *path)
     /* opening a FIFO waits for its writer; a signal ends the wait with EINTR */
     do in->fd = open(path, O_RDONLY | O_CLOEXEC);
     while (in->fd < 0 && errno == EINTR && !cli_interrupted());
+    struct stat sb;
+    if (in->fd >= 0 && fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode)) in->size = (uint64_t)sb.st_size;
     if (in->fd >= 0) return EXIT_OK;
     if (errno == EINTR) return cli_interrupt_exit(cmd);
     return cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(errno));
@@ -51,6 +59,12 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
         ssize_t k = read(in->fd, buf, n);
         if (k >= 0) {
             *got = (size_t)k;
+            in->done += (uint64_t)k;
+            if (progress_due()) {
+                char text[160];
+                format_bytes_done(in->done, in->size, cli_now() - in->t0, 1, text, sizeof text);
+                progress_show("reading %s: %s", in->path, text);
+            }
             return EXIT_OK;
         }
         if (errno != EINTR)

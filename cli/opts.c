@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_out.h"
+#include "progress.h"
 
 cli_option *cli_find(cli_command *c, const char *name)
 {
@@ -90,14 +92,17 @@ static int positional(cli_command *c, const char *arg)
     return 0;
 }
 
-int cli_parse(cli_command *c, int argc, char **argv)
+/* One pass over argv. With dry set nothing is stored, printed or refused: the pass only tells
+ * whether the flag `find` is given (1), as an option and not as another option's value. */
+static int scan(cli_command *c, int argc, char **argv, const char *find)
 {
+    const int dry = find != NULL;
     int only_pos = 0;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         int code;
         if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-            if ((code = positional(c, arg)) != 0) return code;
+            if (!dry && (code = positional(c, arg)) != 0) return code;
             continue;
         }
         if (strcmp(arg, "--") == 0 && c->pos) {
@@ -105,6 +110,7 @@ int cli_parse(cli_command *c, int argc, char **argv)
             continue;
         }
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            if (dry) continue;
             if (help_hook) help_hook(c, help_hook_arg);
             else help(c);
             return CLI_HELP;
@@ -114,6 +120,11 @@ int cli_parse(cli_command *c, int argc, char **argv)
         cli_option *o = NULL;
         for (size_t j = 0; j < c->nopts && !o; j++)
             if (strncmp(c->opts[j].name, arg, n) == 0 && c->opts[j].name[n] == '\0') o = &c->opts[j];
+        if (dry) {
+            if (o && o->kind == OPT_FLAG && !eq && strcmp(o->name, find) == 0) return 1;
+            if (o && o->kind != OPT_FLAG && !eq) i++;
+            continue;
+        }
         if (!o) return cli_error(EXIT_USAGE, c->name, "unknown option '%s' (see kiln %s --help)", arg, c->name);
         const char *v = eq ? eq + 1 : NULL;
         if (o->kind == OPT_FLAG && v) return cli_error(EXIT_USAGE, c->name, "option %s takes no value", o->name);
@@ -123,6 +134,20 @@ int cli_parse(cli_command *c, int argc, char **argv)
         }
         if ((code = store(c, o, v)) != 0) return code;
     }
+    return 0;
+}
+
+int cli_parse(cli_command *c, int argc, char **argv)
+{
+    if (cli_find(c, "--json") && scan(c, argc, argv, "--json") == 1) json_begin();
+    return scan(c, argc, argv, NULL);
+}
+
+int cli_output_start(cli_command *c, const cli_output *out)
+{
+    int code = cli_exclusive(c, "--quiet", "--progress");
+    if (code) return code;
+    progress_init(out->quiet ? PROGRESS_OFF : out->progress ? PROGRESS_ON : PROGRESS_AUTO);
     return 0;
 }
 

@@ -45,12 +45,32 @@ typedef struct cli_command {
     size_t max_pos, npos;
 } cli_command;
 
+/* The output options commands share, each declared once here and expanded into the tables that
+ * take them: --json (every command that prints results), and --quiet and --progress (those with
+ * long jobs). `modes` as for any option. */
+typedef struct cli_output {
+    int json, quiet, progress;
+} cli_output;
+#define CLI_OPT_JSON(out, modes_)                                                                    \
+    {"--json", OPT_FLAG, &(out)->json, NULL, "print the result as one JSON object (docs/JSON.md)", \
+     .modes = (modes_)}
+#define CLI_OPT_PROGRESS(out, modes_)                                                                 \
+    {"--quiet", OPT_FLAG, &(out)->quiet, NULL, "no progress line on stderr", .modes = (modes_)},      \
+    {"--progress", OPT_FLAG, &(out)->progress, NULL, "a progress line on stderr even when it is not a terminal", \
+     .modes = (modes_)}
+
 #define CLI_HELP (-1)
 #define CLI_COMMAND(name, usage, notes, opts) {name, usage, notes, opts, sizeof opts / sizeof opts[0], NULL, 0, 0}
 
 /* Parses argv into the table's destinations. Returns 0, CLI_HELP after printing --help to stdout
- * (or handing the table to the help hook), or the exit code after printing the error. */
+ * (or handing the table to the help hook), or the exit code after printing the error. When the
+ * table has --json and it is among the arguments (as an option, not as another option's value),
+ * JSON mode is on (json_out.h) before anything is parsed, so that an error in the arguments is a
+ * JSON document too. */
 int cli_parse(cli_command *c, int argc, char **argv);
+/* After cli_parse, for a command with CLI_OPT_PROGRESS: refuses --quiet with --progress and starts
+ * the progress display (progress.h): on a terminal, or as the options say. 0 or the exit code. */
+int cli_output_start(cli_command *c, const cli_output *out);
 
 /* What --help does instead of printing the help, while a hook is set: `kiln help --roff` and
  * `--completion` run a command with "--help" to reach its table (the command's options are built

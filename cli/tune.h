@@ -26,4 +26,29 @@ int tune_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_t
 int tune_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_tune_axis *axes, int naxes,
               const tune_args *a, tune_entry *best);
 
+/* One row of a sweep's table. With the progress line on, the row is printed whole at its end (the
+ * line cannot share a terminal line with half a row); without it each cell appears as measured. */
+typedef struct tune_row {
+    char text[512];
+    int used;
+} tune_row;
+void tune_row_start(tune_row *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void tune_row_add(tune_row *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Ends the row with its newline. */
+void tune_row_print(tune_row *r);
+/* Names the shape measured next on the progress line: "tune: shape i of n, <what>". */
+void tune_shape(int i, int n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 #endif

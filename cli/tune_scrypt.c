@@ -33,6 +33,7 @@ static int measure_mine(kiln_ctx *ctx, point *pt, double seconds, const char *cm
     char r[32];
     format_rate(pt->rate, "H/s", r, sizeof r);
     double b = ltc_bytes(pt->shape.lookup_gap);
+    progress_clear();
     printf("%-16s %4d %5d %6d %14s %12.0f %10.1f\n", pt->shape.threads_per_hash == 1 ? "1 thread/hash" : "4 threads/hash",
            pt->shape.lookup_gap, pt->launch.threads_per_block, pt->launch.items_per_thread, r, b, pt->rate * b / 1e9);
     fflush(stdout);
@@ -47,14 +48,17 @@ typedef int (*measure_fn)(kiln_ctx *ctx, point *pt, const tune_args *a);
 static int refine(kiln_ctx *ctx, const char *title, const kiln_tune_axis *axis, size_t field, const tune_args *a,
                   measure_fn measure, point *best)
 {
+    progress_clear();
     printf("-- %s\n", title);
     const point base = *best;
-    int own;
+    int own, n = 0, k = 0;
     memcpy(&own, (const char *)&base + field, sizeof own);
+    for (int i = 0; i < axis->count; i++) n += axis->values[i] != own;
     for (int i = 0; i < axis->count; i++) {
         if (axis->values[i] == own) continue;
         point pt = base;
         memcpy((char *)&pt + field, &axis->values[i], sizeof own);
+        tune_shape(++k, n, "%s: %d", title, axis->values[i]);
         int code = measure(ctx, &pt, a);
         if (code != EXIT_OK) return code;
         if (pt.rate > best->rate) *best = pt;
@@ -67,6 +71,8 @@ static int measure_each(kiln_ctx *ctx, point *pts, int n, const tune_args *a, me
 {
     best->rate = -1;
     for (int i = 0; i < n; i++) {
+        tune_shape(i + 1, n, "lookup gap %d, %d threads per hash", pts[i].shape.lookup_gap,
+                   pts[i].shape.threads_per_hash);
         int code = measure(ctx, &pts[i], a);
         if (code != EXIT_OK) return code;
         if (pts[i].rate > best->rate) *best = pts[i];
@@ -84,6 +90,7 @@ static void report(const point *best, tune_entry *e)
 {
     char rs[32];
     format_rate(best->rate, "H/s", rs, sizeof rs);
+    progress_clear();
     printf("best: %d threads per hash, lookup gap %d, %d threads per block, %d wave(s) per launch: %s\n",
            best->shape.threads_per_hash, best->shape.lookup_gap, best->launch.threads_per_block,
            best->launch.items_per_thread, rs);
@@ -126,6 +133,7 @@ static int measure_kdf(kiln_ctx *ctx, point *pt, kiln_scrypt_params sp, double s
     format_rate(pt->rate, "H/s", r, sizeof r);
     /* scratchpad traffic per password: p lanes, N/gap rows written and N read, 128 r bytes each */
     double b = 128.0 * sp.r * (double)sp.N * (1.0 + 1.0 / pt->shape.lookup_gap) * sp.p;
+    progress_clear();
     printf("%4d %5d %14s %14.0f %10.1f\n", pt->shape.lookup_gap, pt->launch.threads_per_block, r, b, pt->rate * b / 1e9);
     fflush(stdout);
     return EXIT_OK;

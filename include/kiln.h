@@ -157,6 +157,28 @@ uint64_t kiln_memory_limit(const kiln_ctx *ctx);
 typedef int (*kiln_interrupt_fn)(void *user);
 void kiln_ctx_set_interrupt(kiln_ctx *ctx, kiln_interrupt_fn poll, void *user);
 
+/* Progress: the same long calls report how far they have come, at the points where they read the
+ * interrupt poll (never more often, and not at all without a hook): fn(user, p), where p->stage
+ * names what runs, p->done and p->total count p->unit (total 0: not known ahead), and p->residual
+ * is PageRank's L1 change over its last iteration (NaN where not known: every other stage, and a
+ * GPU run with tol 0, which reads its state at the end only). The stages and their units:
+ *   "hash" bytes             "permutation" states     "merkle" merges        "leaf check" leaves
+ *   "scrypt" steps (2N ROMix steps a lane)            "pagerank" iterations  "scan" nonces
+ *   "graph load" bytes (of the file as stored)        "rmat" edges           "csr build" passes
+ *   "bench" runs (total 0 when it runs for a time)    "id map" passes
+ *   "weights" passes (edges for RMAT's random weights)
+ * done restarts from 0 when a stage starts again (PageRank's repeats, each bench). fn runs on the
+ * calling thread or a worker thread but never twice at once (a report due while one is under way
+ * is dropped); it must return quickly and must not call kiln with this context. p is valid during
+ * the call only. NULL removes it. */
+typedef struct kiln_progress {
+    const char *stage, *unit;
+    uint64_t done, total;
+    double residual;
+} kiln_progress;
+typedef void (*kiln_progress_fn)(void *user, const kiln_progress *p);
+void kiln_ctx_set_progress(kiln_ctx *ctx, kiln_progress_fn fn, void *user);
+
 /* ---------------------------------------------------------------- devices */
 
 typedef struct kiln_device_info {

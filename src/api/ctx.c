@@ -123,3 +123,10 @@ void kiln_ctx_set_interrupt(kiln_ctx *ctx, kiln_interrupt_fn poll, void *user)
     ctx->interrupt = poll;
     ctx->interrupt_user = user;
 }
+
+void kiln_ctx_set_progress(kiln_ctx *ctx, kiln_progress_fn fn, void *user)
+{
+    if (!ctx) return;
+    ctx->progress = fn;
+    ctx->progress_user = user;
+}

@@ -42,6 +42,7 @@ static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, un
         take_cuda_csr(g, &c, t0);
         kiln_graph_finish_info(g, kiln_graph_threads(ctx));
         /* the device build is a few CUB passes of under a second: a signal is honoured after it */
+        kiln_ctx_report(ctx, "csr build", "passes", 1, 1);
         return kiln_ctx_poll(ctx);
     }
     return kiln_csr_build_cpu(ctx, e, flags, g);
@@ -166,6 +167,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
             double t0 = kiln_now();
             st = ctx->gpu->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
             if (st == KILN_OK) take_cuda_csr(g, &c, t0);
+            if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
             if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* after the generation, before the weights */
             if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
                 st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
@@ -175,6 +177,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
         double t0 = kiln_now();
         kiln_edges e;
         st = kiln_rmat_edges_cpu(ctx, &spec, &e);
+        if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", e.count, e.count);
         if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* between the generation and the build */
         if (st == KILN_OK) st = kiln_csr_build_cpu(ctx, &e, flags, g);
         kiln_edges_free(&e);

@@ -41,10 +41,32 @@ static const uint8_t *msg_at(const uint8_t *data, const uint64_t *offsets, size_
     return data + i * msg_len;
 }
 
+/* Bytes of a batch hashed so far, counted across the threads only when a progress hook reads them. */
+typedef struct batch_meter {
+    int on;
+    uint64_t done, total;
+} batch_meter;
+
+static void meter_add(batch_meter *b, uint64_t bytes)
+{
+    if (!b->on) return;
+#pragma omp atomic
+    b->done += bytes;
+}
+
+static void meter_report(const kiln_ctx *ctx, batch_meter *b)
+{
+    if (!b->on) return;
+    uint64_t done;
+#pragma omp atomic read
+    done = b->done;
+    kiln_ctx_report(ctx, "hash", "bytes", done, b->total);
+}
+
 /* Hashes one message, a piece of PIECE_BYTES at a time, polling the interrupt between pieces:
  * one long message must not hold a Ctrl-C for seconds. 1 when interrupted, else 0. */
 static int hash_one(const kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *m, size_t len, uint8_t *out,
-                    size_t outlen)
+                    size_t outlen, batch_meter *b)
 {
     kiln_hash_stream s;
     kiln_hash_init(&s, algo);
@@ -52,7 +74,11 @@ static int hash_one(const kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *m, 
         size_t piece = len - off < PIECE_BYTES ? len - off : PIECE_BYTES;
         kiln_hash_update(&s, m + off, piece);
         off += piece;
-        if (off < len && kiln_ctx_interrupt_requested(ctx)) return 1;
+        meter_add(b, piece);
+        if (off < len) {
+            meter_report(ctx, b);
+            if (kiln_ctx_interrupt_requested(ctx)) return 1;
+        }
     }
     kiln_hash_final(&s, out, outlen);
     return 0;
@@ -63,6 +89,7 @@ static kiln_status cpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *
 {
     long long nn = (long long)n;
     int stop = 0;
+    batch_meter b = {kiln_ctx_has_progress(ctx), 0, offsets ? offsets[n] - offsets[0] : (uint64_t)msg_len * n};
 #pragma omp parallel for num_threads(threads_of(ctx)) schedule(dynamic, 64)
     for (long long i = 0; i < nn; i++) {
         int halt;
@@ -71,8 +98,11 @@ static kiln_status cpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *
         if (halt) continue; /* the remaining iterations only drain */
         size_t len;
         const uint8_t *m = msg_at(data, offsets, msg_len, (size_t)i, &len);
-        halt = hash_one(ctx, algo, m, len, out + (size_t)i * outlen, outlen) ||
-               (i % POLL_MESSAGES == 0 && kiln_ctx_interrupt_requested(ctx));
+        halt = hash_one(ctx, algo, m, len, out + (size_t)i * outlen, outlen, &b);
+        if (!halt && i % POLL_MESSAGES == 0) {
+            meter_report(ctx, &b);
+            halt = kiln_ctx_interrupt_requested(ctx);
+        }
         if (halt) {
 #pragma omp atomic write
             stop = 1;
@@ -130,7 +160,9 @@ static kiln_status gpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *
     kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
     kiln_gpu_hash_params p = kiln_hash_gpu_params(algo, outlen);
+    const uint64_t total = offsets ? offsets[n] - offsets[0] : (uint64_t)msg_len * n;
     for (size_t first = 0; first < n;) {
+        kiln_ctx_report(ctx, "hash", "bytes", offsets ? offsets[first] - offsets[0] : (uint64_t)msg_len * first, total);
         if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
         /* as many messages as fit the chunk's bytes, at least one */
         size_t count = 1;
@@ -219,6 +251,7 @@ kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, k
     if (n > SIZE_MAX / 200) return kiln_fail(ctx, KILN_ERR_INPUT, "batch size overflows");
     if (ctx->backend == KILN_BACKEND_CPU) {
         for (size_t first = 0; first < n; first += PERM_CHUNK) {
+            kiln_ctx_report(ctx, "permutation", "states", first, n);
             if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
             long long end = (long long)(n - first < PERM_CHUNK ? n : first + PERM_CHUNK);
 #pragma omp parallel for num_threads(threads_of(ctx)) schedule(static)

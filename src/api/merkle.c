@@ -145,10 +145,17 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
     if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
     int launches;
     float ms;
+    const uint64_t merges = kiln_merkle_merges(n);
     st = ctx->gpu->merkle_upload(g, leaves, n);
-    if (st == KILN_OK) st = kiln_ctx_poll(ctx);
+    if (st == KILN_OK) {
+        kiln_ctx_report(ctx, "merkle", "merges", 0, merges);
+        st = kiln_ctx_poll(ctx);
+    }
     if (st == KILN_OK) st = ctx->gpu->merkle_build(g, algo, n, &cfg, &launches, &ms);
-    if (st == KILN_OK) st = kiln_ctx_poll(ctx);
+    if (st == KILN_OK) {
+        kiln_ctx_report(ctx, "merkle", "merges", merges, merges);
+        st = kiln_ctx_poll(ctx);
+    }
     if (st != KILN_OK) return st;
     if (tree) {
         memcpy(tree, leaves, (size_t)n * NODE);
@@ -205,6 +212,7 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
         if (st == KILN_OK) st = ctx->gpu->merkle_random(g, n, 0x6b696c6e, kind->field_elements);
         /* the first build warms up (module load, graph capture) and is not counted */
         for (int r = -1; r < reps && st == KILN_OK; r++) {
+            kiln_ctx_report(ctx, "bench", "runs", (uint64_t)(r + 1), (uint64_t)reps + 1);
             if ((st = kiln_ctx_poll(ctx)) != KILN_OK) break;
             st = ctx->gpu->merkle_build(g, algo, n, &cfg, &res->launches, &ms);
             if (r >= 0) times[r] = ms * 1e-3;
@@ -212,6 +220,7 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
         if (st == KILN_OK && (st = check_gpu_tree(ctx, kind, n, NULL, root)) == KILN_OK) {
             res->seconds = kiln_median(times, (size_t)reps);
             for (int r = -1; r < reps && st == KILN_OK; r++) {
+                kiln_ctx_report(ctx, "bench", "runs", (uint64_t)(r + 1), (uint64_t)reps + 1);
                 if ((st = kiln_ctx_poll(ctx)) != KILN_OK) break;
                 st = ctx->gpu->merkle_raw(g, algo, n, cfg.tpb, &ms);
                 if (r >= 0) times[r] = ms * 1e-3;

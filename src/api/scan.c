@@ -197,6 +197,7 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     while (done < job->count && st == KILN_OK && !r.stop && !r.hit) {
         /* an interrupt ends the scan at a launch boundary like a callback does: what was done
          * so far (res->hashes, the nonces reported) stays valid */
+        kiln_ctx_report(ctx, "scan", "nonces", done, job->count);
         if (kiln_ctx_interrupt_requested(ctx)) {
             r.stop = r.interrupted = 1;
             break;

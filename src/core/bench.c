@@ -37,13 +37,16 @@ kiln_status kiln_bench_median(const kiln_bench_spec *spec, double *median, int *
     int min = spec->min_runs < 1 ? 1 : spec->min_runs > max ? max : spec->min_runs;
     kiln_status st = KILN_OK;
     double scratch;
+    /* the runs are counted as they start: a bench lasts a time (spec->seconds), not a count */
     for (int i = 0; i < spec->warmup && st == KILN_OK; i++) {
+        kiln_ctx_report(spec->ctx, "bench", "runs", 0, 0);
         st = kiln_ctx_poll(spec->ctx);
         if (st == KILN_OK) st = spec->run(spec->user, -1 - i, &scratch);
     }
     int n = 0;
     double t0 = kiln_now();
     while (st == KILN_OK && n < max && (n < min || kiln_now() - t0 < spec->seconds)) {
+        kiln_ctx_report(spec->ctx, "bench", "runs", (uint64_t)n, 0);
         st = kiln_ctx_poll(spec->ctx);
         if (st == KILN_OK) st = spec->run(spec->user, n, &values[n]);
         if (st == KILN_OK) n++;

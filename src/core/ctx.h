@@ -34,6 +34,9 @@ struct kiln_ctx {
     uint64_t memory_limit; /* kiln_ctx_set_memory_limit; 0: none */
     kiln_interrupt_fn interrupt; /* kiln_ctx_set_interrupt */
     void *interrupt_user;
+    kiln_progress_fn progress; /* kiln_ctx_set_progress */
+    void *progress_user;
+    int progress_busy; /* a report under way (src/core/progress.c) */
     char err[KILN_ERR_MAX];
 };
 
@@ -52,6 +55,16 @@ int kiln_ctx_interrupt_requested(const kiln_ctx *ctx);
 kiln_status kiln_interrupted(kiln_ctx *ctx);
 /* Both in one: KILN_OK, or kiln_interrupted(ctx) when the poll asks to stop. */
 kiln_status kiln_ctx_poll(kiln_ctx *ctx);
+
+/* Hands the context's progress hook (kiln_ctx_set_progress) where a stage stands; nothing without
+ * a hook (ctx may be NULL). Called beside an interrupt poll, never more often. A report due while
+ * another thread's is under way is dropped, so the hook never runs twice at once. */
+void kiln_ctx_report(const kiln_ctx *ctx, const char *stage, const char *unit, uint64_t done, uint64_t total);
+/* The same with PageRank's residual (L1 change of the last iteration). */
+void kiln_ctx_report_residual(const kiln_ctx *ctx, const char *stage, const char *unit, uint64_t done, uint64_t total,
+                              double residual);
+/* Nonzero when ctx has a progress hook: loops count their work across threads only then. */
+int kiln_ctx_has_progress(const kiln_ctx *ctx);
 
 #ifdef __cplusplus
 }

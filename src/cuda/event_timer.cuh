@@ -20,6 +20,7 @@ kiln_status kiln_cuda_time_median(kiln_gpu *st, int reps, const char *what, floa
     if (!ms) return kiln_fail(st->ctx, KILN_ERR_DEVICE, "out of host memory");
     cudaError_t e = cudaSuccess;
     for (int r = 0; r < reps && e == cudaSuccess; r++) {
+        kiln_ctx_report(st->ctx, "bench", "runs", (uint64_t)r, (uint64_t)reps);
         if (kiln_ctx_interrupt_requested(st->ctx)) {
             free(ms);
             return kiln_interrupted(st->ctx);

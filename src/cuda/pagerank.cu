@@ -806,6 +806,7 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
          * interrupt poll between batches */
         const bool check = prm->tol > 0;
         int queued = 0;
+        int marked = 0; /* iterations queued when `mark` was recorded (tol == 0) */
         for (;;) {
             const int left = prm->max_iter - queued;
             if (left <= 0) break;
@@ -828,6 +829,13 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
             } else if (mark.recorded) {
                 KILN_CUDA_TRY(cudaEventSynchronize(mark.ev), "PageRank iterations");
             }
+            /* with tol == 0 the state is read only at the end: no residual (NaN) to report */
+            if (check)
+                kiln_ctx_report_residual(st->ctx, "pagerank", "iterations", (uint64_t)h->st.count,
+                                         (uint64_t)prm->max_iter,
+                                         use_cluster ? h->st.res : ring_res(h->st.count));
+            else
+                kiln_ctx_report(st->ctx, "pagerank", "iterations", (uint64_t)marked, (uint64_t)prm->max_iter);
             if (kiln_ctx_interrupt_requested(st->ctx)) {
                 KILN_CUDA_TRY(cudaStreamSynchronize(s), "PageRank iterations");
                 return kiln_interrupted(st->ctx);
@@ -835,6 +843,7 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
             if (!check) {
                 KILN_CUDA_TRY(cudaEventRecord(mark.ev, s), "cudaEventRecord");
                 mark.recorded = true;
+                marked = queued;
             }
         }
         KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, s), "cudaEventRecord");

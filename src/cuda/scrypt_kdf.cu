@@ -321,6 +321,7 @@ kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cf
                       "cudaMemcpy (output)");
         KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "scrypt batch kernels");
         /* a chunk is one wave of lanes (well under a second): the interrupt is read between them */
+        kiln_ctx_report(st->ctx, "scrypt", "steps", (uint64_t)(i0 + n) * 2 * N * p, (uint64_t)count * 2 * N * p);
         if (kiln_ctx_interrupt_requested(st->ctx)) return kiln_interrupted(st->ctx);
     }
     return KILN_OK;

@@ -107,7 +107,9 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
         }
     }
     uint64_t arcs = kiln_scan_u64(off, n + 1, threads);
-    /* each phase is one pass over the edges: an interrupt is honoured between them */
+    /* each phase is one pass over the edges: an interrupt is honoured between them; the passes
+     * are the count, the scatter, the row sort and the copy out */
+    kiln_ctx_report(ctx, "csr build", "passes", 1, 4);
     int stop = kiln_ctx_interrupt_requested(ctx);
     uint32_t *tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *tmp);
     double *tmpw = w && tmp ? malloc((arcs ? arcs : 1) * sizeof *tmpw) : NULL;
@@ -163,6 +165,7 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
         }
         cursor[v] = k;
     }
+    kiln_ctx_report(ctx, "csr build", "passes", 3, 4);
     stop = kiln_ctx_interrupt_requested(ctx);
     uint64_t *noff = stop || oom ? NULL : malloc((n + 1) * sizeof *noff);
     if (!noff) {

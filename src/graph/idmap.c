@@ -69,6 +69,8 @@ kiln_status kiln_ids_remap(kiln_ctx *ctx, kiln_raw_edges *raw, kiln_edges *out, 
         if (raw->dst[i] > max_id) max_id = raw->dst[i];
     }
     uint64_t *ids = NULL, n = 0;
+    /* the largest id is found; the numbering and translation follow (two more passes) */
+    kiln_ctx_report(ctx, "id map", "passes", 1, 3);
     if (kiln_ctx_interrupt_requested(ctx)) {
         kiln_edges_free(out);
         return kiln_interrupted(ctx);

@@ -133,6 +133,8 @@ kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_
         a = b;
         b = t;
         it++;
+        /* once an iteration, as the interrupt poll above */
+        kiln_ctx_report_residual(ctx, "pagerank", "iterations", (uint64_t)it, (uint64_t)p->max_iter, res);
         if (res < threshold) {
             converged = 1;
             break;

@@ -29,12 +29,16 @@ static long raw_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
 {
     if (n > (16u << 20)) n = 16u << 20;
     for (;;) {
+        kiln_ctx_report(ctx, "graph load", "bytes", r->stored, r->stored_size);
         if (kiln_ctx_interrupt_requested(ctx)) {
             r->status = kiln_interrupted(ctx);
             return -1;
         }
         ssize_t got = read(r->fd, dst, n);
-        if (got >= 0) return (long)got;
+        if (got >= 0) {
+            r->stored += (uint64_t)got;
+            return (long)got;
+        }
         if (errno == EINTR) continue;
         r->status = kiln_fail(ctx, KILN_ERR_DEVICE, "%s: read failed after line %llu: %s", r->path,
                               (unsigned long long)r->line, strerror(errno));
@@ -166,6 +170,7 @@ kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out)
     }
     /* standard input may have been read from already, so only a file opened here has a known size */
     if (S_ISREG(sb.st_mode) && !is_stdin) r->size = (long long)sb.st_size;
+    if (S_ISREG(sb.st_mode) && !is_stdin) r->stored_size = (uint64_t)sb.st_size;
     kiln_status st = KILN_OK;
     while (st == KILN_OK && r->len < 2 && !r->eof)
         if (fill(ctx, r) < 0) st = r->status;

@@ -27,6 +27,7 @@ struct kiln_reader {
     uint64_t line; /* number of the line last returned, from 1 */
     size_t max_line; /* longest line accepted, without its end (KILN_GRAPH_MAX_LINE) */
     kiln_status status; /* of the last failure */
+    uint64_t stored, stored_size; /* bytes read as stored (compressed, for gzip), of stored_size (0: not known) */
 };
 
 kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out);

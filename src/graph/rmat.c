@@ -123,6 +123,7 @@ kiln_status kiln_rmat_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln
     }
     free(g->weights);
     g->weights = w;
+    kiln_ctx_report(ctx, "weights", "edges", g->m, g->m);
     if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
     return kiln_graph_out_weights(ctx, g);
 }

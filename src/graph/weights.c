@@ -148,6 +148,8 @@ kiln_status kiln_graph_out_weights(kiln_ctx *ctx, kiln_graph *g)
     }
     free(cursor);
     uint64_t dangling = 0;
+    /* two passes over the edges (group by source, sum each group), the poll between them */
+    kiln_ctx_report(ctx, "weights", "passes", 1, 2);
     if (!bad && !kiln_ctx_interrupt_requested(ctx)) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) reduction(+ : dangling) reduction(| : bad)
         for (int64_t u = 0; u < nn; u++) {
@@ -164,6 +166,7 @@ kiln_status kiln_graph_out_weights(kiln_ctx *ctx, kiln_graph *g)
     }
     free(start);
     free(byw);
+    kiln_ctx_report(ctx, "weights", "passes", 2, 2);
     if (bad || kiln_ctx_interrupt_requested(ctx)) {
         free(ow);
         return bad ? kiln_fail(ctx, KILN_ERR_INPUT, "edge weights sum past the largest double (%g)", 1.7976931348623157e308)

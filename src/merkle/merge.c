@@ -35,7 +35,10 @@ kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind,
 {
     if (!kind->field_elements) return KILN_OK;
     for (uint64_t i = 0; i < n; i++) {
-        if ((i & POLL_MASK) == POLL_MASK && kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
+        if ((i & POLL_MASK) == POLL_MASK) {
+            kiln_ctx_report(ctx, "leaf check", "leaves", i, n);
+            if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
+        }
         for (int e = 0; e < 4; e++) {
             if (load_le64(nodes + 32 * i + 8 * e) >= KILN_GL_P)
                 return kiln_fail(ctx, KILN_ERR_INPUT,

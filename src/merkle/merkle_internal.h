@@ -31,6 +31,10 @@ void kiln_merkle_merge_bytes(const kiln_merkle_kind *kind, const uint8_t *left, 
 kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *leaves, uint64_t n,
                                   int threads, uint8_t root[32], uint8_t *tree);
 
+/* The merges of a whole tree of n leaves, the unit of its progress reports: n - 1 pairs, plus one
+ * self-pairing for each odd level. */
+uint64_t kiln_merkle_merges(uint64_t n);
+
 /* Merges levels of a whole tree in place, from level `from` (already filled) to the root. */
 void kiln_merkle_fill_levels(const kiln_merkle_kind *kind, uint8_t *tree, uint64_t n, int from, int threads);
 

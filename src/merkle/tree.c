@@ -39,15 +39,26 @@ uint64_t kiln_merkle_level_offset(uint64_t n, int level)
 
 uint64_t kiln_merkle_tree_size(uint64_t n) { return kiln_merkle_level_offset(n, kiln_merkle_levels(n)); }
 
+uint64_t kiln_merkle_merges(uint64_t n)
+{
+    uint64_t merges = 0;
+    for (; n > 1; n = (n + 1) / 2) merges += (n + 1) / 2;
+    return merges;
+}
+
 /* out[i] = merge(in[2i], in[2i + 1]), the last node of an odd level paired with itself. The level
  * goes in slices of POLL_PER_THREAD merges per thread with an interrupt poll between slices, so a
- * level of millions of nodes still stops within milliseconds. 1 when interrupted, else 0. */
+ * level of millions of nodes still stops within milliseconds. *merged counts the tree's merges
+ * done, for the progress report out of total. 1 when interrupted, else 0. */
 static int merge_level(const kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *in, uint64_t m,
-                       uint8_t *out, int threads)
+                       uint8_t *out, int threads, uint64_t *merged, uint64_t total)
 {
     int64_t parents = (int64_t)((m + 1) / 2), slice = (int64_t)POLL_PER_THREAD * threads;
     for (int64_t first = 0; first < parents; first += slice) {
-        if (first > 0 && kiln_ctx_interrupt_requested(ctx)) return 1;
+        if (first > 0) {
+            kiln_ctx_report(ctx, "merkle", "merges", *merged + (uint64_t)first, total);
+            if (kiln_ctx_interrupt_requested(ctx)) return 1;
+        }
         int64_t end = parents - first < slice ? parents : first + slice;
 #pragma omp parallel for num_threads(threads) schedule(static) if (end - first >= PARALLEL_MIN)
         for (int64_t i = first; i < end; i++) {
@@ -55,6 +66,8 @@ static int merge_level(const kiln_ctx *ctx, const kiln_merkle_kind *kind, const 
             kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
         }
     }
+    *merged += (uint64_t)parents;
+    kiln_ctx_report(ctx, "merkle", "merges", *merged, total);
     return kiln_ctx_interrupt_requested(ctx);
 }
 
@@ -64,9 +77,10 @@ static int fill_levels(const kiln_ctx *ctx, const kiln_merkle_kind *kind, uint8_
 {
     if (threads <= 0) threads = kiln_cpu_cores();
     int levels = kiln_merkle_levels(n);
+    uint64_t merged = 0, total = kiln_merkle_merges(kiln_merkle_level_size(n, from));
     for (int l = from; l + 1 < levels; l++) {
         if (merge_level(ctx, kind, tree + NODE * kiln_merkle_level_offset(n, l), kiln_merkle_level_size(n, l),
-                        tree + NODE * kiln_merkle_level_offset(n, l + 1), threads))
+                        tree + NODE * kiln_merkle_level_offset(n, l + 1), threads, &merged, total))
             return 1;
     }
     return 0;
@@ -102,8 +116,9 @@ kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, c
     const uint8_t *in = leaves;
     uint8_t *out = a;
     int stopped = 0;
+    uint64_t merged = 0, total = kiln_merkle_merges(n);
     for (uint64_t m = n; m > 1 && !stopped; m = (m + 1) / 2) {
-        stopped = merge_level(ctx, kind, in, m, out, threads);
+        stopped = merge_level(ctx, kind, in, m, out, threads, &merged, total);
         in = out;
         out = out == a ? b : a;
     }

@@ -90,28 +90,50 @@ static void scratch_free(lane_scratch *s)
     free(s->X);
 }
 
-/* kiln_scrypt_romix (src/prim/salsa.h) with an interrupt poll every ROMIX_POLL steps: one lane
- * of N = 2^20 or more runs for seconds. 1 when interrupted (X is then unfinished), else 0. */
-static int romix_polled(const kiln_ctx *ctx, uint32_t *X, uint32_t *V, uint32_t *Y, uint64_t N, uint32_t r)
+/* ROMix steps done out of total (2N a lane) over every thread of one call, for progress reports:
+ * one atomic add per ROMIX_POLL steps, nothing beside the steps themselves. */
+typedef struct romix_meter {
+    uint64_t done, total;
+} romix_meter;
+
+/* Adds the `steps` just done to the meter, reports it and reads the interrupt poll: 1 when it asks
+ * to stop. */
+static int romix_poll(const kiln_ctx *ctx, romix_meter *m, uint64_t steps)
 {
-    for (uint64_t i = 0; i < N; i += ROMIX_POLL) {
-        if (i && kiln_ctx_interrupt_requested(ctx)) return 1;
-        kiln_scrypt_romix_fill(X, V, r, i, N - i < ROMIX_POLL ? N : i + ROMIX_POLL);
+    uint64_t done;
+#pragma omp atomic capture
+    done = m->done += steps;
+    kiln_ctx_report(ctx, "scrypt", "steps", done, m->total);
+    return kiln_ctx_interrupt_requested(ctx);
+}
+
+/* kiln_scrypt_romix (src/prim/salsa.h) with an interrupt poll every ROMIX_POLL steps: one lane
+ * of N = 2^20 or more runs for seconds. Each poll counts the chunk of steps before it. 1 when
+ * interrupted (X is then unfinished), else 0. */
+static int romix_polled(const kiln_ctx *ctx, uint32_t *X, uint32_t *V, uint32_t *Y, uint64_t N, uint32_t r,
+                        romix_meter *m)
+{
+    const uint64_t chunk = N < ROMIX_POLL ? N : ROMIX_POLL; /* N is a power of two */
+    for (uint64_t i = 0; i < N; i += chunk) {
+        if (i && romix_poll(ctx, m, chunk)) return 1;
+        kiln_scrypt_romix_fill(X, V, r, i, i + chunk);
     }
-    for (uint64_t i = 0; i < N; i += ROMIX_POLL) {
-        if (kiln_ctx_interrupt_requested(ctx)) return 1;
-        kiln_scrypt_romix_mix(X, V, Y, N, r, i, N - i < ROMIX_POLL ? N : i + ROMIX_POLL);
+    for (uint64_t i = 0; i < N; i += chunk) {
+        if (romix_poll(ctx, m, chunk)) return 1;
+        kiln_scrypt_romix_mix(X, V, Y, N, r, i, i + chunk);
     }
+#pragma omp atomic
+    m->done += chunk;
     return 0;
 }
 
 /* ROMix of one 128r-byte lane of B, in place; 1 when interrupted. */
-static int romix_lane(const kiln_ctx *ctx, uint8_t *b, kiln_scrypt_params sp, lane_scratch *s)
+static int romix_lane(const kiln_ctx *ctx, uint8_t *b, kiln_scrypt_params sp, lane_scratch *s, romix_meter *m)
 {
     if (kiln_ctx_interrupt_requested(ctx)) return 1;
     size_t words = 32 * (size_t)sp.r;
     for (size_t k = 0; k < words; k++) s->X[k] = kiln_load_le32(b + 4 * k);
-    if (romix_polled(ctx, s->X, s->V, s->Y, sp.N, sp.r)) return 1;
+    if (romix_polled(ctx, s->X, s->V, s->Y, sp.N, sp.r, m)) return 1;
     for (size_t k = 0; k < words; k++) kiln_store_le32(b + 4 * k, s->X[k]);
     return 0;
 }
@@ -149,12 +171,13 @@ kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len
     }
     kiln_pbkdf2_sha256_hd(password, password_len, salt, salt_len, 1, B, lane * sp.p);
     int stop = 0;
+    romix_meter m = {0, 2 * sp.N * sp.p};
 #pragma omp parallel for num_threads(have) schedule(dynamic, 1)
     for (int64_t i = 0; i < (int64_t)sp.p; i++) {
         int halt;
 #pragma omp atomic read
         halt = stop;
-        if (!halt && romix_lane(ctx, B + lane * (size_t)i, sp, &s[omp_get_thread_num()])) {
+        if (!halt && romix_lane(ctx, B + lane * (size_t)i, sp, &s[omp_get_thread_num()], &m)) {
 #pragma omp atomic write
             stop = 1;
         }
@@ -168,12 +191,12 @@ kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len
 
 /* One item start to finish on the calling thread; 1 when interrupted. */
 static int scrypt_one(const kiln_ctx *ctx, const kiln_scrypt_input *in, kiln_scrypt_params sp, uint8_t *B,
-                      lane_scratch *s, uint8_t *out, size_t out_len)
+                      lane_scratch *s, uint8_t *out, size_t out_len, romix_meter *m)
 {
     size_t lane = 128 * (size_t)sp.r;
     kiln_pbkdf2_sha256_hd(in->password, in->password_len, in->salt, in->salt_len, 1, B, lane * sp.p);
     for (uint32_t i = 0; i < sp.p; i++)
-        if (romix_lane(ctx, B + lane * i, sp, s)) return 1;
+        if (romix_lane(ctx, B + lane * i, sp, s, m)) return 1;
     kiln_pbkdf2_sha256_hd(in->password, in->password_len, B, lane * sp.p, 1, out, out_len);
     return 0;
 }
@@ -203,12 +226,13 @@ kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, si
         return no_memory(ctx, sp);
     }
     int stop = 0;
+    romix_meter m = {0, 2 * sp.N * sp.p * (uint64_t)count};
 #pragma omp parallel for num_threads(have) schedule(dynamic, 1)
     for (int64_t i = 0; i < (int64_t)count; i++) {
         int t = omp_get_thread_num(), halt;
 #pragma omp atomic read
         halt = stop;
-        if (!halt && scrypt_one(ctx, &in[i], sp, B + blen * (size_t)t, &s[t], out + (size_t)i * out_len, out_len)) {
+        if (!halt && scrypt_one(ctx, &in[i], sp, B + blen * (size_t)t, &s[t], out + (size_t)i * out_len, out_len, &m)) {
 #pragma omp atomic write
             stop = 1;
         }
