@@ -17,7 +17,7 @@ cat > "$T/complete.zsh" << 'ZSH'
 zmodload zsh/zpty
 dir=$1 line=$2 want=$3
 zpty z zsh -f -i
-zpty -w z "PS1='> '; fpath=($dir \$fpath); autoload -Uz compinit; compinit -u -D -d ${dir:h:h}/zcompdump; unsetopt beep listambiguous; LISTMAX=0; zstyle ':completion:*' list-separator '#'; print READY"
+zpty -w z "COLUMNS=1000; LINES=200; PS1='> '; fpath=($dir \$fpath); autoload -Uz compinit; compinit -u -D -d ${dir:h:h}/zcompdump; unsetopt beep listambiguous; LISTMAX=0; zstyle ':completion:*' list-separator '#'; print READY"
 out=
 for ((i = 0; i < 100 && ${#out} < 100000; i++)); do
     zpty -r -t z chunk && out+=$chunk
