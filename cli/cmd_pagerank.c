@@ -133,7 +133,7 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--save-csr", OPT_STR, &a->save_csr, "FILE", "write the graph as a CSR cache", .modes = 0},
         {"--device", OPT_DEVICE, &a->device, "auto|cpu|cuda|cuda:I", "where to run (default auto)", .modes = 0},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .hi = 4096},
-        {"--precision", OPT_STR, &precision, "float32|float64", "GPU rank precision", .modes = 0},
+        {"--precision", OPT_STR, &precision, "float32|float64", "rank precision (default: float64 on the CPU, float32 on a GPU)", .modes = 0},
         {"--no-reorder", OPT_FLAG, &no_reorder, NULL, "GPU: keep the vertex order", .modes = 0},
         {"--gpu-kernel", OPT_STR, &kernel, "auto|grid|cluster",
          "GPU: iteration kernel (default auto: grid; cluster is experimental)", .modes = 0},

@@ -620,7 +620,8 @@ void kiln_graph_csr(const kiln_graph *g, const uint64_t **offsets, const uint32_
 
 typedef enum kiln_precision {
     KILN_PRECISION_AUTO = 0, /* float64 on the CPU, float32 ranks on a GPU */
-    KILN_PRECISION_FLOAT32 = 1, /* GPU only; global sums stay float64 */
+    KILN_PRECISION_FLOAT32 = 1, /* ranks stored in float32 (the CPU: the y vector, sums in
+                                 * float64; a GPU: global sums stay float64) */
     KILN_PRECISION_FLOAT64 = 2,
 } kiln_precision;
 

@@ -143,7 +143,7 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
     for (int i = 0; i < runs; i++) {
         /* the iterations poll the interrupt themselves (src/graph/pagerank_cpu.c) */
         kiln_status st = kiln_ctx_poll(ctx);
-        if (st == KILN_OK) st = kiln_pagerank_cpu(ctx, g, prob, ranks, &s);
+        if (st == KILN_OK) st = kiln_pagerank_cpu(ctx, g, prob, opt->precision == KILN_PRECISION_FLOAT32, ranks, &s);
         if (st != KILN_OK) {
             free(secs);
             return st;
@@ -154,7 +154,7 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
     result->converged = s.converged;
     result->residual = s.residual;
     result->seconds = kiln_median(secs, (size_t)runs);
-    result->precision = KILN_PRECISION_FLOAT64;
+    result->precision = opt->precision == KILN_PRECISION_FLOAT32 ? KILN_PRECISION_FLOAT32 : KILN_PRECISION_FLOAT64;
     free(secs);
     return KILN_OK;
 }
@@ -189,9 +189,7 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
     kiln_pr_problem prob = {opt->damping, opt->tol, opt->max_iter, vec.personalization, vec.dangling, vec.nstart};
     kiln_backend backend = ctx ? ctx->backend : KILN_BACKEND_CPU;
     if (backend == KILN_BACKEND_CPU) {
-        st = opt->precision == KILN_PRECISION_FLOAT32
-                 ? kiln_fail(ctx, KILN_ERR_INPUT, "the CPU computes PageRank in float64 only")
-                 : run_cpu(ctx, g, opt, &prob, ranks, result);
+        st = run_cpu(ctx, g, opt, &prob, ranks, result);
     } else {
         int use_double = opt->precision == KILN_PRECISION_FLOAT64;
         st = run_cuda(ctx, g, opt, &prob, use_double, ranks, result);

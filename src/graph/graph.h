@@ -166,8 +166,9 @@ typedef struct kiln_pr_cpu_stats {
     int iterations, converged;
     double residual, seconds;
 } kiln_pr_cpu_stats;
-kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, double *ranks,
-                              kiln_pr_cpu_stats *stats);
+/* single: y stored in float32 (sums stay float64). */
+kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
+                              double *ranks, kiln_pr_cpu_stats *stats);
 /* One float64 iteration of problem p from x: returns sum |P(x) - x| (the verifier of device
  * results), or a negative value when out of memory. */
 double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p, const double *x, int threads);

@@ -1,4 +1,6 @@
-/* PageRank on the CPU threads in float64: the reference every GPU result is checked against.
+/* PageRank on the CPU threads: in float64, the reference every GPU result is checked against, or
+ * with the y vector stored in float32 (--precision float32, as GAP's pr ranks), which halves the
+ * bytes every gather moves; sums and the L1 change stay float64 either way.
  *
  * Each vertex keeps y = x / W (x itself for a dangling vertex, W = 0), W its out-degree or, on a
  * weighted graph, its out-weight sum, so the pull loop adds (w *) y[u] over the in-neighbours
@@ -8,7 +10,8 @@
  * Two passes: the plain one (no weights, uniform teleport and dangling) is the hot loop of every
  * benchmark and stays as lean as it can be; the general one carries the weights and the
  * personalization and dangling vectors, with the weighted/unweighted choice made per row, outside
- * the edge loop. The starting vector only changes the first y, so it takes either pass. */
+ * the edge loop. The starting vector only changes the first y, so it takes either pass. Each pass
+ * is written once and instantiated for both storage types (the macros below). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -21,68 +24,75 @@ static inline double out_scale(const kiln_graph *g, int64_t v)
     return g->out_weight ? g->out_weight[v] : (double)g->outdeg[v];
 }
 
-/* One plain pull pass: y_out from y_in; returns the L1 change, *dangling_out the new dangling mass. */
-static double pass_plain(const kiln_graph *g, const double *y_in, double *y_out, double damping, double dangling,
-                         double *dangling_out, int threads)
-{
-    const int64_t n = (int64_t)g->n;
-    const double base = ((1.0 - damping) + damping * dangling) / (double)g->n;
-    const uint64_t *off = g->offsets;
-    const uint32_t *src = g->sources, *od = g->outdeg;
-    double res = 0, dang = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)
-    for (int64_t v = 0; v < n; v++) {
-        double s = 0;
-        for (uint64_t j = off[v]; j < off[v + 1]; j++) s += y_in[src[j]];
-        double x = damping * s + base;
-        uint32_t d = od[v];
-        double old = d ? y_in[v] * (double)d : y_in[v];
-        res += fabs(x - old);
-        if (d) {
-            y_out[v] = x / (double)d;
-        } else {
-            y_out[v] = x;
-            dang += x;
-        }
+/* One plain pull pass: y_out from y_in (storage type T); returns the L1 change, *dangling_out the
+ * new dangling mass. */
+#define KILN_PR_PASS_PLAIN(NAME, T)                                                                    \
+    static double NAME(const kiln_graph *g, const T *y_in, T *y_out, double damping, double dangling,  \
+                       double *dangling_out, int threads)                                              \
+    {                                                                                                  \
+        const int64_t n = (int64_t)g->n;                                                               \
+        const double base = ((1.0 - damping) + damping * dangling) / (double)g->n;                     \
+        const uint64_t *off = g->offsets;                                                              \
+        const uint32_t *src = g->sources, *od = g->outdeg;                                             \
+        double res = 0, dang = 0;                                                                      \
+        _Pragma("omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)") \
+        for (int64_t v = 0; v < n; v++) {                                                              \
+            double s = 0;                                                                              \
+            for (uint64_t j = off[v]; j < off[v + 1]; j++) s += (double)y_in[src[j]];                  \
+            double x = damping * s + base;                                                             \
+            uint32_t d = od[v];                                                                        \
+            double old = d ? (double)y_in[v] * (double)d : (double)y_in[v];                            \
+            res += fabs(x - old);                                                                      \
+            if (d) {                                                                                   \
+                y_out[v] = (T)(x / (double)d);                                                         \
+            } else {                                                                                   \
+                y_out[v] = (T)x;                                                                       \
+                dang += x;                                                                             \
+            }                                                                                          \
+        }                                                                                              \
+        *dangling_out = dang;                                                                          \
+        return res;                                                                                    \
     }
-    *dangling_out = dang;
-    return res;
-}
+KILN_PR_PASS_PLAIN(pass_plain_f64, double)
+KILN_PR_PASS_PLAIN(pass_plain_f32, float)
 
 /* The general pass: edge weights and the personalization / dangling vectors where given. */
-static double pass_general(const kiln_graph *g, const kiln_pr_problem *p, const double *y_in, double *y_out,
-                           double dangling, double *dangling_out, int threads)
-{
-    const int64_t n = (int64_t)g->n;
-    const double d = p->damping, uniform = 1.0 / (double)g->n;
-    const double dmass = d * dangling, teleport = 1.0 - d;
-    const double *pv = p->personalization, *qv = p->dangling ? p->dangling : p->personalization;
-    const double *w = g->weights;
-    const uint64_t *off = g->offsets;
-    const uint32_t *src = g->sources;
-    double res = 0, dang = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)
-    for (int64_t v = 0; v < n; v++) {
-        double s = 0;
-        if (w) {
-            for (uint64_t j = off[v]; j < off[v + 1]; j++) s += w[j] * y_in[src[j]];
-        } else {
-            for (uint64_t j = off[v]; j < off[v + 1]; j++) s += y_in[src[j]];
-        }
-        double x = d * s + dmass * (qv ? qv[v] : uniform) + teleport * (pv ? pv[v] : uniform);
-        double W = out_scale(g, v);
-        double old = W > 0 ? y_in[v] * W : y_in[v];
-        res += fabs(x - old);
-        if (W > 0) {
-            y_out[v] = x / W;
-        } else {
-            y_out[v] = x;
-            dang += x;
-        }
+#define KILN_PR_PASS_GENERAL(NAME, T)                                                                  \
+    static double NAME(const kiln_graph *g, const kiln_pr_problem *p, const T *y_in, T *y_out,         \
+                       double dangling, double *dangling_out, int threads)                             \
+    {                                                                                                  \
+        const int64_t n = (int64_t)g->n;                                                               \
+        const double d = p->damping, uniform = 1.0 / (double)g->n;                                     \
+        const double dmass = d * dangling, teleport = 1.0 - d;                                         \
+        const double *pv = p->personalization, *qv = p->dangling ? p->dangling : p->personalization;  \
+        const double *w = g->weights;                                                                  \
+        const uint64_t *off = g->offsets;                                                              \
+        const uint32_t *src = g->sources;                                                              \
+        double res = 0, dang = 0;                                                                      \
+        _Pragma("omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)") \
+        for (int64_t v = 0; v < n; v++) {                                                              \
+            double s = 0;                                                                              \
+            if (w) {                                                                                   \
+                for (uint64_t j = off[v]; j < off[v + 1]; j++) s += w[j] * (double)y_in[src[j]];       \
+            } else {                                                                                   \
+                for (uint64_t j = off[v]; j < off[v + 1]; j++) s += (double)y_in[src[j]];              \
+            }                                                                                          \
+            double x = d * s + dmass * (qv ? qv[v] : uniform) + teleport * (pv ? pv[v] : uniform);     \
+            double W = out_scale(g, v);                                                                \
+            double old = W > 0 ? (double)y_in[v] * W : (double)y_in[v];                                \
+            res += fabs(x - old);                                                                      \
+            if (W > 0) {                                                                               \
+                y_out[v] = (T)(x / W);                                                                 \
+            } else {                                                                                   \
+                y_out[v] = (T)x;                                                                       \
+                dang += x;                                                                             \
+            }                                                                                          \
+        }                                                                                              \
+        *dangling_out = dang;                                                                          \
+        return res;                                                                                    \
     }
-    *dangling_out = dang;
-    return res;
-}
+KILN_PR_PASS_GENERAL(pass_general_f64, double)
+KILN_PR_PASS_GENERAL(pass_general_f32, float)
 
 static int is_plain(const kiln_graph *g, const kiln_pr_problem *p)
 {
@@ -92,8 +102,15 @@ static int is_plain(const kiln_graph *g, const kiln_pr_problem *p)
 static double pass(const kiln_graph *g, const kiln_pr_problem *p, const double *y_in, double *y_out, double dangling,
                    double *dangling_out, int threads)
 {
-    return is_plain(g, p) ? pass_plain(g, y_in, y_out, p->damping, dangling, dangling_out, threads)
-                          : pass_general(g, p, y_in, y_out, dangling, dangling_out, threads);
+    return is_plain(g, p) ? pass_plain_f64(g, y_in, y_out, p->damping, dangling, dangling_out, threads)
+                          : pass_general_f64(g, p, y_in, y_out, dangling, dangling_out, threads);
+}
+
+static double pass_f32(const kiln_graph *g, const kiln_pr_problem *p, const float *y_in, float *y_out,
+                       double dangling, double *dangling_out, int threads)
+{
+    return is_plain(g, p) ? pass_plain_f32(g, y_in, y_out, p->damping, dangling, dangling_out, threads)
+                          : pass_general_f32(g, p, y_in, y_out, dangling, dangling_out, threads);
 }
 
 /* y from x (x NULL: the uniform vector), *dangling the mass of x on dangling vertices. */
@@ -111,10 +128,61 @@ static void to_y(const kiln_graph *g, const double *x, double *y, double *dangli
     *dangling = dang;
 }
 
-kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, double *ranks,
-                              kiln_pr_cpu_stats *stats)
+/* The iterations in float32 storage: y in two float vectors, x written into ranks at the end. */
+static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, double *ranks,
+                               int threads, kiln_pr_cpu_stats *stats)
+{
+    const int64_t n = (int64_t)g->n;
+    float *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
+    }
+    double dang;
+    /* the first y in float64 (into ranks, whose room is free until the end), then narrowed */
+    to_y(g, p->nstart, ranks, &dang, threads);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t v = 0; v < n; v++) a[v] = (float)ranks[v];
+    const double threshold = (double)n * p->tol;
+    double t0 = kiln_now(), res = 0;
+    int it = 0, converged = 0;
+    while (it < p->max_iter) {
+        if (kiln_ctx_interrupt_requested(ctx)) {
+            free(a);
+            free(b);
+            return kiln_interrupted(ctx);
+        }
+        res = pass_f32(g, p, a, b, dang, &dang, threads);
+        float *t = a;
+        a = b;
+        b = t;
+        it++;
+        kiln_ctx_report_residual(ctx, "pagerank", "iterations", (uint64_t)it, (uint64_t)p->max_iter, res);
+        if (res < threshold) {
+            converged = 1;
+            break;
+        }
+    }
+    stats->seconds = kiln_now() - t0;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t v = 0; v < n; v++) {
+        double W = out_scale(g, v);
+        ranks[v] = W > 0 ? (double)a[v] * W : (double)a[v];
+    }
+    free(a);
+    free(b);
+    stats->iterations = it;
+    stats->converged = converged;
+    stats->residual = res;
+    return KILN_OK;
+}
+
+kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
+                              double *ranks, kiln_pr_cpu_stats *stats)
 {
     const int threads = kiln_graph_threads(ctx);
+    if (single) return iterate_f32(ctx, g, p, ranks, threads, stats);
     const int64_t n = (int64_t)g->n;
     double *y = malloc((size_t)n * sizeof *y);
     if (!y) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
