@@ -59,6 +59,7 @@ typedef struct hash_run {
     size_t unreadable, mismatched, ok;
     int stopped; /* a signal arrived: nothing more is read or printed */
     int json;
+    int quiet; /* --quiet: no progress line and, checking, no OK lines (as sha256sum -c --quiet) */
     /* the progress line: every input (all_total 0: not known), and the one being read */
     uint64_t all_done, all_total;
     size_t index, count; /* count 0: a check list, of a length not known */
@@ -158,9 +159,11 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
         if (r->json) {
             json_result(r, name, algo, NULL, bytes, same, NULL);
         } else {
-            char *s = shown(r->cmd, name);
-            printf("%s: %s\n", s, same ? "OK" : "FAILED");
-            free(s);
+            if (!same || !r->quiet) {
+                char *s = shown(r->cmd, name);
+                printf("%s: %s\n", s, same ? "OK" : "FAILED");
+                free(s);
+            }
         }
         if (same) r->ok++;
         else r->mismatched++;
@@ -553,7 +556,7 @@ int cmd_hash(int argc, char **argv)
         {"--length", OPT_U64, &length, "N", "output bytes of an extendable-output (SHAKE) hash (default twice its security level)", .lo = 1,
          .hi = HASH_MAX_LENGTH},
         {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
-        {"--check", OPT_STR, &check, "LIST", "verify '<hex>  <name>' and 'TAG (<name>) = <hex>' lines, printing '<name>: OK' or '<name>: FAILED'", .modes = 0},
+        {"--check", OPT_STR, &check, "LIST", "verify '<hex>  <name>' and 'TAG (<name>) = <hex>' lines, printing '<name>: OK' (not with --quiet) or '<name>: FAILED'", .modes = 0},
         {"--warn", OPT_FLAG, &warn, NULL, "name each improperly formatted line of the --check list", .modes = CHECKS},
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I",
          "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
@@ -596,6 +599,7 @@ int cmd_hash(int argc, char **argv)
     r.check = check != NULL;
     r.tag = tag;
     r.json = out.json;
+    r.quiet = out.quiet;
     r.t0 = cli_now();
     json_object(NULL);
     if (check) {

@@ -114,4 +114,14 @@ grep -q "WARNING: $n lines are improperly formatted" err && ok || bad "same coun
 "$KILN" hash --algo sha256 --check mostly_binary --warn 2> err > /dev/null
 expect_eq "$(grep -c 'mostly_binary:[0-9]*: improperly formatted sha256 checksum line' err)" "$n" "--warn"
 
+# --- --quiet prints only the failures, as sha256sum -c --quiet (and no progress line)
+printf 'xyz' > other
+{ printf '%s  abc\n' "$S"; printf '%s  other\n' "$S"; } > half_wrong
+expect_eq "$("$KILN" hash --algo sha256 --check half_wrong --quiet 2>/dev/null)" \
+    "$(sha256sum -c --quiet half_wrong 2>/dev/null)" "--quiet: only the FAILED line"
+"$KILN" hash --algo sha256 --check half_wrong --quiet 2>&1 >/dev/null | grep -q "WARNING: 1 computed checksum did NOT match" &&
+    ok || bad "--quiet keeps the mismatch warning"
+"$KILN" hash --algo sha256 --check half_wrong --quiet > /dev/null 2>&1
+expect_eq "$?" 1 "--quiet with a mismatch: exit 1"
+
 finish
