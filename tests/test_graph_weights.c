@@ -111,6 +111,23 @@ static void test_unweighted(kiln_ctx *ctx)
     CHECK(kiln_graph_load(ctx, p, KILN_GRAPH_AUTO, 0, &g) == KILN_OK, "negative value, unweighted: %s",
           kiln_last_error(ctx));
     kiln_graph_free(g);
+    /* a weighted Matrix Market file with no entries is a weighted graph of isolated (dangling)
+     * vertices, as NetworkX's from_scipy_sparse_array of an all-zero matrix: weights present, all
+     * out-weights 0 (found by fuzzing: the weights were NULL) */
+    p = write_tmp_str("empty.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 0\n");
+    g = NULL;
+    CHECK(kiln_graph_load(ctx, p, KILN_GRAPH_AUTO, KILN_GRAPH_WEIGHTED, &g) == KILN_OK, "weighted, no entries: %s",
+          kiln_last_error(ctx));
+    if (g) {
+        kiln_graph_info info;
+        kiln_graph_get_info(g, &info);
+        CHECK(kiln_graph_edge_weights(g) != NULL && g->out_weight != NULL && info.nodes == 3 && info.edges == 0 &&
+                  info.dangling == 3,
+              "weighted, no entries: weights %p, out-weights %p, %llu nodes, %llu dangling",
+              (const void *)kiln_graph_edge_weights(g), (const void *)g->out_weight, (unsigned long long)info.nodes,
+              (unsigned long long)info.dangling);
+        kiln_graph_free(g);
+    }
 }
 
 typedef struct bad_case {

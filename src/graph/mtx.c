@@ -179,6 +179,11 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
     if (st != KILN_OK) return st;
     st = parse(ctx, r, w, e);
     kiln_c_numeric_leave(&cn);
+    if (st == KILN_OK && !*w) {
+        /* no entries: an empty weight array still makes the graph a weighted one */
+        *w = malloc(sizeof **w);
+        if (!*w) st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    }
     if (st != KILN_OK) {
         free(*w);
         *w = NULL;
