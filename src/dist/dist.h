@@ -26,6 +26,15 @@ int kiln_dist_allreduce(kiln_dist *d, void *buf, uint64_t n, MPI_Datatype t, MPI
  * same cost, a row's cost being its in-edges (indeg[v]) plus one. */
 void kiln_dist_bounds(const kiln_dist *d, const uint64_t *indeg, uint64_t n, uint64_t *bounds);
 
+/* The process owning row v under bounds (kiln_dist_bounds). */
+int kiln_dist_owner(const kiln_dist *d, const uint64_t *bounds, uint64_t v);
+
+/* Sends each of this process's edges (s -> t packed as s << 32 | t, with its weight w[i] when w
+ * is not NULL) to process dest[i]; *got (and *gotw) receive the edges sent here, *got_count of
+ * them. Collective. */
+kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge, const double *w, const int *dest,
+                              uint64_t count, uint64_t **got, double **gotw, uint64_t *got_count);
+
 /* Makes g, a CSR over all n rows of which only [v0, v1) are this process's, that process's part:
  * drops the other rows' in-edges, with sum_out sums outdeg (and out_weight) over the processes
  * (without, they are the whole graph's already), and fills info

@@ -6,8 +6,7 @@
 
 #include "dist.h"
 
-/* The process owning row v. */
-static int owner(const kiln_dist *d, const uint64_t *bounds, uint64_t v)
+int kiln_dist_owner(const kiln_dist *d, const uint64_t *bounds, uint64_t v)
 {
     int lo = 0, hi = d->size - 1;
     while (lo < hi) {
@@ -67,44 +66,37 @@ kiln_status kiln_dist_finish_part(kiln_ctx *ctx, kiln_dist *d, kiln_graph *g, ui
     return KILN_OK;
 }
 
-/* Sends each of this process's edges (s -> t packed as s << 32 | t) to dest[i]; *got receives the
- * edges sent here. */
-static kiln_status shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge, const int *dest, uint64_t count,
-                           uint64_t **got, uint64_t *got_count)
+kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge, const double *w, const int *dest,
+                              uint64_t count, uint64_t **got, double **gotw, uint64_t *got_count)
 {
-    const int k = d->size;
-    int *sc = calloc((size_t)k * 4, sizeof *sc), *sd = sc + k, *rc = sc + 2 * k, *rd = sc + 3 * k;
-    uint64_t *sendbuf = malloc((count ? count : 1) * sizeof *sendbuf), *recv = NULL;
-    kiln_status st = sc && sendbuf ? KILN_OK : oom(ctx, "the edge shuffle");
-    uint64_t per[1024];
-    if (st == KILN_OK && k > 1024) st = kiln_fail(ctx, KILN_ERR_INPUT, "more than 1024 processes");
-    if (st == KILN_OK) {
-        uint64_t *cnt = calloc((size_t)k, sizeof *cnt);
-        if (!cnt) st = oom(ctx, "the edge shuffle");
-        for (uint64_t i = 0; cnt && i < count; i++) cnt[dest[i]]++;
-        for (int r = 0; cnt && r < k; r++) {
-            if (cnt[r] > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges for one process: use more processes");
-            per[r] = cnt[r];
-        }
-        free(cnt);
+    const int k = d->size, words = w ? 2 : 1; /* an edge, and its weight's bits */
+    int *sc = calloc((size_t)k * 4, sizeof *sc), *sd = sc ? sc + k : NULL, *rc = sc ? sc + 2 * k : NULL,
+        *rd = sc ? sc + 3 * k : NULL;
+    uint64_t *sendbuf = malloc((count ? count : 1) * (size_t)words * sizeof *sendbuf), *recv = NULL;
+    uint64_t *cnt = calloc((size_t)k, sizeof *cnt);
+    kiln_status st = sc && sendbuf && cnt ? KILN_OK : oom(ctx, "the edge shuffle");
+    for (uint64_t i = 0; st == KILN_OK && i < count; i++) cnt[dest[i]]++;
+    for (int r = 0; st == KILN_OK && r < k; r++)
+        if (cnt[r] > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges for one process: use more processes");
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    MPI_Datatype item = MPI_DATATYPE_NULL;
+    if (st != KILN_OK) goto done;
+    MPI_Type_contiguous(words, MPI_UINT64_T, &item);
+    MPI_Type_commit(&item);
+    uint64_t pos = 0;
+    for (int r = 0; r < k; r++) {
+        sc[r] = (int)cnt[r];
+        cnt[r] = pos; /* now the cursor */
+        pos += (uint64_t)sc[r];
+    }
+    if (pos > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges sent by one process: use more processes");
+    for (int r = 0; r < k; r++) sd[r] = (int)cnt[r];
+    for (uint64_t i = 0; st == KILN_OK && i < count; i++) {
+        uint64_t at = cnt[dest[i]]++ * (uint64_t)words;
+        sendbuf[at] = edge[i];
+        if (w) memcpy(&sendbuf[at + 1], &w[i], sizeof w[i]);
     }
     st = kiln_dist_agree_ctx(ctx, d, st);
-    if (st != KILN_OK) goto done;
-    int pos = 0;
-    for (int r = 0; r < k; r++) {
-        sc[r] = (int)per[r];
-        sd[r] = pos;
-        pos += sc[r]; /* the total may pass 2^31 only if one count did not */
-    }
-    {
-        int *cur = malloc((size_t)k * sizeof *cur);
-        if (cur) {
-            memcpy(cur, sd, (size_t)k * sizeof *cur);
-            for (uint64_t i = 0; i < count; i++) sendbuf[cur[dest[i]]++] = edge[i];
-            free(cur);
-        }
-        st = cur ? KILN_OK : oom(ctx, "the edge shuffle");
-    }
     if (st == KILN_OK && MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, d->comm) != MPI_SUCCESS)
         st = kiln_fail(ctx, KILN_ERR_DEVICE, "MPI_Alltoall failed");
     uint64_t total = 0;
@@ -112,23 +104,39 @@ static kiln_status shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge, co
     if (st == KILN_OK && total > INT32_MAX)
         st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges for one process: use more processes");
     if (st == KILN_OK) {
-        pos = 0;
+        int at = 0;
         for (int r = 0; r < k; r++) {
-            rd[r] = pos;
-            pos += rc[r];
+            rd[r] = at;
+            at += rc[r];
         }
-        recv = malloc((total ? total : 1) * sizeof *recv);
+        recv = malloc((total ? total : 1) * (size_t)words * sizeof *recv);
         if (!recv) st = oom(ctx, "the edges received");
     }
     st = kiln_dist_agree_ctx(ctx, d, st);
-    if (st == KILN_OK && MPI_Alltoallv(sendbuf, sc, sd, MPI_UINT64_T, recv, rc, rd, MPI_UINT64_T, d->comm) != MPI_SUCCESS)
+    if (st == KILN_OK && MPI_Alltoallv(sendbuf, sc, sd, item, recv, rc, rd, item, d->comm) != MPI_SUCCESS)
         st = kiln_fail(ctx, KILN_ERR_DEVICE, "MPI_Alltoallv failed");
+    if (st == KILN_OK && w) {
+        /* unpack in place: edges to the front, weights to their own array */
+        double *wv = malloc((total ? total : 1) * sizeof *wv);
+        if (!wv) st = oom(ctx, "the edge weights received");
+        for (uint64_t i = 0; wv && i < total; i++) {
+            memcpy(&wv[i], &recv[2 * i + 1], sizeof *wv);
+            recv[i] = recv[2 * i];
+        }
+        *gotw = wv;
+    }
+    st = kiln_dist_agree_ctx(ctx, d, st);
     if (st == KILN_OK) {
         *got = recv;
         *got_count = total;
         recv = NULL;
+    } else if (w) {
+        free(*gotw);
+        *gotw = NULL;
     }
 done:
+    if (item != MPI_DATATYPE_NULL) MPI_Type_free(&item);
+    free(cnt);
     free(recv);
     free(sendbuf);
     free(sc);
@@ -201,7 +209,7 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
     for (uint64_t i = 0; i < cnt; i++) {
         uint32_t s = (uint32_t)(edge[i] >> 32), t = (uint32_t)edge[i];
         if (s == t) continue; /* dropped, as kiln_graph_rmat does */
-        int ot = owner(d, bounds, t);
+        int ot = kiln_dist_owner(d, bounds, t);
         edge[sent] = edge[i];
         dest[sent++] = ot;
     }
@@ -214,7 +222,7 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
         if (!e2 || !d2) st = oom(ctx, "the RMAT edges");
         uint64_t k = sent;
         for (uint64_t i = 0; st == KILN_OK && i < sent; i++) {
-            int os = owner(d, bounds, edge[i] >> 32);
+            int os = kiln_dist_owner(d, bounds, edge[i] >> 32);
             if (os != dest[i]) {
                 edge[k] = edge[i];
                 dest[k++] = os;
@@ -223,7 +231,7 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
         sent = k;
     }
     st = kiln_dist_agree_ctx(ctx, d, st);
-    if (st == KILN_OK) st = shuffle(ctx, d, edge, dest, sent, &got, &got_count);
+    if (st == KILN_OK) st = kiln_dist_shuffle(ctx, d, edge, NULL, dest, sent, &got, NULL, &got_count);
     free(edge);
     free(dest);
     edge = NULL;
