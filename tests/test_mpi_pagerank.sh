@@ -59,6 +59,22 @@ printf '0\t1\n107\t2\n3437\t1\n' >"$TMP/fp.tsv"
 compare "facebook personalized nstart" "3" "$FB" --undirected --personalization "$TMP/fp.tsv" --nstart "$TMP/q.tsv" \
     --tol 1e-12 --max-iter 300
 
+# SNAP files are read by every process at once (a byte range each): sparse 64-bit ids (the id
+# table), weights, and a malformed line named by its line number in the file; gzip input and
+# Matrix Market files are read by process 0 and sent out
+awk '!/^#/ { printf "%.0f %.0f\n", $1 * 1000003 + 99999999999, $2 * 1000003 + 99999999999 }' "$FB" >"$TMP/sparse.txt"
+compare "sparse ids" "2 3" "$TMP/sparse.txt" --undirected --tol 1e-12 --max-iter 300
+compare "weighted snap" "2 3" "$DATA/weights_small.txt" --weighted --tol 1e-12 --max-iter 300
+compare "weighted mtx" "2" "$DATA/weights_general.mtx" --weighted --tol 1e-12 --max-iter 300
+gzip -c "$FB" >"$TMP/fb.txt.gz"
+compare "gzip" "3" "$TMP/fb.txt.gz" --undirected --tol 1e-12 --max-iter 300
+{ head -n 70000 "$FB"; echo "12 x"; tail -n +70001 "$FB"; } >"$TMP/broken.txt"
+expect_rc 2 "broken one" "$KILN" pagerank "$TMP/broken.txt" $CPU
+where=$(grep -o 'broken.txt:[0-9]*:' "$TMP/err")
+[ "$where" = "broken.txt:70001:" ] && ok || bad "broken line one process: '$where'"
+expect_rc 2 "broken -np 4" "${MPIRUN[@]}" -np 4 "$KILN" pagerank "$TMP/broken.txt" $CPU
+[ "$(grep -c "^kiln pagerank: .*$where" "$TMP/err")" -eq 1 ] && ok || bad "broken -np 4: $(head -c 300 "$TMP/err")"
+
 # the distributed RMAT graph is the reference generator's (scale 12, seed 1: counts of the
 # NumPy build in tests/data/rmat_digests.txt)
 read -r _ gen loops dups nnz _ < <(grep '^12 ' "$DATA/rmat_digests.txt")

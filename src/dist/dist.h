@@ -42,4 +42,7 @@ kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge,
  * caller's). Collective. */
 kiln_status kiln_dist_finish_part(kiln_ctx *ctx, kiln_dist *d, kiln_graph *g, uint64_t v0, uint64_t v1, int sum_out);
 
+/* This process's part of the SNAP edge list at path, a regular uncompressed file (mpi_snap.c). */
+kiln_status kiln_dist_snap(kiln_ctx *ctx, kiln_dist *d, const char *path, unsigned flags, kiln_graph **out);
+
 #endif

@@ -1,11 +1,34 @@
-/* A graph file split over processes: process 0 reads it as kiln_graph_load does (so the ids and
- * their order are the same) and sends every other process its row slice; the whole-graph arrays
- * (outdeg, out_weight, ids) go to all. A parallel read (each process its byte range of a SNAP
- * file, its rows of a CSR cache) would take this one's place. */
+/* A graph file split over processes. A plain SNAP file is read by all at once (mpi_snap.c); other
+ * inputs are read by process 0 as kiln_graph_load does (so the ids and their order are the same),
+ * which sends every other process its row slice, the whole-graph arrays (outdeg, out_weight, ids)
+ * going to all. Reading a CSR cache's rows in each process would be the next step. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dist.h"
+
+/* Whether path is a SNAP edge list every process can read a byte range of: a regular file, not
+ * gzip-compressed, and SNAP as format says or, with KILN_GRAPH_AUTO, as its first bytes say. */
+static int splittable_snap(const char *path, kiln_graph_format format)
+{
+    if (strcmp(path, "-") == 0 || (format != KILN_GRAPH_AUTO && format != KILN_GRAPH_SNAP)) return 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0;
+    struct stat sb;
+    unsigned char head[16];
+    ssize_t got = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? pread(fd, head, sizeof head, 0) : -1;
+    close(fd);
+    if (got < 0) return 0;
+    if (got >= 2 && head[0] == 0x1f && head[1] == 0x8b) return 0;
+    static const char mtx[] = "%%MatrixMarket";
+    if (format == KILN_GRAPH_AUTO && (kiln_csr_cache_sniff(head, (size_t)got) ||
+                                      (got >= (ssize_t)sizeof mtx - 1 && memcmp(head, mtx, sizeof mtx - 1) == 0)))
+        return 0;
+    return 1;
+}
 
 /* Sends or receives (root 0 sends to `to`) count items of type t in pieces MPI's int counts hold. */
 static int move(kiln_dist *d, void *buf, uint64_t count, MPI_Datatype t, int to)
@@ -39,6 +62,14 @@ kiln_status kiln_dist_graph_load(kiln_ctx *ctx, kiln_dist *d, const char *path, 
 {
     if (!out || !d) return kiln_fail(ctx, KILN_ERR_INPUT, "missing output or process group");
     *out = NULL;
+    if (!path) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph path");
+    if (flags & ~(unsigned)(KILN_GRAPH_UNDIRECTED | KILN_GRAPH_DROP_SELF_LOOPS | KILN_GRAPH_WEIGHTED))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown graph flags 0x%x", flags);
+    /* a SNAP file is read by all at once; anything else (gzip, a pipe, Matrix Market, a CSR
+     * cache) by process 0 */
+    int split = d->rank == 0 && splittable_snap(path, format);
+    MPI_Bcast(&split, 1, MPI_INT, 0, d->comm);
+    if (split) return kiln_dist_snap(ctx, d, path, flags, out);
     kiln_graph *g = NULL;
     kiln_status st = KILN_OK;
     if (d->rank == 0) st = kiln_graph_load(ctx, path, format, flags, &g);
