@@ -57,7 +57,7 @@ int pr_dist_agree(const char *cmd, kiln_dist *d, int code)
     }
     kiln_status all = kiln_dist_agree(d, (kiln_status)code, w, msg, sizeof msg);
     /* a process that failed has said so itself */
-    if (all && !code) fprintf(stderr, "kiln %s: %s\n", cmd, msg);
+    if (all && !code) cli_error((int)all, cmd, "%s", msg);
     return (int)all;
 }
 

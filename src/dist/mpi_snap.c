@@ -141,7 +141,7 @@ static kiln_status global_ids(kiln_ctx *ctx, kiln_dist *d, const kiln_raw_edges 
     uint64_t *mine = malloc((2 * raw->count + 1) * sizeof *mine), count = 0;
     int *cnt = malloc((size_t)d->size * 2 * sizeof *cnt);
     kiln_status st = mine && cnt ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for the vertex ids");
-    if (st == KILN_OK) {
+    if (st == KILN_OK && raw->count) { /* a process's share may hold no edge (no arrays then) */
         memcpy(mine, raw->src, raw->count * sizeof *mine);
         memcpy(mine + raw->count, raw->dst, raw->count * sizeof *mine);
         count = sort_unique(mine, 2 * raw->count);
