@@ -11,6 +11,7 @@
 #include "interrupt.h"
 #include "json_out.h"
 #include "opts.h"
+#include "pr_dist.h"
 #include "pr_vectors.h"
 #include "progress.h"
 
@@ -243,11 +244,16 @@ static int get_vectors(const pr_args *a, const kiln_graph *g, double *vec[3], ki
 }
 
 /* Loads or generates the graph of a; prints and returns an exit code on failure. */
-static int get_graph(kiln_ctx *ctx, const pr_args *a, kiln_graph **g, double *load_s)
+static int get_graph(kiln_ctx *ctx, kiln_dist *dist, const pr_args *a, kiln_graph **g, double *load_s)
 {
     double t0 = cli_now();
-    kiln_status st = a->graph ? kiln_graph_load(ctx, a->graph, a->format, a->flags, g)
-                              : kiln_graph_rmat(ctx, a->rmat_scale, a->edge_factor, a->seed, a->flags, g);
+    kiln_status st;
+    if (dist)
+        st = a->graph ? kiln_dist_graph_load(ctx, dist, a->graph, a->format, a->flags, g)
+                      : kiln_dist_graph_rmat(ctx, dist, a->rmat_scale, a->edge_factor, a->seed, a->flags, g);
+    else
+        st = a->graph ? kiln_graph_load(ctx, a->graph, a->format, a->flags, g)
+                      : kiln_graph_rmat(ctx, a->rmat_scale, a->edge_factor, a->seed, a->flags, g);
     *load_s = cli_now() - t0;
     if (st != KILN_OK) return cli_fail("pagerank", ctx, st);
     return EXIT_OK;
@@ -257,17 +263,33 @@ int cmd_pagerank(int argc, char **argv)
 {
     const char *cmd = "pagerank";
     pr_args a;
-    int code = parse_args(argc, argv, &a);
-    if (code == CLI_HELP) return json_end(EXIT_OK);
+    /* under mpirun / srun: one process of several (process 0 prints), else alone as always */
+    kiln_dist *dist = NULL;
+    int code = pr_dist_start(cmd, &dist);
     if (code) return json_end(code);
+    code = parse_args(argc, argv, &a);
+    const int help = code == CLI_HELP;
+    if (help) code = EXIT_OK;
+    if (!code && !help && dist && a.save_csr)
+        code = cli_error(EXIT_USAGE, cmd, "--save-csr is not available across processes (run without mpirun)");
+    code = pr_dist_agree(cmd, dist, code);
+    if (code || help) {
+        pr_dist_end(dist);
+        return json_end(code);
+    }
     kiln_ctx *ctx = cli_open(cmd, a.device, a.threads, &code);
-    if (!ctx) return json_end(code);
+    code = pr_dist_agree(cmd, dist, ctx ? EXIT_OK : code);
+    if (!ctx || code) {
+        kiln_ctx_free(ctx);
+        pr_dist_end(dist);
+        return json_end(code);
+    }
     progress_attach(ctx);
     kiln_graph *g = NULL;
     double *ranks = NULL, *vec[3] = {NULL, NULL, NULL};
     scored *top = NULL;
     double load_s = 0;
-    code = get_graph(ctx, &a, &g, &load_s);
+    code = pr_dist_agree(cmd, dist, get_graph(ctx, dist, &a, &g, &load_s));
     if (code) goto done;
     if (a.save_csr) {
         kiln_status st = kiln_graph_save_csr(ctx, g, a.save_csr);
@@ -279,15 +301,16 @@ int cmd_pagerank(int argc, char **argv)
     kiln_graph_info info;
     kiln_graph_get_info(g, &info);
     ranks = malloc((info.nodes ? info.nodes : 1) * sizeof *ranks);
-    if (!ranks) {
-        code = cli_error(EXIT_DEVICE, cmd, "out of memory for %llu ranks", (unsigned long long)info.nodes);
-        goto done;
-    }
-    code = get_vectors(&a, g, vec, &a.opt);
+    code = pr_dist_agree(cmd, dist, ranks ? EXIT_OK
+                                          : cli_error(EXIT_DEVICE, cmd, "out of memory for %llu ranks",
+                                                      (unsigned long long)info.nodes));
+    if (code) goto done;
+    code = pr_dist_agree(cmd, dist, get_vectors(&a, g, vec, &a.opt));
     if (code) goto done;
     kiln_pagerank_result res;
-    kiln_status st = kiln_pagerank(ctx, g, &a.opt, ranks, &res);
+    kiln_status st = dist ? kiln_dist_pagerank(ctx, dist, g, &a.opt, ranks, &res) : kiln_pagerank(ctx, g, &a.opt, ranks, &res);
     progress_clear();
+    if (!pr_dist_root(dist)) goto done; /* process 0 reports */
     if (st != KILN_OK && st != KILN_NOT_FOUND) {
         code = cli_fail(cmd, ctx, st);
         goto done;
@@ -382,6 +405,8 @@ done:
     progress_end();
     kiln_graph_free(g);
     kiln_ctx_free(ctx);
+    code = pr_dist_agree(cmd, dist, code);
+    pr_dist_end(dist);
     return json_end(code);
 }
 

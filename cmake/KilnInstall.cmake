@@ -33,6 +33,8 @@ foreach(dep ${KILN_LINK_DEPS})
     # the toolkit's own directory: static links of a CUDA build need the CUDA toolkit installed
     get_filename_component(cudart_dir ${CUDA_cudart_static_LIBRARY} DIRECTORY)
     list(APPEND KILN_PC_PRIVATE -L${cudart_dir} -lcudart_static -ldl -lrt)
+  elseif(dep STREQUAL "MPI::MPI_C")
+    list(APPEND KILN_PC_PRIVATE ${MPI_C_LIBRARIES})
   elseif(dep MATCHES "::")
     message(FATAL_ERROR "kiln.pc: no pkg-config spelling for ${dep} (cmake/KilnInstall.cmake)")
   else()

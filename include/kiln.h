@@ -688,6 +688,46 @@ typedef struct kiln_pagerank_result {
  * checked by one float64 CPU iteration before it is returned (KILN_ERR_DEVICE if it fails). */
 kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, double *ranks,
                           kiln_pagerank_result *result);
+/* ---------------------------------------------------------------- PageRank across processes (MPI) */
+
+/* PageRank over processes started by an MPI launcher (mpirun, mpiexec, srun): each process holds
+ * the in-edges of its slice of the destination vertices (balanced by edges) and a full rank
+ * vector; every iteration the slices are exchanged and the sums reduced through MPI, giving the
+ * ranks of kiln_pagerank on the whole graph. The handle hides MPI: this header needs no mpi.h.
+ * A kiln built without MPI has every function below, refusing with KILN_ERR_DEVICE. The calls
+ * taking a kiln_dist are collective: every process makes them, in the same order; a failure on
+ * any process makes each return the failing status, with that process's message. */
+typedef struct kiln_dist kiln_dist;
+
+/* Nonzero when kiln has MPI and its environment says an MPI launcher started this process
+ * (Open MPI's OMPI_COMM_WORLD_SIZE, PMI_SIZE / PMI_RANK, PMIX_RANK): only then need MPI be
+ * started; otherwise kiln never touches it. */
+int kiln_dist_launched(void);
+/* Starts MPI (once per process) and joins its processes. */
+kiln_status kiln_dist_open(kiln_ctx *ctx, kiln_dist **out);
+/* This process's number (0 ..) and the number of processes. */
+int kiln_dist_rank(const kiln_dist *d);
+int kiln_dist_size(const kiln_dist *d);
+/* Every process passes its status and a message for it (NULL: none); each returns the status of
+ * the lowest-numbered failing process (KILN_OK when none) and, when one failed, msg (cap bytes)
+ * receives "process R: its message". */
+kiln_status kiln_dist_agree(kiln_dist *d, kiln_status st, const char *why, char *msg, size_t cap);
+/* This process's part of the graph kiln_graph_rmat gives for the same arguments: each process
+ * generates its share of the edges and sends each edge to the process owning its destination, so
+ * none holds every edge. kiln_graph_get_info gives the whole graph's counts. */
+kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edge_factor, uint64_t seed,
+                                 unsigned flags, kiln_graph **out);
+/* This process's part of the graph kiln_graph_load reads from path: process 0 reads it and sends
+ * every other process its rows. */
+kiln_status kiln_dist_graph_load(kiln_ctx *ctx, kiln_dist *d, const char *path, kiln_graph_format format,
+                                 unsigned flags, kiln_graph **out);
+/* kiln_pagerank over a graph's parts (CPU contexts): ranks[nodes] receives every node's rank on
+ * every process. A part is not a graph of its own: kiln_pagerank and kiln_graph_save_csr refuse it. */
+kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g, const kiln_pagerank_options *opt,
+                               double *ranks, kiln_pagerank_result *result);
+/* Ends MPI for this process and frees d (NULL: nothing). */
+void kiln_dist_close(kiln_dist *d);
+
 /* ---------------------------------------------------------------- Merkle trees */
 
 /* The two-to-one merge a tree is built over; every node is 32 bytes.

@@ -196,5 +196,6 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
 kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path)
 {
     if (!g || !path) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph or path");
+    if (g->part) return kiln_fail(ctx, KILN_ERR_INPUT, "a graph split over processes cannot be saved as a CSR cache");
     return kiln_csr_cache_write(ctx, g, path);
 }

@@ -134,7 +134,8 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
 }
 
 static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
-                           const kiln_pr_problem *prob, double *ranks, kiln_pagerank_result *result)
+                           const kiln_pr_problem *prob, const kiln_pr_split *split, double *ranks,
+                           kiln_pagerank_result *result)
 {
     kiln_pr_cpu_stats s;
     int runs = opt->repeat > 1 ? opt->repeat : 1;
@@ -142,8 +143,9 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
     if (!secs) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     for (int i = 0; i < runs; i++) {
         /* the iterations poll the interrupt themselves (src/graph/pagerank_cpu.c) */
-        kiln_status st = kiln_ctx_poll(ctx);
-        if (st == KILN_OK) st = kiln_pagerank_cpu(ctx, g, prob, opt->precision == KILN_PRECISION_FLOAT32, ranks, &s);
+        kiln_status st = split ? KILN_OK : kiln_ctx_poll(ctx); /* a split agrees on stopping in its loop */
+        if (st == KILN_OK)
+            st = kiln_pagerank_cpu_split(ctx, g, prob, opt->precision == KILN_PRECISION_FLOAT32, split, ranks, &s);
         if (st != KILN_OK) {
             free(secs);
             return st;
@@ -162,6 +164,12 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
 kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt, double *ranks,
                           kiln_pagerank_result *result)
 {
+    return kiln_pagerank_part(ctx, g, opt, NULL, ranks, result);
+}
+
+kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                               const kiln_pr_split *split, double *ranks, kiln_pagerank_result *result)
+{
     kiln_pagerank_result local;
     kiln_pagerank_options defaults;
     if (!result) result = &local;
@@ -171,6 +179,7 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
         opt = &defaults;
     }
     if (!g || !ranks) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph or rank array");
+    if (g->part && !split) return kiln_fail(ctx, KILN_ERR_INPUT, "a graph split over processes needs kiln_dist_pagerank");
     if (g->n == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "the graph has no vertices");
     if (!(opt->damping >= 0 && opt->damping < 1))
         return kiln_fail(ctx, KILN_ERR_INPUT, "damping %g out of range [0, 1)", opt->damping);
@@ -189,7 +198,11 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
     kiln_pr_problem prob = {opt->damping, opt->tol, opt->max_iter, vec.personalization, vec.dangling, vec.nstart};
     kiln_backend backend = ctx ? ctx->backend : KILN_BACKEND_CPU;
     if (backend == KILN_BACKEND_CPU) {
-        st = run_cpu(ctx, g, opt, &prob, ranks, result);
+        st = run_cpu(ctx, g, opt, &prob, split, ranks, result);
+    } else if (split) {
+        /* the GPU part of a split is not written yet: it would run its slice of each pass on the
+         * device and stage y through the host for split->exchange (see docs/PAGERANK.md) */
+        st = kiln_fail(ctx, KILN_ERR_INPUT, "PageRank across processes runs on the CPU only (--device cpu)");
     } else {
         int use_double = opt->precision == KILN_PRECISION_FLOAT64;
         st = run_cuda(ctx, g, opt, &prob, use_double, ranks, result);
@@ -199,7 +212,9 @@ kiln_status kiln_pagerank(kiln_ctx *ctx, const kiln_graph *g, const kiln_pageran
     if (st != KILN_OK) return st;
     if (result->iterations > 0 && result->seconds > 0) {
         result->seconds_per_iteration = result->seconds / result->iterations;
-        result->edges_per_second = (double)g->m * result->iterations / result->seconds;
+        /* a part's CSR holds its rows only; info.edges counts them all */
+        const double m = split ? (double)g->info.edges : (double)g->m;
+        result->edges_per_second = m * result->iterations / result->seconds;
     }
     if (!result->converged && opt->tol > 0)
         return kiln_fail(ctx, KILN_NOT_FOUND, "PageRank did not converge in %d iterations (L1 change %.3g, needs < %.3g)",

@@ -1,13 +1,13 @@
 /* kiln_version and kiln_build_info: which kiln this library is and how it was built. The version
  * and the CUDA architectures come from CMake (share/kiln_build.h.in, configured from the project's
- * VERSION and CMAKE_CUDA_ARCHITECTURES); CUDA and zlib from the definitions the library is built with. */
+ * VERSION and CMAKE_CUDA_ARCHITECTURES); CUDA, zlib and MPI from the definitions the library is built with. */
 #include "../core/cpu_dispatch.h"
 #include "kiln.h"
 #include "kiln_build.h"
 
 const char *kiln_version(void) { return KILN_BUILD_VERSION; }
 
-/* One "name: value" line per option. MPI gets its line here when it lands. */
+/* One "name: value" line per option. */
 const char *kiln_build_info(void)
 {
     return "cuda: "
@@ -19,6 +19,12 @@ const char *kiln_build_info(void)
            "\nzlib: "
 #ifdef KILN_HAVE_ZLIB
            "on (gzip-compressed graph files)"
+#else
+           "off"
+#endif
+           "\nmpi: "
+#ifdef KILN_HAVE_MPI
+           "on (pagerank under mpirun/srun)"
 #else
            "off"
 #endif

@@ -24,6 +24,10 @@ struct kiln_graph {
     double *weights; /* m */
     double *out_weight; /* n */
     kiln_graph_info info;
+    /* A part of a graph split over processes (src/dist/): only rows [part_v0, part_v1) have their
+     * in-edges here (m counts those); outdeg, out_weight and ids are the whole graph's. */
+    int part;
+    uint64_t part_v0, part_v1;
 };
 
 /* Edges as parsed: original 64-bit ids, grown as lines arrive; w (room for wcap) holds each
@@ -120,6 +124,9 @@ kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec,
 double kiln_rmat_weight(uint64_t seed, uint32_t u, uint32_t v);
 /* Gives g, an RMAT graph's CSR built on either device, those weights and its out-weights. */
 kiln_status kiln_rmat_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln_graph *g);
+/* Only the weights of g's CSR edges (g->weights), not the out-weights: a part of a graph split
+ * over processes sums those across them. */
+kiln_status kiln_rmat_edge_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln_graph *g);
 
 /* Parsers: fill raw (original ids) or, for Matrix Market, e (n known from the header), and with
  * KILN_GRAPH_WEIGHTED in flags each edge's weight (raw->w; *w for Matrix Market, else NULL).
@@ -169,6 +176,24 @@ typedef struct kiln_pr_cpu_stats {
 /* single: y stored in float32 (sums stay float64). */
 kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
                               double *ranks, kiln_pr_cpu_stats *stats);
+/* PageRank split over parts (processes under MPI, src/dist/): this part computes rows [v0, v1) of
+ * each pass into its full-length y, then exchange completes y from the other parts (elem bytes a
+ * value: 8 float64, 4 float32; y NULL: no values, only the stop agreement) and replaces sums[0]
+ * (L1 change) and sums[1] (dangling mass) by their totals over the parts; *stop in says this part
+ * asks to stop, out whether any does. 0, or -1 when the exchange failed. Every part needs the
+ * global outdeg / out_weight and the problem's vectors; its CSR only its own rows. */
+typedef struct kiln_pr_split {
+    uint64_t v0, v1;
+    int (*exchange)(void *arg, void *y, size_t elem, double sums[2], int *stop);
+    void *arg;
+} kiln_pr_split;
+/* kiln_pagerank_cpu over a split (NULL: the whole graph, as kiln_pagerank_cpu). */
+kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
+                                    const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats);
+/* kiln_pagerank (src/api/pagerank.c) for one part of a split (NULL: kiln_pagerank itself): the
+ * same checks and normalization, on the CPU only; g->info.edges counts every part's edges. */
+kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                               const kiln_pr_split *split, double *ranks, kiln_pagerank_result *result);
 /* One float64 iteration of problem p from x: returns sum |P(x) - x| (the verifier of device
  * results), or a negative value when out of memory. */
 double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p, const double *x, int threads);

@@ -24,19 +24,18 @@ static inline double out_scale(const kiln_graph *g, int64_t v)
     return g->out_weight ? g->out_weight[v] : (double)g->outdeg[v];
 }
 
-/* One plain pull pass: y_out from y_in (storage type T); returns the L1 change, *dangling_out the
- * new dangling mass. */
+/* One plain pull pass over rows [v0, v1): y_out from y_in (storage type T); returns the L1 change,
+ * *dangling_out the new dangling mass, both over those rows. */
 #define KILN_PR_PASS_PLAIN(NAME, T)                                                                    \
-    static double NAME(const kiln_graph *g, const T *y_in, T *y_out, double damping, double dangling,  \
-                       double *dangling_out, int threads)                                              \
+    static double NAME(const kiln_graph *g, const T *y_in, T *y_out, int64_t v0, int64_t v1, double damping,   \
+                       double dangling, double *dangling_out, int threads)                             \
     {                                                                                                  \
-        const int64_t n = (int64_t)g->n;                                                               \
         const double base = ((1.0 - damping) + damping * dangling) / (double)g->n;                     \
         const uint64_t *off = g->offsets;                                                              \
         const uint32_t *src = g->sources, *od = g->outdeg;                                             \
         double res = 0, dang = 0;                                                                      \
         _Pragma("omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)") \
-        for (int64_t v = 0; v < n; v++) {                                                              \
+        for (int64_t v = v0; v < v1; v++) {                                                            \
             double s = 0;                                                                              \
             for (uint64_t j = off[v]; j < off[v + 1]; j++) s += (double)y_in[src[j]];                  \
             double x = damping * s + base;                                                             \
@@ -58,10 +57,9 @@ KILN_PR_PASS_PLAIN(pass_plain_f32, float)
 
 /* The general pass: edge weights and the personalization / dangling vectors where given. */
 #define KILN_PR_PASS_GENERAL(NAME, T)                                                                  \
-    static double NAME(const kiln_graph *g, const kiln_pr_problem *p, const T *y_in, T *y_out,         \
-                       double dangling, double *dangling_out, int threads)                             \
+    static double NAME(const kiln_graph *g, const kiln_pr_problem *p, const T *y_in, T *y_out, int64_t v0,     \
+                       int64_t v1, double dangling, double *dangling_out, int threads)                 \
     {                                                                                                  \
-        const int64_t n = (int64_t)g->n;                                                               \
         const double d = p->damping, uniform = 1.0 / (double)g->n;                                     \
         const double dmass = d * dangling, teleport = 1.0 - d;                                         \
         const double *pv = p->personalization, *qv = p->dangling ? p->dangling : p->personalization;  \
@@ -70,7 +68,7 @@ KILN_PR_PASS_PLAIN(pass_plain_f32, float)
         const uint32_t *src = g->sources;                                                              \
         double res = 0, dang = 0;                                                                      \
         _Pragma("omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)") \
-        for (int64_t v = 0; v < n; v++) {                                                              \
+        for (int64_t v = v0; v < v1; v++) {                                                            \
             double s = 0;                                                                              \
             if (w) {                                                                                   \
                 for (uint64_t j = off[v]; j < off[v + 1]; j++) s += w[j] * (double)y_in[src[j]];       \
@@ -99,18 +97,49 @@ static int is_plain(const kiln_graph *g, const kiln_pr_problem *p)
     return !g->weights && !p->personalization && !p->dangling;
 }
 
-static double pass(const kiln_graph *g, const kiln_pr_problem *p, const double *y_in, double *y_out, double dangling,
-                   double *dangling_out, int threads)
+static double pass(const kiln_graph *g, const kiln_pr_problem *p, const double *y_in, double *y_out, int64_t v0,
+                   int64_t v1, double dangling, double *dangling_out, int threads)
 {
-    return is_plain(g, p) ? pass_plain_f64(g, y_in, y_out, p->damping, dangling, dangling_out, threads)
-                          : pass_general_f64(g, p, y_in, y_out, dangling, dangling_out, threads);
+    return is_plain(g, p) ? pass_plain_f64(g, y_in, y_out, v0, v1, p->damping, dangling, dangling_out, threads)
+                          : pass_general_f64(g, p, y_in, y_out, v0, v1, dangling, dangling_out, threads);
 }
 
-static double pass_f32(const kiln_graph *g, const kiln_pr_problem *p, const float *y_in, float *y_out,
-                       double dangling, double *dangling_out, int threads)
+static double pass_f32(const kiln_graph *g, const kiln_pr_problem *p, const float *y_in, float *y_out, int64_t v0,
+                       int64_t v1, double dangling, double *dangling_out, int threads)
 {
-    return is_plain(g, p) ? pass_plain_f32(g, y_in, y_out, p->damping, dangling, dangling_out, threads)
-                          : pass_general_f32(g, p, y_in, y_out, dangling, dangling_out, threads);
+    return is_plain(g, p) ? pass_plain_f32(g, y_in, y_out, v0, v1, p->damping, dangling, dangling_out, threads)
+                          : pass_general_f32(g, p, y_in, y_out, v0, v1, dangling, dangling_out, threads);
+}
+
+/* The rows this process computes: all of them, or its part of a split. */
+static void row_range(const kiln_graph *g, const kiln_pr_split *split, int64_t *v0, int64_t *v1)
+{
+    *v0 = split ? (int64_t)split->v0 : 0;
+    *v1 = split ? (int64_t)split->v1 : (int64_t)g->n;
+}
+
+/* After a pass: with a split, completes y_out from the other parts and sums the L1 change and the
+ * dangling mass over them; *stop in: this part asks to stop (interrupt), out: some part does.
+ * Returns 0, or -1 when the exchange failed. */
+static int meet(const kiln_pr_split *split, void *y_out, size_t elem, double *res, double *dang, int *stop)
+{
+    if (!split) return 0;
+    double sums[2] = {*res, *dang};
+    if (split->exchange(split->arg, y_out, elem, sums, stop) != 0) return -1;
+    *res = sums[0];
+    *dang = sums[1];
+    return 0;
+}
+
+/* With a split, every part learns whether any part failed before the iterations start (so none
+ * waits in an exchange the failed one never joins); returns nonzero when one did. */
+static int all_ready(const kiln_pr_split *split, int failed)
+{
+    if (!split) return failed;
+    double sums[2] = {0, 0};
+    int stop = failed;
+    if (split->exchange(split->arg, NULL, 0, sums, &stop) != 0) return 1;
+    return stop;
 }
 
 /* y from x (x NULL: the uniform vector), *dangling the mass of x on dangling vertices. */
@@ -129,15 +158,18 @@ static void to_y(const kiln_graph *g, const double *x, double *y, double *dangli
 }
 
 /* The iterations in float32 storage: y in two float vectors, x written into ranks at the end. */
-static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, double *ranks,
-                               int threads, kiln_pr_cpu_stats *stats)
+static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p,
+                               const kiln_pr_split *split, double *ranks, int threads, kiln_pr_cpu_stats *stats)
 {
     const int64_t n = (int64_t)g->n;
+    int64_t v0, v1;
+    row_range(g, split, &v0, &v1);
     float *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
-    if (!a || !b) {
+    if (all_ready(split, !a || !b)) {
         free(a);
         free(b);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
+        return a && b ? kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed")
+                      : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
     }
     double dang;
     /* the first y in float64 (into ranks, whose room is free until the end), then narrowed */
@@ -148,12 +180,18 @@ static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr
     double t0 = kiln_now(), res = 0;
     int it = 0, converged = 0;
     while (it < p->max_iter) {
-        if (kiln_ctx_interrupt_requested(ctx)) {
+        int stop = kiln_ctx_interrupt_requested(ctx);
+        if (stop && !split) {
             free(a);
             free(b);
             return kiln_interrupted(ctx);
         }
-        res = pass_f32(g, p, a, b, dang, &dang, threads);
+        res = pass_f32(g, p, a, b, v0, v1, dang, &dang, threads);
+        if (meet(split, b, sizeof *b, &res, &dang, &stop) != 0 || stop) {
+            free(a);
+            free(b);
+            return stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+        }
         float *t = a;
         a = b;
         b = t;
@@ -181,22 +219,39 @@ static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr
 kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
                               double *ranks, kiln_pr_cpu_stats *stats)
 {
+    return kiln_pagerank_cpu_split(ctx, g, p, single, NULL, ranks, stats);
+}
+
+kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
+                                    const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats)
+{
     const int threads = kiln_graph_threads(ctx);
-    if (single) return iterate_f32(ctx, g, p, ranks, threads, stats);
+    if (single) return iterate_f32(ctx, g, p, split, ranks, threads, stats);
     const int64_t n = (int64_t)g->n;
+    int64_t v0, v1;
+    row_range(g, split, &v0, &v1);
     double *y = malloc((size_t)n * sizeof *y);
-    if (!y) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
+    if (all_ready(split, !y)) {
+        free(y);
+        return y ? kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed")
+                 : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
+    }
     double *a = ranks, *b = y, dang;
     to_y(g, p->nstart, a, &dang, threads);
     const double threshold = (double)n * p->tol;
     double t0 = kiln_now(), res = 0;
     int it = 0, converged = 0;
     while (it < p->max_iter) {
-        if (kiln_ctx_interrupt_requested(ctx)) {
+        int stop = kiln_ctx_interrupt_requested(ctx);
+        if (stop && !split) {
             free(y);
             return kiln_interrupted(ctx);
         }
-        res = pass(g, p, a, b, dang, &dang, threads);
+        res = pass(g, p, a, b, v0, v1, dang, &dang, threads);
+        if (meet(split, b, sizeof *b, &res, &dang, &stop) != 0 || stop) {
+            free(y);
+            return stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+        }
         double *t = a;
         a = b;
         b = t;
@@ -234,7 +289,7 @@ double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p,
     }
     double dang, dang2;
     to_y(g, x, y, &dang, threads);
-    double res = pass(g, p, y, y2, dang, &dang2, threads);
+    double res = pass(g, p, y, y2, 0, (int64_t)g->n, dang, &dang2, threads);
     free(y);
     free(y2);
     return res;

@@ -108,6 +108,15 @@ double kiln_rmat_weight(uint64_t seed, uint32_t u, uint32_t v)
 
 kiln_status kiln_rmat_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln_graph *g)
 {
+    kiln_status st = kiln_rmat_edge_weights(ctx, seed, undirected, g);
+    if (st != KILN_OK) return st;
+    kiln_ctx_report(ctx, "weights", "edges", g->m, g->m);
+    if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
+    return kiln_graph_out_weights(ctx, g);
+}
+
+kiln_status kiln_rmat_edge_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln_graph *g)
+{
     const int threads = kiln_graph_threads(ctx);
     double *w = malloc((g->m ? g->m : 1) * sizeof *w);
     if (!w) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu RMAT edge weights", (unsigned long long)g->m);
@@ -123,7 +132,5 @@ kiln_status kiln_rmat_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln
     }
     free(g->weights);
     g->weights = w;
-    kiln_ctx_report(ctx, "weights", "edges", g->m, g->m);
-    if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
-    return kiln_graph_out_weights(ctx, g);
+    return KILN_OK;
 }

@@ -1,0 +1,273 @@
+/* A graph split over processes by destination rows: RMAT generated in shares and shuffled to the
+ * rows' owners, or a file read by process 0 and sent out row slice by row slice. Every part keeps
+ * the whole graph's outdeg / out_weight / ids, which the iterations read for every vertex. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist.h"
+
+int kiln_dist_owner(const kiln_dist *d, const uint64_t *bounds, uint64_t v)
+{
+    int lo = 0, hi = d->size - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (bounds[mid] <= v) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+static kiln_status oom(kiln_ctx *ctx, const char *what)
+{
+    return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %s", what);
+}
+
+kiln_status kiln_dist_finish_part(kiln_ctx *ctx, kiln_dist *d, kiln_graph *g, uint64_t v0, uint64_t v1, int sum_out)
+{
+    const uint64_t n = g->n, a = g->offsets[v0], b = g->offsets[v1];
+    /* the rows [v0, v1) are contiguous in the CSR: move them to the front */
+    memmove(g->sources, g->sources + a, (b - a) * sizeof *g->sources);
+    if (g->weights) memmove(g->weights, g->weights + a, (b - a) * sizeof *g->weights);
+    for (uint64_t v = 0; v <= n; v++) g->offsets[v] = v <= v0 ? 0 : v <= v1 ? g->offsets[v] - a : b - a;
+    g->m = b - a;
+    int bad = 0;
+    if (sum_out) {
+        memset(g->outdeg, 0, n * sizeof *g->outdeg);
+        for (uint64_t j = 0; j < g->m; j++) g->outdeg[g->sources[j]]++;
+        bad = kiln_dist_allreduce(d, g->outdeg, n, MPI_UINT32_T, MPI_SUM);
+    }
+    if (sum_out && g->weights) {
+        double *ow = g->out_weight ? g->out_weight : malloc((n ? n : 1) * sizeof *ow);
+        int ok = ow != NULL, all;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
+        if (!all) {
+            if (ow) free(ow);
+            g->out_weight = NULL;
+            return ok ? kiln_fail(ctx, KILN_ERR_DEVICE, "another process ran out of memory") : oom(ctx, "out-weights");
+        }
+        g->out_weight = ow;
+        memset(ow, 0, n * sizeof *ow);
+        for (uint64_t v = v0; v < v1; v++)
+            for (uint64_t j = g->offsets[v]; j < g->offsets[v + 1]; j++) ow[g->sources[j]] += g->weights[j];
+        bad |= kiln_dist_allreduce(d, ow, n, MPI_DOUBLE, MPI_SUM);
+    }
+    if (bad) return kiln_fail(ctx, KILN_ERR_DEVICE, "MPI failed summing the out-degrees");
+    kiln_graph_finish_info(g, kiln_graph_threads(ctx));
+    /* the in-edge counts are this part's; the out-degree ones the whole graph's already */
+    uint64_t sums[2] = {g->m, g->info.self_loops}, max_in = g->info.max_in_degree;
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, d->comm);
+    MPI_Allreduce(MPI_IN_PLACE, &max_in, 1, MPI_UINT64_T, MPI_MAX, d->comm);
+    g->info.edges = sums[0];
+    g->info.self_loops = sums[1];
+    g->info.max_in_degree = max_in;
+    g->part = 1;
+    g->part_v0 = v0;
+    g->part_v1 = v1;
+    return KILN_OK;
+}
+
+kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge, const double *w, const int *dest,
+                              uint64_t count, uint64_t **got, double **gotw, uint64_t *got_count)
+{
+    const int k = d->size, words = w ? 2 : 1; /* an edge, and its weight's bits */
+    int *sc = calloc((size_t)k * 4, sizeof *sc), *sd = sc ? sc + k : NULL, *rc = sc ? sc + 2 * k : NULL,
+        *rd = sc ? sc + 3 * k : NULL;
+    uint64_t *sendbuf = malloc((count ? count : 1) * (size_t)words * sizeof *sendbuf), *recv = NULL;
+    uint64_t *cnt = calloc((size_t)k, sizeof *cnt);
+    kiln_status st = sc && sendbuf && cnt ? KILN_OK : oom(ctx, "the edge shuffle");
+    for (uint64_t i = 0; st == KILN_OK && i < count; i++) cnt[dest[i]]++;
+    for (int r = 0; st == KILN_OK && r < k; r++)
+        if (cnt[r] > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges for one process: use more processes");
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    MPI_Datatype item = MPI_DATATYPE_NULL;
+    if (st != KILN_OK) goto done;
+    MPI_Type_contiguous(words, MPI_UINT64_T, &item);
+    MPI_Type_commit(&item);
+    uint64_t pos = 0;
+    for (int r = 0; r < k; r++) {
+        sc[r] = (int)cnt[r];
+        cnt[r] = pos; /* now the cursor */
+        pos += (uint64_t)sc[r];
+    }
+    if (pos > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges sent by one process: use more processes");
+    for (int r = 0; r < k; r++) sd[r] = (int)cnt[r];
+    for (uint64_t i = 0; st == KILN_OK && i < count; i++) {
+        uint64_t at = cnt[dest[i]]++ * (uint64_t)words;
+        sendbuf[at] = edge[i];
+        if (w) memcpy(&sendbuf[at + 1], &w[i], sizeof w[i]);
+    }
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK && MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, d->comm) != MPI_SUCCESS)
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "MPI_Alltoall failed");
+    uint64_t total = 0;
+    for (int r = 0; st == KILN_OK && r < k; r++) total += (uint64_t)rc[r];
+    if (st == KILN_OK && total > INT32_MAX)
+        st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges for one process: use more processes");
+    if (st == KILN_OK) {
+        int at = 0;
+        for (int r = 0; r < k; r++) {
+            rd[r] = at;
+            at += rc[r];
+        }
+        recv = malloc((total ? total : 1) * (size_t)words * sizeof *recv);
+        if (!recv) st = oom(ctx, "the edges received");
+    }
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK && MPI_Alltoallv(sendbuf, sc, sd, item, recv, rc, rd, item, d->comm) != MPI_SUCCESS)
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "MPI_Alltoallv failed");
+    if (st == KILN_OK && w) {
+        /* unpack in place: edges to the front, weights to their own array */
+        double *wv = malloc((total ? total : 1) * sizeof *wv);
+        if (!wv) st = oom(ctx, "the edge weights received");
+        for (uint64_t i = 0; wv && i < total; i++) {
+            memcpy(&wv[i], &recv[2 * i + 1], sizeof *wv);
+            recv[i] = recv[2 * i];
+        }
+        *gotw = wv;
+    }
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK) {
+        *got = recv;
+        *got_count = total;
+        recv = NULL;
+    } else if (w) {
+        free(*gotw);
+        *gotw = NULL;
+    }
+done:
+    if (item != MPI_DATATYPE_NULL) MPI_Type_free(&item);
+    free(cnt);
+    free(recv);
+    free(sendbuf);
+    free(sc);
+    return st;
+}
+
+kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edge_factor, uint64_t seed,
+                                 unsigned flags, kiln_graph **out)
+{
+    if (!out || !d) return kiln_fail(ctx, KILN_ERR_INPUT, "missing output or process group");
+    *out = NULL;
+    if (scale < 1 || scale > 30) return kiln_fail(ctx, KILN_ERR_INPUT, "RMAT scale %d out of range 1..30", scale);
+    if (edge_factor < 1 || edge_factor > 1024)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "RMAT edge factor %d out of range 1..1024", edge_factor);
+    if (flags & ~(unsigned)(KILN_GRAPH_UNDIRECTED | KILN_GRAPH_DROP_SELF_LOOPS | KILN_GRAPH_WEIGHTED))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown graph flags 0x%x", flags);
+    flags |= KILN_GRAPH_DROP_SELF_LOOPS; /* as kiln_graph_rmat */
+    const int both = (flags & KILN_GRAPH_UNDIRECTED) != 0;
+    kiln_rmat_spec spec;
+    kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
+    const uint64_t n = UINT64_C(1) << scale, m = (uint64_t)edge_factor << scale;
+    /* this process's share of the edge numbers: the generator draws any edge on its own */
+    const uint64_t q = m / (uint64_t)d->size, rem = m % (uint64_t)d->size, r = (uint64_t)d->rank;
+    const uint64_t e0 = q * r + (r < rem ? r : rem), cnt = q + (r < rem ? 1 : 0);
+    double t0 = MPI_Wtime();
+
+    uint32_t *perm = malloc(n * sizeof *perm);
+    uint64_t *edge = malloc((cnt ? cnt : 1) * sizeof *edge), *indeg = calloc(n, sizeof *indeg);
+    int *dest = malloc((cnt ? cnt : 1) * sizeof *dest);
+    uint64_t *got = NULL, got_count = 0, loops = 0;
+    uint64_t *bounds = malloc(((size_t)d->size + 1) * sizeof *bounds);
+    kiln_graph *g = NULL;
+    kiln_status st = perm && edge && indeg && dest && bounds ? KILN_OK : oom(ctx, "the RMAT edges");
+    if (st == KILN_OK) st = kiln_rmat_permutation_cpu(ctx, &spec, perm);
+    if (st == KILN_OK) {
+        const int threads = kiln_graph_threads(ctx);
+#pragma omp parallel for num_threads(threads) schedule(static, 65536) reduction(+ : loops)
+        for (int64_t i = 0; i < (int64_t)cnt; i++) {
+            uint32_t s, t;
+            kiln_rmat_edge(&spec, e0 + (uint64_t)i, &s, &t);
+            s = perm[s];
+            t = perm[t];
+            edge[i] = (uint64_t)s << 32 | t;
+            if (s == t) {
+                loops++;
+                continue;
+            }
+#pragma omp atomic
+            indeg[t]++;
+            if (both) {
+#pragma omp atomic
+                indeg[s]++;
+            }
+        }
+    }
+    free(perm);
+    perm = NULL;
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st != KILN_OK) goto done;
+    if (kiln_dist_allreduce(d, indeg, n, MPI_UINT64_T, MPI_SUM) != 0) {
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "MPI failed summing the in-degrees");
+        goto done;
+    }
+    kiln_dist_bounds(d, indeg, n, bounds);
+    free(indeg);
+    indeg = NULL;
+    /* an edge goes to its destination's owner and, undirected, to its source's as well (the
+     * build adds it both ways; each process keeps only its own rows) */
+    uint64_t sent = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        uint32_t s = (uint32_t)(edge[i] >> 32), t = (uint32_t)edge[i];
+        if (s == t) continue; /* dropped, as kiln_graph_rmat does */
+        int ot = kiln_dist_owner(d, bounds, t);
+        edge[sent] = edge[i];
+        dest[sent++] = ot;
+    }
+    if (both) {
+        /* room for the second copies: at most one more per edge */
+        uint64_t *e2 = realloc(edge, (2 * sent + 1) * sizeof *e2);
+        int *d2 = realloc(dest, (2 * sent + 1) * sizeof *d2);
+        if (e2) edge = e2;
+        if (d2) dest = d2;
+        if (!e2 || !d2) st = oom(ctx, "the RMAT edges");
+        uint64_t k = sent;
+        for (uint64_t i = 0; st == KILN_OK && i < sent; i++) {
+            int os = kiln_dist_owner(d, bounds, edge[i] >> 32);
+            if (os != dest[i]) {
+                edge[k] = edge[i];
+                dest[k++] = os;
+            }
+        }
+        sent = k;
+    }
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK) st = kiln_dist_shuffle(ctx, d, edge, NULL, dest, sent, &got, NULL, &got_count);
+    free(edge);
+    free(dest);
+    edge = NULL;
+    dest = NULL;
+    if (st != KILN_OK) goto done;
+    g = kiln_graph_alloc();
+    kiln_edges e = {malloc((got_count ? got_count : 1) * sizeof *e.src), malloc((got_count ? got_count : 1) * sizeof *e.dst),
+                    got_count, n};
+    st = g && e.src && e.dst ? KILN_OK : oom(ctx, "the RMAT edges");
+    for (uint64_t i = 0; st == KILN_OK && i < got_count; i++) {
+        e.src[i] = (uint32_t)(got[i] >> 32);
+        e.dst[i] = (uint32_t)got[i];
+    }
+    free(got);
+    got = NULL;
+    if (st == KILN_OK) st = kiln_csr_build_cpu(ctx, &e, flags & ~(unsigned)KILN_GRAPH_WEIGHTED, g);
+    kiln_edges_free(&e);
+    if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED)) st = kiln_rmat_edge_weights(ctx, seed, both, g);
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK) st = kiln_dist_finish_part(ctx, d, g, bounds[d->rank], bounds[d->rank + 1], 1);
+    if (st == KILN_OK) {
+        MPI_Allreduce(MPI_IN_PLACE, &loops, 1, MPI_UINT64_T, MPI_SUM, d->comm);
+        g->info.edges_read = m * (both ? 2u : 1u);
+        g->info.self_loops_removed = loops * (both ? 2u : 1u);
+        g->info.duplicates_removed = g->info.edges_read - g->info.self_loops_removed - g->info.edges;
+        g->info.build_seconds = MPI_Wtime() - t0;
+        *out = g;
+        g = NULL;
+    }
+done:
+    kiln_graph_free(g);
+    free(perm);
+    free(edge);
+    free(dest);
+    free(indeg);
+    free(got);
+    free(bounds);
+    return st;
+}

@@ -1,0 +1,67 @@
+/* The iterations across processes: src/graph/pagerank_cpu.c's loop over this process's rows, with
+ * an exchange after each pass: MPI_Allgatherv of the row slices of y (in place, host memory) and
+ * an all-gather of each process's L1 change, dangling mass and stop flag, summed in process order
+ * so every process takes the same decision. A GPU part would run its slice on the device and
+ * stage y through the host for the same exchange (or hand MPI device memory when it is
+ * CUDA-aware). */
+#include <stdlib.h>
+
+#include "dist.h"
+
+typedef struct exchange_state {
+    kiln_dist *d;
+    int *counts, *displs;
+    double *sums; /* 3 per process */
+} exchange_state;
+
+static int exchange(void *arg, void *y, size_t elem, double sums[2], int *stop)
+{
+    exchange_state *x = arg;
+    kiln_dist *d = x->d;
+    if (y && MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, y, x->counts, x->displs,
+                            elem == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT, d->comm) != MPI_SUCCESS)
+        return -1;
+    double mine[3] = {sums[0], sums[1], *stop ? 1.0 : 0.0};
+    if (MPI_Allgather(mine, 3, MPI_DOUBLE, x->sums, 3, MPI_DOUBLE, d->comm) != MPI_SUCCESS) return -1;
+    double res = 0, dang = 0;
+    int any = 0;
+    for (int r = 0; r < d->size; r++) {
+        res += x->sums[3 * r];
+        dang += x->sums[3 * r + 1];
+        any |= x->sums[3 * r + 2] != 0;
+    }
+    sums[0] = res;
+    sums[1] = dang;
+    *stop = any;
+    return 0;
+}
+
+kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g, const kiln_pagerank_options *opt,
+                               double *ranks, kiln_pagerank_result *result)
+{
+    if (!d || !g || !g->part) return kiln_fail(ctx, KILN_ERR_INPUT, "kiln_dist_pagerank needs a graph split by kiln_dist_graph_*");
+    exchange_state x = {d, malloc((size_t)d->size * 2 * sizeof(int)), NULL, malloc((size_t)d->size * 3 * sizeof(double))};
+    uint64_t span[2] = {g->part_v0, g->part_v1}, *all = malloc((size_t)d->size * 2 * sizeof *all);
+    kiln_status st = x.counts && x.sums && all ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    if (st == KILN_OK && g->part_v1 - g->part_v0 > INT32_MAX)
+        st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 rows for one process: use more processes");
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK) {
+        MPI_Allgather(span, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, d->comm);
+        x.displs = x.counts + d->size;
+        for (int r = 0; r < d->size; r++) {
+            x.counts[r] = (int)(all[2 * r + 1] - all[2 * r]);
+            /* displacements past 2^31 values would need MPI's large-count calls */
+            if (all[2 * r] > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 nodes: not yet across processes");
+            x.displs[r] = (int)all[2 * r];
+        }
+    }
+    if (st == KILN_OK) {
+        kiln_pr_split split = {g->part_v0, g->part_v1, exchange, &x};
+        st = kiln_pagerank_part(ctx, g, opt, &split, ranks, result);
+    }
+    free(all);
+    free(x.counts);
+    free(x.sums);
+    return st;
+}

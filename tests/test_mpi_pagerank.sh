@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# kiln pagerank across processes (mpirun -np 1..4, the CPU backend) against the same run in one
+# process: the ranks within 1e-12 L1 in float64 on ego-Facebook and on RMAT graphs, weighted and
+# personalized; the distributed RMAT graph's counts equal to the single-process graph's and to the
+# reference generator's (tests/data/rmat_digests.txt); a process that fails makes every process
+# exit non-zero with one message, within a timeout. Skipped (77) when kiln has no MPI or mpirun
+# is missing.
+# usage: test_mpi_pagerank.sh KILN DATA_DIR
+set -u
+KILN=$1
+DATA=$2
+. "$(dirname "$0")/pagerank_cli_util.sh"
+"$KILN" version | grep -q '^mpi: on' || { echo "kiln built without MPI: skipped"; exit 77; }
+command -v mpirun >/dev/null || { echo "no mpirun: skipped"; exit 77; }
+FB=$DATA/facebook_combined.txt
+CPU="--device cpu --threads 1"
+
+# Open MPI in a container: shared-memory transport without cross-memory attach, more processes
+# than cores, and root when the CI runs as root.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+# Under AddressSanitizer (CI's second pass) Open MPI's own allocations outlive MPI_Finalize, in
+# components it has unloaded by then (no frames to suppress them by): leak checks stay on for the
+# single-process runs and off in the processes mpirun starts, whose memory errors ASan still stops.
+MPIRUN=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 60 mpirun --oversubscribe --mca btl self,vader)
+[ "$(id -u)" -eq 0 ] && MPIRUN+=(--allow-run-as-root)
+
+# sum |a - b| over two node<TAB>score files, or "ids" when their node columns differ
+l1() { paste "$1" "$2" | awk -F'\t' '$1 != $3 { print "ids"; exit } { d = $2 - $4; s += d < 0 ? -d : d } END { if (NR) printf "%.3g\n", s }'; }
+# the graph's counts from --json, one line
+counts() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(*(d[k] for k in ("nodes","edges","edges_read","self_loops_removed","duplicates_removed","self_loops","dangling_nodes")))' "$1"; }
+
+# compare NAME NPS ARGS...: the single-process run against mpirun -np each of NPS
+compare() {
+    local name=$1 nps=$2
+    shift 2
+    expect_rc 0 "$name: one process" "$KILN" pagerank "$@" $CPU --output "$TMP/one.tsv" --json
+    cp "$TMP/out" "$TMP/one.json"
+    for np in $nps; do
+        expect_rc 0 "$name: -np $np" "${MPIRUN[@]}" -np "$np" "$KILN" pagerank "$@" $CPU --output "$TMP/np.tsv" --json
+        local d
+        d=$(l1 "$TMP/one.tsv" "$TMP/np.tsv")
+        [ -n "$d" ] && awk -v d="$d" 'BEGIN { exit !(d + 0 <= 1e-12 && d != "ids") }' && ok ||
+            bad "$name -np $np: L1 to one process '$d'"
+        [ "$(wc -l <"$TMP/np.tsv")" -eq "$(wc -l <"$TMP/one.tsv")" ] && ok || bad "$name -np $np: output lines"
+        # process 0 alone prints: one JSON document, its counts those of the whole graph
+        [ "$(counts "$TMP/out" 2>&1)" = "$(counts "$TMP/one.json")" ] && ok ||
+            bad "$name -np $np: counts $(counts "$TMP/out" 2>&1) vs $(counts "$TMP/one.json")"
+    done
+}
+
+# ego-Facebook read by process 0 and split; tol 1e-12 runs ~100 iterations of exchange
+compare "facebook" "1 2 3 4" "$FB" --undirected --tol 1e-12 --max-iter 300
+# RMAT generated in shares and shuffled; directed with dangling nodes, then undirected weighted
+compare "rmat 13" "1 2 3 4" --rmat 13 --tol 1e-12 --max-iter 300
+compare "rmat 12 undirected weighted" "2 3" --rmat 12 --undirected --weighted --tol 1e-12 --max-iter 300
+# personalized and weighted, on both inputs (every process reads the vector files)
+printf '1\t2\n7\t0.5\n100\t1\n4000\t3\n' >"$TMP/p.tsv"
+printf '0\t1\n5\t1\n' >"$TMP/q.tsv"
+compare "rmat 12 weighted personalized" "2 4" --rmat 12 --weighted --personalization "$TMP/p.tsv" \
+    --dangling "$TMP/q.tsv" --tol 1e-12 --max-iter 300
+printf '0\t1\n107\t2\n3437\t1\n' >"$TMP/fp.tsv"
+compare "facebook personalized nstart" "3" "$FB" --undirected --personalization "$TMP/fp.tsv" --nstart "$TMP/q.tsv" \
+    --tol 1e-12 --max-iter 300
+
+# SNAP files are read by every process at once (a byte range each): sparse 64-bit ids (the id
+# table), weights, and a malformed line named by its line number in the file; gzip input and
+# Matrix Market files are read by process 0 and sent out
+awk '!/^#/ { printf "%.0f %.0f\n", $1 * 1000003 + 99999999999, $2 * 1000003 + 99999999999 }' "$FB" >"$TMP/sparse.txt"
+compare "sparse ids" "2 3" "$TMP/sparse.txt" --undirected --tol 1e-12 --max-iter 300
+compare "weighted snap" "2 3" "$DATA/weights_small.txt" --weighted --tol 1e-12 --max-iter 300
+compare "weighted mtx" "2" "$DATA/weights_general.mtx" --weighted --tol 1e-12 --max-iter 300
+gzip -c "$FB" >"$TMP/fb.txt.gz"
+compare "gzip" "3" "$TMP/fb.txt.gz" --undirected --tol 1e-12 --max-iter 300
+{ head -n 70000 "$FB"; echo "12 x"; tail -n +70001 "$FB"; } >"$TMP/broken.txt"
+expect_rc 2 "broken one" "$KILN" pagerank "$TMP/broken.txt" $CPU
+where=$(grep -o 'broken.txt:[0-9]*:' "$TMP/err")
+[ "$where" = "broken.txt:70001:" ] && ok || bad "broken line one process: '$where'"
+expect_rc 2 "broken -np 4" "${MPIRUN[@]}" -np 4 "$KILN" pagerank "$TMP/broken.txt" $CPU
+[ "$(grep -c "^kiln pagerank: .*$where" "$TMP/err")" -eq 1 ] && ok || bad "broken -np 4: $(head -c 300 "$TMP/err")"
+
+# the distributed RMAT graph is the reference generator's (scale 12, seed 1: counts of the
+# NumPy build in tests/data/rmat_digests.txt)
+read -r _ gen loops dups nnz _ < <(grep '^12 ' "$DATA/rmat_digests.txt")
+expect_rc 0 "rmat 12 -np 3 json" "${MPIRUN[@]}" -np 3 "$KILN" pagerank --rmat 12 $CPU --json
+[ "$(counts "$TMP/out" | cut -d' ' -f2-5)" = "$nnz $gen $loops $dups" ] && ok ||
+    bad "rmat 12 -np 3 counts $(counts "$TMP/out") vs reference $nnz $gen $loops $dups"
+
+# float32 storage: the same iterations in every process
+expect_rc 0 "float32 one" "$KILN" pagerank --rmat 12 $CPU --precision float32 --output "$TMP/one.tsv"
+expect_rc 0 "float32 -np 2" "${MPIRUN[@]}" -np 2 "$KILN" pagerank --rmat 12 $CPU --precision float32 --output "$TMP/np.tsv"
+d=$(l1 "$TMP/one.tsv" "$TMP/np.tsv")
+awk -v d="$d" 'BEGIN { exit !(d != "ids" && d + 0 <= 1e-6) }' && ok || bad "float32 -np 2: L1 '$d'"
+
+# --top on stdout comes once, from process 0
+expect_rc 0 "top -np 3" "${MPIRUN[@]}" -np 3 "$KILN" pagerank "$FB" --undirected $CPU --top 4
+[ "$(cut -f1,2 "$TMP/out" | tr '\t\n' ':,')" = "1:3437,2:107,3:1684,4:0," ] && ok || bad "top -np 3: $(cat "$TMP/out")"
+[ "$(grep -c 'kiln pagerank: 4039 nodes' "$TMP/err")" -eq 1 ] && ok || bad "top -np 3 summary lines: $(cat "$TMP/err")"
+
+# failures: every process exits non-zero, one message names the cause, nothing hangs
+# (timeout's 124 would show as a wrong exit code below)
+fails() { # NAME PATTERN COMMAND...
+    local name=$1 pat=$2
+    shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && ok || bad "$name: exit $rc"
+    [ "$(grep -c "^kiln pagerank: .*$pat" "$TMP/err")" -eq 1 ] && ok || bad "$name: message: $(head -c 600 "$TMP/err")"
+}
+fails "missing graph" "$TMP/nope.txt" "${MPIRUN[@]}" -np 3 "$KILN" pagerank "$TMP/nope.txt" $CPU
+printf '1\t-2\n' >"$TMP/neg.tsv"
+fails "bad personalization" "negative value" "${MPIRUN[@]}" -np 2 "$KILN" pagerank --rmat 10 $CPU --personalization "$TMP/neg.tsv"
+# one process alone fails (its own arguments, mpirun's MPMD form): process 0 names it
+fails "one process fails" "process 1: .*$TMP/absent.tsv" "${MPIRUN[@]}" -np 1 "$KILN" pagerank --rmat 10 $CPU : \
+    -np 1 "$KILN" pagerank --rmat 10 $CPU --personalization "$TMP/absent.tsv"
+fails "save-csr refused" "save-csr" "${MPIRUN[@]}" -np 2 "$KILN" pagerank --rmat 10 $CPU --save-csr "$TMP/g.csr"
+
+echo "test_mpi_pagerank: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
