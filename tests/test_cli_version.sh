@@ -43,6 +43,10 @@ if [ -n "${KILN_EXPECT_CUDA:-}" ]; then
     ON | 1 | TRUE) expect_eq "$(line 'pool mining')" "on (jansson)" "pool line" ;;
     *) expect_eq "$(line 'pool mining')" "off" "pool line" ;;
     esac
+    case ${KILN_EXPECT_MPI:-} in
+    ON | 1 | TRUE) expect_eq "$(line mpi)" "on (pagerank under mpirun/srun)" "mpi line" ;;
+    *) expect_eq "$(line mpi)" "off" "mpi line" ;;
+    esac
 else
     echo "(not run by CTest: the build-option lines are not checked)"
 fi
