@@ -1,0 +1,157 @@
+"""kiln: hashing, scrypt and PageRank on the CPU and CUDA GPUs (bindings of libkiln).
+
+Hash objects follow hashlib (``kiln.new``, ``kiln.sha3_256()``...), ``kiln.scrypt`` follows
+``hashlib.scrypt``, ``kiln.hash_batch`` hashes many messages in one call and ``kiln.pagerank``
+ranks an edge list as ``networkx.pagerank`` does. Long calls release the GIL; bytes-like
+arguments are read in place.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _kiln
+from ._kiln import DeviceError, Hash, NotConverged, devices, new, scrypt
+
+__version__ = _kiln.version()
+
+#: The algorithms of kiln.new, in kiln's spelling (hashlib's is accepted too: "sha3_256").
+algorithms_available = frozenset(
+    ["sha256", "sha256d", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128", "shake256",
+     "keccak224", "keccak256", "keccak384", "keccak512"])
+
+
+def _constructor(algo: str, pyname: str):
+    def make(data=b"", *, usedforsecurity=True):
+        return new(algo, data, usedforsecurity=usedforsecurity)
+    make.__name__ = make.__qualname__ = pyname
+    make.__doc__ = f"A {algo} hash object fed `data` (any bytes-like object), as hashlib.{pyname}."
+    return make
+
+
+sha256 = _constructor("sha256", "sha256")
+sha256d = _constructor("sha256d", "sha256d")
+sha3_224 = _constructor("sha3-224", "sha3_224")
+sha3_256 = _constructor("sha3-256", "sha3_256")
+sha3_384 = _constructor("sha3-384", "sha3_384")
+sha3_512 = _constructor("sha3-512", "sha3_512")
+shake_128 = _constructor("shake128", "shake_128")
+shake_256 = _constructor("shake256", "shake_256")
+keccak224 = _constructor("keccak224", "keccak224")
+keccak256 = _constructor("keccak256", "keccak256")
+keccak384 = _constructor("keccak384", "keccak384")
+keccak512 = _constructor("keccak512", "keccak512")
+
+
+def hash_batch(messages, algo: str, device: str = "auto", *, length: int | None = None) -> np.ndarray:
+    """Digests of many messages in one call, as an (n, digest_size) uint8 array.
+
+    `messages` is a list of bytes-like objects (joined once into one buffer), or a 2-D C-contiguous
+    uint8 array of n messages of equal length (read in place), or a pair (buffer, offsets): message
+    i is buffer[offsets[i]:offsets[i+1]], offsets n + 1 nondecreasing integers from 0. `algo` as
+    kiln.new takes it; `length` is the output length of SHAKE (default: its digest length, 32 or 64
+    bytes). `device`: "auto", "cpu", "cuda" or "cuda:N"; GPU results are spot-checked on the CPU.
+    """
+    h = new(algo)
+    outlen = length if length is not None else (h.digest_size or (32 if h.name == "shake_128" else 64))
+    if length is not None and h.digest_size and length != h.digest_size:
+        raise ValueError(f"{h.name} has a fixed digest length of {h.digest_size} bytes")
+    offsets = None
+    msg_len = 0
+    if isinstance(messages, tuple) and len(messages) == 2:
+        data, offsets = messages
+        offsets = np.ascontiguousarray(offsets, dtype=np.uint64)
+        if offsets.ndim != 1 or offsets.size < 1:
+            raise ValueError("offsets must be a 1-D array of n + 1 integers")
+        n = offsets.size - 1
+    elif isinstance(messages, np.ndarray):
+        if messages.ndim != 2 or messages.dtype != np.uint8:
+            raise ValueError("an array of messages must be 2-D uint8 (one message a row)")
+        data = np.ascontiguousarray(messages)
+        n, msg_len = data.shape
+    else:
+        messages = list(messages)
+        n = len(messages)
+        lens = np.fromiter((memoryview(m).nbytes for m in messages), dtype=np.uint64, count=n)
+        data = b"".join(messages)
+        offsets = np.zeros(n + 1, dtype=np.uint64)
+        np.cumsum(lens, out=offsets[1:])
+    out = np.empty((n, outlen), dtype=np.uint8)
+    _kiln._hash_batch(data, offsets, msg_len, n, algo, out, outlen, device)
+    return out
+
+
+def _vector(v, n: int, what: str):
+    """A float64 array over node ids 0..n-1 from None, a dict {id: value} or an array of n values."""
+    if v is None:
+        return None
+    if isinstance(v, dict):
+        a = np.zeros(n, dtype=np.float64)
+        for k, x in v.items():
+            k = int(k)
+            if not 0 <= k < n:
+                raise ValueError(f"{what}: node {k} is not in 0..{n - 1}")
+            a[k] = x
+        return a
+    a = np.ascontiguousarray(v, dtype=np.float64)
+    if a.shape != (n,):
+        raise ValueError(f"{what} must hold n = {n} values, one per node id")
+    return a
+
+
+def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, personalization=None,
+             nstart=None, dangling=None, tol: float = 1e-6, max_iter: int = 100,
+             device: str = "auto") -> np.ndarray:
+    """PageRank of the directed graph of edges src[i] -> dst[i], as networkx.pagerank computes it.
+
+    Node ids are the integers 0..n-1 (n defaults to the largest id + 1; an id that no edge names
+    is an isolated, dangling node). Duplicate edges are merged (their weights summed) and self
+    loops kept, as in a NetworkX DiGraph. `weights` (one per edge, finite and >= 0) weigh the
+    edges; `personalization`, `nstart` and `dangling` are arrays of n values over node ids or dicts
+    {id: value} (missing ids 0), normalized to sum 1. Returns the n ranks (float64, sum 1).
+
+    Raises kiln.NotConverged when max_iter iterations do not reach the tolerance (the total change
+    of an iteration below n * tol), ValueError for bad input (the library's message) and
+    kiln.DeviceError when the device fails. `device`: "auto", "cpu", "cuda" or "cuda:N".
+    """
+    src = np.ascontiguousarray(src)
+    dst = np.ascontiguousarray(dst)
+    if src.ndim != 1 or src.shape != dst.shape:
+        raise ValueError("src and dst must be 1-D arrays of one length")
+    for a, what in ((src, "src"), (dst, "dst")):
+        if a.size and (a.dtype.kind not in "iu" or a.min() < 0):
+            raise ValueError(f"{what} must hold non-negative integer node ids")
+    src = src.astype(np.uint64, copy=False)
+    dst = dst.astype(np.uint64, copy=False)
+    top = int(max(src.max(), dst.max())) + 1 if src.size else 0
+    if n is None:
+        n = top
+    elif n < top:
+        raise ValueError(f"node id {top - 1} is not below n = {n}")
+    if n == 0:
+        return np.zeros(0, dtype=np.float64)
+    if weights is not None:
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        if weights.shape != src.shape:
+            raise ValueError("weights must hold one value per edge")
+    present = np.zeros(n, dtype=bool)
+    present[src] = True
+    present[dst] = True
+    missing = np.flatnonzero(~present).astype(np.uint64)
+    if missing.size:
+        # A self loop of weight 0 makes an id a node with no out-weight: dangling, as NetworkX
+        # has an isolated node, and it adds nothing to its own rank.
+        if weights is None:
+            weights = np.ones(src.size, dtype=np.float64)
+        src = np.concatenate([src, missing])
+        dst = np.concatenate([dst, missing])
+        weights = np.concatenate([weights, np.zeros(missing.size)])
+    out = np.empty(n, dtype=np.float64)
+    _kiln._pagerank(src, dst, weights, n, float(alpha), _vector(personalization, n, "personalization"),
+                    _vector(nstart, n, "nstart"), _vector(dangling, n, "dangling"), float(tol), int(max_iter),
+                    device, out)
+    return out
+
+
+__all__ = ["DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "devices", "hash_batch",
+           "keccak224", "keccak256", "keccak384", "keccak512", "new", "pagerank", "scrypt", "sha256", "sha256d",
+           "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"]

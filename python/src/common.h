@@ -1,0 +1,35 @@
+/* Shared by the files of the _kiln extension: the exceptions and the mapping of kiln_status to
+ * them, and contexts made for one call. */
+#ifndef KILN_PY_COMMON_H
+#define KILN_PY_COMMON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "kiln.h"
+
+extern PyObject *kiln_py_DeviceError;
+extern PyObject *kiln_py_NotConverged;
+
+/* Sets the exception for st (ValueError, kiln.DeviceError, kiln.NotConverged, KeyboardInterrupt)
+ * with the context's message; returns NULL for the caller to return. */
+PyObject *kiln_py_raise(kiln_ctx *ctx, kiln_status st);
+
+/* A context on device spec ("auto", "cpu", "cuda", "cuda:N"). Under "auto" the workload of `kind`
+ * and size `work` picks the CPU or the GPU, as the CLI does (kiln_ctx_pick). NULL with the
+ * exception set. */
+kiln_ctx *kiln_py_ctx(const char *device, kiln_kind kind, uint64_t work);
+
+/* The hash algorithm named `name` in kiln's spelling ("sha3-256") or hashlib's ("sha3_256",
+ * "shake_128"); -1 with ValueError set for an unknown name. */
+int kiln_py_algo(const char *name);
+
+/* Module parts: each adds its types and functions to the module. */
+int kiln_py_hash_init(PyObject *module);
+extern PyMethodDef kiln_py_hash_methods[];
+extern PyMethodDef kiln_py_batch_methods[];
+extern PyMethodDef kiln_py_scrypt_methods[];
+extern PyMethodDef kiln_py_pagerank_methods[];
+extern PyMethodDef kiln_py_device_methods[];
+
+#endif

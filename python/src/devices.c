@@ -1,0 +1,37 @@
+/* kiln.devices(): the CPU and every CUDA GPU this build can use. */
+#include "common.h"
+
+static PyObject *py_devices(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    int count = kiln_cuda_device_count();
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    for (int i = 0; i <= count; i++) {
+        kiln_device_info info;
+        if (kiln_device_get(i, &info) != KILN_OK)
+            continue;
+        PyObject *spec = i == 0 ? PyUnicode_FromString("cpu") : PyUnicode_FromFormat("cuda:%d", info.index);
+        PyObject *d = Py_BuildValue("{s:N,s:s,s:i,s:s,s:i,s:(ii),s:K,s:s}", "device", spec, "kind",
+                                    info.backend == KILN_BACKEND_CUDA ? "cuda" : "cpu", "index", info.index,
+                                    "name", info.name, "units", info.units, "compute_capability",
+                                    info.cc_major, info.cc_minor, "memory_bytes",
+                                    (unsigned long long)info.memory_bytes, "features", info.features);
+        if (!d || PyList_Append(list, d) < 0) {
+            Py_XDECREF(d);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(d);
+    }
+    return list;
+}
+
+PyMethodDef kiln_py_device_methods[] = {
+    {"devices", py_devices, METH_NOARGS,
+     "devices()\n--\n\nThe devices kiln can use: a dict each (device spec as `device=` takes it,\n"
+     "kind, index, name, units, compute_capability, memory_bytes, features), the CPU first."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,154 @@
+/* kiln.pagerank's core: an edge list (uint64 ids, float64 weights, prepared by kiln/__init__.py)
+ * into a kiln graph, PageRank on it, the ranks written over node ids. Every node id 0..n-1 must
+ * appear in the edge list (kiln/__init__.py gives an isolated node a self loop of weight 0, which
+ * leaves it dangling as NetworkX has it). The graph build and the iterations run without the GIL. */
+#include "common.h"
+
+#include <stdlib.h>
+
+/* A float64 vector over node ids, or None, taken as a buffer of n values. */
+static int get_vector(PyObject *obj, Py_buffer *view, Py_ssize_t n, const char *what)
+{
+    if (obj == Py_None)
+        return 0;
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (view->len != n * (Py_ssize_t)sizeof(double)) {
+        PyErr_Format(PyExc_ValueError, "%s must hold n float64 values", what);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The vector in the graph's internal order (kiln_graph_node_id maps index -> id). */
+static double *internal_order(const kiln_graph *g, const Py_buffer *view, uint64_t nodes)
+{
+    const double *by_id = view->buf;
+    double *v = malloc(nodes * sizeof *v);
+    if (v)
+        for (uint64_t i = 0; i < nodes; i++)
+            v[i] = by_id[kiln_graph_node_id(g, i)];
+    return v;
+}
+
+static PyObject *py_pagerank(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"src", "dst", "weights", "n", "alpha", "personalization", "nstart", "dangling",
+                             "tol", "max_iter", "device", "out", NULL};
+    Py_buffer src, dst, out, weights = {0}, vec[3] = {{0}};
+    PyObject *weights_obj, *vec_obj[3];
+    Py_ssize_t n;
+    double alpha, tol;
+    int max_iter;
+    const char *device;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*OndOOOdisw*", kwlist, &src, &dst, &weights_obj, &n, &alpha,
+                                     &vec_obj[0], &vec_obj[1], &vec_obj[2], &tol, &max_iter, &device, &out))
+        return NULL;
+    static const char *vec_name[3] = {"personalization", "nstart", "dangling"};
+    PyObject *ret = NULL;
+    kiln_ctx *ctx = NULL;
+    kiln_graph *g = NULL;
+    double *internal[3] = {NULL, NULL, NULL}, *ranks = NULL;
+    size_t count = (size_t)src.len / sizeof(uint64_t);
+    if (src.len != dst.len || src.len % (Py_ssize_t)sizeof(uint64_t) != 0) {
+        PyErr_SetString(PyExc_ValueError, "src and dst must be uint64 arrays of one length");
+        goto done;
+    }
+    if (weights_obj != Py_None) {
+        if (PyObject_GetBuffer(weights_obj, &weights, PyBUF_SIMPLE) < 0)
+            goto done;
+        if ((size_t)weights.len != count * sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "weights must hold one float64 value per edge");
+            goto done;
+        }
+    }
+    if (out.len != n * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "out must hold n float64 values");
+        goto done;
+    }
+    for (int k = 0; k < 3; k++)
+        if (get_vector(vec_obj[k], &vec[k], n, vec_name[k]) < 0)
+            goto done;
+    if (!(ctx = kiln_py_ctx(device, KILN_KIND_GRAPH, count)))
+        goto done;
+    kiln_status st;
+    Py_BEGIN_ALLOW_THREADS
+    if (weights.obj)
+        st = kiln_graph_from_weighted_edges(ctx, src.buf, dst.buf, weights.buf, count, 0, &g);
+    else
+        st = kiln_graph_from_edges(ctx, src.buf, dst.buf, count, 0, &g);
+    Py_END_ALLOW_THREADS
+    if (st != KILN_OK) {
+        kiln_py_raise(ctx, st);
+        goto done;
+    }
+    kiln_graph_info info;
+    kiln_graph_get_info(g, &info);
+    if (info.nodes != (uint64_t)n) {
+        PyErr_Format(PyExc_ValueError, "the edge list has %llu nodes, not n = %zd", (unsigned long long)info.nodes,
+                     n);
+        goto done;
+    }
+    for (uint64_t i = 0; i < info.nodes; i++)
+        if (kiln_graph_node_id(g, i) >= (uint64_t)n) {
+            PyErr_SetString(PyExc_ValueError, "node ids must lie in 0..n-1");
+            goto done;
+        }
+    kiln_pagerank_options opt;
+    kiln_pagerank_options_init(&opt);
+    opt.damping = alpha;
+    opt.tol = tol;
+    opt.max_iter = max_iter;
+    for (int k = 0; k < 3; k++)
+        if (vec[k].obj && !(internal[k] = internal_order(g, &vec[k], info.nodes))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    opt.personalization = internal[0];
+    opt.nstart = internal[1];
+    opt.dangling = internal[2];
+    if (!(ranks = malloc((info.nodes ? info.nodes : 1) * sizeof *ranks))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    kiln_pagerank_result result;
+    Py_BEGIN_ALLOW_THREADS
+    st = kiln_pagerank(ctx, g, &opt, ranks, &result);
+    Py_END_ALLOW_THREADS
+    if (st != KILN_OK) {
+        kiln_py_raise(ctx, st);
+        goto done;
+    }
+    double *by_id = out.buf;
+    for (uint64_t i = 0; i < info.nodes; i++)
+        by_id[kiln_graph_node_id(g, i)] = ranks[i];
+    ret = Py_BuildValue("{s:i,s:d}", "iterations", result.iterations, "residual", result.residual);
+done:
+    free(ranks);
+    for (int k = 0; k < 3; k++) {
+        free(internal[k]);
+        if (vec[k].obj)
+            PyBuffer_Release(&vec[k]);
+    }
+    if (g)
+        kiln_graph_free(g);
+    if (ctx)
+        kiln_ctx_free(ctx);
+    if (weights.obj)
+        PyBuffer_Release(&weights);
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    PyBuffer_Release(&out);
+    return ret;
+}
+
+PyMethodDef kiln_py_pagerank_methods[] = {
+    {"_pagerank", (PyCFunction)(void (*)(void))py_pagerank, METH_VARARGS | METH_KEYWORDS,
+     "_pagerank(src, dst, weights, n, alpha, personalization, nstart, dangling, tol, max_iter, device, out)\n--\n\n"
+     "Core of kiln.pagerank: uint64 src/dst, float64 weights or None, float64 vectors over node ids\n"
+     "or None; the ranks over node ids into out (n float64). Returns {'iterations', 'residual'}."},
+    {NULL, NULL, 0, NULL},
+};
