@@ -1,0 +1,54 @@
+"""kiln.scrypt against RFC 7914's vectors and hashlib.scrypt."""
+import hashlib
+import json
+import random
+import pytest
+from conftest import run_beside_python
+
+import kiln
+
+
+def test_rfc7914_vectors(data_dir):
+    vectors = json.loads((data_dir / "rfc7914.json").read_text())["scrypt"]
+    assert len(vectors) >= 3
+    for v in vectors:
+        if v["N"] * v["r"] * 128 > 64 << 20:
+            continue  # the 1 GiB vector: hashlib-checked below at smaller sizes
+        out = kiln.scrypt(bytes.fromhex(v["password_hex"]), salt=bytes.fromhex(v["salt_hex"]), n=v["N"], r=v["r"],
+                          p=v["p"], dklen=v["dkLen"])
+        assert out.hex() == v["output"], v["section"]
+
+
+def test_equals_hashlib_scrypt():
+    rng = random.Random(7914)
+    for n, r, p, dklen in [(2, 1, 1, 1), (16, 1, 1, 64), (1024, 8, 1, 32), (256, 2, 3, 100), (4096, 1, 2, 16)]:
+        password, salt = rng.randbytes(rng.randrange(40)), rng.randbytes(rng.randrange(40))
+        assert kiln.scrypt(password, salt=salt, n=n, r=r, p=p, dklen=dklen) == \
+            hashlib.scrypt(password, salt=salt, n=n, r=r, p=p, dklen=dklen)
+
+
+def test_buffers_and_default_dklen():
+    ref = hashlib.scrypt(b"pw", salt=b"salt", n=16, r=1, p=1)
+    assert len(ref) == 64
+    assert kiln.scrypt(bytearray(b"pw"), salt=memoryview(b"salt"), n=16, r=1, p=1) == ref
+
+
+@pytest.mark.parametrize("kw", [dict(n=15, r=1, p=1), dict(n=1, r=1, p=1), dict(n=16, r=0, p=1),
+                                dict(n=16, r=1, p=0), dict(n=16, r=1, p=1, dklen=0),
+                                dict(n=1 << 20, r=8, p=1, maxmem=1 << 20)])
+def test_bad_parameters_raise_valueerror(kw):
+    with pytest.raises(ValueError):
+        kiln.scrypt(b"pw", salt=b"s", **kw)
+
+
+def test_signature_is_hashlibs():
+    with pytest.raises(TypeError):
+        kiln.scrypt(b"pw", b"salt", 16, 1, 1)  # keyword-only, as hashlib.scrypt
+    with pytest.raises(TypeError):
+        kiln.scrypt(b"pw", n=16, r=1, p=1)
+
+
+def test_runs_without_the_gil():
+    key, duration, max_gap = run_beside_python(lambda: kiln.scrypt(b"pw", salt=b"s", n=1 << 16, r=8, p=1))
+    assert key == hashlib.scrypt(b"pw", salt=b"s", n=1 << 16, r=8, p=1, maxmem=1 << 27)
+    assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
