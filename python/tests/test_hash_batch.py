@@ -1,0 +1,67 @@
+"""kiln.hash_batch against hashlib, message by message."""
+import hashlib
+import random
+
+import numpy as np
+import pytest
+
+import kiln
+
+ALGOS = {"sha256": lambda m: hashlib.sha256(m).digest(),
+         "sha256d": lambda m: hashlib.sha256(hashlib.sha256(m).digest()).digest(),
+         "sha3-224": lambda m: hashlib.sha3_224(m).digest(), "sha3_256": lambda m: hashlib.sha3_256(m).digest(),
+         "sha3-384": lambda m: hashlib.sha3_384(m).digest(), "sha3-512": lambda m: hashlib.sha3_512(m).digest(),
+         "shake128": lambda m: hashlib.shake_128(m).digest(32), "shake_256": lambda m: hashlib.shake_256(m).digest(64)}
+
+
+@pytest.mark.parametrize("algo", sorted(ALGOS))
+def test_list_of_bytes(algo):
+    rng = random.Random(algo)
+    msgs = [rng.randbytes(rng.choice([0, 1, 31, 32, 55, 64, 135, 136, 500])) for _ in range(300)]
+    out = kiln.hash_batch(msgs, algo, device="cpu")
+    assert out.dtype == np.uint8 and out.shape == (300, len(ALGOS[algo](b"")))
+    assert [bytes(row) for row in out] == [ALGOS[algo](m) for m in msgs]
+
+
+@pytest.mark.parametrize("algo", sorted(ALGOS))
+def test_2d_array(algo):
+    msgs = np.random.default_rng(1).integers(0, 256, (257, 32), dtype=np.uint8)
+    out = kiln.hash_batch(msgs, algo)
+    assert [bytes(row) for row in out] == [ALGOS[algo](row.tobytes()) for row in msgs]
+
+
+def test_buffer_and_offsets_and_mixed_buffers():
+    data = bytes(range(256)) * 4
+    offsets = [0, 0, 10, 100, 1024]
+    out = kiln.hash_batch((data, offsets), "keccak256")
+    want = [kiln.keccak256(data[a:b]).digest() for a, b in zip(offsets, offsets[1:])]
+    assert [bytes(r) for r in out] == want
+    assert want[0].hex() == "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+    mixed = [b"ab", bytearray(b"cd"), memoryview(b"ef"), np.frombuffer(b"gh", dtype=np.uint8)]
+    assert [bytes(r) for r in kiln.hash_batch(mixed, "sha256")] == [hashlib.sha256(m).digest() for m in
+                                                                   (b"ab", b"cd", b"ef", b"gh")]
+
+
+def test_shake_length_and_empty_batch():
+    out = kiln.hash_batch([b"a", b"b"], "shake_128", length=100)
+    assert bytes(out[1]) == hashlib.shake_128(b"b").digest(100)
+    assert kiln.hash_batch([], "sha256").shape == (0, 32)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError):
+        kiln.hash_batch([b"a"], "md5")
+    with pytest.raises(ValueError):
+        kiln.hash_batch(np.zeros((2, 3, 4), dtype=np.uint8), "sha256")
+    with pytest.raises(ValueError):
+        kiln.hash_batch((b"abc", [0, 5]), "sha256")
+    with pytest.raises(ValueError):
+        kiln.hash_batch([b"a"], "sha256", length=16)
+    with pytest.raises(ValueError):
+        kiln.hash_batch([b"a"], "sha256", device="tpu")
+
+
+def test_absent_gpu_is_a_device_error():
+    gpus = sum(d["kind"] == "cuda" for d in kiln.devices())
+    with pytest.raises(kiln.DeviceError):
+        kiln.hash_batch([b"a"], "sha256", device=f"cuda:{gpus + 7}")
