@@ -141,6 +141,9 @@ def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, 
         # A self loop of weight 0 makes an id a node with no out-weight: dangling, as NetworkX
         # has an isolated node, and it adds nothing to its own rank.
         if weights is None:
+            # Unweighted duplicates merge into one edge; weighted ones would sum: merge them first.
+            pairs = np.unique(np.stack([src, dst], axis=1), axis=0)
+            src, dst = pairs[:, 0].copy(), pairs[:, 1].copy()
             weights = np.ones(src.size, dtype=np.float64)
         src = np.concatenate([src, missing])
         dst = np.concatenate([dst, missing])
