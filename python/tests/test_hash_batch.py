@@ -4,6 +4,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import run_beside_python
 
 import kiln
 
@@ -65,3 +66,10 @@ def test_absent_gpu_is_a_device_error():
     gpus = sum(d["kind"] == "cuda" for d in kiln.devices())
     with pytest.raises(kiln.DeviceError):
         kiln.hash_batch([b"a"], "sha256", device=f"cuda:{gpus + 7}")
+
+
+def test_runs_without_the_gil():
+    msgs = np.random.default_rng(2).integers(0, 256, (1 << 19, 64), dtype=np.uint8)
+    out, duration, max_gap = run_beside_python(lambda: kiln.hash_batch(msgs, "sha3-512", device="cpu"))
+    assert bytes(out[-1]) == hashlib.sha3_512(msgs[-1].tobytes()).digest()
+    assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
