@@ -148,6 +148,20 @@ drawn "bench" '^bench: 1 of 1, sha256: [0-9.]+ s'
 grep -q '^sha256/32B ' "$tmp/out" && ok || bad "bench stdout: $(cat "$tmp/out")"
 no_cr "$tmp/out" "bench stdout"
 
+# ---------------------------------------------------------------- the GPU host loops (with a GPU)
+# PageRank's loop and a GPU bench report from the CUDA backend's own host loops (the scrypt KDF's,
+# through the library: test_progress_hook); without a GPU this section is not run.
+if "$kiln" devices 2>/dev/null | grep -q '^cuda:0'; then
+    on_pty "'$kiln' pagerank --rmat 22 --device cuda --tol 0 --max-iter 2000 --top 3 >'$tmp/out'"
+    [ "$code" = 0 ] && ok || bad "GPU pagerank on a terminal: exit $code"
+    drawn "GPU pagerank" '^pagerank: iteration [0-9]+ of 2000'
+    on_pty "'$kiln' pagerank --rmat 22 --device cuda --tol 1e-30 --max-iter 2000 --top 3 >'$tmp/out'"
+    drawn "GPU pagerank with a residual" '^pagerank: iteration [0-9]+ of 2000, L1 change [0-9.e+-]+'
+    on_pty "'$kiln' bench --algo sha256d --device cuda --seconds 1 >'$tmp/out'"
+    [ "$code" = 0 ] && ok || bad "GPU bench on a terminal: exit $code"
+    drawn "GPU bench" '^bench: '
+fi
+
 # ---------------------------------------------------------------- the options
 "$kiln" hash --algo sha256 --quiet --progress "$tmp/f" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'kiln hash: --quiet and --progress exclude each other' "$tmp/err" && ok ||

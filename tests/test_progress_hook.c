@@ -246,6 +246,32 @@ static void test_scan_and_bench(kiln_ctx *ctx)
     CHECK(kiln_scan(ctx, &job, &res) == KILN_NOT_FOUND && S.reports == 0, "no hook: %d reports", S.reports);
 }
 
+/* The GPU batch KDF reports from the CUDA backend's own host loop (src/cuda/scrypt_kdf.cu): stage
+ * "scrypt", 2N steps per lane, the last report at most the whole. Only with a GPU. */
+static void test_scrypt_gpu(void)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    if (kiln_ctx_set_device(ctx, "cuda") != KILN_OK) {
+        kiln_ctx_free(ctx);
+        return;
+    }
+    static const uint8_t want[8] = {0x70, 0x23, 0xbd, 0xcb, 0x3a, 0xfd, 0x73, 0x48}; /* RFC 7914, third vector */
+    enum { COUNT = 512 };
+    kiln_scrypt_input in[COUNT];
+    for (int i = 0; i < COUNT; i++) in[i] = (kiln_scrypt_input){"pleaseletmein", 13, "SodiumChloride", 14};
+    static uint8_t out[COUNT * 64];
+    kiln_scrypt_params sp = {16384, 8, 1};
+    reset(ctx);
+    CHECK(kiln_scrypt_batch(ctx, in, COUNT, sp, out, 64) == KILN_OK, "GPU scrypt batch: %s", kiln_last_error(ctx));
+    CHECK(memcmp(out, want, 8) == 0 && memcmp(out + (COUNT - 1) * 64, want, 8) == 0, "GPU scrypt batch: keys");
+    CHECK(S.reports > 0 && strcmp(S.stage, "scrypt") == 0 && strcmp(S.unit, "steps") == 0, "GPU scrypt: %s",
+          S.stage);
+    CHECK(S.total == (uint64_t)COUNT * 2 * 16384 && S.done <= S.total, "GPU scrypt: %llu of %llu",
+          (unsigned long long)S.done, (unsigned long long)S.total);
+    CHECK(S.overlap == 0, "GPU scrypt: %d reports overlapped", S.overlap);
+    kiln_ctx_free(ctx);
+}
+
 int main(void)
 {
     kiln_ctx *ctx = kiln_ctx_new();
@@ -256,5 +282,6 @@ int main(void)
     test_graph(ctx);
     test_scan_and_bench(ctx);
     kiln_ctx_free(ctx);
+    test_scrypt_gpu();
     return check_summary();
 }
