@@ -6,15 +6,11 @@
  * 9.5 us an iteration at 18.6 Gedges/s, a tenth of the large graphs' rate, although its rank
  * vector is 16 KB. Here a cluster of up to 8 blocks of 1024 threads, one per SM, keeps the whole
  * rank vector (two of them: this iteration's and the next) in every block's shared memory, and
- * each block its own rows' slice of the CSR (offsets, out-degrees, 16-bit sources, weight shares),
- * loaded once a launch: an iteration touches global memory only for the teleport vectors. A block
- * takes its slice's edges in chunks of 4096, every thread gathering four terms (w * y of the
- * source) into shared memory at once, then adds them into row sums, G lanes a row by the row's
- * degree bin, and finishes its rows a thread each.
- * (Two earlier versions kept each row's work in one warp, as the grid kernel's lane bins do: one
- * streamed the slice from L1/L2 every iteration and took 21 us an iteration on ego-Facebook, one
- * held it in shared memory and took 14 us, against the grid kernel's 9.4 us: with one block an
- * SM on 8 SMs, every row's chain of dependent loads was exposed.)
+ * each block its own rows' slice of the CSR (offsets, out-degrees, sources, weight shares), loaded
+ * once a launch: an iteration then touches global memory only for the teleport vectors. (A first
+ * version streamed the slice from L1/L2 every iteration and took 21 us an iteration on
+ * ego-Facebook, twice the grid kernel: with one block an SM, every row's chain of dependent
+ * loads, offsets then sources then ranks, was exposed.)
  * Each block owns a contiguous range of rows (balanced by edges + rows) and, once it has written
  * their new values, stores them into the other blocks' shared memory as well (distributed shared
  * memory), with its partial sums of the L1 change and of the dangling mass. One cluster barrier
@@ -44,28 +40,26 @@ namespace {
 constexpr int kCBlock = 1024; /* threads of a cluster block */
 constexpr int kCWarps = kCBlock / 32;
 constexpr int kMinWorkPerBlock = 4096; /* edges + rows below which a block only adds barrier members */
-constexpr int kChunk = 4 * kCBlock; /* edges staged at a time, four a thread */
 
 /* Shared memory of a block, in this order: partial sums [2 slots][res, dang][kClusterMax], warp
- * partials [res, dang][kCWarps] (double); the two rank vectors [2][n], the slice's weight shares
- * [max_edges] (weighted only), the staged terms [kChunk] and the row sums [max_rows] (T); the
- * slice's offsets [max_rows + 1] and out-degrees [max_rows] (uint32) and its sources [max_edges]
- * (uint16: the rank vectors fit only below 65536 vertices anyway). */
-constexpr size_t kHeaderDoubles = 2 * 2 * kClusterMax + 2 * kCWarps;
+ * partials [res, dang][kCWarps], a row's warp partials [kCWarps] (all double); the two rank
+ * vectors [2][n] and, weighted, the slice's weight shares [max_edges] (T); the slice's offsets
+ * [max_rows + 1], out-degrees [max_rows] and sources [max_edges] (uint32). */
+constexpr size_t kHeaderDoubles = 2 * 2 * kClusterMax + 2 * kCWarps + kCWarps;
 
 size_t smem_bytes(uint64_t n, uint32_t max_rows, uint32_t max_edges, size_t tsize, int weighted)
 {
-    return kHeaderDoubles * sizeof(double) + tsize * (2 * n + (weighted ? max_edges : 0) + kChunk + max_rows) +
-           4 * (2 * (size_t)max_rows + 1) + 2 * (size_t)max_edges;
+    return kHeaderDoubles * sizeof(double) + tsize * (2 * n + (weighted ? max_edges : 0)) +
+           4 * ((size_t)max_rows + 1 + max_rows + max_edges);
 }
 
 /* A block's slice of the CSR in shared memory; row q of the slice is row r0 + q of the graph. */
 template <typename T> struct Slice {
     const uint32_t *off; /* edges of row q: [off[q], off[q + 1]) of src and w */
     const uint32_t *odeg;
-    const uint16_t *src;
+    const uint32_t *src;
     const T *w; /* MODE_WEIGHTED only */
-    uint32_t r0, rows, edges;
+    uint32_t r0;
 };
 
 template <int M, typename T> __device__ __forceinline__ T slice_weight(const Slice<T> &sl, uint32_t j)
@@ -74,79 +68,88 @@ template <int M, typename T> __device__ __forceinline__ T slice_weight(const Sli
     else return (T)1;
 }
 
-/* The first slice row q in [lo, hi) with off[q] > e (hi when none). */
-[[maybe_unused]] __device__ __forceinline__ uint32_t rows_upper_bound(const uint32_t *off, uint32_t lo, uint32_t hi, uint32_t e)
+/* Sum of the sources' y over the slice's edges [beg, end), lanes lane, lane + G, ... */
+template <int G, int M, typename T>
+__device__ __forceinline__ T gather_slice(const Slice<T> &sl, const T *y_in, uint32_t beg, uint32_t end, int lane)
 {
-    while (lo < hi) {
-        const uint32_t mid = (lo + hi) / 2;
-        if (off[mid] <= e) lo = mid + 1;
-        else hi = mid;
+    T s0 = 0, s1 = 0;
+    uint32_t j = beg + (uint32_t)lane;
+    for (; j + 3 * G < end; j += 4 * G) {
+        const uint32_t u0 = sl.src[j], u1 = sl.src[j + G], u2 = sl.src[j + 2 * G], u3 = sl.src[j + 3 * G];
+        s0 += term<M>(slice_weight<M>(sl, j), y_in[u0]) + term<M>(slice_weight<M>(sl, j + 2 * G), y_in[u2]);
+        s1 += term<M>(slice_weight<M>(sl, j + G), y_in[u1]) + term<M>(slice_weight<M>(sl, j + 3 * G), y_in[u3]);
     }
-    return lo;
+    for (; j < end; j += G) s0 += term<M>(slice_weight<M>(sl, j), y_in[sl.src[j]]);
+    return s0 + s1;
 }
 
-/* Adds to sums[q] the staged terms of slice rows [qa, qb) that fall in the chunk [c0, c1), G
- * lanes a row. */
-template <int G, typename T>
-__device__ __forceinline__ void add_chunk_rows(const Slice<T> &sl, const T *vals, T *sums, uint32_t c0, uint32_t c1,
-                                               uint32_t qa, uint32_t qb)
+/* Rows [first, last) of the graph (within the slice), G lanes a row. */
+template <int G, int M, typename T, typename Off>
+__device__ __forceinline__ void cluster_rows_lanes(const Args<T, Off> &a, const Slice<T> &sl, const T *y_in, T *y_out,
+                                                   const Coef<T> &c, uint32_t first, uint32_t last, double &res,
+                                                   double &dang)
 {
     constexpr int groups = kCBlock / G;
     const int lane = threadIdx.x & (G - 1);
     const uint32_t group = threadIdx.x / G;
-    for (uint32_t q0 = qa; q0 < qb; q0 += groups) {
-        const uint32_t q = q0 + group;
-        const bool active = q < qb;
-        uint32_t b = 0, e = 0;
+    for (uint32_t p0 = first; p0 < last; p0 += groups) {
+        const uint32_t p = p0 + group;
+        const bool active = p < last;
+        uint32_t beg = 0, end = 0;
         if (active) {
-            b = max(sl.off[q], c0) - c0;
-            e = min(sl.off[q + 1], c1) - c0;
+            beg = sl.off[p - sl.r0];
+            end = sl.off[p - sl.r0 + 1];
         }
-        T sum = 0;
-        for (uint32_t k = b + (uint32_t)lane; k < e; k += G) sum += vals[k];
+        T sum = gather_slice<G, M>(sl, y_in, beg, end, lane);
 #pragma unroll
         for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
-        if (active && lane == 0) sums[q] += sum;
+        if (active && lane == 0) finish_row_od<M>(a, p, sl.odeg[p - sl.r0], sum, y_in, y_out, c, res, dang);
     }
 }
 
-/* One iteration of this block's rows: the slice's edges in chunks of kChunk, each chunk's terms
- * (w * y of the source) gathered by every thread at once into shared memory, then added into the
- * row sums by G lanes a row (G by the row's degree bin); then every row finished, a thread each. */
+/* Rows [first, last), the whole block on each (rows of 2048+ edges). */
+template <int M, typename T, typename Off>
+__device__ __forceinline__ void cluster_rows_block(const Args<T, Off> &a, const Slice<T> &sl, const T *y_in, T *y_out,
+                                                   const Coef<T> &c, uint32_t first, uint32_t last, double *row_part,
+                                                   double &res, double &dang)
+{
+    for (uint32_t p = first; p < last; p++) {
+        T sum = gather_slice<kCBlock, M>(sl, y_in, sl.off[p - sl.r0], sl.off[p - sl.r0 + 1], threadIdx.x);
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+        if ((threadIdx.x & 31) == 0) row_part[threadIdx.x >> 5] = (double)sum;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            double s = 0;
+            for (int w = 0; w < kCWarps; w++) s += row_part[w];
+            finish_row_od<M>(a, p, sl.odeg[p - sl.r0], (T)s, y_in, y_out, c, res, dang);
+        }
+        __syncthreads(); /* row_part is reused by the next row */
+    }
+}
+
+/* This block's rows [first, last): each degree bin's part its own way. */
 template <int M, typename T, typename Off>
 __device__ __forceinline__ void cluster_rows(const Args<T, Off> &a, const Slice<T> &sl, const T *y_in, T *y_out,
-                                             const Coef<T> &c, T *vals, T *sums, double &res, double &dang)
+                                             const Coef<T> &c, uint32_t first, uint32_t last, double *row_part,
+                                             double &res, double &dang)
 {
-    for (uint32_t c0 = 0; c0 < sl.edges; c0 += kChunk) {
-        const uint32_t c1 = min(c0 + (uint32_t)kChunk, sl.edges);
-#pragma unroll
-        for (int k = 0; k < kChunk / kCBlock; k++) {
-            const uint32_t j = c0 + threadIdx.x + (uint32_t)(k * kCBlock);
-            if (j < c1) vals[j - c0] = term<M>(slice_weight<M>(sl, j), y_in[sl.src[j]]);
+    for (int k = 0; k < a.bins.count; k++) {
+        const uint32_t b0 = (uint32_t)max((uint64_t)first, a.bins.row_begin[k]);
+        const uint32_t b1 = (uint32_t)min((uint64_t)last, a.bins.row_begin[k + 1]);
+        if (b0 >= b1) continue;
+        if (a.bins.kind[k] == KIND_BLOCK) {
+            cluster_rows_block<M>(a, sl, y_in, y_out, c, b0, b1, row_part, res, dang);
+            continue;
         }
-        __syncthreads();
-        /* the rows whose edges meet the chunk: from the one holding edge c0 to the one holding c1 - 1 */
-        const uint32_t qa = rows_upper_bound(sl.off, 0, sl.rows + 1, c0) - 1;
-        const uint32_t qb = rows_upper_bound(sl.off, qa, sl.rows + 1, c1 - 1);
-        for (int k = 0; k < a.bins.count; k++) {
-            const uint64_t lo = a.bins.row_begin[k] > sl.r0 ? a.bins.row_begin[k] - sl.r0 : 0;
-            const uint64_t hi = a.bins.row_begin[k + 1] > sl.r0 ? a.bins.row_begin[k + 1] - sl.r0 : 0;
-            const uint32_t b0 = (uint32_t)max((uint64_t)qa, lo), b1 = (uint32_t)min((uint64_t)qb, hi);
-            if (b0 >= b1) continue;
-            switch (a.bins.kind[k] == KIND_BLOCK ? 5 : a.bins.lanes_log2[k]) {
-            case 5: add_chunk_rows<32>(sl, vals, sums, c0, c1, b0, b1); break;
-            case 4: add_chunk_rows<16>(sl, vals, sums, c0, c1, b0, b1); break;
-            case 3: add_chunk_rows<8>(sl, vals, sums, c0, c1, b0, b1); break;
-            case 2: add_chunk_rows<4>(sl, vals, sums, c0, c1, b0, b1); break;
-            case 1: add_chunk_rows<2>(sl, vals, sums, c0, c1, b0, b1); break;
-            default: add_chunk_rows<1>(sl, vals, sums, c0, c1, b0, b1); break;
-            }
+        switch (a.bins.lanes_log2[k]) {
+        case 5: cluster_rows_lanes<32, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
+        case 4: cluster_rows_lanes<16, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
+        case 3: cluster_rows_lanes<8, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
+        case 2: cluster_rows_lanes<4, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
+        case 1: cluster_rows_lanes<2, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
+        default: cluster_rows_lanes<1, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
         }
-        __syncthreads(); /* vals is restaged by the next chunk */
-    }
-    for (uint32_t q = threadIdx.x; q < sl.rows; q += kCBlock) {
-        finish_row_od<M>(a, sl.r0 + q, sl.odeg[q], sums[q], y_in, y_out, c, res, dang);
-        sums[q] = 0;
     }
 }
 
@@ -157,13 +160,12 @@ __global__ void __launch_bounds__(kCBlock, 1) pr_cluster(Args<T, Off> a, Cluster
     extern __shared__ double smem[];
     double *part = smem; /* [slot][0 res, 1 dang][block] */
     double *warp_part = smem + 2 * 2 * kClusterMax; /* [0 res, 1 dang][warp] */
+    double *row_part = warp_part + 2 * kCWarps;
     T *ys = (T *)(smem + kHeaderDoubles);
     T *w_s = ys + 2 * (size_t)n;
-    T *vals = w_s + ((M & MODE_WEIGHTED) ? plan.max_edges : 0);
-    T *sums = vals + kChunk;
-    uint32_t *off_s = (uint32_t *)(sums + plan.max_rows);
+    uint32_t *off_s = (uint32_t *)(w_s + ((M & MODE_WEIGHTED) ? plan.max_edges : 0));
     uint32_t *od_s = off_s + plan.max_rows + 1;
-    uint16_t *src_s = (uint16_t *)(od_s + plan.max_rows);
+    uint32_t *src_s = od_s + plan.max_rows;
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned me = cluster.block_rank(), nb = cluster.num_blocks();
     const uint32_t r0 = plan.row_split[me], r1 = plan.row_split[me + 1];
@@ -177,15 +179,12 @@ __global__ void __launch_bounds__(kCBlock, 1) pr_cluster(Args<T, Off> a, Cluster
     const Off e0 = a.off[r0];
     const uint32_t edges = (uint32_t)(a.off[r1] - e0);
     for (uint32_t q = threadIdx.x; q <= r1 - r0; q += kCBlock) off_s[q] = (uint32_t)(a.off[r0 + q] - e0);
-    for (uint32_t q = threadIdx.x; q < r1 - r0; q += kCBlock) {
-        od_s[q] = a.odeg[r0 + q];
-        sums[q] = 0;
-    }
+    for (uint32_t q = threadIdx.x; q < r1 - r0; q += kCBlock) od_s[q] = a.odeg[r0 + q];
     for (uint32_t j = threadIdx.x; j < edges; j += kCBlock) {
-        src_s[j] = (uint16_t)__ldcs(&a.src[e0 + j]);
+        src_s[j] = __ldcs(&a.src[e0 + j]);
         if constexpr ((M & MODE_WEIGHTED) != 0) w_s[j] = __ldcs(&a.w[e0 + j]);
     }
-    const Slice<T> sl = {off_s, od_s, src_s, w_s, r0, r1 - r0, edges};
+    const Slice<T> sl = {off_s, od_s, src_s, w_s, r0};
     /* every block has started (its shared memory exists) and loaded, before anyone stores into it */
     cluster.sync();
     if (done0) return;
@@ -198,7 +197,7 @@ __global__ void __launch_bounds__(kCBlock, 1) pr_cluster(Args<T, Off> a, Cluster
         T *y_out = ys + (size_t)(cur ^ 1) * n;
         const Coef<T> c = make_coef<M>(a, dangling);
         double r = 0, g = 0;
-        cluster_rows<M>(a, sl, y_in, y_out, c, vals, sums, r, g);
+        cluster_rows<M>(a, sl, y_in, y_out, c, r0, r1, row_part, r, g);
         __syncthreads(); /* this block's new values are all in y_out */
         for (unsigned k = 1; k < nb; k++) {
             T *remote = cluster.map_shared_rank(y_out, (me + k) % nb);
@@ -298,10 +297,6 @@ ClusterPlan cluster_plan(kiln_gpu *st, const Off *off, uint64_t n, int use_doubl
         return plan;
     }
     const uint64_t m = (uint64_t)off[n];
-    if (n > 65535) {
-        *why = "the graph has more than 65535 vertices";
-        return plan;
-    }
     if (m > kClusterMaxEdges) {
         *why = "the graph has more edges than it takes (2^20)";
         return plan;
