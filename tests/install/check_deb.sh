@@ -34,7 +34,9 @@ for f in usr/bin/kiln usr/include/kiln.h "$libdir/libkiln.so.$major" "$libdir/li
     if [ -e "$T/x/$f" ]; then ok; else bad "not in the package: $f"; fi
 done
 same "$(dpkg-deb --info "$deb" shlibs)" "libkiln $major kiln (>= $version)" "shlibs"
-has "$(dpkg-deb --info "$deb" postinst)" "ldconfig" "postinst"
+# older CPack runs ldconfig from postinst/postrm, newer CPack through a dpkg trigger
+has "$(dpkg-deb --info "$deb" postinst 2>/dev/null; dpkg-deb --info "$deb" triggers 2>/dev/null)" "ldconfig" \
+    "ldconfig on install (postinst or triggers)"
 same "$(sed -n 's/^prefix=//p' "$T/x/$libdir/pkgconfig/kiln.pc")" /usr "kiln.pc's prefix"
 
 # Depends against what the binaries load
