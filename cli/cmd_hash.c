@@ -558,7 +558,7 @@ int cmd_hash(int argc, char **argv)
         {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
         {"--check", OPT_STR, &check, "LIST", "verify '<hex>  <name>' and 'TAG (<name>) = <hex>' lines, printing '<name>: OK' (not with --quiet) or '<name>: FAILED'", .modes = 0},
         {"--warn", OPT_FLAG, &warn, NULL, "name each improperly formatted line of the --check list", .modes = CHECKS},
-        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I",
+        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all",
          "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, 0),

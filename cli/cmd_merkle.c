@@ -227,7 +227,7 @@ int cmd_merkle(int argc, char **argv)
         {"--leaf", OPT_STR, &leaf_s, "HEX", "the leaf a proof is for", .modes = VERIFY},
         {"--index", OPT_STR, &index_s, "I", "the leaf's index", .modes = VERIFY},
         {"--count", OPT_STR, &count_s, "N", "the tree's leaf count (needed: it bounds the index)", .modes = VERIFY},
-        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I", "where to build the tree (default auto)",
+        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to build the tree (default auto); a set builds a subtree on each GPU",
          .modes = LEAVES | BLOCK},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = LEAVES | BLOCK, .hi = 4096},
         {"--method", OPT_STR, &method_s, "auto|levels|subtrees", "how the GPU builds the tree", .modes = LEAVES | BLOCK,

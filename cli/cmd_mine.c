@@ -77,7 +77,7 @@ int cmd_mine(int argc, char **argv)
         {"--work-nonces", OPT_U64, &pa.work_nonces, "N", "nonces per extranonce2/version unit (small values for tests)",
          .modes = POOL, .lo = 1, .hi = UINT64_C(1) << 32},
         {"--algo", OPT_ALGO, &algo_s, "A", "proof of work (default sha256d)", .kinds = KILN_KIND_SEARCH},
-        {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I", "where to mine (default auto)", .modes = 0},
+        {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to mine (default auto); a set splits the nonces", .modes = 0},
         {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096},
         {"--duration", OPT_SECONDS, &pa.duration, "S", "stop after S seconds", .hi = 10000000},
         CLI_OPT_JSON(&out, 0),

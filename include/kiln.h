@@ -110,8 +110,9 @@ kiln_ctx *kiln_ctx_new(void);
 void kiln_ctx_free(kiln_ctx *ctx);
 const char *kiln_last_error(const kiln_ctx *ctx);
 
-/* spec: "auto", "cpu", "cuda" (GPU 0), "cuda:N". KILN_ERR_INPUT for an unknown spec,
- * KILN_ERR_DEVICE when the GPU asked for is absent. "auto" selects the first GPU when there is
+/* spec: "auto", "cpu", "cuda" (GPU 0), "cuda:N", a set "cuda:N,M,..." or "cuda:all" (see
+ * kiln_ctx_device_count). KILN_ERR_INPUT for an unknown spec, KILN_ERR_DEVICE when a GPU asked
+ * for is absent. "auto" selects the first GPU when there is
  * one, else the CPU, and leaves each workload to pick per call with kiln_ctx_pick. */
 kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec);
 /* 1 when the device was given as "auto". */
@@ -136,6 +137,15 @@ kiln_backend kiln_ctx_pick(const kiln_ctx *ctx, kiln_kind kind, uint64_t work);
 kiln_backend kiln_ctx_backend(const kiln_ctx *ctx);
 /* Human name of the selected device, e.g. "NVIDIA H200" or the CPU model. */
 const char *kiln_ctx_device_name(const kiln_ctx *ctx);
+/* How many devices the context runs on: the GPUs of its set, or 1 for the CPU. A set is written
+ * "cuda:all" (every GPU), or "cuda:N,M,..." in kiln_ctx_set_device; work is split over them (a
+ * search's nonces, a hash batch, a Merkle tree's aligned subtrees, PageRank's rows) and the
+ * results are those of one device. An ordinal given twice ("cuda:0,0") makes two logical devices
+ * on one GPU: a testing aid that runs the several-device paths (partitioning, exchange, merging)
+ * on a host with one GPU. */
+int kiln_ctx_device_count(const kiln_ctx *ctx);
+/* The CUDA ordinal of the context's i-th device, or -1 (the CPU, or i out of range). */
+int kiln_ctx_device_ordinal(const kiln_ctx *ctx, int i);
 /* CPU worker threads; 0 (the default) means one per online core. */
 kiln_status kiln_ctx_set_threads(kiln_ctx *ctx, int threads);
 int kiln_ctx_threads(const kiln_ctx *ctx);
@@ -636,6 +646,9 @@ typedef enum kiln_pagerank_kernel {
      * block's shared memory (227 KB on Hopper); asked for where it cannot run: KILN_ERR_INPUT
      * naming why */
     KILN_PR_KERNEL_CLUSTER = 2,
+    /* reported, not asked for: the row-part pass of a device set or of a process under MPI,
+     * which works in the graph's own vertex order so the parts can exchange their slices */
+    KILN_PR_KERNEL_PARTS = 3,
 } kiln_pagerank_kernel;
 
 typedef struct kiln_pagerank_options {
@@ -708,6 +721,9 @@ kiln_status kiln_dist_open(kiln_ctx *ctx, kiln_dist **out);
 /* This process's number (0 ..) and the number of processes. */
 int kiln_dist_rank(const kiln_dist *d);
 int kiln_dist_size(const kiln_dist *d);
+/* This process's number among those on its host (0 without MPI): the GPU it drives when its
+ * device is "cuda" or "auto" is this number modulo the host's GPU count. */
+int kiln_dist_local_rank(const kiln_dist *d);
 /* Every process passes its status and a message for it (NULL: none); each returns the status of
  * the lowest-numbered failing process (KILN_OK when none) and, when one failed, msg (cap bytes)
  * receives "process R: its message". */

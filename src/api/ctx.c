@@ -31,24 +31,74 @@ const char *kiln_last_error(const kiln_ctx *ctx)
     return ctx->err[0] ? ctx->err : "no error";
 }
 
-static kiln_status use_gpu(kiln_ctx *ctx, int ordinal)
+/* Makes the context run on the GPUs ordinals[0..n) (an ordinal may repeat: logical devices on one
+ * GPU); unchanged when one is missing. */
+static kiln_status use_gpus(kiln_ctx *ctx, const int *ordinals, int n)
 {
     const kiln_gpu_ops *gpu = kiln_gpu_backend();
-    int n = gpu ? gpu->device_count() : 0;
-    if (n == 0)
+    int present = gpu ? gpu->device_count() : 0;
+    if (present == 0)
         return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU available%s", gpu ? "" : " (kiln was built without CUDA)");
-    if (ordinal >= n) return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU cuda:%d (%d present)", ordinal, n);
-    kiln_device_info info;
-    kiln_status st = gpu->device_info(ctx, ordinal, &info);
-    if (st != KILN_OK) return st;
-    /* A handle opened on another GPU must not serve the new one. */
-    if (ctx->ngpu != 1 || ctx->gpu_ordinal[0] != ordinal) kiln_ctx_close_gpus(ctx);
+    char names[KILN_MAX_GPUS][sizeof ((kiln_device_info *)0)->name];
+    for (int i = 0; i < n; i++) {
+        if (ordinals[i] >= present)
+            return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU cuda:%d (%d present)", ordinals[i], present);
+        kiln_device_info info;
+        kiln_status st = gpu->device_info(ctx, ordinals[i], &info);
+        if (st != KILN_OK) return st;
+        snprintf(names[i], sizeof names[i], "%s", info.name);
+    }
+    /* handles opened on other GPUs must not serve the new ones */
+    int same = ctx->ngpu == n;
+    for (int i = 0; same && i < n; i++) same = ctx->gpu_ordinal[i] == ordinals[i];
+    if (!same) kiln_ctx_close_gpus(ctx);
     ctx->backend = KILN_BACKEND_CUDA;
     ctx->gpu = gpu;
-    ctx->ngpu = 1;
-    ctx->gpu_ordinal[0] = ordinal;
-    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", info.name);
+    ctx->ngpu = n;
+    for (int i = 0; i < n; i++) ctx->gpu_ordinal[i] = ordinals[i];
+    if (n == 1) {
+        snprintf(ctx->device_name, sizeof ctx->device_name, "%s", names[0]);
+        return KILN_OK;
+    }
+    /* "2 x NVIDIA H200", or the names joined when they differ */
+    int alike = 1;
+    for (int i = 1; i < n; i++) alike = alike && strcmp(names[i], names[0]) == 0;
+    if (alike) {
+        int k = snprintf(ctx->device_name, sizeof ctx->device_name, "%d x ", n);
+        memcpy(ctx->device_name + k, names[0], strnlen(names[0], sizeof ctx->device_name - (size_t)k - 1));
+        ctx->device_name[k + (int)strnlen(names[0], sizeof ctx->device_name - (size_t)k - 1)] = '\0';
+        return KILN_OK;
+    }
+    size_t k = 0;
+    ctx->device_name[0] = '\0';
+    for (int i = 0; i < n && k < sizeof ctx->device_name; i++) {
+        int w = snprintf(ctx->device_name + k, sizeof ctx->device_name - k, "%s%s", i ? " + " : "", names[i]);
+        if (w < 0) break;
+        k += (size_t)w;
+    }
     return KILN_OK;
+}
+
+/* The ordinals of "cuda:LIST" (LIST: all, or N[,N]...) into ordinals; their number, or -1 (bad
+ * syntax) or -2 (more than KILN_MAX_GPUS). */
+static int parse_gpu_list(const char *list, int ordinals[KILN_MAX_GPUS])
+{
+    if (strcmp(list, "all") == 0) {
+        int n = kiln_cuda_device_count();
+        if (n > KILN_MAX_GPUS) n = KILN_MAX_GPUS;
+        for (int i = 0; i < n; i++) ordinals[i] = i;
+        return n;
+    }
+    int n = 0;
+    for (const char *p = list;;) {
+        int ordinal = 0, digits = 0;
+        for (; *p >= '0' && *p <= '9' && digits < 4; p++, digits++) ordinal = ordinal * 10 + (*p - '0');
+        if (digits == 0) return -1;
+        if (n == KILN_MAX_GPUS) return -2;
+        ordinals[n++] = ordinal;
+        if (*p == '\0') return n;
+        if (*p++ != ',') return -1;
+    }
 }
 
 /* The device named by spec, auto aside; the context is unchanged when it fails. */
@@ -63,16 +113,21 @@ static kiln_status select_device(kiln_ctx *ctx, const char *spec)
         return KILN_OK;
     }
     if (strcmp(spec, "auto") == 0) return select_device(ctx, kiln_cuda_device_count() > 0 ? "cuda" : "cpu");
-    if (strcmp(spec, "cuda") == 0) return use_gpu(ctx, 0);
-    if (strncmp(spec, "cuda:", 5) == 0) {
-        const char *p = spec + 5;
-        int ordinal = 0, digits = 0;
-        for (; *p >= '0' && *p <= '9' && digits < 4; p++, digits++) ordinal = ordinal * 10 + (*p - '0');
-        if (digits == 0 || *p != '\0')
-            return kiln_fail(ctx, KILN_ERR_INPUT, "bad device '%s' (expected cuda:N)", spec);
-        return use_gpu(ctx, ordinal);
+    int ordinals[KILN_MAX_GPUS];
+    if (strcmp(spec, "cuda") == 0) {
+        ordinals[0] = 0;
+        return use_gpus(ctx, ordinals, 1);
     }
-    return kiln_fail(ctx, KILN_ERR_INPUT, "unknown device '%s' (expected auto, cpu, cuda or cuda:N)", spec);
+    if (strncmp(spec, "cuda:", 5) == 0) {
+        int n = parse_gpu_list(spec + 5, ordinals);
+        if (n == -2) return kiln_fail(ctx, KILN_ERR_INPUT, "device '%s' lists more than %d GPUs", spec, KILN_MAX_GPUS);
+        if (n < 0)
+            return kiln_fail(ctx, KILN_ERR_INPUT, "bad device '%s' (expected cuda:N, cuda:N,M,... or cuda:all)", spec);
+        if (n == 0) return use_gpus(ctx, ordinals, 0); /* cuda:all on a host without GPUs: says so */
+        return use_gpus(ctx, ordinals, n);
+    }
+    return kiln_fail(ctx, KILN_ERR_INPUT,
+                     "unknown device '%s' (expected auto, cpu, cuda, cuda:N, cuda:N,M,... or cuda:all)", spec);
 }
 
 kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
@@ -86,6 +141,14 @@ kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
 kiln_backend kiln_ctx_backend(const kiln_ctx *ctx) { return ctx ? ctx->backend : KILN_BACKEND_CPU; }
 
 const char *kiln_ctx_device_name(const kiln_ctx *ctx) { return ctx ? ctx->device_name : ""; }
+
+int kiln_ctx_device_count(const kiln_ctx *ctx) { return ctx && ctx->backend == KILN_BACKEND_CUDA ? ctx->ngpu : 1; }
+
+int kiln_ctx_device_ordinal(const kiln_ctx *ctx, int i)
+{
+    if (!ctx || ctx->backend != KILN_BACKEND_CUDA || i < 0 || i >= ctx->ngpu) return -1;
+    return ctx->gpu_ordinal[i];
+}
 
 kiln_status kiln_ctx_set_threads(kiln_ctx *ctx, int threads)
 {

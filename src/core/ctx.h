@@ -37,6 +37,8 @@ struct kiln_ctx {
     kiln_progress_fn progress; /* kiln_ctx_set_progress */
     void *progress_user;
     int progress_busy; /* a report under way (src/core/progress.c) */
+    /* while several devices run at once (kiln_gpu_each): the first error message stays */
+    int err_keep_first;
     char err[KILN_ERR_MAX];
 };
 
@@ -47,6 +49,10 @@ kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The calling thread's prefix for the messages kiln_fail records ("cuda:1: "), or NULL: set by
+ * kiln_gpu_each in each device's thread, so that a failure names its device. */
+void kiln_err_set_thread_prefix(const char *prefix);
 
 /* Nonzero when the caller's interrupt poll asks to stop (ctx may be NULL: never). Long loops call
  * it between launches, iterations or chunks and then return kiln_interrupted(ctx). */

@@ -68,6 +68,24 @@ typedef struct kiln_gpu_pr_stats {
     int kernel; /* the one that ran: KILN_GPU_PR_GRID or KILN_GPU_PR_CLUSTER */
 } kiln_gpu_pr_stats;
 
+/* ---- PageRank over row parts: several devices of a context, or one process of a split (MPI).
+ * A part holds rows [v0, v1) of the in-edge CSR and a whole contribution vector y (y = x / W,
+ * W the out-weight sum or out-degree; x itself for a dangling vertex) in float32 or float64, in
+ * two copies: `cur`, read by a pass, and `next`, whose own rows a pass writes. The host completes
+ * `next` from the other parts (pr_part_share, or pr_part_get/put through the host) and flips. */
+typedef struct kiln_gpu_pr_part kiln_gpu_pr_part;
+typedef struct kiln_gpu_pr_part_spec {
+    uint64_t n, v0, v1;
+    const uint64_t *offsets; /* the graph's, indexed by vertex: rows v0..v1 are used */
+    const uint32_t *sources; /* indexed by the offsets' values, as the graph's own */
+    const double *weights; /* aligned with sources, or NULL (unweighted) */
+    const uint32_t *outdeg; /* n */
+    const double *out_weight; /* n, or NULL: W = outdeg */
+    const double *personalization, *dangling; /* n, normalized, or NULL (uniform; dangling: personalization) */
+    double damping;
+    int use_double;
+} kiln_gpu_pr_part_spec;
+
 /* ---- Merkle trees */
 typedef struct kiln_gpu_merkle_cfg {
     int method; /* KILN_MERKLE_LEVELS or KILN_MERKLE_SUBTREES */
@@ -168,6 +186,21 @@ struct kiln_gpu_ops {
     kiln_status (*rmat_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
     kiln_status (*pagerank)(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
                             kiln_gpu_pr_stats *stats);
+
+    /* ---- PageRank parts (above). open uploads the part's rows; put/get copy rows [first,
+     * first + count) of `cur` from/to the host (elements of 4 or 8 bytes as use_double says);
+     * launch starts a pass (cur -> own rows of next) with the last dangling mass on the part's
+     * stream, sums waits for it and gives its rows' L1 change and new dangling mass; share copies
+     * src's own rows of next into dst's next (a peer copy, or a device copy on one GPU), both
+     * passes finished; flip makes next current. */
+    kiln_status (*pr_part_open)(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, kiln_gpu_pr_part **out);
+    kiln_status (*pr_part_put)(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
+    kiln_status (*pr_part_get)(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);
+    kiln_status (*pr_part_launch)(kiln_gpu_pr_part *p, double dangling);
+    kiln_status (*pr_part_sums)(kiln_gpu_pr_part *p, double *res, double *dangling);
+    kiln_status (*pr_part_share)(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
+    void (*pr_part_flip)(kiln_gpu_pr_part *p);
+    void (*pr_part_close)(kiln_gpu_pr_part *p);
 };
 
 /* The GPU backend compiled into this build, or NULL (built without CUDA). */
@@ -176,6 +209,15 @@ const kiln_gpu_ops *kiln_gpu_backend(void);
 /* The context's i-th GPU, opened on first use. KILN_ERR_DEVICE (in ctx) when the context has no
  * such GPU or it cannot be opened. */
 kiln_status kiln_ctx_gpu(kiln_ctx *ctx, int i, kiln_gpu **out);
+/* Runs task(arg, i, handle of GPU i) for every GPU of the context, each in a thread of its own
+ * (one GPU: in the calling thread), and returns when all have. A failing task stops the others at
+ * their next interrupt poll; its message, prefixed with its device ("cuda:1 (device 2 of 2): "),
+ * is the context's error and its status the result; else KILN_STOPPED when one was interrupted.
+ * Tasks must not call the caller's callbacks (they are not thread-safe): they fill per-device
+ * results that the caller merges. */
+typedef kiln_status (*kiln_gpu_task)(void *arg, int i, kiln_gpu *g);
+kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg);
+
 /* Closes every GPU handle of the context (the list itself stays). */
 void kiln_ctx_close_gpus(kiln_ctx *ctx);
 
