@@ -3,6 +3,7 @@
  * what the GPU saves, so the check covers all of a small batch and a pseudo-random sample of a
  * large one (up to VERIFY_ALL messages and about 1/64 of the bytes, the first and last included). */
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,38 +154,79 @@ kiln_gpu_hash_params kiln_hash_gpu_params(kiln_hash_algo algo, size_t outlen)
     return p;
 }
 
-static kiln_status gpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
-                             size_t msg_len, size_t n, uint8_t *out, size_t outlen)
+/* One GPU batch over the context's devices: each takes a contiguous run of messages (balanced by
+ * bytes) and hashes it chunk by chunk, every chunk's sample re-checked on the CPU. */
+typedef struct gpu_batch_run {
+    kiln_ctx *ctx;
+    kiln_hash_algo algo;
+    kiln_gpu_hash_params p;
+    const uint8_t *data;
+    const uint64_t *offsets;
+    size_t msg_len, outlen;
+    uint8_t *out;
+    size_t first[KILN_MAX_GPUS + 1]; /* device i hashes messages [first[i], first[i+1]) */
+    uint64_t total;
+    _Atomic uint64_t done; /* bytes hashed by all devices, for the progress report */
+} gpu_batch_run;
+
+static uint64_t bytes_before(const gpu_batch_run *b, size_t i)
 {
-    kiln_gpu *g;
-    kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
-    if (st != KILN_OK) return st;
-    kiln_gpu_hash_params p = kiln_hash_gpu_params(algo, outlen);
-    const uint64_t total = offsets ? offsets[n] - offsets[0] : (uint64_t)msg_len * n;
-    for (size_t first = 0; first < n;) {
-        kiln_ctx_report(ctx, "hash", "bytes", offsets ? offsets[first] - offsets[0] : (uint64_t)msg_len * first, total);
+    return b->offsets ? b->offsets[i] - b->offsets[0] : (uint64_t)b->msg_len * i;
+}
+
+static kiln_status gpu_batch_part(void *arg, int device, kiln_gpu *g)
+{
+    gpu_batch_run *b = arg;
+    kiln_ctx *ctx = b->ctx;
+    const uint64_t *offsets = b->offsets;
+    const size_t msg_len = b->msg_len, outlen = b->outlen, end = b->first[device + 1];
+    for (size_t first = b->first[device]; first < end;) {
+        kiln_ctx_report(ctx, "hash", "bytes", atomic_load(&b->done), b->total);
         if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
         /* as many messages as fit the chunk's bytes, at least one */
         size_t count = 1;
         if (offsets) {
-            while (first + count < n && offsets[first + count + 1] - offsets[first] <= GPU_CHUNK_BYTES) count++;
+            while (first + count < end && offsets[first + count + 1] - offsets[first] <= GPU_CHUNK_BYTES) count++;
         } else {
-            size_t per = msg_len ? (size_t)(GPU_CHUNK_BYTES / msg_len) : n;
+            size_t per = msg_len ? (size_t)(GPU_CHUNK_BYTES / msg_len) : end - first;
             count = per < 1 ? 1 : per;
-            if (count > n - first) count = n - first;
+            if (count > end - first) count = end - first;
         }
         /* the device copy starts at the chunk's first byte; the CPU check keeps absolute offsets */
+        const uint8_t *data = b->data;
         const uint8_t *chunk = !data ? NULL : offsets ? data + offsets[first] : data + first * msg_len;
         float ms;
-        st = ctx->gpu->hash_batch(g, &p, chunk, offsets ? offsets + first : NULL, msg_len, count, out + first * outlen,
-                                  &ms);
+        kiln_status st = ctx->gpu->hash_batch(g, &b->p, chunk, offsets ? offsets + first : NULL, msg_len, count,
+                                              b->out + first * outlen, &ms);
         if (st != KILN_OK) return st;
-        st = kiln_hash_verify_sample(ctx, algo, offsets ? data : chunk, offsets ? offsets + first : NULL, msg_len,
-                                     count, out + first * outlen, outlen);
+        st = kiln_hash_verify_sample(ctx, b->algo, offsets ? data : chunk, offsets ? offsets + first : NULL, msg_len,
+                                     count, b->out + first * outlen, outlen);
         if (st != KILN_OK) return st;
+        atomic_fetch_add(&b->done, bytes_before(b, first + count) - bytes_before(b, first));
         first += count;
     }
     return KILN_OK;
+}
+
+static kiln_status gpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
+                             size_t msg_len, size_t n, uint8_t *out, size_t outlen)
+{
+    gpu_batch_run b = {ctx, algo, kiln_hash_gpu_params(algo, outlen), data, offsets, msg_len, outlen, out, {0}, 0, 0};
+    b.total = bytes_before(&b, n);
+    /* device i's run starts at the first message at or past i/k of the bytes */
+    const int k = ctx->ngpu;
+    b.first[k] = n;
+    for (int i = 1; i < k; i++) {
+        uint64_t want = b.total / (uint64_t)k * (uint64_t)i;
+        size_t lo = b.first[i - 1], hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (bytes_before(&b, mid) < want) lo = mid + 1;
+            else hi = mid;
+        }
+        b.first[i] = lo;
+    }
+    return kiln_gpu_each(ctx, gpu_batch_part, &b);
 }
 
 kiln_status kiln_hash_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,

@@ -42,6 +42,7 @@ static kiln_status check_opts(kiln_ctx *ctx, const kiln_merkle_opts *o, kiln_gpu
 typedef struct node_source {
     kiln_ctx *ctx;
     const uint8_t *host;
+    kiln_gpu *gpu; /* the device holding the tree when there is no host copy */
 } node_source;
 
 static kiln_status read_nodes(node_source *s, uint64_t first, uint64_t count, uint8_t *out)
@@ -50,10 +51,7 @@ static kiln_status read_nodes(node_source *s, uint64_t first, uint64_t count, ui
         memcpy(out, s->host + NODE * first, (size_t)count * NODE);
         return KILN_OK;
     }
-    kiln_gpu *g;
-    kiln_status st = kiln_ctx_gpu(s->ctx, 0, &g);
-    if (st != KILN_OK) return st;
-    return s->ctx->gpu->merkle_read(g, first, count, out);
+    return s->ctx->gpu->merkle_read(s->gpu, first, count, out);
 }
 
 /* Node i of level l (l >= 1) against its children. */
@@ -80,10 +78,10 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static kiln_status check_gpu_tree(kiln_ctx *ctx, const kiln_merkle_kind *kind, uint64_t n, const uint8_t *host_tree,
-                                  uint8_t root[32])
+static kiln_status check_gpu_tree(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_kind *kind, uint64_t n,
+                                  const uint8_t *host_tree, uint8_t root[32])
 {
-    node_source src = {ctx, host_tree};
+    node_source src = {ctx, host_tree, g};
     int levels = kiln_merkle_levels(n), top = 0;
     while (kiln_merkle_level_size(n, top) > TOP_NODES) top++;
     uint64_t first = kiln_merkle_level_offset(n, top), count = kiln_merkle_tree_size(n) - first;
@@ -128,6 +126,136 @@ static kiln_status check_args(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
     return KILN_OK;
 }
 
+/* The tree of leaves[0..n) on GPU g, checked, its root in root and, when tree is not NULL, all
+ * its nodes (kiln_merkle_tree_size(n) * 32 bytes) in tree. */
+static kiln_status tree_on(kiln_ctx *ctx, kiln_gpu *g, kiln_merkle_algo algo, const kiln_merkle_kind *kind,
+                           const kiln_gpu_merkle_cfg *cfg, const uint8_t *leaves, uint64_t n, uint8_t root[32],
+                           uint8_t *tree)
+{
+    int launches;
+    float ms;
+    kiln_status st = ctx->gpu->merkle_upload(g, leaves, n);
+    if (st == KILN_OK) st = kiln_ctx_poll(ctx);
+    if (st == KILN_OK) st = ctx->gpu->merkle_build(g, algo, n, cfg, &launches, &ms);
+    if (st == KILN_OK) st = kiln_ctx_poll(ctx);
+    if (st != KILN_OK) return st;
+    if (tree) {
+        memcpy(tree, leaves, (size_t)n * NODE);
+        st = ctx->gpu->merkle_read(g, n, kiln_merkle_tree_size(n) - n, tree + NODE * n);
+        if (st != KILN_OK) return st;
+    }
+    return check_gpu_tree(ctx, g, kind, n, tree, root);
+}
+
+static kiln_status build_on_gpu(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind *kind,
+                                const kiln_gpu_merkle_cfg *cfg, const uint8_t *leaves, uint64_t n, uint8_t root[32],
+                                uint8_t *tree)
+{
+    kiln_gpu *g;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
+    if (st != KILN_OK) return st;
+    const uint64_t merges = kiln_merkle_merges(n);
+    kiln_ctx_report(ctx, "merkle", "merges", 0, merges);
+    st = tree_on(ctx, g, algo, kind, cfg, leaves, n, root, tree);
+    if (st == KILN_OK) kiln_ctx_report(ctx, "merkle", "merges", merges, merges);
+    return st;
+}
+
+/* Several GPUs: the leaves cut into aligned ranges of S = 2^h leaves (the last one shorter), one
+ * subtree per device. Levels 0..h of a subtree are the matching slices of the whole tree's levels
+ * (each range starts at an even node of every level below h, so the odd-node rule of the last
+ * range falls where the whole tree's does), and the levels above h are the tree over the
+ * subtrees' roots, built on the CPU. */
+typedef struct devices_tree {
+    kiln_ctx *ctx;
+    kiln_merkle_algo algo;
+    const kiln_merkle_kind *kind;
+    const kiln_gpu_merkle_cfg *cfg;
+    const uint8_t *leaves;
+    uint64_t n, S;
+    uint8_t *roots; /* one node per range */
+    uint8_t *subtrees[KILN_MAX_GPUS]; /* each range's nodes, when the whole tree is asked for */
+} devices_tree;
+
+static uint64_t range_leaves(const devices_tree *d, int i)
+{
+    uint64_t first = d->S * (uint64_t)i;
+    return first >= d->n ? 0 : d->n - first < d->S ? d->n - first : d->S;
+}
+
+static kiln_status subtree_task(void *arg, int i, kiln_gpu *g)
+{
+    devices_tree *d = arg;
+    uint64_t r = range_leaves(d, i);
+    if (r == 0) return KILN_OK;
+    uint8_t *node = d->roots + NODE * i, pair[NODE];
+    const uint8_t *first = d->leaves + NODE * d->S * (uint64_t)i;
+    kiln_status st = KILN_OK;
+    if (r == 1) { /* a lone leaf is its own tree */
+        memcpy(node, first, NODE);
+        if (d->subtrees[i]) memcpy(d->subtrees[i], first, NODE);
+    } else {
+        st = tree_on(d->ctx, g, d->algo, d->kind, d->cfg, first, r, node, d->subtrees[i]);
+    }
+    /* a shorter last range tops out below level h: the whole tree pairs its lone node with
+     * itself up to there (it is the last node of an odd level) */
+    for (int l = kiln_merkle_levels(r); st == KILN_OK && (uint64_t)1 << (l - 1) < d->S; l++) {
+        kiln_merkle_merge_bytes(d->kind, node, node, pair);
+        memcpy(node, pair, NODE);
+    }
+    return st;
+}
+
+static kiln_status build_on_devices(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind *kind,
+                                    const kiln_gpu_merkle_cfg *cfg, const uint8_t *leaves, uint64_t n, uint8_t root[32],
+                                    uint8_t *tree)
+{
+    const int k = ctx->ngpu;
+    uint64_t S = 1;
+    int h = 0;
+    while (S * (uint64_t)k < n) S <<= 1, h++;
+    devices_tree d = {ctx, algo, kind, cfg, leaves, n, S, NULL, {0}};
+    const int ranges = (int)((n + S - 1) / S);
+    const uint64_t top_n = (uint64_t)ranges;
+    /* the tree over the ranges' roots: its level 0 is the roots */
+    uint8_t *top = malloc((size_t)kiln_merkle_tree_size(top_n) * NODE);
+    kiln_status st = top ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    d.roots = top;
+    for (int i = 0; i < ranges && tree && st == KILN_OK; i++)
+        if (!(d.subtrees[i] = malloc((size_t)kiln_merkle_tree_size(range_leaves(&d, i)) * NODE)))
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for the subtrees");
+    const uint64_t merges = kiln_merkle_merges(n);
+    kiln_ctx_report(ctx, "merkle", "merges", 0, merges);
+    if (st == KILN_OK) st = kiln_gpu_each(ctx, subtree_task, &d);
+    if (st == KILN_OK) {
+        kiln_merkle_fill_levels(kind, top, top_n, 0, 1);
+        memcpy(root, top + NODE * (kiln_merkle_tree_size(top_n) - 1), NODE);
+        kiln_ctx_report(ctx, "merkle", "merges", merges, merges);
+    }
+    if (st == KILN_OK && tree) {
+        /* each range's level l into the whole tree's level l, at the range's first node there */
+        for (int i = 0; i < ranges; i++) {
+            uint64_t r = range_leaves(&d, i);
+            const int lv = kiln_merkle_levels(r);
+            for (int l = 0; l <= h; l++) {
+                uint8_t *at = tree + NODE * (kiln_merkle_level_offset(n, l) + (S >> l) * (uint64_t)i);
+                if (l < lv)
+                    memcpy(at, d.subtrees[i] + NODE * kiln_merkle_level_offset(r, l),
+                           (size_t)kiln_merkle_level_size(r, l) * NODE);
+                else /* the lone node's self-pairings (subtree_task) */
+                    kiln_merkle_merge_bytes(kind, tree + NODE * (kiln_merkle_level_offset(n, l - 1) + (S >> (l - 1)) * (uint64_t)i),
+                                            tree + NODE * (kiln_merkle_level_offset(n, l - 1) + (S >> (l - 1)) * (uint64_t)i), at);
+            }
+        }
+        for (int l = 1; l < kiln_merkle_levels(top_n); l++)
+            memcpy(tree + NODE * kiln_merkle_level_offset(n, h + l), top + NODE * kiln_merkle_level_offset(top_n, l),
+                   (size_t)kiln_merkle_level_size(top_n, l) * NODE);
+    }
+    for (int i = 0; i < KILN_MAX_GPUS; i++) free(d.subtrees[i]);
+    free(top);
+    return st;
+}
+
 kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *leaves, uint64_t n,
                               const kiln_merkle_opts *opts, uint8_t root[32], uint8_t *tree)
 {
@@ -141,28 +269,8 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
     if (!ctx || ctx->backend == KILN_BACKEND_CPU)
         return kiln_merkle_build_cpu(ctx, kind, leaves, n, ctx ? ctx->threads : 0, root, tree);
 
-    kiln_gpu *g;
-    if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
-    int launches;
-    float ms;
-    const uint64_t merges = kiln_merkle_merges(n);
-    st = ctx->gpu->merkle_upload(g, leaves, n);
-    if (st == KILN_OK) {
-        kiln_ctx_report(ctx, "merkle", "merges", 0, merges);
-        st = kiln_ctx_poll(ctx);
-    }
-    if (st == KILN_OK) st = ctx->gpu->merkle_build(g, algo, n, &cfg, &launches, &ms);
-    if (st == KILN_OK) {
-        kiln_ctx_report(ctx, "merkle", "merges", merges, merges);
-        st = kiln_ctx_poll(ctx);
-    }
-    if (st != KILN_OK) return st;
-    if (tree) {
-        memcpy(tree, leaves, (size_t)n * NODE);
-        st = ctx->gpu->merkle_read(g, n, kiln_merkle_tree_size(n) - n, tree + NODE * n);
-        if (st != KILN_OK) return st;
-    }
-    return check_gpu_tree(ctx, kind, n, tree, root);
+    return ctx->ngpu > 1 && n >= 2 * (uint64_t)ctx->ngpu ? build_on_devices(ctx, algo, kind, &cfg, leaves, n, root, tree)
+                                                           : build_on_gpu(ctx, algo, kind, &cfg, leaves, n, root, tree);
 }
 
 static kiln_status bench_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, uint64_t n, int reps, double *times)
@@ -217,7 +325,7 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
             st = ctx->gpu->merkle_build(g, algo, n, &cfg, &res->launches, &ms);
             if (r >= 0) times[r] = ms * 1e-3;
         }
-        if (st == KILN_OK && (st = check_gpu_tree(ctx, kind, n, NULL, root)) == KILN_OK) {
+        if (st == KILN_OK && (st = check_gpu_tree(ctx, g, kind, n, NULL, root)) == KILN_OK) {
             res->seconds = kiln_median(times, (size_t)reps);
             for (int r = -1; r < reps && st == KILN_OK; r++) {
                 kiln_ctx_report(ctx, "bench", "runs", (uint64_t)(r + 1), (uint64_t)reps + 1);

@@ -79,10 +79,64 @@ static const scan_algo algos[KILN_ALGO_COUNT] = {
                           scrypt_cuda_range, UINT64_C(1) << 8, UINT64_C(1) << 19, 0.3},
 };
 
+/* A range over several GPUs: device i searches the i-th of equal slices into its own candidate
+ * buffer, and the buffers are joined (the CPU checks them all after). */
+typedef struct devices_range {
+    scan_run *r;
+    uint32_t start;
+    uint64_t count;
+    uint32_t *cand[KILN_MAX_GPUS];
+    uint64_t n[KILN_MAX_GPUS];
+} devices_range;
+
+static void slice(const devices_range *d, int i, uint32_t *start, uint64_t *count)
+{
+    const uint64_t k = (uint64_t)d->r->ctx->ngpu, lo = d->count * (uint64_t)i / k, hi = d->count * (uint64_t)(i + 1) / k;
+    *start = d->start + (uint32_t)lo;
+    *count = hi - lo;
+}
+
+static kiln_status device_slice(void *arg, int i, kiln_gpu *g)
+{
+    devices_range *d = arg;
+    scan_run r = *d->r; /* this device's view: its handle and candidate buffer */
+    r.gpu = g;
+    r.cand = d->cand[i];
+    uint32_t start;
+    uint64_t count;
+    slice(d, i, &start, &count);
+    d->n[i] = 0;
+    return count ? r.algo->cuda_range(&r, start, count, &d->n[i]) : KILN_OK;
+}
+
+static kiln_status devices_range_run(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
+{
+    const int k = r->ctx->ngpu;
+    devices_range d = {r, start, count, {0}, {0}};
+    kiln_status st = KILN_OK;
+    for (int i = 0; i < k && st == KILN_OK; i++)
+        if (!(d.cand[i] = malloc(CAND_CAP * sizeof *d.cand[i])))
+            st = kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for candidate buffers");
+    if (st == KILN_OK) st = kiln_gpu_each(r->ctx, device_slice, &d);
+    *n = 0;
+    for (int i = 0; i < k && st == KILN_OK; i++) {
+        /* an overflowing device makes the whole range split, as one device's overflow does */
+        if (d.n[i] > CAND_CAP || *n + d.n[i] > CAND_CAP) {
+            *n = CAND_CAP + 1;
+            break;
+        }
+        memcpy(r->cand + *n, d.cand[i], d.n[i] * sizeof *r->cand);
+        *n += d.n[i];
+    }
+    for (int i = 0; i < k; i++) free(d.cand[i]);
+    return st;
+}
+
 /* Candidates of one range from the backend; *n may exceed CAND_CAP (then the range is split). */
 static kiln_status backend_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
-    if (r->ctx->backend != KILN_BACKEND_CPU) return r->algo->cuda_range(r, start, count, n);
+    if (r->ctx->backend != KILN_BACKEND_CPU)
+        return r->ctx->ngpu > 1 ? devices_range_run(r, start, count, n) : r->algo->cuda_range(r, start, count, n);
     *n = r->algo->cpu_search(r->ctx->threads, &r->state, start, count, r->cand, CAND_CAP);
     if (*n == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU %s", r->algo->cpu_memory);
     return KILN_OK;
@@ -152,7 +206,7 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
 static kiln_status prepare_backend(scan_run *r)
 {
     r->algo->prepare(r);
-    if (r->ctx->backend == KILN_BACKEND_CPU) return KILN_OK;
+    if (r->ctx->backend == KILN_BACKEND_CPU || r->ctx->ngpu > 1) return KILN_OK; /* several: opened per range */
     return kiln_ctx_gpu(r->ctx, 0, &r->gpu);
 }
 
@@ -188,7 +242,9 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     }
 
     /* first launches are short and grow until one takes about LAUNCH_TARGET_S */
-    uint64_t chunk = ctx->backend == KILN_BACKEND_CPU ? r.algo->cpu_first_chunk : r.algo->cuda_first_chunk;
+    /* several GPUs take a launch each per range */
+    uint64_t chunk = ctx->backend == KILN_BACKEND_CPU ? r.algo->cpu_first_chunk
+                                                      : r.algo->cuda_first_chunk * (uint64_t)ctx->ngpu;
     uint64_t max_chunk = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 28) : NONCE_SPACE;
     double target_s = ctx->backend == KILN_BACKEND_CUDA && r.algo->gpu_range_s > 0 ? r.algo->gpu_range_s
                                                                                     : LAUNCH_TARGET_S;
