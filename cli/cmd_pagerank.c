@@ -132,7 +132,7 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--top", OPT_U64, &top, "K", "print rank<TAB>node<TAB>score of the K best", .hi = 0x7fffffff},
         {"--output", OPT_STR, &a->output, "FILE", "write node<TAB>score for every node", .modes = 0},
         {"--save-csr", OPT_STR, &a->save_csr, "FILE", "write the graph as a CSR cache", .modes = 0},
-        {"--device", OPT_DEVICE, &a->device, "auto|cpu|cuda|cuda:I", "where to run (default auto)", .modes = 0},
+        {"--device", OPT_DEVICE, &a->device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to run (default auto); a set splits the rows over its GPUs", .modes = 0},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .hi = 4096},
         {"--precision", OPT_STR, &precision, "float32|float64", "rank precision (default: float64 on the CPU, float32 on a GPU)", .modes = 0},
         {"--no-reorder", OPT_FLAG, &no_reorder, NULL, "GPU: keep the vertex order", .modes = 0},
@@ -277,7 +277,19 @@ int cmd_pagerank(int argc, char **argv)
         pr_dist_end(dist);
         return json_end(code);
     }
-    kiln_ctx *ctx = cli_open(cmd, a.device, a.threads, &code);
+    /* under mpirun each process drives one device: "cuda" and "auto" mean the GPU of its number
+     * on its host (modulo the GPUs there) */
+    char rank_gpu[32];
+    if (dist && (strcmp(a.device, "cuda") == 0 || (strcmp(a.device, "auto") == 0 && kiln_cuda_device_count() > 0))) {
+        snprintf(rank_gpu, sizeof rank_gpu, "cuda:%d", kiln_dist_local_rank(dist) % kiln_cuda_device_count());
+        a.device = rank_gpu;
+    }
+    kiln_ctx *ctx = NULL;
+    if (dist && (strchr(a.device, ',') || strcmp(a.device, "cuda:all") == 0))
+        code = cli_error(EXIT_USAGE, cmd, "under mpirun each process drives one device: give --device cuda (the GPU of "
+                                          "its local rank), cuda:N or cpu, not the set %s", a.device);
+    else
+        ctx = cli_open(cmd, a.device, a.threads, &code);
     code = pr_dist_agree(cmd, dist, ctx ? EXIT_OK : code);
     if (!ctx || code) {
         kiln_ctx_free(ctx);
@@ -366,7 +378,9 @@ int cmd_pagerank(int argc, char **argv)
         json_bool("reorder", a.reorder);
         json_str("kernel", kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA     ? "cpu"
                            : res.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
+                           : res.kernel == KILN_PR_KERNEL_PARTS   ? "parts"
                                                                   : "grid");
+        json_int("devices", kiln_ctx_device_count(ctx));
         json_int("repeat", a.repeat);
         json_bool("weighted", (a.flags & KILN_GRAPH_WEIGHTED) != 0);
         json_str("personalization", a.personalization);

@@ -88,8 +88,11 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
 /* The GPU layouts and kernels every comparison runs through: the vertex order kept (grid kernel
  * over an index list), relabelled with the grid kernel, and relabelled with the cluster kernel
  * where the graph fits it (compute capability 9.0+; else the default choice). */
-enum { WAY_KEEP_ORDER = 0, WAY_GRID = 1, WAY_CLUSTER = 2, WAYS = 3 };
-static const char *const way_names[WAYS] = {"no-reorder", "grid", "cluster"};
+enum { WAY_KEEP_ORDER = 0, WAY_GRID = 1, WAY_CLUSTER = 2, WAY_PARTS = 3, WAYS = 4 };
+static const char *const way_names[WAYS] = {"no-reorder", "grid", "cluster", "parts"};
+/* WAY_PARTS: the several-device path (rows split over devices, slices exchanged every pass) on
+ * three logical devices of GPU 0 */
+static kiln_ctx *parts_ctx;
 
 /* NetworkX's optional vectors (NULL: its default). */
 typedef struct pr_vectors {
@@ -115,7 +118,12 @@ static double *pagerank_vec(kiln_ctx *ctx, const kiln_graph *g, kiln_precision p
         o.dangling = v->dangling;
         o.nstart = v->nstart;
     }
+    if (way == WAY_PARTS && kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA) {
+        ctx = parts_ctx;
+        o.kernel = KILN_PR_KERNEL_AUTO;
+    }
     *st = kiln_pagerank(ctx, g, &o, x, res);
+    if (*st == KILN_OK && way == WAY_PARTS && ctx == parts_ctx && res->kernel != KILN_PR_KERNEL_PARTS) *st = KILN_ERR_DEVICE;
     if (*st == KILN_ERR_INPUT && way == WAY_CLUSTER && strstr(kiln_last_error(ctx), "cluster kernel cannot run")) {
         o.kernel = KILN_PR_KERNEL_AUTO;
         *st = kiln_pagerank(ctx, g, &o, x, res);
@@ -580,9 +588,13 @@ int main(void)
     }
     kiln_ctx *gpu = kiln_ctx_new(), *cpu = kiln_ctx_new();
     CHECK(kiln_ctx_set_device(gpu, "cuda") == KILN_OK, "cuda: %s", kiln_last_error(gpu));
+    parts_ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(parts_ctx, "cuda:0,0,0") == KILN_OK && kiln_ctx_device_count(parts_ctx) == 3,
+          "cuda:0,0,0: %s", kiln_last_error(parts_ctx));
     const char *only = getenv("KILN_TEST_ONLY");
     if (only && strcmp(only, "cluster") == 0) {
         test_cluster_only(gpu, cpu);
+        kiln_ctx_free(parts_ctx);
         kiln_ctx_free(gpu);
         kiln_ctx_free(cpu);
         return check_summary();
@@ -593,6 +605,7 @@ int main(void)
     test_hand(gpu);
     test_definition(gpu, cpu);
     bench_definition(gpu, cpu);
+    kiln_ctx_free(parts_ctx);
     kiln_ctx_free(gpu);
     kiln_ctx_free(cpu);
     tmp_cleanup();

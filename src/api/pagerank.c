@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "../core/bench.h"
+#include "../core/clock.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
 #include "../graph/graph.h"
+#include "pagerank_parts.h"
 
 void kiln_pagerank_options_init(kiln_pagerank_options *opt)
 {
@@ -92,8 +94,10 @@ static kiln_status vectors_make(kiln_ctx *ctx, const kiln_graph *g, const kiln_p
     return st;
 }
 
-static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
-                            const kiln_pr_problem *prob, int use_double, double *ranks, kiln_pagerank_result *res)
+/* The one-device kernels (pagerank.cu): the whole graph on the context's only GPU. */
+static kiln_status run_one_gpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                               const kiln_pr_problem *prob, int use_double, double *ranks, kiln_pagerank_result *res,
+                               double *device_residual)
 {
     kiln_gpu *gpu;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
@@ -110,8 +114,43 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
     res->seconds = s.loop_ms * 1e-3;
     res->setup_seconds = s.setup_s;
     res->kernel = s.kernel == KILN_GPU_PR_CLUSTER ? KILN_PR_KERNEL_CLUSTER : KILN_PR_KERNEL_GRID;
+    *device_residual = s.residual;
+    return KILN_OK;
+}
 
-    /* the device result must be (nearly) a fixed point, and a distribution */
+/* Row parts (pagerank_parts.c): several devices, or a GPU process of a split. */
+static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                                 const kiln_pr_problem *prob, int use_double, const kiln_pr_split *split, double *ranks,
+                                 kiln_pagerank_result *res, double *device_residual)
+{
+    if (opt->kernel == KILN_PR_KERNEL_CLUSTER)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "the cluster kernel runs on one GPU only (not on %s)",
+                         split ? "a process of a split" : "a device set");
+    kiln_pr_cpu_stats s;
+    double t = kiln_now();
+    kiln_status st = kiln_pagerank_gpu_parts(ctx, g, prob, use_double, opt->repeat, split, ranks, &s);
+    if (st != KILN_OK) return st;
+    res->iterations = s.iterations;
+    res->converged = s.converged;
+    res->residual = s.residual;
+    res->seconds = s.seconds;
+    res->setup_seconds = kiln_now() - t - s.seconds * (opt->repeat > 1 ? opt->repeat : 1);
+    res->kernel = KILN_PR_KERNEL_PARTS;
+    *device_residual = s.residual;
+    return KILN_OK;
+}
+
+static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                            const kiln_pr_problem *prob, int use_double, const kiln_pr_split *split, double *ranks,
+                            kiln_pagerank_result *res)
+{
+    double device_residual = 0;
+    kiln_status st = split || ctx->ngpu > 1
+                         ? run_gpu_parts(ctx, g, opt, prob, use_double, split, ranks, res, &device_residual)
+                         : run_one_gpu(ctx, g, opt, prob, use_double, ranks, res, &device_residual);
+    if (st != KILN_OK) return st;
+    /* the device result must be (nearly) a fixed point, and a distribution; a process of a split
+     * checks its rows and the sums are those of every process */
     const int threads = kiln_graph_threads(ctx);
     double sum = 0;
     const int64_t n = (int64_t)g->n;
@@ -121,15 +160,23 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
         sum += ranks[v];
         finite = finite && isfinite(ranks[v]) && ranks[v] >= 0;
     }
-    double r = kiln_pagerank_cpu_residual(g, prob, ranks, threads);
+    double r = split ? kiln_pagerank_cpu_residual_rows(g, prob, ranks, split->v0, split->v1, threads)
+                     : kiln_pagerank_cpu_residual(g, prob, ranks, threads);
+    int failed = r < 0 || !finite;
+    if (split) {
+        double sums[2] = {r < 0 ? 0 : r, 0};
+        if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0)
+            return kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+        r = sums[0];
+    }
     if (r < 0) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory checking the GPU result");
     res->verify_residual = r;
     double slack = verify_slack(use_double);
-    if (!finite || fabs(sum - 1.0) > slack || !(r <= s.residual + slack))
+    if (failed || fabs(sum - 1.0) > slack || !(r <= device_residual + slack))
         return kiln_fail(ctx, KILN_ERR_DEVICE,
                          "the GPU PageRank failed the CPU check: sum %.9g, one more float64 iteration changes it by "
-                         "%.3g (device reported %.3g)",
-                         sum, r, s.residual);
+                         "%.3g (device reported %.3g)%s",
+                         sum, r, device_residual, failed && finite && r >= 0 ? " (in another process)" : "");
     return KILN_OK;
 }
 
@@ -199,13 +246,9 @@ kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pa
     kiln_backend backend = ctx ? ctx->backend : KILN_BACKEND_CPU;
     if (backend == KILN_BACKEND_CPU) {
         st = run_cpu(ctx, g, opt, &prob, split, ranks, result);
-    } else if (split) {
-        /* the GPU part of a split is not written yet: it would run its slice of each pass on the
-         * device and stage y through the host for split->exchange (see docs/PAGERANK.md) */
-        st = kiln_fail(ctx, KILN_ERR_INPUT, "PageRank across processes runs on the CPU only (--device cpu)");
     } else {
         int use_double = opt->precision == KILN_PRECISION_FLOAT64;
-        st = run_cuda(ctx, g, opt, &prob, use_double, ranks, result);
+        st = run_cuda(ctx, g, opt, &prob, use_double, split, ranks, result);
         result->precision = use_double ? KILN_PRECISION_FLOAT64 : KILN_PRECISION_FLOAT32;
     }
     vectors_free(&vec);

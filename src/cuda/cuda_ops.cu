@@ -28,6 +28,14 @@ static kiln_gpu_ops make_ops()
     ops.csr_from_edges = kiln_cuda_csr_from_edges;
     ops.rmat_csr = kiln_cuda_rmat_csr;
     ops.pagerank = kiln_cuda_pagerank;
+    ops.pr_part_open = kiln_cuda_pr_part_open;
+    ops.pr_part_put = kiln_cuda_pr_part_put;
+    ops.pr_part_get = kiln_cuda_pr_part_get;
+    ops.pr_part_launch = kiln_cuda_pr_part_launch;
+    ops.pr_part_sums = kiln_cuda_pr_part_sums;
+    ops.pr_part_share = kiln_cuda_pr_part_share;
+    ops.pr_part_flip = kiln_cuda_pr_part_flip;
+    ops.pr_part_close = kiln_cuda_pr_part_close;
     return ops;
 }
 

@@ -68,6 +68,16 @@ kiln_status kiln_cuda_keccak_f1600_batch(kiln_gpu *st, kiln_keccak_layout layout
 kiln_status kiln_cuda_keccak_bench(kiln_gpu *st, kiln_keccak_layout layout, size_t n, int iters, int reps,
                                    float *median_ms, uint64_t *sample_before, uint64_t *sample_after, size_t nsample);
 
+/* pagerank_part.cu */
+kiln_status kiln_cuda_pr_part_open(kiln_gpu *st, const kiln_gpu_pr_part_spec *spec, kiln_gpu_pr_part **out);
+kiln_status kiln_cuda_pr_part_put(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
+kiln_status kiln_cuda_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);
+kiln_status kiln_cuda_pr_part_launch(kiln_gpu_pr_part *p, double dangling);
+kiln_status kiln_cuda_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dangling);
+kiln_status kiln_cuda_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
+void kiln_cuda_pr_part_flip(kiln_gpu_pr_part *p);
+void kiln_cuda_pr_part_close(kiln_gpu_pr_part *p);
+
 /* merkle.cu */
 kiln_status kiln_cuda_merkle_upload(kiln_gpu *st, const uint8_t *leaves, uint64_t n);
 kiln_status kiln_cuda_merkle_random(kiln_gpu *st, uint64_t n, uint64_t seed, int field);

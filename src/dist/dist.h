@@ -11,6 +11,7 @@
 struct kiln_dist {
     MPI_Comm comm;
     int rank, size;
+    int local_rank; /* among the processes of this host (MPI_COMM_TYPE_SHARED) */
 };
 
 /* kiln_dist_agree over ctx's message: the failing process's status everywhere, the other

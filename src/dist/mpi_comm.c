@@ -27,12 +27,20 @@ kiln_status kiln_dist_open(kiln_ctx *ctx, kiln_dist **out)
     d->comm = MPI_COMM_WORLD;
     MPI_Comm_rank(d->comm, &d->rank);
     MPI_Comm_size(d->comm, &d->size);
+    /* the processes sharing this host, numbered: each drives the GPU of its number */
+    MPI_Comm host;
+    d->local_rank = 0;
+    if (MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &host) == MPI_SUCCESS) {
+        MPI_Comm_rank(host, &d->local_rank);
+        MPI_Comm_free(&host);
+    }
     *out = d;
     return KILN_OK;
 }
 
 int kiln_dist_rank(const kiln_dist *d) { return d ? d->rank : 0; }
 int kiln_dist_size(const kiln_dist *d) { return d ? d->size : 1; }
+int kiln_dist_local_rank(const kiln_dist *d) { return d ? d->local_rank : 0; }
 
 void kiln_dist_close(kiln_dist *d)
 {

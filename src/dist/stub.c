@@ -17,6 +17,12 @@ int kiln_dist_rank(const kiln_dist *d)
     (void)d;
     return 0;
 }
+int kiln_dist_local_rank(const kiln_dist *d)
+{
+    (void)d;
+    return 0;
+}
+
 int kiln_dist_size(const kiln_dist *d)
 {
     (void)d;

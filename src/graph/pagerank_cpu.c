@@ -280,6 +280,12 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
 
 double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p, const double *x, int threads)
 {
+    return kiln_pagerank_cpu_residual_rows(g, p, x, 0, g->n, threads);
+}
+
+double kiln_pagerank_cpu_residual_rows(const kiln_graph *g, const kiln_pr_problem *p, const double *x, uint64_t v0,
+                                       uint64_t v1, int threads)
+{
     const int64_t n = (int64_t)g->n;
     double *y = malloc((size_t)n * sizeof *y), *y2 = malloc((size_t)n * sizeof *y2);
     if (!y || !y2) {
@@ -289,7 +295,7 @@ double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p,
     }
     double dang, dang2;
     to_y(g, x, y, &dang, threads);
-    double res = pass(g, p, y, y2, 0, (int64_t)g->n, dang, &dang2, threads);
+    double res = pass(g, p, y, y2, (int64_t)v0, (int64_t)v1, dang, &dang2, threads);
     free(y);
     free(y2);
     return res;

@@ -1,0 +1,194 @@
+/* PageRank on GPUs over row parts: the context's devices when it has several (rows split by
+ * in-edges, the new slices shared between the devices by peer copies after every pass, the sums
+ * added on the host in device order), or this process's rows of a split (MPI) on its GPU, the
+ * slices staged through host memory for the split's exchange. The iteration is the one of
+ * src/graph/pagerank_cpu.c: y = x / W, a pass computes its rows of the next y, the L1 change and
+ * the dangling mass are summed over the parts, and every part stops on the same decision. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/bench.h"
+#include "../core/clock.h"
+#include "../core/ctx.h"
+#include "../core/gpu.h"
+#include "../graph/graph.h"
+#include "pagerank_parts.h"
+
+typedef struct parts_run {
+    kiln_ctx *ctx;
+    const kiln_graph *g;
+    const kiln_pr_problem *prob;
+    int use_double;
+    int k;
+    uint64_t bound[KILN_MAX_GPUS + 1]; /* part i: rows [bound[i], bound[i+1]) */
+    kiln_gpu_pr_part *part[KILN_MAX_GPUS];
+} parts_run;
+
+static double out_scale(const kiln_graph *g, uint64_t v)
+{
+    return g->out_weight ? g->out_weight[v] : (double)g->outdeg[v];
+}
+
+static kiln_status open_task(void *arg, int i, kiln_gpu *gpu)
+{
+    parts_run *r = arg;
+    const kiln_graph *g = r->g;
+    kiln_gpu_pr_part_spec s = {g->n,          r->bound[i],    r->bound[i + 1],          g->offsets,
+                               g->sources,    g->weights,     g->outdeg,                g->out_weight,
+                               r->prob->personalization, r->prob->dangling, r->prob->damping, r->use_double};
+    return r->ctx->gpu->pr_part_open(gpu, &s, &r->part[i]);
+}
+
+/* Rows cut so that every device gets about the same number of in-edges. */
+static void balance(const kiln_graph *g, int k, uint64_t *bound)
+{
+    const uint64_t m = g->offsets[g->n] - g->offsets[0];
+    bound[0] = 0;
+    bound[k] = g->n;
+    for (int i = 1; i < k; i++) {
+        uint64_t want = g->offsets[0] + m / (uint64_t)k * (uint64_t)i, lo = bound[i - 1], hi = g->n;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (g->offsets[mid] < want) lo = mid + 1;
+            else hi = mid;
+        }
+        bound[i] = lo;
+    }
+}
+
+/* The first y (float64 in y64, and narrowed into y when float32), and the dangling mass of x0. */
+static double first_y(const kiln_graph *g, const kiln_pr_problem *p, double *y64, void *y, int use_double)
+{
+    const double uniform = 1.0 / (double)g->n;
+    double dang = 0;
+    for (uint64_t v = 0; v < g->n; v++) {
+        double W = out_scale(g, v), x = p->nstart ? p->nstart[v] : uniform;
+        y64[v] = W > 0 ? x / W : x;
+        if (!(W > 0)) dang += x;
+        if (!use_double) ((float *)y)[v] = (float)y64[v];
+    }
+    return dang;
+}
+
+/* The iterations from the first y; one run. */
+static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void *y0, double dang0, void *host_y,
+                           kiln_pr_cpu_stats *s)
+{
+    kiln_ctx *ctx = r->ctx;
+    const kiln_gpu_ops *ops = ctx->gpu;
+    const kiln_graph *g = r->g;
+    const size_t elem = r->use_double ? sizeof(double) : sizeof(float);
+    kiln_status st = KILN_OK;
+    for (int i = 0; i < r->k && st == KILN_OK; i++) st = ops->pr_part_put(r->part[i], y0, 0, g->n);
+    if (st != KILN_OK) return st;
+    const double threshold = (double)g->n * r->prob->tol;
+    double dang = dang0, res = 0, t0 = kiln_now();
+    int it = 0, converged = 0;
+    while (it < r->prob->max_iter) {
+        int stop = kiln_ctx_interrupt_requested(ctx);
+        if (stop && !split) return kiln_interrupted(ctx);
+        for (int i = 0; i < r->k && st == KILN_OK; i++) st = ops->pr_part_launch(r->part[i], dang);
+        double sum_res = 0, sum_dang = 0;
+        for (int i = 0; i < r->k && st == KILN_OK; i++) {
+            double pr, pd;
+            st = ops->pr_part_sums(r->part[i], &pr, &pd);
+            sum_res += pr;
+            sum_dang += pd;
+        }
+        if (split) {
+            /* this process's new rows through the host to the others, theirs back */
+            const uint64_t v0 = r->bound[0], v1 = r->bound[1];
+            if (st == KILN_OK) {
+                ops->pr_part_flip(r->part[0]);
+                st = ops->pr_part_get(r->part[0], host_y, v0, v1 - v0);
+            }
+            double sums[2] = {sum_res, sum_dang};
+            int ask = stop || st != KILN_OK;
+            if (split->exchange(split->arg, host_y, elem, sums, &ask) != 0)
+                return st != KILN_OK ? st : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+            if (st != KILN_OK) return st;
+            if (ask) return kiln_interrupted(ctx); /* this one or another process asked to stop */
+            st = ops->pr_part_put(r->part[0], host_y, 0, v0);
+            if (st == KILN_OK) st = ops->pr_part_put(r->part[0], host_y, v1, g->n - v1);
+            sum_res = sums[0];
+            sum_dang = sums[1];
+        } else {
+            for (int d = 0; d < r->k && st == KILN_OK; d++)
+                for (int i = 0; i < r->k && st == KILN_OK; i++)
+                    if (i != d) st = ops->pr_part_share(r->part[d], r->part[i]);
+            for (int i = 0; i < r->k; i++) ops->pr_part_flip(r->part[i]);
+        }
+        if (st != KILN_OK) return st;
+        res = sum_res;
+        dang = sum_dang;
+        it++;
+        kiln_ctx_report_residual(ctx, "pagerank", "iterations", (uint64_t)it, (uint64_t)r->prob->max_iter, res);
+        if (res < threshold) {
+            converged = 1;
+            break;
+        }
+    }
+    /* every part holds the whole y now: the first one's comes back (its copy waits for the shares) */
+    st = ops->pr_part_get(r->part[0], host_y, 0, g->n);
+    s->seconds = kiln_now() - t0;
+    s->iterations = it;
+    s->converged = converged;
+    s->residual = res;
+    return st;
+}
+
+kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
+                                    int repeat, const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats)
+{
+    parts_run r = {ctx, g, prob, use_double, split ? 1 : ctx->ngpu, {0}, {0}};
+    if (split) {
+        r.bound[0] = split->v0;
+        r.bound[1] = split->v1;
+    } else {
+        balance(g, r.k, r.bound);
+    }
+    const size_t elem = use_double ? sizeof(double) : sizeof(float);
+    double *y64 = malloc((size_t)g->n * sizeof *y64);
+    void *y0 = use_double ? (void *)y64 : malloc((size_t)g->n * elem), *host_y = malloc((size_t)g->n * elem);
+    kiln_status st = y64 && y0 && host_y ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu ranks",
+                                                                (unsigned long long)g->n);
+    if (st == KILN_OK) {
+        if (split) {
+            kiln_gpu *gpu;
+            st = kiln_ctx_gpu(ctx, 0, &gpu);
+            if (st == KILN_OK) st = open_task(&r, 0, gpu);
+        } else {
+            st = kiln_gpu_each(ctx, open_task, &r);
+        }
+    }
+    if (split) { /* every process learns whether one failed before any waits in an exchange */
+        double sums[2] = {0, 0};
+        int failed = st != KILN_OK;
+        if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0 && st == KILN_OK)
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+        if (st == KILN_OK && failed) st = kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed");
+    }
+    double dang0 = st == KILN_OK ? first_y(g, prob, y64, y0, use_double) : 0;
+    const int runs = repeat > 1 ? repeat : 1;
+    double *secs = malloc((size_t)runs * sizeof *secs);
+    if (st == KILN_OK && !secs) st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    for (int i = 0; i < runs && st == KILN_OK; i++) {
+        st = iterate(&r, split, y0, dang0, host_y, stats);
+        if (st == KILN_OK) secs[i] = stats->seconds;
+    }
+    if (st == KILN_OK) {
+        stats->seconds = kiln_median(secs, (size_t)runs);
+        for (uint64_t v = 0; v < g->n; v++) {
+            double y = use_double ? ((double *)host_y)[v] : (double)((float *)host_y)[v], W = out_scale(g, v);
+            ranks[v] = W > 0 ? y * W : y;
+        }
+    }
+    for (int i = 0; i < r.k; i++)
+        if (r.part[i]) ctx->gpu->pr_part_close(r.part[i]);
+    free(secs);
+    if (!use_double) free(y0);
+    free(y64);
+    free(host_y);
+    return st;
+}
