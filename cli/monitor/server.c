@@ -28,11 +28,47 @@ typedef struct conn {
     size_t out_len, out_off;
 } conn;
 
+/* An answered connection whose write side is shut: kept until the client closes (its unread bytes
+ * drained) or API_LINGER_S passes, since closing a socket with unread input sends a reset that can
+ * destroy the answer before the client reads it. */
+typedef struct parked {
+    int fd; /* -1: free */
+    double until;
+} parked;
+
 static struct {
     int listen_fd, wake[2], running;
     pthread_t thread;
     conn conns[API_MAX_CONNS];
+    parked lingering[API_MAX_LINGER];
 } S = {.listen_fd = -1, .wake = {-1, -1}};
+
+/* Hands fd to the lingering set; when that is full its oldest goes first. */
+static void linger_add(int fd, double now)
+{
+    shutdown(fd, SHUT_WR);
+    parked *slot = &S.lingering[0];
+    for (int i = 0; i < API_MAX_LINGER; i++) {
+        if (S.lingering[i].fd < 0) {
+            slot = &S.lingering[i];
+            break;
+        }
+        if (S.lingering[i].until < slot->until) slot = &S.lingering[i];
+    }
+    if (slot->fd >= 0) close(slot->fd);
+    slot->fd = fd;
+    slot->until = now + API_LINGER_S;
+}
+
+static void linger_read(parked *l)
+{
+    char sink[4096];
+    ssize_t n = recv(l->fd, sink, sizeof sink, 0);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+        close(l->fd);
+        l->fd = -1;
+    }
+}
 
 static const char *reason_phrase(int code)
 {
@@ -106,6 +142,15 @@ static void drop(conn *c)
     c->out = NULL;
 }
 
+/* The answer is out: the slot is free, the socket lingers. */
+static void finish(conn *c)
+{
+    linger_add(c->fd, cli_now());
+    free(c->out);
+    c->fd = -1;
+    c->out = NULL;
+}
+
 /* Switches the connection to writing `code`'s answer (or drops it when memory runs out). */
 static void respond(conn *c, char *out, size_t len)
 {
@@ -115,8 +160,7 @@ static void respond(conn *c, char *out, size_t len)
     }
     c->out = out;
     c->out_len = len;
-    c->out_off = 0;
-    shutdown(c->fd, SHUT_RD); /* nothing more is read: a body or a pipelined request is discarded */
+    c->out_off = 0; /* nothing more is read: a body or a pipelined request is discarded */
 }
 
 static void on_readable(conn *c)
@@ -131,11 +175,8 @@ static void on_readable(conn *c)
     http_request rq;
     int r = http_parse(c->in, c->in_len, &rq);
     size_t len = 0;
-    if (r < 0) respond(c, answer(-r, NULL, NULL, 0, &len), len);
-    else if (r > 0) {
-        char *out = route(&rq, &len);
-        respond(c, out, len);
-    }
+    char *out = r < 0 ? answer(-r, NULL, NULL, 0, &len) : r > 0 ? route(&rq, &len) : NULL;
+    if (r != 0) respond(c, out, len);
 }
 
 static void on_writable(conn *c)
@@ -147,7 +188,7 @@ static void on_writable(conn *c)
         return;
     }
     c->out_off += (size_t)n;
-    if (c->out_off == c->out_len) drop(c);
+    if (c->out_off == c->out_len) finish(c);
 }
 
 static void on_accept(double now)
@@ -164,7 +205,7 @@ static void on_accept(double now)
             char *out = answer(503, NULL, NULL, 0, &len);
             if (out) (void)!send(fd, out, len, MSG_NOSIGNAL);
             free(out);
-            close(fd);
+            linger_add(fd, now);
             continue;
         }
         memset(c, 0, sizeof *c);
@@ -176,7 +217,7 @@ static void on_accept(double now)
 static void *serve(void *arg)
 {
     (void)arg;
-    struct pollfd p[API_MAX_CONNS + 2];
+    struct pollfd p[API_MAX_CONNS + API_MAX_LINGER + 2];
     for (;;) {
         double now = cli_now();
         int n = 0;
@@ -193,7 +234,8 @@ static void *serve(void *arg)
                     continue;
                 }
                 size_t len = 0;
-                respond(c, answer(408, NULL, NULL, 0, &len), len);
+                char *out = answer(408, NULL, NULL, 0, &len);
+                respond(c, out, len);
                 c->since = now - API_HEAD_DEADLINE_S; /* the 408 gets the write deadline */
                 due = now + API_WRITE_DEADLINE_S;
                 if (c->fd < 0) continue;
@@ -201,11 +243,28 @@ static void *serve(void *arg)
             if (due < soonest) soonest = due;
             p[n++] = (struct pollfd){.fd = c->fd, .events = c->out ? POLLOUT : POLLIN};
         }
+        int first_linger = n;
+        for (int i = 0; i < API_MAX_LINGER; i++) {
+            parked *l = &S.lingering[i];
+            if (l->fd < 0) continue;
+            if (now >= l->until) {
+                close(l->fd);
+                l->fd = -1;
+                continue;
+            }
+            if (l->until < soonest) soonest = l->until;
+            p[n++] = (struct pollfd){.fd = l->fd, .events = POLLIN};
+        }
         int ms = (int)((soonest - now) * 1000) + 1;
         if (poll(p, (nfds_t)n, ms < 0 ? 0 : ms) < 0 && errno != EINTR) break;
         if (p[0].revents) break; /* api_stop */
         now = cli_now();
-        for (int k = 2; k < n; k++) {
+        for (int k = first_linger; k < n; k++) {
+            if (!p[k].revents) continue;
+            for (int i = 0; i < API_MAX_LINGER; i++)
+                if (S.lingering[i].fd == p[k].fd) linger_read(&S.lingering[i]);
+        }
+        for (int k = 2; k < first_linger; k++) {
             if (!p[k].revents) continue;
             for (int i = 0; i < API_MAX_CONNS; i++) {
                 conn *c = &S.conns[i];
@@ -266,7 +325,7 @@ int api_start(const char *cmd, const char *spec)
         }
         int one = 1;
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, API_MAX_CONNS) != 0) {
+        if (bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, API_BACKLOG) != 0) {
             err = errno;
             close(fd);
             fd = -1;
@@ -296,6 +355,7 @@ int api_start(const char *cmd, const char *spec)
         return cli_error(EXIT_DEVICE, cmd, "--api-listen: %s", strerror(errno));
     }
     for (int i = 0; i < API_MAX_CONNS; i++) S.conns[i].fd = -1;
+    for (int i = 0; i < API_MAX_LINGER; i++) S.lingering[i].fd = -1;
     S.listen_fd = fd;
     /* the thread takes no signal: SIGINT and SIGTERM stay with the mining loop's handler */
     sigset_t all, old;
@@ -322,6 +382,8 @@ void api_stop(void)
     }
     for (int i = 0; i < API_MAX_CONNS; i++)
         if (S.conns[i].fd >= 0 && S.listen_fd >= 0) drop(&S.conns[i]);
+    for (int i = 0; i < API_MAX_LINGER; i++)
+        if (S.lingering[i].fd >= 0 && S.listen_fd >= 0) close(S.lingering[i].fd);
     if (S.listen_fd >= 0) close(S.listen_fd);
     for (int i = 0; i < 2; i++)
         if (S.wake[i] >= 0) close(S.wake[i]);

@@ -11,6 +11,11 @@
 #define API_MAX_CONNS 16
 #define API_HEAD_DEADLINE_S 2.0
 #define API_WRITE_DEADLINE_S 5.0
+#define API_MAX_LINGER 32 /* answered sockets waiting for the client's close (server.c) */
+#define API_LINGER_S 1.0
+/* the kernel's queue of connections not yet accepted: deep enough that a burst of them (while the
+ * thread waits for a core) is not met with dropped SYNs and a retry a second later */
+#define API_BACKLOG 128
 
 /* Binds spec ("PORT", "HOST:PORT", "[V6ADDR]:PORT"; a bare port means the loopback, port 0 any
  * free one), prints "kiln mine: monitoring endpoint on http://ADDR:PORT/" to stderr and starts
