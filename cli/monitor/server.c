@@ -82,6 +82,7 @@ static const char *reason_phrase(int code)
     case 431: return "Request Header Fields Too Large";
     case 503: return "Service Unavailable";
     case 505: return "HTTP Version Not Supported";
+    case 500: return "Internal Server Error";
     default: return "Internal Server Error";
     }
 }
@@ -128,6 +129,8 @@ static char *route(const http_request *rq, size_t *len)
         if (body)
             out = answer(200, is_status ? "application/json" : "text/plain; version=0.0.4; charset=utf-8", body, head,
                          len);
+        else
+            out = answer(500, NULL, NULL, head, len); /* out of memory */
         free(body);
     }
     free(s);

@@ -238,7 +238,9 @@ void miner_publish(miner *m, double now)
     p->started = m->t0;
     snprintf(p->mode, sizeof p->mode, "pool");
     snprintf(p->algo, sizeof p->algo, "%s", kiln_algo_name(m->mo->algo));
-    pool_url_format(&m->c->addr, p->source, sizeof p->source);
+    char url[300];
+    pool_url_format(&m->c->addr, url, sizeof url); /* client.reconnect's host is the pool's text */
+    log_clean(url, strlen(url), p->source, sizeof p->source);
     p->online = client_online(m->c);
     log_clean(m->job_id, strlen(m->job_id), p->job, sizeof p->job); /* pool text: ASCII for JSON */
     p->difficulty = m->c->difficulty;

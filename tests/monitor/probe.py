@@ -297,11 +297,16 @@ def pool(kiln, server, work):
         time.sleep(0.05)
     time.sleep(0.1)
     args = open(os.path.join(pdir, "args")).read().split("\n")[:-1]
-    args[args.index("--duration") + 1] = "12"  # room for the attack
-    args += ["--api-listen", "127.0.0.1:0", "--stats-interval", "1"]
+    args[args.index("--duration") + 1] = "20"  # room for the attack and the pause (ended by SIGINT)
+    args += ["--api-listen", "127.0.0.1:0", "--stats-interval", "1", "--temp-limit", "80"]
+    fake = os.path.join(work, "pool_health")
+    with open(fake, "w") as f:
+        f.write("1 temp=50\n")  # a line for another device: the CPU starts without a reading
+    env = dict(os.environ, KILN_HEALTH_FAKE=fake)
     err = os.path.join(pdir, "kiln.log")
     t_start = time.time()
-    p = subprocess.Popen([kiln, "mine"] + args, stdout=open(os.path.join(pdir, "kiln.json"), "w"), stderr=open(err, "w"))
+    p = subprocess.Popen([kiln, "mine"] + args, stdout=open(os.path.join(pdir, "kiln.json"), "w"), stderr=open(err, "w"),
+                         env=env)
     try:
         port = wait_port(err, p)
         t = time.time() + 5
@@ -313,7 +318,7 @@ def pool(kiln, server, work):
         check(a.get("source", "").startswith("stratum+tcp://127.0.0.1:") and a.get("online") is True and
               a.get("job") and a.get("difficulty", 0) > 0 and a["shares"]["accepted"] >= 1,
               "pool /status: the pool, the job, its difficulty, accepted shares")
-        check(a["devices"][0]["health"].get("source") == "unavailable", "pool /status: health unavailable without NVML")
+        check(a["devices"][0]["health"] == {"source": "unavailable"}, "pool /status: health unavailable, no readings")
         time.sleep(1.0)
         b, tb = status_json(port), time.time()
         before = (b["hashes"] - a["hashes"]) / (tb - ta)
@@ -329,6 +334,26 @@ def pool(kiln, server, work):
               any("Low difficulty share" in k for k in rr), "pool /status: rejections by reason %s" % rr)
         check(sum(v for (n, l), v in s.items() if n == "kiln_shares_reason_total" and ("result", "rejected") in l) ==
               metric(s, "kiln_shares_total", result="rejected"), "pool /metrics: reasons add up to the rejections")
+        # --temp-limit in the pool loop: a reading appears above the limit, then one 10 under it
+        with open(fake, "w") as f:
+            f.write("0 temp=95 power=100\n")
+        t = time.time() + 3
+        while time.time() < t and not status_json(port)["devices"][0]["paused"]:
+            time.sleep(0.1)
+        time.sleep(0.3)  # the launch under way ends
+        d = status_json(port)
+        time.sleep(1.0)
+        e = status_json(port)
+        check(d["devices"][0]["paused"] and e["devices"][0]["paused"] and d["hashes"] == e["hashes"] and e["online"],
+              "pool: paused above --temp-limit, no hashing, still online (%d then %d hashes)" % (d["hashes"], e["hashes"]))
+        with open(fake, "w") as f:
+            f.write("0 temp=70\n")
+        t = time.time() + 3
+        while time.time() < t and status_json(port)["devices"][0]["paused"]:
+            time.sleep(0.1)
+        time.sleep(0.5)
+        g = status_json(port)
+        check(not g["devices"][0]["paused"] and g["hashes"] > e["hashes"], "pool: resumed at 70 C")
         p.send_signal(signal.SIGINT)  # done: a signal ends pool mining as --duration does
         p.wait(timeout=20)
     finally:
@@ -343,6 +368,15 @@ def pool(kiln, server, work):
         srv.wait(timeout=30)
     print(open(os.path.join(pdir, "server.out")).read())
     check(p.returncode == 0, "pool: kiln exit 0 (%s)" % p.returncode)
+    log = open(err).read()
+    check("--temp-limit 80: cpu has no temperature reading" in log and "cpu at 95 C, above --temp-limit 80 C: paused" in log
+          and "cpu at 70 C, 5 C under --temp-limit 80 C: resumed" in log, "pool: the missing reading, pause and resume logged")
+    check(re.search(r"H/s \| accepted .* online \| 95 C 100 W \| PAUSED", log) is not None, "pool: health in the statistics line")
+    try:
+        health = json.loads(open(os.path.join(pdir, "kiln.json")).read()).get("health")
+    except ValueError:
+        health = None
+    check(health == {"source": "fake", "temperature_c": 70.0}, "pool --json: the last health reading (%s)" % health)
     check(srv.returncode == 0, "the test pool's own checks of every share hold")
 
 
