@@ -21,14 +21,17 @@ typedef struct mine_state {
     int json;
     double deadline; /* 0 = none */
     /* the monitoring endpoint's view and the device's health (cli/monitor/) */
-    kiln_ctx *ctx;
     health_watch hw;
     mon_rates rates;
     mon_snapshot snap;
     double next_publish;
 } mine_state;
 
-static void solo_log(const char *msg) { fprintf(stderr, "kiln mine: %s\n", msg); }
+static void solo_log(const char *msg)
+{
+    progress_clear();
+    fprintf(stderr, "kiln mine: %s\n", msg);
+}
 
 static void solo_publish(mine_state *m, uint64_t done, double now)
 {
@@ -64,7 +67,6 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
 
 static int on_progress(void *user, uint64_t done, uint64_t total)
 {
-    (void)done;
     (void)total;
     mine_state *m = user;
     double now = cli_now();
@@ -198,7 +200,6 @@ int cmd_mine(int argc, char **argv)
     static mine_state m;
     memset(&m, 0, sizeof m);
     m.json = pa.json;
-    m.ctx = ctx;
     health_watch_init(&m.hw, ctx, pa.temp_limit, solo_log);
     m.snap.started = cli_now();
     snprintf(m.snap.mode, sizeof m.snap.mode, "solo");
