@@ -4,6 +4,8 @@
 
 #include "cli.h"
 #include "json_out.h"
+#include "monitor/health_out.h"
+#include "monitor/health_watch.h"
 #include "opts.h"
 
 static const char *const kind_names[] = {"search", "hash", "kdf", "tree", "graph", "permutation"};
@@ -25,6 +27,9 @@ static void print_json(const kiln_device_info *d, int n)
         } else {
             json_str("features", d[i].features);
         }
+        kiln_health h;
+        kiln_device_health(i, &h);
+        health_json_out("health", &h);
         json_close();
     }
 }
@@ -38,8 +43,12 @@ static void print_text(const kiln_device_info *d, int n)
         }
         char id[16];
         snprintf(id, sizeof id, "cuda:%d", d[i].index);
-        printf("%-9s %s, %d SMs, compute %d.%d, %.0f GiB\n", id, d[i].name, d[i].units, d[i].cc_major, d[i].cc_minor,
-               (double)d[i].memory_bytes / (1024.0 * 1024 * 1024));
+        kiln_health h;
+        char hl[96];
+        kiln_device_health(i, &h);
+        health_format(&h, hl, sizeof hl);
+        printf("%-9s %s, %d SMs, compute %d.%d, %.0f GiB, health: %s\n", id, d[i].name, d[i].units, d[i].cc_major,
+               d[i].cc_minor, (double)d[i].memory_bytes / (1024.0 * 1024 * 1024), hl[0] ? hl : h.source);
     }
     /* what each device can run, from the registry: a GPU runs the kinds listed for it */
     printf("\nworkloads (name, kinds, devices, what):\n");

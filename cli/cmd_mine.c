@@ -2,12 +2,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "opts.h"
 #include "demo_block.h"
 #include "interrupt.h"
 #include "json_out.h"
+#include "monitor/health_out.h"
+#include "monitor/health_watch.h"
+#include "monitor/mon.h"
+#include "monitor/server.h"
 #include "pool/pool.h"
 #include "progress.h"
 #include "tune_cache.h"
@@ -15,11 +20,36 @@
 typedef struct mine_state {
     int json;
     double deadline; /* 0 = none */
+    /* the monitoring endpoint's view and the device's health (cli/monitor/) */
+    health_watch hw;
+    mon_rates rates;
+    mon_snapshot snap;
+    double next_publish;
 } mine_state;
+
+static void solo_log(const char *msg)
+{
+    progress_clear();
+    fprintf(stderr, "kiln mine: %s\n", msg);
+}
+
+static void solo_publish(mine_state *m, uint64_t done, double now)
+{
+    mon_snapshot *p = &m->snap;
+    mon_rates_add(&m->rates, now, done);
+    p->hashes = p->dev[0].hashes = done;
+    p->rate_5s = p->dev[0].rate_5s = mon_rates_get(&m->rates, now, done, 5);
+    p->rate_60s = p->dev[0].rate_60s = mon_rates_get(&m->rates, now, done, 60);
+    p->dev[0].paused = m->hw.paused;
+    p->dev[0].health = m->hw.h;
+    mon_publish(p);
+    m->next_publish = now + 0.1;
+}
 
 static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
 {
     mine_state *m = user;
+    m->snap.found++;
     char hex[65];
     kiln_hex_encode(hash, 32, 1, hex);
     progress_clear();
@@ -37,10 +67,17 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
 
 static int on_progress(void *user, uint64_t done, uint64_t total)
 {
-    (void)done;
     (void)total;
     mine_state *m = user;
-    return m->deadline > 0 && cli_now() >= m->deadline;
+    double now = cli_now();
+    /* --temp-limit: the device rests here, between launches, until it has cooled */
+    while (health_watch_poll(&m->hw, now) && !cli_interrupted() && !(m->deadline > 0 && now >= m->deadline)) {
+        solo_publish(m, done, now);
+        nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
+        now = cli_now();
+    }
+    if (now >= m->next_publish) solo_publish(m, done, now);
+    return m->deadline > 0 && now >= m->deadline;
 }
 
 enum { SOLO = 1, POOL = 2 };
@@ -48,7 +85,8 @@ enum { SOLO = 1, POOL = 2 };
 int cmd_mine(int argc, char **argv)
 {
     const char *cmd = "mine", *header_hex = NULL, *bits_hex = NULL, *target_hex = NULL;
-    const char *algo_s = "sha256d";
+    const char *algo_s = "sha256d", *api_listen = NULL;
+    uint64_t temp_limit = 0;
     uint64_t start = 0, count = 0, space = UINT64_C(1) << 32;
     int demo = 0, all = 0;
     pool_args pa;
@@ -80,6 +118,11 @@ int cmd_mine(int argc, char **argv)
         {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to mine (default auto); a set splits the nonces", .modes = 0},
         {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096},
         {"--duration", OPT_SECONDS, &pa.duration, "S", "stop after S seconds", .hi = 10000000},
+        {"--api-listen", OPT_STR, &api_listen, "[ADDR:]PORT",
+         "serve GET /status (JSON) and /metrics (Prometheus) here, read-only (loopback unless ADDR; port 0: any)",
+         .modes = 0},
+        {"--temp-limit", OPT_U64, &temp_limit, "C", "pause the device above C degrees Celsius, resume 5 below",
+         .lo = 1, .hi = 200},
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, SOLO),
     };
@@ -91,7 +134,13 @@ int cmd_mine(int argc, char **argv)
     if ((code = cli_check_mode(&c, pa.nurls ? POOL : SOLO, pa.nurls ? "pool mining (--pool)" : "solo mining")) != 0)
         return json_end(code);
     if (!(pa.algo = cli_workload(cmd, algo_s, KILN_KIND_SEARCH, &code))) return json_end(code);
-    if (pa.nurls) return pool_main(&pa); /* the pool writes its own summary (docs/POOL.md) */
+    pa.temp_limit = (double)temp_limit;
+    if (pa.nurls) { /* the pool writes its own summary (docs/POOL.md) */
+        if (api_listen && (code = api_start(cmd, api_listen)) != 0) return json_end(code);
+        code = pool_main(&pa);
+        api_stop();
+        return code;
+    }
     if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
     if (demo == (header_hex != NULL))
         return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)"));
@@ -148,9 +197,21 @@ int cmd_mine(int argc, char **argv)
     job.find_all = all;
     tune_cache_apply(ctx, pa.algo, KILN_KIND_SEARCH, NULL);
 
-    mine_state m;
+    static mine_state m;
     memset(&m, 0, sizeof m);
     m.json = pa.json;
+    health_watch_init(&m.hw, ctx, pa.temp_limit, solo_log);
+    m.snap.started = cli_now();
+    snprintf(m.snap.mode, sizeof m.snap.mode, "solo");
+    snprintf(m.snap.algo, sizeof m.snap.algo, "%s", pa.algo->name);
+    snprintf(m.snap.source, sizeof m.snap.source, "%s", demo ? "demo" : "header");
+    m.snap.online = 1;
+    m.snap.temp_limit = pa.temp_limit;
+    m.snap.ndev = 1;
+    snprintf(m.snap.dev[0].id, sizeof m.snap.dev[0].id, "%s", m.hw.id);
+    snprintf(m.snap.dev[0].name, sizeof m.snap.dev[0].name, "%s", kiln_ctx_device_name(ctx));
+    solo_publish(&m, 0, m.snap.started);
+    if (api_listen && (code = api_start(cmd, api_listen)) != 0) goto done;
     if (pa.duration > 0) m.deadline = cli_now() + pa.duration;
     job.on_found = on_found;
     job.on_progress = on_progress;
@@ -166,6 +227,7 @@ int cmd_mine(int argc, char **argv)
     kiln_scan_result res;
     st = kiln_scan(ctx, &job, &res);
     progress_end();
+    solo_publish(&m, res.hashes, cli_now());
     json_close();
     double rate = res.seconds > 0 ? (double)res.hashes / res.seconds : 0;
     /* a signal ends solo mining as --duration does: at the launch boundary, with the summary of
@@ -176,10 +238,14 @@ int cmd_mine(int argc, char **argv)
     json_num("rate", rate, "%.0f");
     json_bool("exhausted", st == KILN_NOT_FOUND);
     json_bool("interrupted", signal_name != NULL);
+    health_json_out("health", &m.hw.h);
     if (signal_name) json_str("signal", signal_name);
     if (!pa.json && (st == KILN_OK || st == KILN_NOT_FOUND || st == KILN_STOPPED))
         printf("hashes=%llu seconds=%.3f rate=%.0f\n", (unsigned long long)res.hashes, res.seconds, rate);
     if (signal_name) fprintf(stderr, "kiln mine: stopped by %s\n", signal_name);
+    char hl[96];
+    health_format(&m.hw.h, hl, sizeof hl);
+    if (hl[0]) fprintf(stderr, "kiln mine: %s health: %s\n", m.hw.id, hl);
     if (res.false_candidates)
         fprintf(stderr, "kiln mine: warning: %llu device candidates failed the CPU re-check\n",
                 (unsigned long long)res.false_candidates);
@@ -188,6 +254,7 @@ int cmd_mine(int argc, char **argv)
     else code = EXIT_OK;
 done:
 #undef CHECK
+    api_stop();
     kiln_ctx_free(ctx);
     return json_end(code);
 }

@@ -207,6 +207,31 @@ int kiln_cuda_device_count(void);
 /* index 0 is the CPU, 1.. are the GPUs (cuda:0 is index 1). */
 kiln_status kiln_device_get(int index, kiln_device_info *out);
 
+/* ---------------------------------------------------------------- device health */
+
+/* Sensor readings of one device, index as for kiln_device_get (0 the CPU, 1.. the GPUs). GPUs are
+ * read through NVML, the NVIDIA driver's management library, opened at run time (dlopen of
+ * libnvidia-ml.so.1) on the first call: kiln neither links nor needs it. Without it, and for the
+ * CPU, source is "unavailable" and every reading is absent (-1); a reading a device does not offer
+ * (a passively cooled board has no fan) is -1 too. The GPU ordinal is taken as NVML's index, after
+ * CUDA_VISIBLE_DEVICES when that lists indices.
+ *
+ * For tests without a GPU, KILN_HEALTH_FAKE names a file read on every call instead of NVML: lines
+ * "INDEX key=value ..." with the keys temp, power, power_limit, sm_clock, mem_clock, fan and util;
+ * a device with no line is "unavailable", one with a line has source "fake". KILN_OK, or
+ * KILN_ERR_INPUT for a NULL out or a negative index. */
+typedef struct kiln_health {
+    char source[16]; /* "nvml", "fake" or "unavailable" */
+    double temperature_c; /* the GPU die */
+    double power_w, power_limit_w; /* drawn now; the enforced limit */
+    int sm_clock_mhz, mem_clock_mhz;
+    int fan_percent; /* of the fan's maximum speed */
+    int utilization_percent; /* of the time a kernel ran over the last sample period */
+} kiln_health;
+kiln_status kiln_device_health(int index, kiln_health *out);
+/* The kiln_device_get index of the context's device (of the first GPU of a GPU context). */
+int kiln_ctx_device_index(const kiln_ctx *ctx);
+
 /* ---------------------------------------------------------------- output files */
 
 /* A file written whole or not at all. The data goes to a temporary file beside the target (in

@@ -75,6 +75,7 @@ static void stale(pool_client *c, const pool_share *s, const char *why)
     char d[200];
     share_desc(s, d, sizeof d);
     c->stats->stale++;
+    mon_reason_add(c->stats->stale_why, why);
     plog("stale share not sent (%s): %s", why, d);
 }
 
@@ -440,6 +441,7 @@ static void on_share_answer(pool_client *c, struct pending *p, const stratum_msg
         char e[200];
         log_clean(m->error, strlen(m->error), e, sizeof e);
         c->stats->rejected++;
+        mon_reason_add(c->stats->rejected_why, e[0] ? e : "result false");
         plog("REJECTED (%s): %s", e[0] ? e : "result false", d);
     }
     p->id = -1;

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "../monitor/mon.h"
 #include "job.h"
 #include "net.h"
 #include "url.h"
@@ -41,6 +42,7 @@ typedef struct pool_stats {
     uint64_t connects, reconnects, disconnects, jobs, malformed, unknown;
     uint64_t unknown_answers; /* answers to no request of ours (ignored, each logged) */
     double accepted_work; /* sum of accepted shares' difficulties */
+    mon_reason rejected_why[MON_REASONS], stale_why[MON_REASONS]; /* for the monitoring endpoint */
 } pool_stats;
 
 typedef struct pool_share {

@@ -6,6 +6,7 @@
 #include "../cli.h"
 #include "../progress.h"
 #include "../tune_cache.h"
+#include "../monitor/status.h"
 #include "client.h"
 #include "log.h"
 #include "miner.h"
@@ -15,6 +16,8 @@
 /* How long, after mining ends, kiln waits for the answers to its last shares: short, so the
  * run ends within a second of --duration whatever the pool does. */
 #define FINISH_WAIT_S 0.5
+
+static void log_line(const char *msg) { plog("%s", msg); }
 
 static int utf8_ok(const char *s)
 {
@@ -47,6 +50,7 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
             (json_int_t)s->disconnects, "jobs", (json_int_t)s->jobs, "malformed", (json_int_t)s->malformed,
             "unknown_methods", (json_int_t)s->unknown, "unknown_answers", (json_int_t)s->unknown_answers, "accepted_work", s->accepted_work, "share_rate",
             mining > 0 ? s->accepted_work * 4294967296.0 / mining : 0.0);
+        if (o) json_object_set_new(o, "health", status_health_json(&m->hw.h));
         char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (text) puts(text);
         free(text);
@@ -93,6 +97,7 @@ int pool_main(const pool_args *a)
     mo.stats_interval = a->stats_interval;
     mo.work_nonces = a->work_nonces;
     mo.offline_mining_s = 120;
+    mo.temp_limit = a->temp_limit;
     const char *algo_s = a->algo->name;
     int json = a->json;
 
@@ -129,7 +134,9 @@ int pool_main(const pool_args *a)
     m.st = &stats;
     m.mo = &mo;
     m.rate = rate;
+    health_watch_init(&m.hw, ctx, mo.temp_limit, log_line);
     miner_run(&m);
+    miner_publish(&m, cli_now()); /* the endpoint's last word: the run's final counts */
     miner_print_stats(&m, m.end_work, 1);
     if (!client.fatal) client_finish(&client, FINISH_WAIT_S);
     log_flush();

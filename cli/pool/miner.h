@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "../monitor/health_watch.h"
+#include "../monitor/mon.h"
 #include "client.h"
 #include "kiln.h"
 
@@ -24,6 +26,7 @@ typedef struct miner_opts {
     double duration; /* 0 = until a signal */
     double stats_interval;
     double offline_mining_s; /* keep mining the last job this long after losing the pool */
+    double temp_limit; /* --temp-limit; 0: none */
 } miner_opts;
 
 typedef struct en2_slot {
@@ -70,6 +73,12 @@ typedef struct miner {
     double t0, first_work, end_work, scan_seconds, deadline, next_stats, last_stats_t;
     uint64_t last_stats_hashes;
     int device_failed;
+
+    /* the monitoring endpoint's view (cli/monitor/mon.h) and the device's health */
+    health_watch hw;
+    mon_rates rates;
+    mon_snapshot snap;
+    double next_publish;
 } miner;
 
 /* The device's hash rate now, from a few short scans (about 20 ms): the share-rate bound holds
@@ -80,5 +89,7 @@ kiln_status miner_measure_rate(kiln_ctx *ctx, kiln_algo algo, double *rate);
 void miner_run(miner *m);
 /* The statistics line: rate since the last line, or the run's average when final. */
 void miner_print_stats(miner *m, double now, int final);
+/* Hands the endpoint the run's statistics now (mon_publish). */
+void miner_publish(miner *m, double now);
 
 #endif

@@ -18,6 +18,7 @@ typedef struct pool_args {
     uint64_t threads, work_nonces;
     double duration, stats_interval; /* duration 0: until a signal */
     int json, no_version_rolling;
+    double temp_limit; /* --temp-limit (degrees C); 0: none */
 } pool_args;
 
 /* Runs pool mining; returns the exit code. Built without libjansson it says so and returns 2. */
