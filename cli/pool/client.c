@@ -44,7 +44,9 @@ int client_init(pool_client *c, const pool_opts *opts, pool_stats *stats)
     for (int i = 0; i < POOL_PENDING; i++) c->pending[i].id = -1;
     c->tokens = POOL_SHARE_BURST;
     c->tokens_at = cli_now();
-    return conn_init(&c->conn);
+    if (conn_init(&c->conn) != 0) return -1;
+    c->conn.tls_cfg = opts->tls;
+    return 0;
 }
 
 void client_free(pool_client *c)
@@ -94,8 +96,8 @@ static int send_line(pool_client *c, char *line)
     free(line);
     if (rc == -2) disconnect(c, "the pool stopped reading (1 MiB of requests unsent)", 1);
     else if (rc != 0) {
-        char why[200];
-        snprintf(why, sizeof why, "cannot write to the pool: %s", strerror(errno));
+        char why[300];
+        snprintf(why, sizeof why, "cannot write to the pool: %s", c->conn.err);
         disconnect(c, why, 1);
     }
     return rc ? -1 : 0;
@@ -603,7 +605,7 @@ static void read_lines(pool_client *c)
             /* a full buffer without a newline is an over-long line */
             if (linebuf_next(&c->conn.in, &line, &len) < 0)
                 disconnect(c, "protocol error: line longer than 64 KiB from the pool", 1);
-            else disconnect(c, strerror(errno), 1);
+            else disconnect(c, c->conn.err, 1);
             return;
         }
     }
@@ -619,11 +621,12 @@ void client_service(pool_client *c, double timeout_s)
     struct pollfd pfd = {.fd = c->conn.fd, .events = 0, .revents = 0};
     int nfds = 1;
     if (c->state == CONN_CONNECTING) pfd.events = POLLOUT;
-    else if (c->state == CONN_UP) pfd.events = POLLIN | (conn_wants_write(&c->conn) ? POLLOUT : 0);
+    else if (c->state == CONN_HANDSHAKE || c->state == CONN_UP) pfd.events = conn_events(&c->conn);
     else nfds = 0; /* down or resolving: nothing to watch, only time passes */
     if (c->state == CONN_DOWN && c->next_attempt - now < timeout_s) timeout_s = c->next_attempt - now;
     if (c->state == CONN_RESOLVING && timeout_s > 0.05) timeout_s = 0.05; /* the resolver thread has no fd */
-    if (timeout_s < 0) timeout_s = 0;
+    int buffered = c->state == CONN_UP && conn_buffered(&c->conn); /* TLS bytes poll cannot see */
+    if (timeout_s < 0 || buffered) timeout_s = 0;
     int ms = (int)(timeout_s * 1000);
     int rc = poll(&pfd, (nfds_t)nfds, ms);
     if (rc < 0 && errno != EINTR) plog("poll: %s", strerror(errno));
@@ -634,17 +637,25 @@ void client_service(pool_client *c, double timeout_s)
             char err[256];
             int r = conn_finish(&c->conn, err, sizeof err);
             if (r == 1) on_connected(c);
+            else if (r == 2) c->state = CONN_HANDSHAKE; /* the connect timeout covers the handshake */
             else if (r < 0) disconnect(c, err, 1);
         } else if (now - c->state_since > CONNECT_TIMEOUT_S) {
             disconnect(c, "connect timed out", 1);
         }
+    } else if (c->state == CONN_HANDSHAKE) {
+        char err[300];
+        int r = rc > 0 && pfd.revents ? conn_handshake(&c->conn, err, sizeof err) : 0;
+        if (r == 1) on_connected(c);
+        else if (r < 0) disconnect(c, err, 1);
+        else if (now - c->state_since > CONNECT_TIMEOUT_S) disconnect(c, "TLS handshake timed out", 1);
     } else if (c->state == CONN_UP) {
-        if (rc > 0 && (pfd.revents & POLLOUT) && conn_flush(&c->conn) != 0) {
-            char why[200];
-            snprintf(why, sizeof why, "cannot write to the pool: %s", strerror(errno));
+        /* over TLS either direction may be what a read or a write waits for: try both */
+        if (rc > 0 && pfd.revents && conn_wants_write(&c->conn) && conn_flush(&c->conn) != 0) {
+            char why[300];
+            snprintf(why, sizeof why, "cannot write to the pool: %s", c->conn.err);
             disconnect(c, why, 1);
         }
-        if (c->state == CONN_UP && rc > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) read_lines(c);
+        if (c->state == CONN_UP && ((rc > 0 && pfd.revents) || buffered)) read_lines(c);
         if (c->state == CONN_UP && !c->authorized && now - c->state_since > HANDSHAKE_TIMEOUT_S)
             disconnect(c, "protocol error: no answer to mining.subscribe/authorize within 15 s", 1);
         if (c->state == CONN_UP && now - c->last_rx > SILENCE_TIMEOUT_S) disconnect(c, "pool silent too long", 1);

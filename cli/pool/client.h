@@ -28,6 +28,7 @@ typedef struct pool_opts {
     const char *user, *pass;
     int version_rolling; /* ask for BIP 310 version rolling */
     uint32_t rolling_mask; /* the bits we ask for */
+    pool_tls *tls; /* TLS settings for stratum+ssl:// URLs (NULL when none is given) */
 } pool_opts;
 
 typedef struct pool_stats {
@@ -57,7 +58,7 @@ typedef struct pool_share {
     int found_offline; /* queued while offline (not for want of a free pending slot) */
 } pool_share;
 
-typedef enum { CONN_DOWN, CONN_RESOLVING, CONN_CONNECTING, CONN_UP } conn_state;
+typedef enum { CONN_DOWN, CONN_RESOLVING, CONN_CONNECTING, CONN_HANDSHAKE, CONN_UP } conn_state;
 
 /* Why a session attempt failed, for the final message when no pool could be used. */
 typedef enum { FAIL_NONE, FAIL_CONNECT, FAIL_PROTOCOL } fail_kind;

@@ -18,6 +18,8 @@ typedef struct pool_args {
     uint64_t threads, work_nonces;
     double duration, stats_interval; /* duration 0: until a signal */
     int json, no_version_rolling;
+    const char *cafile; /* TLS pools: CA certificates to trust instead of the system's */
+    int no_verify; /* TLS pools: accept any certificate (warned about) */
 } pool_args;
 
 /* Runs pool mining; returns the exit code. Built without libjansson it says so and returns 2. */
