@@ -648,7 +648,8 @@ def sc_ntime(pool, c):
 
 def sc_failback(pool, c):
     """The first pool is down (its port refuses connections) until late_listen seconds: kiln
-    fails over to the second, then must come back to the first once it listens."""
+    fails over to the second, checks the first with backoff (2 s, 4 s, ...: the first check
+    fails), and must come back to the first once it listens."""
     if c.port == pool.ports[0]:
         pool.marks.setdefault("back", time.time())
     c.handshake()
@@ -716,8 +717,8 @@ SCENARIOS = {
                                                        "host": "localhost", "cafile": True}),
     "ntime": (sc_ntime, ["--duration", "3.5", "--work-nonces", "UNIT64", "--no-version-rolling"],
               {"en2_size": 1, "ntime_window": 600}),
-    "failback": (sc_failback, ["--duration", "7", "--work-nonces", "UNIT"],
-                 {"ports": 2, "both_urls": True, "late_listen": 2.5}),
+    "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
+                 {"ports": 2, "both_urls": True, "late_listen": 4.5}),
     "reconnect_drain": (sc_reconnect_drain, ["--duration", "4.5", "--work-nonces", "UNIT"],
                         {"ports": 2, "answer_delay": 0.6}),
 }
@@ -962,7 +963,11 @@ def run_checks(pool, kiln, rc, log):
               "came back to the first pool once it listened and stayed (%d shares there)" % len(first))
         back = pool.marks.get("back", 1e18) - pool.marks.get("listening", 0)
         check(back < 5, "back on the first pool %.1f s after it came up" % back)
+        check(pool.nconn == 2, "went back over the connection that checked it (%d connections in all)" % pool.nconn)
         check("back to the first pool" in log, "the return logged")
+        checks = [float(l.split("next check in ")[1].split()[0]) for l in log.splitlines() if "still unreachable" in l]
+        check(len(checks) >= 1 and checks == sorted(checks) and checks[0] >= 3,
+              "checked again with backoff while it was down (next checks in %s s)" % checks)
     if name == "reconnect_drain":
         check(st.get("answered_after_reconnect") >= 1,
               "answers held past client.reconnect (%d) were read" % st.get("answered_after_reconnect"))
