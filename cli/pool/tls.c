@@ -32,6 +32,12 @@ pool_tls *pool_tls_new(const char *cafile, int verify, char *err, size_t errlen)
 {
     static pool_tls t;
     char why[200];
+    FILE *f = cafile ? fopen(cafile, "r") : NULL; /* OpenSSL would only say "system lib" */
+    if (cafile && !f) {
+        snprintf(err, errlen, "--cafile %.200s: %s", cafile, strerror(errno));
+        return NULL;
+    }
+    if (f) fclose(f);
     ERR_clear_error();
     errno = 0;
     t.ctx = SSL_CTX_new(TLS_client_method());

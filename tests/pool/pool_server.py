@@ -715,6 +715,13 @@ SCENARIOS = {
     "tls_plain": (sc_tls_plain, ["--duration", "20"], {"tls": "good", "plain_ports": [0], "scheme": "stratum+ssl"}),
     "tls_midclose": (sc_normal, ["--duration", "20"], {"tls": "good", "midclose": True, "scheme": "stratum+ssl",
                                                        "host": "localhost", "cafile": True}),
+    # the hostile pools over TLS: a byte per TLS record, a flood read through OpenSSL's buffer, a signal
+    "tls_slow": (sc_slow, ["--duration", "6", "--work-nonces", "UNIT"],
+                 {"slow": 0.001, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
+    "tls_flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"],
+                  {"tls": "good", "scheme": "stratum+ssl", "cafile": True}),
+    "tls_sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"],
+                   {"sigint_after": 2.5, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
     "ntime": (sc_ntime, ["--duration", "3.5", "--work-nonces", "UNIT64", "--no-version-rolling"],
               {"en2_size": 1, "ntime_window": 600}),
     "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
@@ -733,7 +740,7 @@ TLS_FAIL = {  # scenario -> what kiln's last line must say
 
 # ------------------------------------------------------------------------ checks
 
-HOSTILE = ("tinydiff", "baddiff", "flood", "slow", "unresolvable")
+HOSTILE = ("tinydiff", "baddiff", "flood", "slow", "unresolvable", "tls_flood", "tls_slow")
 
 
 class Checker:
@@ -898,8 +905,8 @@ def run_checks(pool, kiln, rc, log):
         check(pool.maxrss_kb is not None and pool.maxrss_kb <= 200 * 1024,
               "memory bounded: peak RSS %s KiB (at most 200 MiB)" % pool.maxrss_kb)
         # a byte-at-a-time pool may still be answering at exit: those are reported unanswered
-        check((name == "slow" or sh.get("unanswered", 0) == 0) and
-              kiln.get("unknown_answers", 0) == (3000 if name == "flood" else 0),
+        check((name in ("slow", "tls_slow") or sh.get("unanswered", 0) == 0) and
+              kiln.get("unknown_answers", 0) == (3000 if name in ("flood", "tls_flood") else 0),
               "every answer matched its request (unanswered %s, unknown answers %s)"
               % (sh.get("unanswered"), kiln.get("unknown_answers")))
     if name == "tinydiff":
@@ -917,13 +924,13 @@ def run_checks(pool, kiln, rc, log):
               "kept the old difficulty after the invalid ones (%d shares accepted before the huge one)" % len(ok))
         check(log.count("no share will be found") == 1, "the huge difficulty said once that no share is possible")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined again at a normal difficulty")
-    if name == "flood":
+    if name in ("flood", "tls_flood"):
         check("similar lines suppressed" in log, "repeated lines suppressed with a count")
         check('(id "x0")' in log and "(id -1)" not in log, "string ids logged as given")
         a = pool.answers.get("q1")
         check(a is not None and str(a.get("result", "")).startswith("kiln/"), "a request with a string id answered with it")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined the last job of the flood")
-    if name == "slow":
+    if name in ("slow", "tls_slow"):
         check(pool.nconn >= 2 and kiln.get("reconnects", 0) >= 1, "reconnected after the mid-line close")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined from a byte-at-a-time pool")
     if name == "unresolvable":
@@ -932,7 +939,7 @@ def run_checks(pool, kiln, rc, log):
         # the bug: getaddrinfo in the mining loop cut the rate 9 times; allow a loaded machine 3
         check(kiln.get("rate", 0) >= pool.cpu_rate / 3, "hash rate kept while resolving (%.0f H/s, measured %.0f H/s)"
               % (kiln.get("rate", 0), pool.cpu_rate))
-    if name == "sigint":
+    if name in ("sigint", "tls_sigint"):
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < pool.scenario["sigint_after"] + 1.0,
               "stopped within 1 s of SIGINT (ran %.2f s)" % (pool.elapsed_kiln or -1))
         check("stopping on a signal" in log and "summary:" in log, "stopped cleanly with its summary")
