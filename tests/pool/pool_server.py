@@ -722,6 +722,7 @@ SCENARIOS = {
                   {"tls": "good", "scheme": "stratum+ssl", "cafile": True}),
     "tls_sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"],
                    {"sigint_after": 2.5, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
+    "tls_stall": (sc_normal, ["--duration", "2.5"], {"tls": "good", "stall": True, "scheme": "stratum+ssl"}),
     "ntime": (sc_ntime, ["--duration", "3.5", "--work-nonces", "UNIT64", "--no-version-rolling"],
               {"en2_size": 1, "ntime_window": 600}),
     "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
@@ -793,6 +794,13 @@ def run_checks(pool, kiln, rc, log):
         check(st.get("req:mining.subscribe") == 0, "no Stratum request went out before the TLS session was up")
         check(pool.nconn >= 3, "retried as over TCP (%d connections)" % pool.nconn)
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        return check.failed
+    if name == "tls_stall":
+        last = log.strip().splitlines()[-1] if log.strip() else ""
+        check(pool.stats.get("stalled") >= 1, "kiln's handshake stalled (%d)" % pool.stats.get("stalled"))
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln <= 2.5 + 1.0,
+              "--duration 2.5 respected within 1 s during the handshake (ran %.2f s)" % (pool.elapsed_kiln or -1))
+        check(rc == 3 and "never got to work for a pool" in last, "exit 3, never authorized: %s %r" % (rc, last))
         return check.failed
     if name == "nopool":
         check(rc == 3, "kiln exits 3 when no pool can be reached (got %s)" % rc)
@@ -1089,6 +1097,18 @@ def serve_conn(pool, sock, index, port):
     i = pool.ports.index(port)
     if pool.ssl_ctx and i not in pool.scenario.get("plain_ports", ()):
         sock.settimeout(3)
+        if pool.scenario.get("stall"):  # take the ClientHello and never answer it
+            pool.stats.add("stalled")
+            while not pool.stopping and time.time() < pool.deadline:
+                try:
+                    if not sock.recv(4096):
+                        break
+                except socket.timeout:
+                    continue
+                except OSError:
+                    break
+            sock.close()
+            return
         if pool.scenario.get("midclose"):  # read the ClientHello, then hang up mid-handshake
             try:
                 sock.recv(4096)
