@@ -674,7 +674,7 @@ static void drain_read(pool_client *c)
     for (int round = 0; round < 64 && c->draining; round++) {
         char *line;
         size_t len;
-        int r;
+        int r = 0;
         while (c->draining && (r = linebuf_next(&c->old.in, &line, &len)) == 1) {
             stratum_msg m;
             char err[256];
