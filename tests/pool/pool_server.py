@@ -700,6 +700,9 @@ SCENARIOS = {
     "bigen2": (sc_badextranonce, ["--duration", "20"], {"en2_size_sent": 17}),
     "sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"], {"sigint_after": 2.5}),
     "gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"], {}),
+    # the GPU run over TLS (issue 16's acceptance): POOL_DEVICE=cuda POOL_DIFFICULTY=0.5 run_scenario.sh KILN tls_gpu
+    "tls_gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"],
+                {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
     "tls_normal": (sc_normal, ["--duration", "3", "--work-nonces", "UNIT"],
                    {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
     "tls_noverify": (sc_normal, ["--duration", "3", "--work-nonces", "UNIT", "--no-verify"],
@@ -1022,7 +1025,7 @@ class Pool:
         self.fn, self.kiln_args, self.scenario = SCENARIOS[name]
         # difficulty and nonces per work unit follow the CPU's speed (Release, sanitizer or
         # loaded machine alike): about SHARES_PER_S shares a second, a unit every 0.15 s
-        rate = measure_cpu_rate(args.kiln) if args.kiln and name != "gpu" else 1e6
+        rate = measure_cpu_rate(args.kiln) if args.kiln and name not in ("gpu", "tls_gpu") else 1e6
         print("cpu rate %.0f H/s" % rate)
         self.cpu_rate = rate
         self.base = 2.0 ** min(-8, max(-26, round(math.log2(rate / (SHARES_PER_S * 2 ** 32)))))
@@ -1031,7 +1034,7 @@ class Pool:
         self.kiln_args = [subst.get(a, a) for a in self.kiln_args]
         self.start_difficulty = args.difficulty if args.difficulty else self.base
         self.nbits = compact(share_target(self.base) >> 3)  # one share in 8 is also block-level
-        if name == "gpu":
+        if name in ("gpu", "tls_gpu"):
             self.nbits = 0x1D00FFFF
         self.stats = Stats()
         self.sessions = {}
@@ -1188,7 +1191,7 @@ def main():
     kargs += ["--user", "worker.1", "--json"] + pool.kiln_args
     if pool.scenario.get("cafile"):
         kargs += ["--cafile", certs["ca"]]
-    if args.scenario != "gpu":
+    if args.scenario not in ("gpu", "tls_gpu"):
         kargs += ["--device", "cpu"]
     with open(os.path.join(args.dir, "args"), "w") as f:
         f.write("\n".join(kargs) + "\n")
