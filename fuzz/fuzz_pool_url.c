@@ -1,6 +1,7 @@
 /* The pool URL parser over any string: an accepted URL has a host of 1..255 characters and a
  * port of 1..65535 in canonical decimal, formatting it gives a URL that parses back to the same
- * host and port, and the same host and port given separately (client.reconnect) are accepted too;
+ * host, port and scheme (TCP or TLS), and the same host and port given separately (client.reconnect)
+ * are accepted too;
  * a refused one comes with a message naming the URL's form. */
 #include "fuzz_util.h"
 
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(canon, sizeof canon, "%lu", port);
         FUZZ_CHECK(strcmp(canon, u.port) == 0);
         pool_url_format(&u, out, sizeof out);
-        FUZZ_CHECK(pool_url_parse(out, &back, err, sizeof err) == 0 && same(&u, &back));
+        FUZZ_CHECK(pool_url_parse(out, &back, err, sizeof err) == 0 && same(&u, &back) && back.scheme == u.scheme);
         FUZZ_CHECK(pool_url_from_parts(u.host, u.port, &back, err, sizeof err) == 0 && same(&u, &back));
     } else {
         FUZZ_CHECK(strstr(err, "pool URL") != NULL);

@@ -21,7 +21,12 @@ expect() { # expect CODE PATTERN ARGS...
     fi
 }
 expect 2 "unknown scheme" --pool http://127.0.0.1:3333 --user u
-expect 2 "TLS pools are not supported" --pool stratum+ssl://127.0.0.1:3333 --user u
+expect 2 "unknown scheme" --pool stratum+https://127.0.0.1:3333 --user u
+expect 2 "cafile /nonexistent/ca.pem: No such file" --pool stratum+ssl://127.0.0.1:3333 --user u --cafile /nonexistent/ca.pem
+expect 2 "cannot load CA certificates" --pool stratum+ssl://127.0.0.1:3333 --user u --cafile "$0"
+expect 2 "apply to TLS pools" --pool stratum+tcp://127.0.0.1:3333 --user u --cafile "$0"
+expect 2 "apply to TLS pools" --pool stratum+tcp://127.0.0.1:3333 --user u --no-verify
+expect 2 "not both" --pool stratum+tls://127.0.0.1:3333 --user u --no-verify --cafile "$0"
 expect 2 "bad port" --pool stratum+tcp://127.0.0.1:99999 --user u
 expect 2 "missing port" --pool stratum+tcp://127.0.0.1 --user u
 expect 2 "needs --user" --pool stratum+tcp://127.0.0.1:3333

@@ -4,31 +4,38 @@
 
 static const struct {
     const char *text, *host, *port; /* host NULL: must be refused */
+    int tls;
 } table[] = {
-    {"stratum+tcp://pool.example.com:3333", "pool.example.com", "3333"},
-    {"stratum+tcp://127.0.0.1:1", "127.0.0.1", "1"},
-    {"stratum+tcp://127.0.0.1:65535/", "127.0.0.1", "65535"},
-    {"stratum+tcp://[::1]:3333", "::1", "3333"},
-    {"stratum+tcp://[2001:db8::7]:4444", "2001:db8::7", "4444"},
-    {"stratum+tcp://my_pool-1.example:03333", "my_pool-1.example", "3333"},
-    {"stratum+tcp://host:0", NULL, NULL},
-    {"stratum+tcp://host:65536", NULL, NULL},
-    {"stratum+tcp://host:", NULL, NULL},
-    {"stratum+tcp://host", NULL, NULL},
-    {"stratum+tcp://:3333", NULL, NULL},
-    {"stratum+tcp://user:pw@host:3333", NULL, NULL},
-    {"stratum+tcp://ho st:3333", NULL, NULL},
-    {"stratum+tcp://host:33a3", NULL, NULL},
-    {"stratum+tcp://host:-1", NULL, NULL},
-    {"stratum+tcp://host:3333/path", NULL, NULL},
-    {"stratum+tcp://[::1:3333", NULL, NULL},
-    {"stratum+tcp://[zz::1]:3333", NULL, NULL},
-    {"stratum+tcp://[127.0.0.1]:3333", NULL, NULL},
-    {"stratum+ssl://host:3333", NULL, NULL},
-    {"http://host:3333", NULL, NULL},
-    {"host:3333", NULL, NULL},
-    {"", NULL, NULL},
-    {"stratum+tcp://", NULL, NULL},
+    {"stratum+tcp://pool.example.com:3333", "pool.example.com", "3333", 0},
+    {"stratum+tcp://127.0.0.1:1", "127.0.0.1", "1", 0},
+    {"stratum+tcp://127.0.0.1:65535/", "127.0.0.1", "65535", 0},
+    {"stratum+tcp://[::1]:3333", "::1", "3333", 0},
+    {"stratum+tcp://[2001:db8::7]:4444", "2001:db8::7", "4444", 0},
+    {"stratum+tcp://my_pool-1.example:03333", "my_pool-1.example", "3333", 0},
+    {"stratum+tcp://host:0", NULL, NULL, 0},
+    {"stratum+tcp://host:65536", NULL, NULL, 0},
+    {"stratum+tcp://host:", NULL, NULL, 0},
+    {"stratum+tcp://host", NULL, NULL, 0},
+    {"stratum+tcp://:3333", NULL, NULL, 0},
+    {"stratum+tcp://user:pw@host:3333", NULL, NULL, 0},
+    {"stratum+tcp://ho st:3333", NULL, NULL, 0},
+    {"stratum+tcp://host:33a3", NULL, NULL, 0},
+    {"stratum+tcp://host:-1", NULL, NULL, 0},
+    {"stratum+tcp://host:3333/path", NULL, NULL, 0},
+    {"stratum+tcp://[::1:3333", NULL, NULL, 0},
+    {"stratum+tcp://[zz::1]:3333", NULL, NULL, 0},
+    {"stratum+tcp://[127.0.0.1]:3333", NULL, NULL, 0},
+    {"stratum+ssl://pool.example.com:443", "pool.example.com", "443", 1},
+    {"stratum+tls://[::1]:3334", "::1", "3334", 1},
+    {"stratum+tcps://10.0.0.1:3335", "10.0.0.1", "3335", 1},
+    {"stratum+ssl://host", NULL, NULL, 0},
+    {"stratum+ssl:/host:1", NULL, NULL, 0},
+    {"stratum+https://host:1", NULL, NULL, 0},
+    {"STRATUM+SSL://host:1", NULL, NULL, 0},
+    {"http://host:3333", NULL, NULL, 0},
+    {"host:3333", NULL, NULL, 0},
+    {"", NULL, NULL, 0},
+    {"stratum+tcp://", NULL, NULL, 0},
 };
 
 int main(void)
@@ -42,6 +49,7 @@ int main(void)
             if (rc == 0) {
                 CHECK_STR(u.host, table[i].host);
                 CHECK_STR(u.port, table[i].port);
+                CHECK(pool_url_tls(&u) == table[i].tls, "'%s': TLS %d", table[i].text, pool_url_tls(&u));
             }
         } else {
             CHECK(rc != 0, "'%s' accepted", table[i].text);
@@ -52,7 +60,12 @@ int main(void)
     CHECK(pool_url_parse("stratum+tcp://[::1]:3333", &u, err, sizeof err) == 0, "v6");
     pool_url_format(&u, out, sizeof out);
     CHECK_STR(out, "stratum+tcp://[::1]:3333");
-    CHECK(pool_url_parse("stratum+ssl://h:1", &u, err, sizeof err) != 0 && strstr(err, "TLS"), "TLS message: %s", err);
+    CHECK(pool_url_parse("stratum+tls://[::1]:3333", &u, err, sizeof err) == 0, "tls v6");
+    pool_url_format(&u, out, sizeof out);
+    CHECK_STR(out, "stratum+tls://[::1]:3333");
+    CHECK(pool_url_parse("stratum+ssl://h:1/", &u, err, sizeof err) == 0, "ssl");
+    pool_url_format(&u, out, sizeof out);
+    CHECK_STR(out, "stratum+ssl://h:1");
     CHECK(pool_url_from_parts("10.0.0.2", "3334", &u, err, sizeof err) == 0, "parts");
     CHECK_STR(u.host, "10.0.0.2");
     CHECK(pool_url_from_parts("bad host", "1", &u, err, sizeof err) != 0, "parts: bad host");

@@ -21,6 +21,9 @@
 #define TRIES_PER_POOL 3 /* consecutive failures before failing over to the next pool */
 #define STABLE_SESSION_S 30.0 /* a session this long resets the failure count */
 #define FLUSH_WAIT_S 3.0 /* after authorizing, how long to wait for a job before judging queued shares */
+#define DRAIN_WAIT_S 3.0 /* how long a connection left with unanswered shares is kept for their answers */
+#define FAILBACK_FIRST_S 2.0 /* after failing over, the first check of the first pool; doubling */
+#define FAILBACK_CAP_S 300.0
 #define AGENT "kiln/" KILN_VERSION
 
 static double backoff(int failures)
@@ -44,12 +47,16 @@ int client_init(pool_client *c, const pool_opts *opts, pool_stats *stats)
     for (int i = 0; i < POOL_PENDING; i++) c->pending[i].id = -1;
     c->tokens = POOL_SHARE_BURST;
     c->tokens_at = cli_now();
-    return conn_init(&c->conn);
+    if (conn_init(&c->conn) != 0 || conn_init(&c->old) != 0 || conn_init(&c->probe) != 0) return -1;
+    c->conn.tls_cfg = c->old.tls_cfg = c->probe.tls_cfg = opts->tls;
+    return 0;
 }
 
 void client_free(pool_client *c)
 {
     conn_free(&c->conn);
+    conn_free(&c->old);
+    conn_free(&c->probe);
     pool_job_free(&c->job);
 }
 
@@ -95,8 +102,8 @@ static int send_line(pool_client *c, char *line)
     free(line);
     if (rc == -2) disconnect(c, "the pool stopped reading (1 MiB of requests unsent)", 1);
     else if (rc != 0) {
-        char why[200];
-        snprintf(why, sizeof why, "cannot write to the pool: %s", strerror(errno));
+        char why[300];
+        snprintf(why, sizeof why, "cannot write to the pool: %s", c->conn.err);
         disconnect(c, why, 1);
     }
     return rc ? -1 : 0;
@@ -121,6 +128,7 @@ static int submit(pool_client *c, const pool_share *s)
     int64_t id = c->next_id++;
     struct pending *p = &c->pending[id % POOL_PENDING];
     p->id = id;
+    p->gen = c->conn_gen;
     p->share = *s;
     c->npending++;
     c->stats->sent++;
@@ -214,10 +222,22 @@ static void forget_session(pool_client *c)
     c->job_serial++;
 }
 
+static double failback_delay(int checks)
+{
+    double d = FAILBACK_FIRST_S;
+    for (int i = 0; i < checks && d < FAILBACK_CAP_S; i++) d *= 2;
+    return d < FAILBACK_CAP_S ? d : FAILBACK_CAP_S;
+}
+
 static void next_pool(pool_client *c)
 {
     int n = c->opts->nurls;
     c->cur = (c->cur + 1) % n;
+    if (c->cur != 0 && c->probe_state == 0) c->primary_check_at = cli_now() + failback_delay(c->primary_checks);
+    if (c->cur == 0 && c->probe_state) { /* round the list again: the check is moot */
+        conn_close(&c->probe);
+        c->probe_state = 0;
+    }
     c->addr = c->opts->urls[c->cur];
     c->failures = 0;
     forget_session(c);
@@ -284,7 +304,26 @@ static void schedule_retry(pool_client *c)
     if (c->next_attempt > now + 1) plog("retrying in %.1f s", c->next_attempt - now);
 }
 
-static void disconnect(pool_client *c, const char *why, int failure)
+static int pending_on(const pool_client *c, uint64_t gen)
+{
+    int n = 0;
+    for (int i = 0; i < POOL_PENDING; i++) n += c->pending[i].id >= 0 && c->pending[i].gen == gen;
+    return n;
+}
+
+/* Stops waiting on the left connection; what it did not answer is reported unanswered. */
+static void end_drain(pool_client *c, const char *why)
+{
+    if (!c->draining) return;
+    for (int i = 0; i < POOL_PENDING; i++)
+        if (c->pending[i].id >= 0 && c->pending[i].gen == c->old_gen) forget_pending(c, &c->pending[i], why);
+    conn_close(&c->old);
+    c->draining = 0;
+}
+
+/* Ends the session. drain: a deliberate move (client.reconnect, back to the first pool), so the
+ * connection stays open a while for the answers to shares already sent on it. */
+static void disconnect_ex(pool_client *c, const char *why, int failure, int drain)
 {
     double now = cli_now();
     if (c->state == CONN_DOWN) return;
@@ -296,17 +335,33 @@ static void disconnect(pool_client *c, const char *why, int failure)
         c->last_fail[c->cur] = was_up ? FAIL_PROTOCOL : FAIL_CONNECT;
         snprintf(c->last_reason[c->cur], sizeof c->last_reason[0], "%s", why);
     }
-    conn_close(&c->conn);
+    int waiting = drain && was_up ? pending_on(c, c->conn_gen) : 0;
+    if (waiting > 0) {
+        end_drain(c, "share sent but not answered before the disconnect");
+        pool_conn t = c->old; /* closed: it becomes the next connection */
+        c->old = c->conn;
+        c->conn = t;
+        c->draining = 1;
+        c->old_gen = c->conn_gen;
+        c->drain_until = now + DRAIN_WAIT_S;
+        plog("waiting up to %.0f s for the answers to %d share%s sent to %s", DRAIN_WAIT_S, waiting,
+             waiting == 1 ? "" : "s", u);
+    } else {
+        conn_close(&c->conn);
+    }
     c->state = CONN_DOWN;
     if (was_up) c->stats->disconnects++;
     if (c->authorized && now - c->authorized_at >= STABLE_SESSION_S) c->failures = 0;
     if (c->authorized) c->offline_since = now;
     for (int i = 0; i < POOL_PENDING; i++)
-        if (c->pending[i].id >= 0) forget_pending(c, &c->pending[i], "share sent but not answered before the disconnect");
+        if (c->pending[i].id >= 0 && !(c->draining && c->pending[i].gen == c->old_gen))
+            forget_pending(c, &c->pending[i], "share sent but not answered before the disconnect");
     c->subscribed = c->authorized = c->notified = 0;
     c->state_since = now;
     if (failure) schedule_retry(c);
 }
+
+static void disconnect(pool_client *c, const char *why, int failure) { disconnect_ex(c, why, failure, 0); }
 
 static void start_connect(pool_client *c)
 {
@@ -338,6 +393,7 @@ static void on_connected(pool_client *c)
     c->state = CONN_UP;
     c->state_since = c->last_rx = cli_now();
     c->subscribed = c->authorized = c->notified = 0;
+    c->conn_gen++;
     plog("connected to %s", u);
     c->conf_id = c->sub_id = c->auth_id = -1;
     if (c->opts->version_rolling) {
@@ -502,11 +558,12 @@ static void on_reconnect(pool_client *c, const stratum_msg *m)
             plog("client.reconnect ignored: %s", err);
             return;
         }
+        to.scheme = c->addr.scheme; /* a TLS pool's redirect is TLS too, checked against the new host */
     }
     int same_pool = strcmp(to.host, c->addr.host) == 0 && strcmp(to.port, c->addr.port) == 0;
     url_text(&to, u, sizeof u);
     plog("pool asked to reconnect to %s in %d s", u, m->wait_s);
-    disconnect(c, "client.reconnect", 0);
+    disconnect_ex(c, "client.reconnect", 0, 1);
     if (!same_pool) c->session[0] = '\0'; /* a session id means nothing to another server */
     c->addr = to;
     c->next_attempt = cli_now() + m->wait_s;
@@ -605,10 +662,101 @@ static void read_lines(pool_client *c)
             /* a full buffer without a newline is an over-long line */
             if (linebuf_next(&c->conn.in, &line, &len) < 0)
                 disconnect(c, "protocol error: line longer than 64 KiB from the pool", 1);
-            else disconnect(c, strerror(errno), 1);
+            else disconnect(c, c->conn.err, 1);
             return;
         }
     }
+}
+
+/* ---------------------------------------------------------------- leaving and coming back */
+
+/* The left connection: only answers to our shares on it count; anything else is dropped. */
+static void drain_read(pool_client *c)
+{
+    for (int round = 0; round < 64 && c->draining; round++) {
+        char *line;
+        size_t len;
+        int r = 0;
+        while (c->draining && (r = linebuf_next(&c->old.in, &line, &len)) == 1) {
+            stratum_msg m;
+            char err[256];
+            if (stratum_parse(line, len, &m, err, sizeof err) != 0) continue;
+            int64_t id = m.int_id;
+            struct pending *p = id >= 0 ? &c->pending[id % POOL_PENDING] : NULL;
+            if (m.kind == ST_RESPONSE && p && p->id == id && p->gen == c->old_gen) on_share_answer(c, p, &m);
+            stratum_msg_clear(&m);
+        }
+        if (!c->draining) return;
+        if (pending_on(c, c->old_gen) == 0) {
+            end_drain(c, "");
+            return;
+        }
+        if (r < 0) {
+            end_drain(c, "share sent but not answered before the disconnect (over-long line)");
+            return;
+        }
+        long n = conn_read(&c->old);
+        if (n == -2) return;
+        if (n <= 0) {
+            end_drain(c, "share sent but not answered before the old connection closed");
+            return;
+        }
+    }
+}
+
+static void probe_done(pool_client *c, const char *why)
+{
+    char u[300];
+    url_text(&c->opts->urls[0], u, sizeof u);
+    double now = cli_now();
+    c->probe_state = 0;
+    c->primary_check_at = now + failback_delay(++c->primary_checks);
+    if (why) {
+        conn_close(&c->probe);
+        plog("first pool %s still unreachable (%s); next check in %.0f s", u, why, c->primary_check_at - now);
+        return;
+    }
+    /* the probe's connection becomes the session: no second connect */
+    plog("first pool %s reachable again: back to the first pool", u);
+    disconnect_ex(c, "going back to the first pool", 0, 1);
+    c->cur = 0;
+    c->addr = c->opts->urls[0];
+    c->failures = 0;
+    forget_session(c);
+    pool_conn t = c->conn;
+    c->conn = c->probe;
+    c->probe = t;
+    on_connected(c);
+}
+
+static void probe_start(pool_client *c)
+{
+    char err[256];
+    c->probe_state = CONN_RESOLVING;
+    c->probe_since = cli_now();
+    if (conn_start(&c->probe, &c->opts->urls[0], err, sizeof err) != 0) probe_done(c, err);
+}
+
+/* One step of the check, after poll said revents for its socket. */
+static void probe_step(pool_client *c, short revents)
+{
+    char err[300];
+    int r;
+    if (c->probe_state == CONN_RESOLVING) {
+        r = conn_resolved(&c->probe, err, sizeof err);
+        if (r == 1) c->probe_state = CONN_CONNECTING;
+        else if (r < 0) return probe_done(c, err);
+    } else if (c->probe_state == CONN_CONNECTING && revents) {
+        r = conn_finish(&c->probe, err, sizeof err);
+        if (r == 1) return probe_done(c, NULL);
+        if (r == 2) c->probe_state = CONN_HANDSHAKE;
+        else if (r < 0) return probe_done(c, err);
+    } else if (c->probe_state == CONN_HANDSHAKE && revents) {
+        r = conn_handshake(&c->probe, err, sizeof err);
+        if (r == 1) return probe_done(c, NULL);
+        if (r < 0) return probe_done(c, err);
+    }
+    if (c->probe_state && cli_now() - c->probe_since > CONNECT_TIMEOUT_S) probe_done(c, "no answer within 10 s");
 }
 
 void client_service(pool_client *c, double timeout_s)
@@ -617,36 +765,62 @@ void client_service(pool_client *c, double timeout_s)
     double now = cli_now();
     if (c->state == CONN_DOWN && now >= c->next_attempt) start_connect(c);
     if (c->state == CONN_RESOLVING) check_resolved(c);
+    if (c->cur == 0 && c->authorized && now - c->authorized_at >= STABLE_SESSION_S) c->primary_checks = 0;
+    if (c->cur != 0 && client_online(c) && c->probe_state == 0 && now >= c->primary_check_at) probe_start(c);
     now = cli_now();
-    struct pollfd pfd = {.fd = c->conn.fd, .events = 0, .revents = 0};
-    int nfds = 1;
-    if (c->state == CONN_CONNECTING) pfd.events = POLLOUT;
-    else if (c->state == CONN_UP) pfd.events = POLLIN | (conn_wants_write(&c->conn) ? POLLOUT : 0);
-    else nfds = 0; /* down or resolving: nothing to watch, only time passes */
+    /* the session's socket, the left one being drained, the first pool's check */
+    struct pollfd pfd[3];
+    int nfds = 0, im = -1, io = -1, ip = -1;
+    short ev = 0;
+    if (c->state == CONN_CONNECTING) ev = POLLOUT;
+    else if (c->state == CONN_HANDSHAKE || c->state == CONN_UP) ev = conn_events(&c->conn);
+    if (ev) pfd[im = nfds++] = (struct pollfd){.fd = c->conn.fd, .events = ev, .revents = 0};
+    if (c->draining) pfd[io = nfds++] = (struct pollfd){.fd = c->old.fd, .events = conn_events(&c->old), .revents = 0};
+    if (c->probe_state == CONN_CONNECTING || c->probe_state == CONN_HANDSHAKE)
+        pfd[ip = nfds++] = (struct pollfd){
+            .fd = c->probe.fd, .events = c->probe_state == CONN_CONNECTING ? POLLOUT : conn_events(&c->probe), .revents = 0};
     if (c->state == CONN_DOWN && c->next_attempt - now < timeout_s) timeout_s = c->next_attempt - now;
-    if (c->state == CONN_RESOLVING && timeout_s > 0.05) timeout_s = 0.05; /* the resolver thread has no fd */
-    if (timeout_s < 0) timeout_s = 0;
+    if (c->draining && c->drain_until - now < timeout_s) timeout_s = c->drain_until - now;
+    /* the resolver thread has no fd */
+    if ((c->state == CONN_RESOLVING || c->probe_state == CONN_RESOLVING) && timeout_s > 0.05) timeout_s = 0.05;
+    int buffered = c->state == CONN_UP && conn_buffered(&c->conn); /* TLS bytes poll cannot see */
+    int old_buffered = c->draining && conn_buffered(&c->old);
+    if (timeout_s < 0 || buffered || old_buffered) timeout_s = 0;
     int ms = (int)(timeout_s * 1000);
-    int rc = poll(&pfd, (nfds_t)nfds, ms);
+    int rc = poll(pfd, (nfds_t)nfds, ms);
     if (rc < 0 && errno != EINTR) plog("poll: %s", strerror(errno));
+    short rev = rc > 0 && im >= 0 ? pfd[im].revents : 0;
     now = cli_now();
+    if (c->draining) {
+        if ((rc > 0 && io >= 0 && pfd[io].revents) || old_buffered) drain_read(c);
+        if (c->draining && now >= c->drain_until) end_drain(c, "share sent but not answered before the disconnect");
+    }
+    if (c->probe_state) probe_step(c, rc > 0 && ip >= 0 ? pfd[ip].revents : 0);
     if (c->state == CONN_RESOLVING) check_resolved(c);
     else if (c->state == CONN_CONNECTING) {
-        if (rc > 0 && pfd.revents) {
+        if (rev) {
             char err[256];
             int r = conn_finish(&c->conn, err, sizeof err);
             if (r == 1) on_connected(c);
+            else if (r == 2) c->state = CONN_HANDSHAKE; /* the connect timeout covers the handshake */
             else if (r < 0) disconnect(c, err, 1);
         } else if (now - c->state_since > CONNECT_TIMEOUT_S) {
             disconnect(c, "connect timed out", 1);
         }
+    } else if (c->state == CONN_HANDSHAKE) {
+        char err[300];
+        int r = rev ? conn_handshake(&c->conn, err, sizeof err) : 0;
+        if (r == 1) on_connected(c);
+        else if (r < 0) disconnect(c, err, 1);
+        else if (now - c->state_since > CONNECT_TIMEOUT_S) disconnect(c, "TLS handshake timed out", 1);
     } else if (c->state == CONN_UP) {
-        if (rc > 0 && (pfd.revents & POLLOUT) && conn_flush(&c->conn) != 0) {
-            char why[200];
-            snprintf(why, sizeof why, "cannot write to the pool: %s", strerror(errno));
+        /* over TLS either direction may be what a read or a write waits for: try both */
+        if (rev && conn_wants_write(&c->conn) && conn_flush(&c->conn) != 0) {
+            char why[300];
+            snprintf(why, sizeof why, "cannot write to the pool: %s", c->conn.err);
             disconnect(c, why, 1);
         }
-        if (c->state == CONN_UP && rc > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) read_lines(c);
+        if (c->state == CONN_UP && (rev || buffered)) read_lines(c);
         if (c->state == CONN_UP && !c->authorized && now - c->state_since > HANDSHAKE_TIMEOUT_S)
             disconnect(c, "protocol error: no answer to mining.subscribe/authorize within 15 s", 1);
         if (c->state == CONN_UP && now - c->last_rx > SILENCE_TIMEOUT_S) disconnect(c, "pool silent too long", 1);
@@ -659,7 +833,10 @@ void client_service(pool_client *c, double timeout_s)
 void client_finish(pool_client *c, double max_s)
 {
     double end = cli_now() + max_s;
-    while (c->npending > 0 && c->state == CONN_UP && cli_now() < end) client_service(c, 0.05);
+    while (c->npending > 0 && (c->state == CONN_UP || c->draining) && cli_now() < end) client_service(c, 0.05);
+    end_drain(c, "no answer before exit");
+    conn_close(&c->probe);
+    c->probe_state = 0;
     for (int i = 0; i < c->nqueue; i++)
         stale(c, &c->queue[i], c->queue[i].found_offline ? "still offline at exit" : "no free request slot before exit");
     c->nqueue = 0;

@@ -29,6 +29,7 @@ typedef struct pool_opts {
     const char *user, *pass;
     int version_rolling; /* ask for BIP 310 version rolling */
     uint32_t rolling_mask; /* the bits we ask for */
+    pool_tls *tls; /* TLS settings for stratum+ssl:// URLs (NULL when none is given) */
 } pool_opts;
 
 typedef struct pool_stats {
@@ -59,7 +60,7 @@ typedef struct pool_share {
     int found_offline; /* queued while offline (not for want of a free pending slot) */
 } pool_share;
 
-typedef enum { CONN_DOWN, CONN_RESOLVING, CONN_CONNECTING, CONN_UP } conn_state;
+typedef enum { CONN_DOWN, CONN_RESOLVING, CONN_CONNECTING, CONN_HANDSHAKE, CONN_UP } conn_state;
 
 /* Why a session attempt failed, for the final message when no pool could be used. */
 typedef enum { FAIL_NONE, FAIL_CONNECT, FAIL_PROTOCOL } fail_kind;
@@ -110,6 +111,7 @@ typedef struct pool_client {
     /* shares */
     struct pending {
         int64_t id;
+        uint64_t gen; /* the connection it was sent on */
         pool_share share;
     } pending[POOL_PENDING]; /* at id % POOL_PENDING; ids skip taken slots, so none is overwritten */
     int npending;
@@ -118,6 +120,21 @@ typedef struct pool_client {
     int nqueue;
     uint8_t seen[POOL_SEEN][8];
     int nseen, seen_pos;
+
+    /* leaving a connection (client.reconnect, going back to the first pool) with shares still
+     * unanswered: it stays open, read for their answers only, until they came or DRAIN_WAIT_S */
+    uint64_t conn_gen; /* counts connections; pending shares carry it */
+    pool_conn old;
+    int draining;
+    uint64_t old_gen;
+    double drain_until;
+
+    /* on a later pool after a failover: the first pool is tried now and then (a connect and, for
+     * TLS, a handshake); once it answers, mining goes back to it over that connection */
+    pool_conn probe;
+    int probe_state; /* 0 idle, else the conn_state the probe is in */
+    double probe_since, primary_check_at;
+    int primary_checks; /* checks since the last stable session on the first pool: the backoff */
 
     int fatal; /* nonzero: give up; the value is the exit code */
     char fatal_msg[900]; /* why, for the command's final error line */

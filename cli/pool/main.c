@@ -12,6 +12,7 @@
 #include "miner.h"
 #include "pool.h"
 #include "stratum.h"
+#include "tls.h"
 
 /* How long, after mining ends, kiln waits for the answers to its last shares: short, so the
  * run ends within a second of --duration whatever the pool does. */
@@ -86,12 +87,22 @@ int pool_main(const pool_args *a)
             return cli_error(EXIT_USAGE, cmd, "%s", err);
         po.nurls++;
     }
+    int any_tls = 0;
+    for (int i = 0; i < po.nurls; i++) any_tls |= pool_url_tls(&po.urls[i]);
+    if ((a->cafile || a->no_verify) && !any_tls)
+        return cli_error(EXIT_USAGE, cmd, "--cafile and --no-verify apply to TLS pools (stratum+ssl://) only");
+    if (a->cafile && a->no_verify) return cli_error(EXIT_USAGE, cmd, "give --cafile or --no-verify, not both");
     po.user = a->user;
     po.pass = a->pass ? a->pass : "x";
     po.version_rolling = !a->no_version_rolling;
     po.rolling_mask = 0x1fffe000u; /* BIP 320's general-purpose bits */
     if (!po.user || !*po.user) return cli_error(EXIT_USAGE, cmd, "pool mining needs --user (the pool's worker name)");
     if (!utf8_ok(po.user) || !utf8_ok(po.pass)) return cli_error(EXIT_USAGE, cmd, "--user and --pass must be UTF-8");
+    if (any_tls) {
+        char err[400];
+        if (!(po.tls = pool_tls_new(a->cafile, !a->no_verify, err, sizeof err)))
+            return cli_error(EXIT_USAGE, cmd, "%s", err);
+    }
     mo.algo = (kiln_algo)a->algo->search_algo;
     mo.duration = a->duration;
     mo.stats_interval = a->stats_interval;
@@ -103,7 +114,10 @@ int pool_main(const pool_args *a)
 
     int code;
     kiln_ctx *ctx = cli_open(cmd, a->device, (int)a->threads, &code);
-    if (!ctx) return code;
+    if (!ctx) {
+        pool_tls_free(po.tls);
+        return code;
+    }
     tune_cache_apply(ctx, a->algo, KILN_KIND_SEARCH, NULL);
     /* open the device and measure it now: a failure shows before any pool is contacted, the
      * start-up time does not count as mining time, and the share-rate bound holds from the start */
@@ -112,6 +126,7 @@ int pool_main(const pool_args *a)
     if (st != KILN_OK) {
         code = cli_fail(cmd, ctx, st);
         kiln_ctx_free(ctx);
+        pool_tls_free(po.tls);
         return code;
     }
 
@@ -120,9 +135,13 @@ int pool_main(const pool_args *a)
     memset(&stats, 0, sizeof stats);
     if (client_init(&client, &po, &stats) != 0) {
         kiln_ctx_free(ctx);
+        pool_tls_free(po.tls);
         return cli_error(EXIT_DEVICE, cmd, "out of memory");
     }
     log_start(cli_now());
+    if (a->no_verify)
+        plog("warning: --no-verify: the pool's certificate is not checked; anyone on the path can read and change "
+             "this session");
     char url[300];
     pool_url_format(&po.urls[0], url, sizeof url);
     plog("mining %s on %s for %s as '%s'", algo_s, kiln_ctx_device_name(ctx), url, po.user);
@@ -152,6 +171,7 @@ int pool_main(const pool_args *a)
         code = cli_error(EXIT_DEVICE, cmd, "%s", why);
     }
     client_free(&client);
+    pool_tls_free(po.tls);
     kiln_ctx_free(ctx);
     return code;
 }

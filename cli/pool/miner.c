@@ -116,6 +116,8 @@ static void build_header(miner *m)
     m->version = v;
     pool_en2_encode(m->slot->next - 1, m->en2_size, m->en2);
     pool_job_header(&c->job, m->en1, m->en1_len, m->en2, m->en2_size, v, m->header);
+    m->ntime = c->job.ntime + m->slot->ntime_roll;
+    for (int i = 0; i < 4; i++) m->header[68 + i] = (uint8_t)(m->ntime >> (8 * i));
     m->next_nonce = 0;
     m->end_nonce = m->mo->work_nonces;
 }
@@ -130,9 +132,17 @@ static int advance(miner *m)
     }
     uint64_t limit = m->en2_size >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * m->en2_size));
     if (m->slot->next >= limit) {
-        if (!m->exhausted) plog("job %s: extranonce2 space used up; waiting for a new job", m->job_id);
-        m->exhausted = 1;
-        return -1;
+        if (m->slot->ntime_roll >= MINER_NTIME_ROLL_MAX) {
+            if (!m->exhausted)
+                plog("job %s: extranonce2 space used up and ntime rolled %d s; waiting for a new job", m->job_id,
+                     MINER_NTIME_ROLL_MAX);
+            m->exhausted = 1;
+            return -1;
+        }
+        /* a new ntime makes every extranonce2 new again */
+        if (m->slot->ntime_roll == 0) plog("job %s: extranonce2 space used up; rolling ntime", m->job_id);
+        m->slot->ntime_roll++;
+        m->slot->next = 0;
     }
     m->slot->next++;
     m->roll = 0;
@@ -160,7 +170,6 @@ static void start_job(miner *m)
     memcpy(m->en1, c->job_en1, c->job_en1_len);
     m->en1_len = c->job_en1_len;
     m->en2_size = (size_t)c->job_en2_size;
-    m->ntime = c->job.ntime;
     m->nbits = c->job.nbits;
     m->exhausted = 0;
     m->slot = find_slot(m);

@@ -16,6 +16,10 @@
 #include "kiln.h"
 
 #define MINER_EN2_SLOTS 32 /* jobs whose extranonce2 counter we remember */
+/* When a job's extranonce2 (and version) space is used up, ntime goes up a second at a time and
+ * the space starts again, at most this far past the job's ntime: well inside what pools accept
+ * (ckpool 7000 s, Bitcoin's two hours ahead of network time), so no share is refused for it. */
+#define MINER_NTIME_ROLL_MAX 600
 /* Each kiln_scan call covers about this long, so even its first launch (which the library sizes
  * before it knows the device's speed) ends soon and a new job is picked up in time. */
 #define MINER_CALL_S 0.2
@@ -34,6 +38,7 @@ typedef struct en2_slot {
     uint8_t en1[POOL_EN1_MAX];
     size_t en1_len;
     uint64_t next; /* next extranonce2 counter value for this job and extranonce1 */
+    uint32_t ntime_roll; /* seconds added to the job's ntime once its extranonce2 space ran out */
     uint64_t used; /* last use, for replacement */
 } en2_slot;
 

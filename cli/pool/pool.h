@@ -19,6 +19,8 @@ typedef struct pool_args {
     double duration, stats_interval; /* duration 0: until a signal */
     int json, no_version_rolling;
     double temp_limit; /* --temp-limit (degrees C); 0: none */
+    const char *cafile; /* TLS pools: CA certificates to trust instead of the system's */
+    int no_verify; /* TLS pools: accept any certificate (warned about) */
 } pool_args;
 
 /* Runs pool mining; returns the exit code. Built without libjansson it says so and returns 2. */

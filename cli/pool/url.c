@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char scheme[] = "stratum+tcp://";
+static const char *const schemes[] = {"stratum+tcp://", "stratum+ssl://", "stratum+tls://", "stratum+tcps://"};
 
 static int fail(char *err, size_t n, const char *msg, const char *text)
 {
-    snprintf(err, n, "%s in pool URL '%.200s' (expected stratum+tcp://HOST:PORT)", msg, text);
+    snprintf(err, n, "%s in pool URL '%.200s' (expected stratum+tcp://HOST:PORT or stratum+ssl://HOST:PORT)", msg, text);
     return -1;
 }
 
@@ -50,13 +50,12 @@ int pool_url_parse(const char *text, pool_url *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (!text || !*text) return fail(err, errlen, "empty address", "");
-    size_t sl = sizeof scheme - 1;
-    if (strncmp(text, scheme, sl) != 0) {
-        if (strncmp(text, "stratum+ssl://", 14) == 0 || strncmp(text, "stratum+tls://", 14) == 0)
-            return fail(err, errlen, "TLS pools are not supported", text);
-        return fail(err, errlen, "unknown scheme", text);
-    }
-    const char *p = text + sl, *end = p + strlen(p);
+    int sc = -1;
+    for (int i = 0; i < (int)(sizeof schemes / sizeof schemes[0]) && sc < 0; i++)
+        if (strncmp(text, schemes[i], strlen(schemes[i])) == 0) sc = i;
+    if (sc < 0) return fail(err, errlen, "unknown scheme", text);
+    out->scheme = sc;
+    const char *p = text + strlen(schemes[sc]), *end = p + strlen(p);
     if (end > p && end[-1] == '/') end--; /* one trailing slash is harmless */
     const char *colon;
     if (*p == '[') {
@@ -89,6 +88,7 @@ int pool_url_from_parts(const char *host, const char *port, pool_url *out, char 
 
 void pool_url_format(const pool_url *u, char *out, size_t n)
 {
+    const char *scheme = schemes[u->scheme >= POOL_TCP && u->scheme <= POOL_TCPS ? u->scheme : POOL_TCP];
     if (strchr(u->host, ':')) snprintf(out, n, "%s[%s]:%s", scheme, u->host, u->port);
     else snprintf(out, n, "%s%s:%s", scheme, u->host, u->port);
 }

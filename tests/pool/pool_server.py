@@ -6,15 +6,20 @@ arguments for its scenario to files, plays the scenario to each connection, and 
 submitted share on its own: it rebuilds the coinbase, the Merkle root and the 80-byte header from
 the job it sent and hashes it with hashlib, independently of kiln's code. When told to stop
 (SIGTERM) it compares its verdicts with kiln's --json summary and exit code, prints each check,
-and exits 0 only when all hold. Every wait is bounded (--time-limit)."""
+and exits 0 only when all hold. Every wait is bounded (--time-limit).
+
+TLS scenarios (tls_*) serve over Python's ssl with a CA and server certificate made at start-up
+by the openssl command (make_certs); they exit 77 (skip) when it is missing."""
 import argparse
 import hashlib
 import json
 import math
 import os
 import select
+import shutil
 import signal
 import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -128,6 +133,8 @@ class Conn:
         self.mask_changed_at = 0
         self.difficulty = pool.start_difficulty
         self.answers = {}  # id -> message the client answered our requests with
+        self.held = []  # (due time, id, result, error): share answers held back (answer_delay)
+        self.batch = None  # a list while lines are gathered to go out in one write
         self.open = True
         sock.settimeout(2)
 
@@ -136,6 +143,9 @@ class Conn:
         self.send_raw((json.dumps(obj) + "\n").encode())
 
     def send_raw(self, data):
+        if self.batch is not None:
+            self.batch.append(data)
+            return
         try:
             if self.pool.scenario.get("slow"):  # a slow sender: a byte at a time
                 for i in range(len(data)):
@@ -185,7 +195,10 @@ class Conn:
         while time.time() < end and not self.pool.stopping:
             if until and until():
                 return
-            r, _, _ = select.select([self.sock], [], [], 0.05)
+            self.send_due()
+            # bytes already decrypted inside an SSL socket are invisible to select
+            pending = isinstance(self.sock, ssl.SSLSocket) and self.sock.pending()
+            r = pending or select.select([self.sock], [], [], 0.05)[0]
             if not r:
                 continue
             try:
@@ -208,6 +221,15 @@ class Conn:
 
     def reply(self, mid, result, error=None):
         self.send({"id": mid, "result": result, "error": error})
+
+    def send_due(self):
+        """Answers held back by the scenario's answer_delay, once due."""
+        now = time.time()
+        while self.held and self.held[0][0] <= now:
+            _, mid, result, error = self.held.pop(0)
+            if "asked" in self.pool.marks:
+                self.pool.stats.add("answered_after_reconnect")
+            self.reply(mid, result, error)
 
     def handle(self, line):
         try:
@@ -255,13 +277,17 @@ class Conn:
     def submit(self, mid, params):
         st, pool = self.pool.stats, self.pool
         now = time.time()
-        rec = {"time": now, "conn": self.index, "params": params}
+        rec = {"time": now, "conn": self.index, "port": self.port, "params": params}
 
         def verdict(v, result, error=None):
             rec["verdict"] = v
             with st.lock:
                 st.shares.append(rec)
             st.add(v)
+            delay = pool.scenario.get("answer_delay", 0) if self.port == pool.ports[0] else 0
+            if delay:
+                self.held.append((now + delay, mid, result, error))
+                return
             self.reply(mid, result, error)
 
         if not self.authorized:
@@ -280,8 +306,9 @@ class Conn:
         except (ValueError, AssertionError):
             return verdict("invalid", None, [20, "bad hex", None])
         rec["en2"] = en2hex
-        if len(en2) != job.en2_size or not job.ntime <= ntime <= job.ntime + 7200:
+        if len(en2) != job.en2_size or not job.ntime <= ntime <= job.ntime + pool.scenario.get("ntime_window", 7200):
             return verdict("invalid", None, [20, "bad extranonce2 size or ntime", None])
+        rec["ntime_rolled"] = ntime - job.ntime
         version = job.version
         if len(params) == 6:
             vb = int(params[5], 16)
@@ -537,10 +564,15 @@ def sc_flood(pool, c):
     c.set_difficulty(pool.base)
     c.notify(c.new_job(), True)
     c.serve(0.5)
+    if isinstance(c.sock, ssl.SSLSocket):  # Python's TLS is slow per write: one write, as fast as over TCP
+        c.batch = []
     for i in range(3000):
         c.notify(c.new_job(), True)
         c.send({"id": "x%d" % i, "result": True, "error": None})
     c.send({"id": "q1", "method": "client.get_version", "params": []})
+    if c.batch is not None:
+        data, c.batch = b"".join(c.batch), None
+        c.send_raw(data)
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
@@ -594,6 +626,55 @@ def sc_sigint(pool, c):
     sc_normal(pool, c)
 
 
+# ---- TLS (issue 16): the same pool over ssl, and TLS sessions that must fail, each at one step
+
+def sc_tls_plain(pool, c):
+    """A plain Stratum pool behind a stratum+ssl:// URL: it talks JSON at once, as some pools do."""
+    c.set_difficulty(pool.base)
+    c.serve(5)
+
+
+def sc_tls_failover(pool, c):
+    """The first pool is plain TCP behind an ssl URL (every handshake fails), the second real TLS."""
+    if c.port == pool.ports[0]:
+        sc_tls_plain(pool, c)
+        return
+    sc_normal(pool, c)
+
+
+# ---- pool loose ends (issue 16, item 5)
+
+def sc_ntime(pool, c):
+    """A one-byte extranonce2 and no version rolling: kiln uses up each job's 256 extranonce2
+    values within a second and must roll ntime (within the pool's window) instead of idling."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    j = c.new_job()
+    pool.marks["j1"] = j.id
+    c.notify(j, True)
+    c.serve(60)
+
+
+def sc_failback(pool, c):
+    """The first pool is down (its port refuses connections) until late_listen seconds: kiln
+    fails over to the second, checks the first with backoff (2 s, 4 s, ...: the first check
+    fails), and must come back to the first once it listens."""
+    if c.port == pool.ports[0]:
+        pool.marks.setdefault("back", time.time())
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(60)
+
+
+def sc_reconnect_drain(pool, c):
+    """client.reconnect while answers to shares are held back (answer_delay): kiln must keep the
+    old connection until they arrive (bounded), and count them, not drop them as unanswered."""
+    sc_reconnect(pool, c)
+    if c.held:
+        pool.stats.add("lost_answers", len(c.held))
+
+
 def sc_gpu(pool, c):
     c.handshake()
     c.set_difficulty(pool.start_difficulty)
@@ -628,12 +709,51 @@ SCENARIOS = {
     "bigen2": (sc_badextranonce, ["--duration", "20"], {"en2_size_sent": 17}),
     "sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"], {"sigint_after": 2.5}),
     "gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"], {}),
+    # the GPU run over TLS (issue 16's acceptance): POOL_DEVICE=cuda POOL_DIFFICULTY=0.5 run_scenario.sh KILN tls_gpu
+    "tls_gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"],
+                {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
+    "tls_normal": (sc_normal, ["--duration", "3", "--work-nonces", "UNIT"],
+                   {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
+    "tls_noverify": (sc_normal, ["--duration", "3", "--work-nonces", "UNIT", "--no-verify"],
+                     {"tls": "good", "scheme": "stratum+tls"}),
+    "tls_drop": (sc_drop, ["--duration", "6.5", "--work-nonces", "UNIT"],
+                 {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
+    "tls_failover": (sc_tls_failover, ["--duration", "5", "--work-nonces", "UNIT"],
+                     {"tls": "good", "plain_ports": [0], "ports": 2, "both_urls": True, "scheme": "stratum+ssl",
+                      "host": "localhost", "cafile": True}),
+    "tls_unknownca": (sc_normal, ["--duration", "20"], {"tls": "good", "scheme": "stratum+ssl", "host": "localhost"}),
+    "tls_wronghost": (sc_normal, ["--duration", "20"],
+                      {"tls": "wronghost", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
+    "tls_plain": (sc_tls_plain, ["--duration", "20"], {"tls": "good", "plain_ports": [0], "scheme": "stratum+ssl"}),
+    "tls_midclose": (sc_normal, ["--duration", "20"], {"tls": "good", "midclose": True, "scheme": "stratum+ssl",
+                                                       "host": "localhost", "cafile": True}),
+    # the hostile pools over TLS: a byte per TLS record, a flood read through OpenSSL's buffer, a signal
+    "tls_slow": (sc_slow, ["--duration", "6", "--work-nonces", "UNIT"],
+                 {"slow": 0.001, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
+    "tls_flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"],
+                  {"tls": "good", "scheme": "stratum+ssl", "cafile": True}),
+    "tls_sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"],
+                   {"sigint_after": 2.5, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
+    "tls_stall": (sc_normal, ["--duration", "2.5"], {"tls": "good", "stall": True, "scheme": "stratum+ssl"}),
+    "ntime": (sc_ntime, ["--duration", "3.5", "--work-nonces", "UNIT64", "--no-version-rolling"],
+              {"en2_size": 1, "ntime_window": 600}),
+    "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
+                 {"ports": 2, "both_urls": True, "late_listen": 4.5}),
+    "reconnect_drain": (sc_reconnect_drain, ["--duration", "4.5", "--work-nonces", "UNIT"],
+                        {"ports": 2, "answer_delay": 0.6}),
+}
+
+TLS_FAIL = {  # scenario -> what kiln's last line must say
+    "tls_unknownca": "TLS certificate verification failed: unable to get local issuer certificate",
+    "tls_wronghost": "TLS certificate verification failed: hostname mismatch",
+    "tls_plain": "TLS handshake failed",
+    "tls_midclose": "TLS handshake failed",
 }
 
 
 # ------------------------------------------------------------------------ checks
 
-HOSTILE = ("tinydiff", "baddiff", "flood", "slow", "unresolvable")
+HOSTILE = ("tinydiff", "baddiff", "flood", "slow", "unresolvable", "tls_flood", "tls_slow")
 
 
 class Checker:
@@ -677,6 +797,22 @@ def run_checks(pool, kiln, rc, log):
               "the final line names the protocol failure: %r" % last)
         check("cannot connect to any pool" not in log, "not reported as a connection failure")
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        return check.failed
+    if name in TLS_FAIL:
+        last = log.strip().splitlines()[-1] if log.strip() else ""
+        check(rc == 3, "kiln exits 3, as when no pool can be reached (got %s)" % rc)
+        check("cannot connect to any pool" in last and TLS_FAIL[name] in last,
+              "the final line names the failed step (%s): %r" % (TLS_FAIL[name], last))
+        check(st.get("req:mining.subscribe") == 0, "no Stratum request went out before the TLS session was up")
+        check(pool.nconn >= 3, "retried as over TCP (%d connections)" % pool.nconn)
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        return check.failed
+    if name == "tls_stall":
+        last = log.strip().splitlines()[-1] if log.strip() else ""
+        check(pool.stats.get("stalled") >= 1, "kiln's handshake stalled (%d)" % pool.stats.get("stalled"))
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln <= 2.5 + 1.0,
+              "--duration 2.5 respected within 1 s during the handshake (ran %.2f s)" % (pool.elapsed_kiln or -1))
+        check(rc == 3 and "never got to work for a pool" in last, "exit 3, never authorized: %s %r" % (rc, last))
         return check.failed
     if name == "nopool":
         check(rc == 3, "kiln exits 3 when no pool can be reached (got %s)" % rc)
@@ -732,11 +868,11 @@ def run_checks(pool, kiln, rc, log):
         check(not late, "no share of a cleaned job more than 1 s after clean_jobs (%d)" % len(late))
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined the job sent without clean_jobs")
         check(len(shares_where(pool, job=pool.marks["j3"], verdict="accepted")) >= 1, "followed the clean job")
-    if name in ("drop", "drop_newsession"):
+    if name in ("drop", "drop_newsession", "tls_drop"):
         check(pool.nconn >= 2 and kiln.get("reconnects", 0) >= 1, "reconnected (%d connections)" % pool.nconn)
         check(pool.refused >= 1, "reconnect retried with backoff while refused (%d refused)" % pool.refused)
         check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "followed the new job after reconnecting")
-        if name == "drop":
+        if name in ("drop", "tls_drop"):
             check(st.get("resumed") >= 1, "session resumed with the offered session id")
             after = [s for s in shares_where(pool, job=pool.marks["j1"], verdict="accepted") if s["conn"] >= 1]
             check(sh.get("resubmitted", 0) >= 1 and len(after) >= 1,
@@ -767,7 +903,7 @@ def run_checks(pool, kiln, rc, log):
         check("\x1b" not in log, "pool text cleaned before logging")
     if name == "reject":
         check(st.get("forced_reject") >= 1, "the pool rejected some shares (%d)" % st.get("forced_reject"))
-    if name == "reconnect":
+    if name in ("reconnect", "reconnect_drain"):
         check("arrived" in pool.marks and pool.marks["arrived"] - pool.marks["asked"] < 3, "client.reconnect followed to the new port")
         check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined on the new server")
     if name == "rolling":
@@ -789,8 +925,8 @@ def run_checks(pool, kiln, rc, log):
         check(pool.maxrss_kb is not None and pool.maxrss_kb <= 200 * 1024,
               "memory bounded: peak RSS %s KiB (at most 200 MiB)" % pool.maxrss_kb)
         # a byte-at-a-time pool may still be answering at exit: those are reported unanswered
-        check((name == "slow" or sh.get("unanswered", 0) == 0) and
-              kiln.get("unknown_answers", 0) == (3000 if name == "flood" else 0),
+        check((name in ("slow", "tls_slow") or sh.get("unanswered", 0) == 0) and
+              kiln.get("unknown_answers", 0) == (3000 if name in ("flood", "tls_flood") else 0),
               "every answer matched its request (unanswered %s, unknown answers %s)"
               % (sh.get("unanswered"), kiln.get("unknown_answers")))
     if name == "tinydiff":
@@ -808,13 +944,13 @@ def run_checks(pool, kiln, rc, log):
               "kept the old difficulty after the invalid ones (%d shares accepted before the huge one)" % len(ok))
         check(log.count("no share will be found") == 1, "the huge difficulty said once that no share is possible")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined again at a normal difficulty")
-    if name == "flood":
+    if name in ("flood", "tls_flood"):
         check("similar lines suppressed" in log, "repeated lines suppressed with a count")
         check('(id "x0")' in log and "(id -1)" not in log, "string ids logged as given")
         a = pool.answers.get("q1")
         check(a is not None and str(a.get("result", "")).startswith("kiln/"), "a request with a string id answered with it")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined the last job of the flood")
-    if name == "slow":
+    if name in ("slow", "tls_slow"):
         check(pool.nconn >= 2 and kiln.get("reconnects", 0) >= 1, "reconnected after the mid-line close")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined from a byte-at-a-time pool")
     if name == "unresolvable":
@@ -823,12 +959,49 @@ def run_checks(pool, kiln, rc, log):
         # the bug: getaddrinfo in the mining loop cut the rate 9 times; allow a loaded machine 3
         check(kiln.get("rate", 0) >= pool.cpu_rate / 3, "hash rate kept while resolving (%.0f H/s, measured %.0f H/s)"
               % (kiln.get("rate", 0), pool.cpu_rate))
-    if name == "sigint":
+    if name in ("sigint", "tls_sigint"):
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < pool.scenario["sigint_after"] + 1.0,
               "stopped within 1 s of SIGINT (ran %.2f s)" % (pool.elapsed_kiln or -1))
         check("stopping on a signal" in log and "summary:" in log, "stopped cleanly with its summary")
     if name == "failover":
         check("failing over" in log, "failed over from the dead pool")
+    if name.startswith("tls_"):
+        check(st.get("tls_sessions") >= 1 and st.get("req:mining.subscribe") <= st.get("tls_sessions"),
+              "every Stratum session ran over TLS (%d TLS sessions)" % st.get("tls_sessions"))
+    if name in ("tls_normal", "tls_drop"):
+        check(pool.marks.get("sni") == "localhost", "SNI named the pool's host (%r)" % pool.marks.get("sni"))
+    if name == "tls_noverify":
+        check(log.count("warning: --no-verify") == 1, "--no-verify warned about once")
+    if name == "tls_failover":
+        check("TLS handshake failed" in log and "failing over" in log, "failed over after the failed TLS handshakes")
+        check(len(shares_where(pool, port=pool.ports[1], verdict="accepted")) >= 3, "mined on the second pool over TLS")
+    if name == "ntime":
+        rolled = [s["ntime_rolled"] for s in shares_where(pool, job=pool.marks["j1"], verdict="accepted")]
+        n = sum(1 for r in rolled if r > 0)
+        check(n >= 3 and len(set(rolled)) >= 3,
+              "shares with rolled ntime accepted (%d of %d, %d ntime values)" % (n, len(rolled), len(set(rolled))))
+        check(max(rolled or [0]) <= 600, "ntime kept within the pool's window (largest roll %d s)" % max(rolled or [0]))
+        check("rolling ntime" in log and "waiting for a new job" not in log, "rolled ntime instead of idling")
+    if name == "failback":
+        backup = shares_where(pool, port=pool.ports[1], verdict="accepted")
+        first = shares_where(pool, port=pool.ports[0], verdict="accepted")
+        check(len(backup) >= 1, "mined on the second pool while the first was down (%d shares)" % len(backup))
+        check(len(first) >= 3 and min(s["time"] for s in first) > max(s["time"] for s in backup),
+              "came back to the first pool once it listened and stayed (%d shares there)" % len(first))
+        back = pool.marks.get("back", 1e18) - pool.marks.get("listening", 0)
+        check(back < 5, "back on the first pool %.1f s after it came up" % back)
+        check(pool.nconn == 2, "went back over the connection that checked it (%d connections in all)" % pool.nconn)
+        check("back to the first pool" in log, "the return logged")
+        checks = [float(l.split("next check in ")[1].split()[0]) for l in log.splitlines() if "still unreachable" in l]
+        check(len(checks) >= 1 and checks == sorted(checks) and checks[0] >= 3,
+              "checked again with backoff while it was down (next checks in %s s)" % checks)
+    if name == "reconnect_drain":
+        check(st.get("answered_after_reconnect") >= 1,
+              "answers held past client.reconnect (%d) were read" % st.get("answered_after_reconnect"))
+        check(st.get("lost_answers") == 0 and sh.get("unanswered", 1) == 0,
+              "kiln waited for every answer on the old connection (unanswered %s)" % sh.get("unanswered"))
+        check("left" in pool.marks and pool.marks["left"] - pool.marks["asked"] < 3,
+              "and closed it soon after (%.2f s)" % (pool.marks.get("left", 1e18) - pool.marks["asked"]))
     return check.failed
 
 
@@ -861,16 +1034,16 @@ class Pool:
         self.fn, self.kiln_args, self.scenario = SCENARIOS[name]
         # difficulty and nonces per work unit follow the CPU's speed (Release, sanitizer or
         # loaded machine alike): about SHARES_PER_S shares a second, a unit every 0.15 s
-        rate = measure_cpu_rate(args.kiln) if args.kiln and name != "gpu" else 1e6
+        rate = measure_cpu_rate(args.kiln) if args.kiln and name not in ("gpu", "tls_gpu") else 1e6
         print("cpu rate %.0f H/s" % rate)
         self.cpu_rate = rate
         self.base = 2.0 ** min(-8, max(-26, round(math.log2(rate / (SHARES_PER_S * 2 ** 32)))))
         unit = 2 ** min(24, max(12, round(math.log2(rate * 0.15))))
-        subst = {"UNIT": str(unit), "UNIT4": str(unit // 4), "DURATION": str(args.duration), "DEVICE": args.device}
+        subst = {"UNIT": str(unit), "UNIT4": str(unit // 4), "UNIT64": str(max(unit // 64, 1024)), "DURATION": str(args.duration), "DEVICE": args.device}
         self.kiln_args = [subst.get(a, a) for a in self.kiln_args]
         self.start_difficulty = args.difficulty if args.difficulty else self.base
         self.nbits = compact(share_target(self.base) >> 3)  # one share in 8 is also block-level
-        if name == "gpu":
+        if name in ("gpu", "tls_gpu"):
             self.nbits = 0x1D00FFFF
         self.stats = Stats()
         self.sessions = {}
@@ -899,7 +1072,71 @@ class Pool:
             return self.session_no
 
 
+def make_certs(d, mode):
+    """A CA and a server certificate signed by it (P-256), made with the openssl command: for
+    localhost and 127.0.0.1 ("good"), or for another name only ("wronghost")."""
+    if not shutil.which("openssl"):
+        print("openssl command not found: skipping")
+        sys.exit(77)
+    san = "DNS:localhost,IP:127.0.0.1" if mode == "good" else "DNS:pool.example"
+    ca, ca_key, crt, key, csr, ext = (os.path.join(d, n) for n in ("ca.pem", "ca.key", "srv.pem", "srv.key", "srv.csr",
+                                                                   "ext.cnf"))
+    with open(ext, "w") as f:
+        f.write("subjectAltName=%s\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n"
+                "extendedKeyUsage=serverAuth\n" % san)
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+    for cmd in (["req", "-x509"] + ec + ["-keyout", ca_key, "-out", ca, "-days", "2", "-subj", "/CN=kiln test CA",
+                                         "-addext", "basicConstraints=critical,CA:TRUE",
+                                         "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+                ["req"] + ec + ["-keyout", key, "-out", csr, "-subj", "/CN=kiln test pool"],
+                ["x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-out", crt, "-days", "2",
+                 "-extfile", ext]):
+        subprocess.run(["openssl"] + cmd, check=True, capture_output=True, timeout=30)
+    return {"ca": ca, "cert": crt, "key": key}
+
+
+def tls_server_context(pool, certs):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(certs["cert"], certs["key"])
+
+    def sni(sock, name, _ctx):
+        pool.marks.setdefault("sni", name)
+    ctx.sni_callback = sni
+    return ctx
+
+
 def serve_conn(pool, sock, index, port):
+    i = pool.ports.index(port)
+    if pool.ssl_ctx and i not in pool.scenario.get("plain_ports", ()):
+        sock.settimeout(3)
+        if pool.scenario.get("stall"):  # take the ClientHello and never answer it
+            pool.stats.add("stalled")
+            while not pool.stopping and time.time() < pool.deadline:
+                try:
+                    if not sock.recv(4096):
+                        break
+                except socket.timeout:
+                    continue
+                except OSError:
+                    break
+            sock.close()
+            return
+        if pool.scenario.get("midclose"):  # read the ClientHello, then hang up mid-handshake
+            try:
+                sock.recv(4096)
+            except OSError:
+                pass
+            pool.stats.add("midclose")
+            sock.close()
+            return
+        try:
+            sock = pool.ssl_ctx.wrap_socket(sock, server_side=True)
+        except (ssl.SSLError, OSError) as e:
+            pool.stats.add("tls_refused")
+            pool.marks.setdefault("tls_error", str(e))
+            sock.close()
+            return
+        pool.stats.add("tls_sessions")
     c = Conn(pool, sock, index, port)
     try:
         pool.fn(pool, c)
@@ -926,23 +1163,33 @@ def main():
     ap.add_argument("--report", help="write the share log and counts as JSON here")
     args = ap.parse_args()
     pool = Pool(args.scenario, args)
+    pool.ssl_ctx = None
+    certs = None
+    if pool.scenario.get("tls"):
+        certs = make_certs(args.dir, pool.scenario["tls"])
+        pool.ssl_ctx = tls_server_context(pool, certs)
 
     stop = {"flag": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.update(flag=True))
     listeners = []
-    for _ in range(pool.scenario.get("ports", 1)):
+    late = None  # a socket bound but not listening refuses connections, as a pool that is down
+    for i in range(pool.scenario.get("ports", 1)):
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", 0))
-        s.listen(16)
-        listeners.append(s)
+        if i == 0 and pool.scenario.get("late_listen"):
+            late = s
+        else:
+            s.listen(16)
+            listeners.append(s)
         pool.ports.append(s.getsockname()[1])
     dead = socket.socket()
     dead.bind(("127.0.0.1", 0))
     dead_port = dead.getsockname()[1]
     dead.close()  # nothing listens there: connections are refused
 
-    urls = ["stratum+tcp://127.0.0.1:%d" % pool.ports[0]]
+    scheme, host = pool.scenario.get("scheme", "stratum+tcp"), pool.scenario.get("host", "127.0.0.1")
+    urls = ["%s://%s:%d" % (scheme, host, p) for p in pool.ports[:2 if pool.scenario.get("both_urls") else 1]]
     if pool.scenario.get("dead_first"):
         urls.insert(0, "stratum+tcp://127.0.0.1:%d" % dead_port)
     if pool.scenario.get("dead_only"):
@@ -951,7 +1198,9 @@ def main():
     for u in urls:
         kargs += ["--pool", u]
     kargs += ["--user", "worker.1", "--json"] + pool.kiln_args
-    if args.scenario != "gpu":
+    if pool.scenario.get("cafile"):
+        kargs += ["--cafile", certs["ca"]]
+    if args.scenario not in ("gpu", "tls_gpu"):
         kargs += ["--device", "cpu"]
     with open(os.path.join(args.dir, "args"), "w") as f:
         f.write("\n".join(kargs) + "\n")
@@ -965,6 +1214,11 @@ def main():
 
     threads = []
     while not stop["flag"] and time.time() < pool.deadline:
+        if late and time.time() >= t_start + pool.scenario["late_listen"]:
+            late.listen(16)
+            listeners.append(late)
+            pool.marks["listening"] = time.time()
+            late = None
         r, _, _ = select.select(listeners, [], [], 0.1)
         for s in r:
             sock, _ = s.accept()
@@ -979,7 +1233,7 @@ def main():
     pool.stopping = True
     for t in threads:
         t.join(3)
-    for s in listeners:
+    for s in listeners + ([late] if late else []):
         s.close()
     if time.time() >= pool.deadline:
         print("FAIL: time limit reached")

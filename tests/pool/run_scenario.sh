@@ -23,8 +23,16 @@ python3 "$here/pool_server.py" --scenario "$scenario" --dir "$dir" --time-limit 
     ${POOL_DURATION:+--duration "$POOL_DURATION"} ${POOL_DEVICE:+--device "$POOL_DEVICE"} \
     > "$dir/server.out" 2>&1 &
 spid=$!
-for _ in $(seq 600); do [ -s "$dir/args" ] && break; sleep 0.05; done
-[ -s "$dir/args" ] || { echo "test pool did not start"; cat "$dir/server.out"; exit 1; }
+for _ in $(seq 600); do [ -s "$dir/args" ] && break; kill -0 "$spid" 2> /dev/null || break; sleep 0.05; done
+if [ ! -s "$dir/args" ]; then
+    wait "$spid"
+    rc=$?
+    spid=
+    cat "$dir/server.out"
+    [ $rc -eq 77 ] && exit 77 # the scenario needs something missing here (the openssl command)
+    echo "test pool did not start"
+    exit 1
+fi
 mapfile -t args < "$dir/args"
 # a scenario may ask for an injected resolver (slow_resolver.c) or a SIGINT after some seconds
 if [ -s "$dir/preload" ]; then
