@@ -9,6 +9,7 @@
 #include "interrupt.h"
 #include "json_out.h"
 #include "pool/pool.h"
+#include "solo/solo.h"
 #include "progress.h"
 #include "tune_cache.h"
 
@@ -43,7 +44,7 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
     return m->deadline > 0 && cli_now() >= m->deadline;
 }
 
-enum { SOLO = 1, POOL = 2 };
+enum { SOLO = 1, POOL = 2, RPC = 4 };
 
 int cmd_mine(int argc, char **argv)
 {
@@ -56,6 +57,9 @@ int cmd_mine(int argc, char **argv)
     pa.device = "auto";
     pa.stats_interval = 30;
     pa.work_nonces = space;
+    solo_args sa;
+    memset(&sa, 0, sizeof sa);
+    sa.poll_s = 5;
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--header", OPT_STR, &header_hex, "HEX160", "the 80-byte block header, serialized order", .modes = SOLO},
@@ -76,6 +80,17 @@ int cmd_mine(int argc, char **argv)
          .modes = POOL},
         {"--work-nonces", OPT_U64, &pa.work_nonces, "N", "nonces per extranonce2/version unit (small values for tests)",
          .modes = POOL, .lo = 1, .hi = UINT64_C(1) << 32},
+        {"--rpc", OPT_STR, &sa.url, "http://HOST:PORT", "solo mining: a node's JSON-RPC (getblocktemplate, docs/MINING.md)",
+         .modes = RPC},
+        {"--rpc-user", OPT_STR, &sa.user, "U", "the node's RPC user", .modes = RPC},
+        {"--rpc-pass", OPT_STR, &sa.pass, "P", "the node's RPC password", .modes = RPC},
+        {"--rpc-cookie", OPT_STR, &sa.cookie, "FILE", "the node's .cookie file (instead of --rpc-user/--rpc-pass)",
+         .modes = RPC},
+        {"--coinbase-addr", OPT_STR, &sa.addr, "ADDR", "the address the block reward is paid to", .modes = RPC},
+        {"--rpc-poll", OPT_SECONDS, &sa.poll_s, "S", "seconds between template polls when the node has no longpoll (default 5)",
+         .modes = RPC, .hi = 3600},
+        {"--blocks", OPT_U64, &sa.max_blocks, "N", "stop after submitting N blocks", .modes = RPC, .lo = 1,
+         .hi = UINT32_MAX},
         {"--algo", OPT_ALGO, &algo_s, "A", "proof of work (default sha256d)", .kinds = KILN_KIND_SEARCH},
         {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I", "where to mine (default auto)", .modes = 0},
         {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096},
@@ -83,15 +98,32 @@ int cmd_mine(int argc, char **argv)
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, SOLO),
     };
-    cli_command c = CLI_COMMAND(cmd, "(--header HEX160 | --demo | --pool URL --user U) [options]", NULL, opts);
+    cli_command c = CLI_COMMAND(cmd, "(--header HEX160 | --demo | --pool URL --user U | --rpc URL --coinbase-addr ADDR) [options]",
+                                NULL, opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
     pa.json = out.json;
     pa.nurls = cli_given(&c, "--pool");
-    if ((code = cli_check_mode(&c, pa.nurls ? POOL : SOLO, pa.nurls ? "pool mining (--pool)" : "solo mining")) != 0)
+    if (pa.nurls && sa.url) return json_end(cli_error(EXIT_USAGE, cmd, "--pool and --rpc exclude each other"));
+    const unsigned mode = sa.url ? RPC : pa.nurls ? POOL : SOLO;
+    if ((code = cli_check_mode(&c, mode, sa.url ? "solo mining against a node (--rpc)" : pa.nurls ? "pool mining (--pool)" : "solo mining")) != 0)
         return json_end(code);
+    if (sa.url) {
+        if (!sa.addr) return json_end(cli_error(EXIT_USAGE, cmd, "--rpc needs --coinbase-addr (the address the reward is paid to)"));
+        if (sa.cookie && (sa.user || sa.pass))
+            return json_end(cli_error(EXIT_USAGE, cmd, "--rpc-cookie and --rpc-user/--rpc-pass exclude each other"));
+        if (!sa.user != !sa.pass) return json_end(cli_error(EXIT_USAGE, cmd, "give --rpc-user and --rpc-pass together"));
+    }
     if (!(pa.algo = cli_workload(cmd, algo_s, KILN_KIND_SEARCH, &code))) return json_end(code);
     if (pa.nurls) return pool_main(&pa); /* the pool writes its own summary (docs/POOL.md) */
+    if (sa.url) { /* so does solo mining against a node (docs/MINING.md) */
+        sa.algo = pa.algo;
+        sa.device = pa.device;
+        sa.threads = pa.threads;
+        sa.duration = pa.duration;
+        sa.json = pa.json;
+        return json_end(solo_main(&sa));
+    }
     if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
     if (demo == (header_hex != NULL))
         return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)"));
