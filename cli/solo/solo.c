@@ -28,6 +28,9 @@ typedef struct feed {
     pthread_mutex_t mu;
     char *pending; /* a newer template's JSON text, or NULL */
     uint64_t serial; /* templates handed over so far */
+    /* Requests are numbered as they start, so a longpoll answer that left the node before the
+     * miner's own fetch after a block (and so holds the old tip) is recognised and dropped. */
+    uint64_t requests, pending_request;
     char longpollid[GBT_LONGPOLL_MAX];
     int stop;
     rpc_conn *conn;
@@ -64,6 +67,9 @@ static void *feed_thread(void *arg)
         snprintf(params, sizeof params, "[{%s%s%s}]", f->rules_param, id[0] ? ",\"longpollid\":" : "", id[0] && ids ? ids : "");
         free(ids);
         char *res = NULL, err[512];
+        pthread_mutex_lock(&f->mu);
+        uint64_t request = ++f->requests;
+        pthread_mutex_unlock(&f->mu);
         if (rpc_call(f->conn, "getblocktemplate", params, id[0] ? 3600 : 30, &res, err, sizeof err) != 0) {
             pthread_mutex_lock(&f->mu);
             stop = f->stop;
@@ -81,6 +87,7 @@ static void *feed_thread(void *arg)
         pthread_mutex_lock(&f->mu);
         free(f->pending);
         f->pending = res;
+        f->pending_request = request;
         f->serial++;
         pthread_mutex_unlock(&f->mu);
     }
@@ -92,7 +99,7 @@ typedef struct miner {
     kiln_ctx *ctx;
     rpc_conn *conn;
     feed f;
-    uint64_t seen_serial;
+    uint64_t seen_serial, request; /* request: the number of the current template's request */
     gbt_template t;
     double fetched_at, deadline;
     addr_info payout;
@@ -161,6 +168,9 @@ static int fetch(miner *m, const char *how, int *code)
 {
     char params[256], *res = NULL, err[512];
     snprintf(params, sizeof params, "[{%s}]", m->rules_param);
+    pthread_mutex_lock(&m->f.mu);
+    uint64_t request = ++m->f.requests;
+    pthread_mutex_unlock(&m->f.mu);
     if (rpc_call(m->conn, "getblocktemplate", params, 60, &res, err, sizeof err) != 0) {
         *code = cli_error(EXIT_DEVICE, CMD, "%s%s", err,
                           m->a->algo->search_algo == KILN_ALGO_SCRYPT && strstr(err, "mweb")
@@ -169,6 +179,7 @@ static int fetch(miner *m, const char *how, int *code)
         return -1;
     }
     int r = take(m, res, how);
+    if (r == 0) m->request = request;
     free(res);
     if (r) *code = cli_error(EXIT_DEVICE, CMD, "the node's block template is unusable");
     return r;
@@ -278,10 +289,14 @@ static int mine(miner *m)
         if (new_work(m)) {
             pthread_mutex_lock(&m->f.mu);
             char *text = m->f.pending;
+            uint64_t request = m->f.pending_request;
             m->f.pending = NULL;
             m->seen_serial = m->f.serial;
             pthread_mutex_unlock(&m->f.mu);
-            if (text && take(m, text, m->f.longpollid[0] ? "longpoll" : "poll") == 0) en = 0;
+            if (text && request > m->request && take(m, text, m->f.longpollid[0] ? "longpoll" : "poll") == 0) {
+                m->request = request;
+                en = 0;
+            }
             free(text);
         }
         uint8_t cb[CB_MAX];
@@ -337,6 +352,7 @@ int solo_main(const solo_args *a)
     miner *m = calloc(1, sizeof *m);
     if (!m) return cli_error(EXIT_DEVICE, CMD, "out of memory");
     m->a = a;
+    pthread_mutex_init(&m->f.mu, NULL);
     const int scrypt = a->algo->search_algo == KILN_ALGO_SCRYPT;
     /* Litecoin's MWEB rule is not offered: kiln cannot build the extension block */
     m->rules_param = "\"rules\":[\"segwit\"],\"capabilities\":[\"longpoll\"]";
@@ -367,7 +383,6 @@ int solo_main(const solo_args *a)
     if (fetch(m, "first", &code) != 0) goto out;
     fprintf(stderr, "kiln mine: solo mining %s on %s (chain %s), paying %s (%s), on %s\n", a->algo->name, a->url, chain_s,
             a->addr, addr_type_name(m->payout.type), kiln_ctx_device_name(m->ctx));
-    pthread_mutex_init(&m->f.mu, NULL);
     if (!(m->f.conn = rpc_open(&auth, err, sizeof err))) {
         code = cli_error(EXIT_DEVICE, CMD, "%s", err);
         goto out;
@@ -419,6 +434,7 @@ out:
     rpc_close(m->conn);
     gbt_free(&m->t);
     kiln_ctx_free(m->ctx);
+    pthread_mutex_destroy(&m->f.mu);
     free(m);
     return code;
 }
