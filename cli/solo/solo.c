@@ -135,19 +135,11 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
     return new_work(m) || (m->deadline > 0 && cli_now() >= m->deadline);
 }
 
-/* Makes text the current template; 0, or -1 after printing why (the old one stays). */
-static int take(miner *m, const char *text, const char *how)
+/* Makes text the current template; 0, or -1 with why in err (the old one stays). */
+static int take(miner *m, const char *text, const char *how, char *err, size_t errlen)
 {
     gbt_template t;
-    char err[512];
-    if (gbt_parse(text, strlen(text), &t, err, sizeof err) != 0) {
-        progress_clear();
-        fprintf(stderr, "kiln mine: getblocktemplate: %s\n", err);
-        return -1;
-    }
-    if (!t.segwit && t.commit_len == 0) {
-        /* without the segwit rule no commitment is needed, and none is made */
-    }
+    if (gbt_parse(text, strlen(text), &t, err, errlen) != 0) return -1;
     int changed = memcmp(t.prev, m->t.prev, 32) != 0 || t.height != m->t.height;
     gbt_free(&m->t);
     m->t = t;
@@ -178,10 +170,10 @@ static int fetch(miner *m, const char *how, int *code)
                               : "");
         return -1;
     }
-    int r = take(m, res, how);
+    int r = take(m, res, how, err, sizeof err);
     if (r == 0) m->request = request;
     free(res);
-    if (r) *code = cli_error(EXIT_DEVICE, CMD, "the node's block template is unusable");
+    if (r) *code = cli_error(EXIT_DEVICE, CMD, "getblocktemplate: %s", err);
     return r;
 }
 
@@ -293,9 +285,15 @@ static int mine(miner *m)
             m->f.pending = NULL;
             m->seen_serial = m->f.serial;
             pthread_mutex_unlock(&m->f.mu);
-            if (text && request > m->request && take(m, text, m->f.longpollid[0] ? "longpoll" : "poll") == 0) {
-                m->request = request;
-                en = 0;
+            char err[512];
+            if (text && request > m->request) {
+                if (take(m, text, m->f.longpollid[0] ? "longpoll" : "poll", err, sizeof err) == 0) {
+                    m->request = request;
+                    en = 0;
+                } else { /* the template in hand stays: the next one may be usable */
+                    progress_clear();
+                    fprintf(stderr, "kiln mine: getblocktemplate: %s\n", err);
+                }
             }
             free(text);
         }
@@ -360,6 +358,11 @@ int solo_main(const solo_args *a)
     rpc_auth auth = {a->url, a->user, a->pass, a->cookie};
     pthread_t th;
     int th_started = 0;
+    /* the address is checked before the node is asked anything, and against its chain after */
+    if (addr_payout(a->addr, scrypt ? ADDR_LITECOIN : ADDR_BITCOIN, NULL, &m->payout, err, sizeof err)) {
+        code = cli_error(EXIT_USAGE, CMD, "%s", err);
+        goto out;
+    }
     if (!(m->conn = rpc_open(&auth, err, sizeof err))) {
         code = cli_error(EXIT_USAGE, CMD, "%s", err);
         goto out;

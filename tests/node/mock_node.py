@@ -194,6 +194,8 @@ class Node:
         }
         if not self.a.no_longpoll:
             t["longpollid"] = self.prev[::-1].hex() + str(self.serial)
+        if self.a.corrupt_txid and t["transactions"]:
+            t["transactions"][0]["txid"] = "00" * 32
         if not self.a.no_default_commitment:
             t["default_witness_commitment"] = ("6a24aa21a9ed" + witness_commitment(
                 [x["wtxid"] for x in self.txs], b"\x00" * 32).hex())
@@ -310,8 +312,8 @@ class Handler(BaseHTTPRequestHandler):
                             node.cv.wait(0.2)
                     result = node.template()
         elif method == "submitblock":
+            tip_time = getattr(node, "tip_time", None)  # when the tip the block builds on came
             verdict = node.check(params[0] if params else "")
-            tip_time = getattr(node, "tip_time", None)
             node.verdicts.write(json.dumps({"height": node.height - (1 if verdict is None else 0), "verdict": verdict,
                                             "after_tip_s": None if tip_time is None else time.time() - tip_time,
                                             "at_s": time.time() - node.t0}) + "\n")
@@ -337,6 +339,7 @@ def main():
     ap.add_argument("--no-longpoll", action="store_true")
     ap.add_argument("--no-default-commitment", action="store_true")
     ap.add_argument("--mweb", action="store_true")
+    ap.add_argument("--corrupt-txid", action="store_true", help="serve a template whose first txid is wrong")
     ap.add_argument("--new-tip-after", type=float, default=0)
     ap.add_argument("--bits-after", default=None)
     ap.add_argument("--time-limit", type=float, default=60)
