@@ -146,7 +146,7 @@ static void one_block(const char *name, int64_t height, const char *known_commit
     CHECK(real_commit != NULL, "%s: no commitment in the real coinbase", name);
     CHECK(cb[wit] == 1 && cb[wit + 1] == 32, "%s: coinbase witness is not one 32-byte item", name);
     uint8_t script[38];
-    witness_commitment(t.wtxids, t.ntx, cb + wit + 2, script);
+    CHECK(witness_commitment(t.wtxids, t.ntx, cb + wit + 2, script) == 0, "commitment");
     if (real_commit) CHECK(memcmp(script, real_commit, 38) == 0, "%s: witness commitment differs from the real one", name);
     if (known_commit) {
         char h[65];
@@ -157,7 +157,7 @@ static void one_block(const char *name, int64_t height, const char *known_commit
     /* the Merkle root with the real coinbase */
     uint8_t branch[32 * MERKLE_BRANCH_MAX], root[32];
     int count = 0;
-    merkle_branch0(t.txids, t.ntx, branch, &count);
+    CHECK(merkle_branch0(t.txids, t.ntx, branch, &count) == 0, "branch");
     merkle_root_from_branch(b.txids, branch, count, root);
     CHECK(memcmp(root, raw + 36, 32) == 0, "%s: Merkle root from the branch differs from the header's", name);
 

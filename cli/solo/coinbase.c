@@ -127,13 +127,13 @@ static void merge(const uint8_t *l, const uint8_t *r, uint8_t *out)
     (void)kiln_merkle_merge(NULL, KILN_MERKLE_SHA256D, l, r, out);
 }
 
-void merkle_branch0(const uint8_t *txids, size_t n, uint8_t *branch, int *count)
+int merkle_branch0(const uint8_t *txids, size_t n, uint8_t *branch, int *count)
 {
     *count = 0;
-    if (n == 0) return;
+    if (n == 0) return 0;
     /* the level without its node 0 (which depends on the coinbase): level[i] is node i + 1 */
     uint8_t *level = malloc(n * 32);
-    if (!level) return; /* the caller checks the count against kiln_merkle_levels */
+    if (!level) return -1;
     memcpy(level, txids, n * 32);
     size_t m = n + 1; /* nodes in this level, node 0 included */
     while (m > 1) {
@@ -147,6 +147,7 @@ void merkle_branch0(const uint8_t *txids, size_t n, uint8_t *branch, int *count)
         m = up;
     }
     free(level);
+    return 0;
 }
 
 void merkle_root_from_branch(const uint8_t leaf[32], const uint8_t *branch, int count, uint8_t root[32])
@@ -157,14 +158,15 @@ void merkle_root_from_branch(const uint8_t leaf[32], const uint8_t *branch, int 
     memcpy(root, h, 32);
 }
 
-void witness_commitment(const uint8_t *wtxids, size_t n, const uint8_t reserved[32], uint8_t script[38])
+int witness_commitment(const uint8_t *wtxids, size_t n, const uint8_t reserved[32], uint8_t script[38])
 {
     uint8_t branch[32 * MERKLE_BRANCH_MAX], root[32], zero[32] = {0}, both[64];
     int count = 0;
-    merkle_branch0(wtxids, n, branch, &count);
+    if (merkle_branch0(wtxids, n, branch, &count) != 0) return -1;
     merkle_root_from_branch(zero, branch, count, root);
     memcpy(both, root, 32);
     memcpy(both + 32, reserved, 32);
     memcpy(script, "\x6a\x24\xaa\x21\xa9\xed", 6);
     kiln_sha256d(both, 64, script + 6);
+    return 0;
 }

@@ -31,14 +31,14 @@ size_t coinbase_build(const cb_params *p, int witness, uint8_t *out, size_t cap)
 size_t bip34_push(int64_t height, uint8_t out[9]);
 
 /* The Merkle branch of leaf 0 over txids[0..n) preceded by the coinbase (n + 1 leaves, Bitcoin's
- * odd-level rule): *count siblings, bottom first. */
-void merkle_branch0(const uint8_t *txids, size_t n, uint8_t *branch, int *count);
+ * odd-level rule): *count siblings, bottom first. 0, or -1 without memory. */
+int merkle_branch0(const uint8_t *txids, size_t n, uint8_t *branch, int *count);
 /* The root from the coinbase's txid and that branch. */
 void merkle_root_from_branch(const uint8_t leaf[32], const uint8_t *branch, int count, uint8_t root[32]);
 /* BIP 141: commitment = sha256d(witness root || reserved value), the witness root being the tree of
  * the wtxids with the coinbase's as 32 zero bytes; writes the commitment output's 38-byte script
- * (OP_RETURN, push 36, aa21a9ed, commitment). */
-void witness_commitment(const uint8_t *wtxids, size_t n, const uint8_t reserved[32], uint8_t script[38]);
+ * (OP_RETURN, push 36, aa21a9ed, commitment). 0, or -1 without memory. */
+int witness_commitment(const uint8_t *wtxids, size_t n, const uint8_t reserved[32], uint8_t script[38]);
 
 /* CompactSize; returns its length. */
 size_t put_compact(uint8_t *out, uint64_t v);

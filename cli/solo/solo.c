@@ -103,6 +103,10 @@ typedef struct miner {
     gbt_template t;
     double fetched_at, deadline;
     addr_info payout;
+    /* per template: the coinbase's Merkle branch and the commitment output (commit_len 0: none) */
+    uint8_t branch[32 * MERKLE_BRANCH_MAX], commit[64];
+    int branch_len;
+    size_t commit_len;
     const char *rules_param;
     int found;
     uint32_t nonce;
@@ -140,10 +144,28 @@ static int take(miner *m, const char *text, const char *how, char *err, size_t e
 {
     gbt_template t;
     if (gbt_parse(text, strlen(text), &t, err, errlen) != 0) return -1;
+    uint8_t branch[32 * MERKLE_BRANCH_MAX];
+    int branch_len = 0;
+    uint8_t commit[38];
+    if (merkle_branch0(t.txids, t.ntx, branch, &branch_len) != 0 ||
+        (t.segwit && !t.commit_len && witness_commitment(t.wtxids, t.ntx, (const uint8_t[32]){0}, commit) != 0)) {
+        gbt_free(&t);
+        snprintf(err, errlen, "out of memory for the Merkle trees");
+        return -1;
+    }
     int changed = memcmp(t.prev, m->t.prev, 32) != 0 || t.height != m->t.height;
     gbt_free(&m->t);
     m->t = t;
     m->fetched_at = cli_now();
+    memcpy(m->branch, branch, sizeof branch);
+    m->branch_len = branch_len;
+    m->commit_len = t.commit_len;
+    if (t.commit_len) {
+        memcpy(m->commit, t.commit, t.commit_len);
+    } else if (t.segwit) { /* no default_witness_commitment: computed, the reserved value 32 zero bytes */
+        memcpy(m->commit, commit, sizeof commit);
+        m->commit_len = sizeof commit;
+    }
     pthread_mutex_lock(&m->f.mu);
     snprintf(m->f.longpollid, sizeof m->f.longpollid, "%s", t.longpollid);
     pthread_mutex_unlock(&m->f.mu);
@@ -186,27 +208,14 @@ static void le32(uint8_t *p, uint32_t v)
 static int build(miner *m, uint64_t en, uint8_t header[80], uint8_t *cb, size_t *cb_len)
 {
     const gbt_template *t = &m->t;
-    uint8_t commit[38];
-    const uint8_t *cs = NULL;
-    size_t cl = 0;
-    if (t->commit_len) {
-        cs = t->commit;
-        cl = t->commit_len;
-    } else if (t->segwit) {
-        static const uint8_t reserved[32];
-        witness_commitment(t->wtxids, t->ntx, reserved, commit);
-        cs = commit;
-        cl = sizeof commit;
-    }
-    cb_params p = {t->height, t->aux, t->aux_len, en, m->payout.script, m->payout.script_len, t->coinbasevalue, cs, cl};
-    uint8_t legacy[CB_MAX], txid[32], root[32], branch[32 * MERKLE_BRANCH_MAX];
+    cb_params p = {t->height, t->aux, t->aux_len, en, m->payout.script, m->payout.script_len, t->coinbasevalue,
+                   m->commit_len ? m->commit : NULL, m->commit_len};
+    uint8_t legacy[CB_MAX], txid[32], root[32];
     size_t ll = coinbase_build(&p, 0, legacy, sizeof legacy);
     *cb_len = coinbase_build(&p, 1, cb, CB_MAX);
     if (!ll || !*cb_len) return -1;
     kiln_sha256d(legacy, ll, txid);
-    int count = 0;
-    merkle_branch0(t->txids, t->ntx, branch, &count);
-    merkle_root_from_branch(txid, branch, count, root);
+    merkle_root_from_branch(txid, m->branch, m->branch_len, root);
     uint32_t now = t->curtime;
     if (t->time_mutable) now += (uint32_t)(cli_now() - m->fetched_at);
     if (now < t->mintime) now = t->mintime;
