@@ -1,6 +1,6 @@
 #!/bin/bash
 # A new block elsewhere switches kiln's work within one launch: the node's first template has a
-# target no CPU meets in the test's time (nBits 1d00ffff, difficulty 1); after 1.5 s "another
+# target no device meets in the test's time (nBits 1b00ffff, 2^48 hashes a block); after 1.5 s "another
 # miner" moves the node's tip and the new template has an easy target. kiln must learn of it
 # through the longpoll (or, when the node offers none, by polling with --rpc-poll) and submit a
 # block on the new tip, which the node accepts; the time from the new tip to the block is bounded.
@@ -11,10 +11,10 @@ p2wpkh=0014751e76e8199196d454941c45d1b3a323f1433bd6
 for mode in longpoll poll; do
     extra=()
     [ $mode = poll ] && extra=(--no-longpoll)
-    start_node --block "$data/block542213.hex" --height 542213 --chain main --payout $p2wpkh --bits 1d00ffff \
+    start_node --block "$data/block542213.hex" --height 542213 --chain main --payout $p2wpkh --bits 1b00ffff \
         --new-tip-after 1.5 --bits-after 207fffff "${extra[@]}"
     kiln_mine --rpc "$url" --rpc-user kiln --rpc-pass sesame --coinbase-addr BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4 \
-        --device cpu --threads 1 --blocks 1 --rpc-poll 0.3 --duration 20
+        "${dev[@]}" --blocks 1 --rpc-poll 0.3 --duration 20
     if [ $rc -eq 0 ] && verdicts 1 && grep -q "block height=542214 .* accepted" <<< "$out" &&
         grep -q "template height 542214.*($mode)" <<< "$log" &&
         python3 -c '

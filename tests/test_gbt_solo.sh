@@ -21,7 +21,7 @@ for c in "${cases[@]}"; do
     IFS='|' read -r addr script chain block height extra <<< "$c"
     # shellcheck disable=SC2086
     start_node --block "$data/$block" --height "$height" --chain "$chain" --payout "$script" $extra
-    kiln_mine --rpc "$url" --rpc-user kiln --rpc-pass sesame --coinbase-addr "$addr" --device cpu --threads 2 --blocks 3
+    kiln_mine --rpc "$url" --rpc-user kiln --rpc-pass sesame --coinbase-addr "$addr" "${dev[@]}" --blocks 3
     if [ $rc -eq 0 ] && verdicts 3 && [ "$(grep -c ' accepted$' <<< "$out")" -eq 3 ]; then
         ok "$chain $addr ($block${extra:+, $extra}): 3 blocks accepted"
     else
@@ -32,7 +32,7 @@ done
 # --json: one document with every block and the node's answer
 start_node --block "$data/block542213.hex" --height 542213 --chain main --payout 0014751e76e8199196d454941c45d1b3a323f1433bd6
 kiln_mine --rpc "$url" --rpc-user kiln --rpc-pass sesame --coinbase-addr BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4 \
-    --device cpu --blocks 2 --json
+    "${dev[@]}" --blocks 2 --json
 if [ $rc -eq 0 ] && python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
@@ -50,7 +50,7 @@ fi
 start_node --block "$data/block542213.hex" --height 542213 --chain main --cookie \
     --payout 51208e5203f25093c03a199b87b6c39427c09f8181abe1b25dc34818106c160884d7
 kiln_mine --rpc "$url" --rpc-cookie "$nd/.cookie" --coinbase-addr bc1p3efq8ujsj0qr5xvms7mv89p8cz0crqdtuxe9ms6grqgxc9sgsntslthf6w \
-    --device cpu --blocks 1
+    "${dev[@]}" --blocks 1
 if [ $rc -eq 0 ] && verdicts 1; then ok "--rpc-cookie"; else bad "--rpc-cookie"; fi
 
 [ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }

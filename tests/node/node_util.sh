@@ -1,12 +1,14 @@
 # Shared by the tests/test_gbt_*.sh solo-mining tests: starts tests/node/mock_node.py on 127.0.0.1
 # and runs kiln against it. Source it after setting kiln and data; it skips (exit 77) without
-# python3 or when kiln was built without solo mining.
+# python3 or when kiln was built without solo mining. The tests mine on GBT_DEVICE (default cpu:
+# GBT_DEVICE=cuda runs them on the GPU).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 command -v python3 > /dev/null || { echo "python3 not found: skipping"; exit 77; }
 if "$kiln" mine --rpc http://127.0.0.1:1 --coinbase-addr x 2>&1 | grep -q "built without"; then
     echo "kiln built without solo mining (libcurl, libjansson): skipping"
     exit 77
 fi
+dev=(--device "${GBT_DEVICE:-cpu}")
 dir=$(mktemp -d)
 npid=
 fails=0
