@@ -75,7 +75,7 @@ int cmd_mine(int argc, char **argv)
         {"--user", OPT_STR, &pa.user, "U", "the pool's worker name", .modes = POOL},
         {"--pass", OPT_STR, &pa.pass, "P", "the worker's password (default x)", .modes = POOL},
         {"--stats-interval", OPT_SECONDS, &pa.stats_interval, "S", "seconds between rate lines (default 30)",
-         .modes = POOL, .hi = 1000000},
+         .modes = POOL | RPC, .hi = 1000000},
         {"--no-version-rolling", OPT_FLAG, &pa.no_version_rolling, NULL, "do not ask the pool for BIP 310 version rolling",
          .modes = POOL},
         {"--work-nonces", OPT_U64, &pa.work_nonces, "N", "nonces per extranonce2/version unit (small values for tests)",
@@ -121,6 +121,7 @@ int cmd_mine(int argc, char **argv)
         sa.device = pa.device;
         sa.threads = pa.threads;
         sa.duration = pa.duration;
+        sa.stats_interval = pa.stats_interval;
         sa.json = pa.json;
         return json_end(solo_main(&sa));
     }

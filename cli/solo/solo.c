@@ -112,6 +112,8 @@ typedef struct miner {
     uint32_t nonce;
     uint64_t blocks, accepted, rejected, hashes;
     double seconds;
+    double stats_at; /* when the last rate line was printed */
+    uint64_t stats_hashes; /* hashes then */
 } miner;
 
 static int new_work(miner *m)
@@ -131,11 +133,26 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
     return 1;
 }
 
+/* A rate line on stderr every --stats-interval seconds. */
+static void stats(miner *m, uint64_t in_scan)
+{
+    double now = cli_now();
+    if (m->a->stats_interval <= 0 || now - m->stats_at < m->a->stats_interval) return;
+    uint64_t total = m->hashes + in_scan;
+    char rate[32];
+    format_rate((double)(total - m->stats_hashes) / (now - m->stats_at), "H/s", rate, sizeof rate);
+    progress_clear();
+    fprintf(stderr, "kiln mine: %s, height %lld, blocks: %llu accepted, %llu rejected\n", rate, (long long)m->t.height,
+            (unsigned long long)m->accepted, (unsigned long long)m->rejected);
+    m->stats_at = now;
+    m->stats_hashes = total;
+}
+
 static int on_progress(void *user, uint64_t done, uint64_t total)
 {
-    (void)done;
     (void)total;
     miner *m = user;
+    stats(m, done);
     return new_work(m) || (m->deadline > 0 && cli_now() >= m->deadline);
 }
 
@@ -409,6 +426,7 @@ int solo_main(const solo_args *a)
     }
     th_started = 1;
     if (a->duration > 0) m->deadline = cli_now() + a->duration;
+    m->stats_at = cli_now();
     json_object(NULL);
     json_str("algo", a->algo->name);
     json_str("device", kiln_ctx_device_name(m->ctx));

@@ -11,7 +11,7 @@ typedef struct solo_args {
     const kiln_workload *algo;
     const char *device;
     uint64_t threads, max_blocks; /* max_blocks 0: no limit */
-    double duration, poll_s; /* duration 0: until a signal */
+    double duration, poll_s, stats_interval; /* duration 0: until a signal */
     int json;
 } solo_args;
 
