@@ -157,7 +157,8 @@ int rpc_call(rpc_conn *c, const char *method, const char *params, double timeout
         goto out;
     }
     if (status == 401 || status == 403) {
-        snprintf(err, errlen, "%s: HTTP status %ld from %s: the node refused the RPC credentials", method, status, c->url);
+        snprintf(err, errlen, "%s: HTTP status %ld from %s: %s", method, status, c->url,
+                 status == 401 ? "the node refused the RPC credentials" : "the node refuses this client (its rpcallowip?)");
         goto out;
     }
     json_error_t je;
