@@ -98,18 +98,19 @@ int cmd_mine(int argc, char **argv)
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, SOLO),
     };
-    cli_command c = CLI_COMMAND(cmd, "(--header HEX160 | --demo | --pool URL --user U | --rpc URL --coinbase-addr ADDR) [options]",
-                                NULL, opts);
+    cli_command c = CLI_COMMAND(
+        cmd, "(--header HEX160 | --demo | --pool URL --user U | --rpc URL --coinbase-addr ADDR) [options]", NULL, opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
     pa.json = out.json;
     pa.nurls = cli_given(&c, "--pool");
     if (pa.nurls && sa.url) return json_end(cli_error(EXIT_USAGE, cmd, "--pool and --rpc exclude each other"));
     const unsigned mode = sa.url ? RPC : pa.nurls ? POOL : SOLO;
-    if ((code = cli_check_mode(&c, mode, sa.url ? "solo mining against a node (--rpc)" : pa.nurls ? "pool mining (--pool)" : "solo mining")) != 0)
-        return json_end(code);
+    const char *mode_name = sa.url ? "solo mining against a node (--rpc)" : pa.nurls ? "pool mining (--pool)" : "solo mining";
+    if ((code = cli_check_mode(&c, mode, mode_name)) != 0) return json_end(code);
     if (sa.url) {
-        if (!sa.addr) return json_end(cli_error(EXIT_USAGE, cmd, "--rpc needs --coinbase-addr (the address the reward is paid to)"));
+        if (!sa.addr)
+            return json_end(cli_error(EXIT_USAGE, cmd, "--rpc needs --coinbase-addr (the address the reward is paid to)"));
         if (sa.cookie && (sa.user || sa.pass))
             return json_end(cli_error(EXIT_USAGE, cmd, "--rpc-cookie and --rpc-user/--rpc-pass exclude each other"));
         if (!sa.user != !sa.pass) return json_end(cli_error(EXIT_USAGE, cmd, "give --rpc-user and --rpc-pass together"));
