@@ -29,6 +29,7 @@ for c in "${cases[@]}"; do
     fi
 done
 
+p2wpkh=0014751e76e8199196d454941c45d1b3a323f1433bd6
 # --json: one document with every block and the node's answer
 start_node --block "$data/block542213.hex" --height 542213 --chain main --payout 0014751e76e8199196d454941c45d1b3a323f1433bd6
 kiln_mine --rpc "$url" --rpc-user kiln --rpc-pass sesame --coinbase-addr BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4 \
@@ -45,6 +46,11 @@ assert d["accepted"] == 2 and d["rejected"] == 0 and d["hashes"] > 0, d
 else
     bad "--json"
 fi
+
+# a BIP 22 workid goes back with submitblock
+start_node --block "$data/block542213.hex" --height 542213 --chain main --payout $p2wpkh --workid 'w"7\\x'
+kiln_mine --rpc "$url" --rpc-user kiln --rpc-pass sesame --coinbase-addr BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4 "${dev[@]}" --blocks 2
+if [ $rc -eq 0 ] && verdicts 2; then ok "workid sent back"; else bad "workid"; fi
 
 # cookie authentication (the node writes .cookie as Bitcoin Core does)
 start_node --block "$data/block542213.hex" --height 542213 --chain main --cookie \

@@ -240,6 +240,10 @@ static int parse(json_t *o, gbt_template *t, char *err, size_t n)
         if (strlen(s) >= sizeof t->longpollid) return fail(err, n, "longpollid is longer than %d", GBT_LONGPOLL_MAX - 1);
         strcpy(t->longpollid, s);
     }
+    if ((s = str_field(o, "workid"))) {
+        if (strlen(s) >= sizeof t->workid) return fail(err, n, "workid is longer than %d", GBT_LONGPOLL_MAX - 1);
+        strcpy(t->workid, s);
+    }
     return parse_txs(o, t, err, n);
 }
 

@@ -38,6 +38,7 @@ typedef struct gbt_template {
     uint8_t aux[GBT_AUX_MAX]; /* coinbaseaux values, concatenated */
     size_t aux_len;
     char longpollid[GBT_LONGPOLL_MAX]; /* "" when the node offers no longpoll */
+    char workid[GBT_LONGPOLL_MAX]; /* BIP 22 workid, sent back with submitblock; "" for none */
     char rules[256]; /* the rules, comma separated, for the log */
 } gbt_template;
 

@@ -252,8 +252,12 @@ static int submit(miner *m, const uint8_t header[80], const uint8_t *cb, size_t 
     const gbt_template *t = &m->t;
     uint8_t cnt[9];
     size_t cn = put_compact(cnt, t->ntx + 1), len = 80 + cn + cb_len + t->txdata_len;
-    char *hex = malloc(2 * len + 8);
-    if (!hex) return -1;
+    char *workid = t->workid[0] ? rpc_quote(t->workid) : NULL; /* BIP 22: sent back as given */
+    char *hex = malloc(2 * len + 32 + (workid ? strlen(workid) : 0));
+    if (!hex) {
+        free(workid);
+        return -1;
+    }
     size_t o = 0;
     memcpy(hex, "[\"", 2);
     o = 2;
@@ -265,7 +269,9 @@ static int submit(miner *m, const uint8_t header[80], const uint8_t *cb, size_t 
     o += 2 * cb_len;
     kiln_hex_encode(t->txdata, t->txdata_len, 0, hex + o);
     o += 2 * t->txdata_len;
-    memcpy(hex + o, "\"]", 3);
+    if (workid) sprintf(hex + o, "\",{\"workid\":%s}]", workid);
+    else memcpy(hex + o, "\"]", 3);
+    free(workid);
     uint8_t pow[32];
     char hash_hex[65];
     kiln_header_hash(header, pow);

@@ -194,6 +194,8 @@ class Node:
         }
         if not self.a.no_longpoll:
             t["longpollid"] = self.prev[::-1].hex() + str(self.serial)
+        if self.a.workid:
+            t["workid"] = self.a.workid
         if self.a.corrupt_txid and t["transactions"]:
             t["transactions"][0]["txid"] = "00" * 32
         if not self.a.no_default_commitment:
@@ -313,7 +315,11 @@ class Handler(BaseHTTPRequestHandler):
                     result = node.template()
         elif method == "submitblock":
             tip_time = getattr(node, "tip_time", None)  # when the tip the block builds on came
-            verdict = node.check(params[0] if params else "")
+            given = params[1].get("workid") if len(params) > 1 and isinstance(params[1], dict) else None
+            if node.a.workid and given != node.a.workid:
+                verdict = "workid %r, the template's was %r" % (given, node.a.workid)
+            else:
+                verdict = node.check(params[0] if params else "")
             node.verdicts.write(json.dumps({"height": node.height - (1 if verdict is None else 0), "verdict": verdict,
                                             "after_tip_s": None if tip_time is None else time.time() - tip_time,
                                             "at_s": time.time() - node.t0}) + "\n")
@@ -339,6 +345,7 @@ def main():
     ap.add_argument("--no-longpoll", action="store_true")
     ap.add_argument("--no-default-commitment", action="store_true")
     ap.add_argument("--mweb", action="store_true")
+    ap.add_argument("--workid", default=None, help="a BIP 22 workid that submitblock must send back")
     ap.add_argument("--corrupt-txid", action="store_true", help="serve a template whose first txid is wrong")
     ap.add_argument("--new-tip-after", type=float, default=0)
     ap.add_argument("--bits-after", default=None)
