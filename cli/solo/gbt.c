@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coinbase.h"
 
 /* Rules a template may require ("!" prefix, BIP 9) that kiln's blocks honor. */
 static const char *const KNOWN_RULES[] = {"segwit", "csv", "taproot", "signet", "testdummy", NULL};
@@ -102,53 +101,52 @@ static int parse_txs(json_t *o, gbt_template *t, char *err, size_t n)
         total += l / 2;
         if (total > 4000000) return fail(err, n, "transactions hold more than 4,000,000 bytes");
     }
-    /* a block holding them all: header, count, transactions, parsed once for every txid */
-    uint8_t cnt[9];
-    size_t cl = put_compact(cnt, ntx);
-    uint8_t *blk = malloc(80 + cl + total + 1);
+    /* each transaction alone in a block (header, count 1, the transaction) for the library's block
+     * parser: the data must be exactly one transaction, so the template's boundaries are the
+     * block's, and the parser gives its txid */
+    size_t longest = 0;
+    json_array_foreach(txs, i, v) {
+        size_t l = strlen(str_field(v, "data")) / 2;
+        if (l > longest) longest = l;
+    }
+    uint8_t *one = malloc(81 + longest);
     t->tx = calloc(ntx ? ntx : 1, sizeof *t->tx);
     t->txids = malloc(ntx * 32 + 1);
     t->wtxids = malloc(ntx * 32 + 1);
-    if (!blk || !t->tx || !t->txids || !t->wtxids) {
-        free(blk);
+    t->txdata = malloc(total + 1);
+    kiln_ctx *ctx = kiln_ctx_new();
+    if (!one || !t->tx || !t->txids || !t->wtxids || !t->txdata || !ctx) {
+        free(one);
+        kiln_ctx_free(ctx);
         return fail(err, n, "out of memory for %zu transactions", ntx);
     }
-    memset(blk, 0, 80);
-    memcpy(blk + 80, cnt, cl);
-    size_t off = 80 + cl;
+    memset(one, 0, 80);
+    one[80] = 1;
+    size_t off = 0;
     json_array_foreach(txs, i, v) {
         const char *d = str_field(v, "data");
         size_t l = strlen(d) / 2;
-        if (hex_bytes(d, blk + off, l, 0) != 0) {
-            free(blk);
-            return fail(err, n, "transactions[%zu].data is not hex", i);
-        }
-        t->tx[i].len = l;
-        off += l;
-    }
-    t->ntx = ntx;
-    if (ntx) {
-        kiln_ctx *ctx = kiln_ctx_new();
         kiln_block b;
-        kiln_status st = ctx ? kiln_block_parse(ctx, blk, off, &b) : KILN_ERR_DEVICE;
-        if (st != KILN_OK) {
-            fail(err, n, "transactions do not parse: %s", ctx ? kiln_last_error(ctx) : "out of memory");
-            kiln_ctx_free(ctx);
-            free(blk);
-            return -1;
+        if (hex_bytes(d, one + 81, l, 0) != 0) {
+            fail(err, n, "transactions[%zu].data is not hex", i);
+        } else if (kiln_block_parse(ctx, one, 81 + l, &b) != KILN_OK) {
+            fail(err, n, "transactions[%zu].data is not one transaction: %s", i, kiln_last_error(ctx));
+        } else {
+            memcpy(t->txids + 32 * i, b.txids, 32);
+            kiln_block_free(&b);
+            memcpy(t->txdata + off, one + 81, l);
+            t->tx[i].len = l;
+            off += l;
+            continue;
         }
-        memcpy(t->txids, b.txids, ntx * 32);
-        kiln_block_free(&b);
+        free(one);
         kiln_ctx_free(ctx);
+        return -1;
     }
-    t->txdata_len = off - 80 - cl;
-    t->txdata = malloc(t->txdata_len + 1);
-    if (!t->txdata) {
-        free(blk);
-        return fail(err, n, "out of memory");
-    }
-    memcpy(t->txdata, blk + 80 + cl, t->txdata_len);
-    free(blk);
+    free(one);
+    kiln_ctx_free(ctx);
+    t->ntx = ntx;
+    t->txdata_len = off;
     off = 0;
     json_array_foreach(txs, i, v) {
         t->tx[i].data = t->txdata + off;
