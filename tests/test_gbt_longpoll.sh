@@ -29,5 +29,16 @@ print("block %.2f s after the new tip" % r["after_tip_s"])
         bad "$mode"
     fi
 done
+# the node is busy (HTTP 503) when kiln asks for the next template after its block: kiln mines
+# nothing on the stale template and takes the next one from the longpoll
+start_node --block "$data/block542213.hex" --height 542213 --chain main --payout $p2wpkh --busy-after-block
+kiln_mine --rpc "$url" --rpc-user kiln --rpc-pass sesame --coinbase-addr BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4 \
+    "${dev[@]}" --blocks 3 --duration 20
+if [ $rc -eq 0 ] && verdicts 3 && [ "$(grep -c "HTTP status 503" <<< "$log")" -eq 3 ] &&
+    [ "$(grep -c "(longpoll)" <<< "$log")" -ge 2 ]; then
+    ok "busy node after each block: the longpoll's template mined, 3 blocks accepted"
+else
+    bad "busy node after a block"
+fi
 [ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
 echo "all passed"

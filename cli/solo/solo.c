@@ -84,11 +84,16 @@ static void *feed_thread(void *arg)
             continue;
         }
         last_err[0] = '\0';
+        /* the next longpoll waits on this template's id: with the old one the node would answer at
+         * once, again and again, until the miner took this template */
+        char next_id[GBT_LONGPOLL_MAX];
+        int has_id = rpc_member_string(res, "longpollid", next_id, sizeof next_id) == 0;
         pthread_mutex_lock(&f->mu);
         free(f->pending);
         f->pending = res;
         f->pending_request = request;
         f->serial++;
+        if (has_id) snprintf(f->longpollid, sizeof f->longpollid, "%s", next_id);
         pthread_mutex_unlock(&f->mu);
     }
     return NULL;
@@ -195,25 +200,35 @@ static int take(miner *m, const char *text, const char *how, char *err, size_t e
     return 0;
 }
 
+/* Asks for a template now. 0, or -1 with the error printed: as the command's error (its exit code
+ * in *code) when code is not NULL, else as a line after which mining goes on (the longpoll brings
+ * the next template). */
 static int fetch(miner *m, const char *how, int *code)
 {
-    char params[256], *res = NULL, err[512];
+    char params[256], *res = NULL, err[600];
     snprintf(params, sizeof params, "[{%s}]", m->rules_param);
     pthread_mutex_lock(&m->f.mu);
     uint64_t request = ++m->f.requests;
     pthread_mutex_unlock(&m->f.mu);
-    if (rpc_call(m->conn, "getblocktemplate", params, 60, &res, err, sizeof err) != 0) {
-        *code = cli_error(EXIT_DEVICE, CMD, "%s%s", err,
-                          m->a->algo->search_algo == KILN_ALGO_SCRYPT && strstr(err, "mweb")
-                              ? " (Litecoin with MWEB active: kiln cannot build MWEB blocks, see docs/MINING.md)"
-                              : "");
-        return -1;
+    int r = rpc_call(m->conn, "getblocktemplate", params, 60, &res, err, sizeof err);
+    const char *note = r != 0 && m->a->algo->search_algo == KILN_ALGO_SCRYPT && strstr(err, "mweb")
+                           ? " (Litecoin with MWEB active: kiln cannot build MWEB blocks, see docs/MINING.md)"
+                           : "";
+    if (r == 0) {
+        char why[512];
+        r = take(m, res, how, why, sizeof why);
+        if (r == 0) m->request = request;
+        else snprintf(err, sizeof err, "getblocktemplate: %s", why);
+        free(res);
     }
-    int r = take(m, res, how, err, sizeof err);
-    if (r == 0) m->request = request;
-    free(res);
-    if (r) *code = cli_error(EXIT_DEVICE, CMD, "getblocktemplate: %s", err);
-    return r;
+    if (r == 0) return 0;
+    if (code) {
+        *code = cli_error(EXIT_DEVICE, CMD, "%s%s", err, note);
+    } else {
+        progress_clear();
+        fprintf(stderr, "kiln mine: %s (the longpoll or the next poll brings the next template)\n", err);
+    }
+    return -1;
 }
 
 static void le32(uint8_t *p, uint32_t v)
@@ -302,6 +317,15 @@ static int submit(miner *m, const uint8_t header[80], const uint8_t *cb, size_t 
     return rc;
 }
 
+/* Waits for the feed thread's next template (or a stop), mining nothing meanwhile. */
+static void wait_for_work(miner *m)
+{
+    while (!new_work(m) && !cli_interrupted() && !(m->deadline > 0 && cli_now() >= m->deadline)) {
+        struct timespec ts = {0, 50000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static int mine(miner *m)
 {
     const solo_args *a = m->a;
@@ -355,14 +379,12 @@ static int mine(miner *m)
                     (unsigned long long)res.false_candidates);
         if (m->found) {
             kiln_header_set_nonce(job.header, m->nonce);
+            const uint64_t accepted_before = m->accepted;
             submit(m, job.header, cb, cb_len);
-            int c2 = EXIT_OK;
             /* the node has a new tip (or refused this one): ask now rather than wait for the longpoll */
-            if (fetch(m, "after the block", &c2) != 0) {
-                code = c2;
-                break;
-            }
-            en = 0;
+            if (fetch(m, "after the block", NULL) == 0) en = 0;
+            else if (m->accepted > accepted_before) wait_for_work(m); /* the template in hand is stale */
+            else en++;
             continue;
         }
         if (st == KILN_NOT_FOUND) {

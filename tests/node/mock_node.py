@@ -259,6 +259,7 @@ class Node:
         if witness_commitment([t["wtxid"] for t in txs[1:]], cb["wit"][0][0]) != commit:
             return "bad-witness-merkle-match"
         self.advance(sha256d(header))
+        self.busy = True
         return None
 
 
@@ -304,6 +305,12 @@ class Handler(BaseHTTPRequestHandler):
             elif "segwit" not in rules:
                 error = {"code": -8, "message": "getblocktemplate must be called with the segwit rule set "
                                                 "(call with {\"rules\": [\"segwit\"]})"}
+            elif node.a.busy_after_block and req.get("longpollid") is None and getattr(node, "busy", False):
+                node.busy = False
+                self.send_response(503)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             else:
                 lp = req.get("longpollid")
                 with node.cv:
@@ -346,6 +353,9 @@ def main():
     ap.add_argument("--no-default-commitment", action="store_true")
     ap.add_argument("--mweb", action="store_true")
     ap.add_argument("--workid", default=None, help="a BIP 22 workid that submitblock must send back")
+    ap.add_argument("--busy-after-block", action="store_true",
+                    help="answer the first getblocktemplate without longpollid after each accepted block with "
+                         "HTTP 503, as a node whose work queue is full")
     ap.add_argument("--corrupt-txid", action="store_true", help="serve a template whose first txid is wrong")
     ap.add_argument("--new-tip-after", type=float, default=0)
     ap.add_argument("--bits-after", default=None)
