@@ -14,6 +14,7 @@
 #include "monitor/mon.h"
 #include "monitor/server.h"
 #include "pool/pool.h"
+#include "solo/solo.h"
 #include "progress.h"
 #include "tune_cache.h"
 
@@ -80,7 +81,7 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
     return m->deadline > 0 && now >= m->deadline;
 }
 
-enum { SOLO = 1, POOL = 2 };
+enum { SOLO = 1, POOL = 2, RPC = 4 };
 
 int cmd_mine(int argc, char **argv)
 {
@@ -94,6 +95,9 @@ int cmd_mine(int argc, char **argv)
     pa.device = "auto";
     pa.stats_interval = 30;
     pa.work_nonces = space;
+    solo_args sa;
+    memset(&sa, 0, sizeof sa);
+    sa.poll_s = 5;
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--header", OPT_STR, &header_hex, "HEX160", "the 80-byte block header, serialized order", .modes = SOLO},
@@ -109,7 +113,7 @@ int cmd_mine(int argc, char **argv)
         {"--user", OPT_STR, &pa.user, "U", "the pool's worker name", .modes = POOL},
         {"--pass", OPT_STR, &pa.pass, "P", "the worker's password (default x)", .modes = POOL},
         {"--stats-interval", OPT_SECONDS, &pa.stats_interval, "S", "seconds between rate lines (default 30)",
-         .modes = POOL, .hi = 1000000},
+         .modes = POOL | RPC, .hi = 1000000},
         {"--no-version-rolling", OPT_FLAG, &pa.no_version_rolling, NULL, "do not ask the pool for BIP 310 version rolling",
          .modes = POOL},
         {"--cafile", OPT_STR, &pa.cafile, "FILE", "TLS pools: trust the CA certificates in FILE (PEM) instead of the system's",
@@ -118,6 +122,17 @@ int cmd_mine(int argc, char **argv)
          .modes = POOL},
         {"--work-nonces", OPT_U64, &pa.work_nonces, "N", "nonces per extranonce2/version unit (small values for tests)",
          .modes = POOL, .lo = 1, .hi = UINT64_C(1) << 32},
+        {"--rpc", OPT_STR, &sa.url, "http://HOST:PORT", "solo mining: a node's JSON-RPC (getblocktemplate, docs/MINING.md)",
+         .modes = RPC},
+        {"--rpc-user", OPT_STR, &sa.user, "U", "the node's RPC user", .modes = RPC},
+        {"--rpc-pass", OPT_STR, &sa.pass, "P", "the node's RPC password", .modes = RPC},
+        {"--rpc-cookie", OPT_STR, &sa.cookie, "FILE", "the node's .cookie file (instead of --rpc-user/--rpc-pass)",
+         .modes = RPC},
+        {"--coinbase-addr", OPT_STR, &sa.addr, "ADDR", "the address the block reward is paid to", .modes = RPC},
+        {"--rpc-poll", OPT_SECONDS, &sa.poll_s, "S", "seconds between template polls when the node has no longpoll (default 5)",
+         .modes = RPC, .hi = 3600},
+        {"--blocks", OPT_U64, &sa.max_blocks, "N", "stop after submitting N blocks", .modes = RPC, .lo = 1,
+         .hi = UINT32_MAX},
         {"--algo", OPT_ALGO, &algo_s, "A", "proof of work (default sha256d)", .kinds = KILN_KIND_SEARCH},
         {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to mine (default auto); a set splits the nonces", .modes = 0},
         {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096},
@@ -130,13 +145,23 @@ int cmd_mine(int argc, char **argv)
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, SOLO),
     };
-    cli_command c = CLI_COMMAND(cmd, "(--header HEX160 | --demo | --pool URL --user U) [options]", NULL, opts);
+    cli_command c = CLI_COMMAND(
+        cmd, "(--header HEX160 | --demo | --pool URL --user U | --rpc URL --coinbase-addr ADDR) [options]", NULL, opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
     pa.json = out.json;
     pa.nurls = cli_given(&c, "--pool");
-    if ((code = cli_check_mode(&c, pa.nurls ? POOL : SOLO, pa.nurls ? "pool mining (--pool)" : "solo mining")) != 0)
-        return json_end(code);
+    if (pa.nurls && sa.url) return json_end(cli_error(EXIT_USAGE, cmd, "--pool and --rpc exclude each other"));
+    const unsigned mode = sa.url ? RPC : pa.nurls ? POOL : SOLO;
+    const char *mode_name = sa.url ? "solo mining against a node (--rpc)" : pa.nurls ? "pool mining (--pool)" : "solo mining";
+    if ((code = cli_check_mode(&c, mode, mode_name)) != 0) return json_end(code);
+    if (sa.url) {
+        if (!sa.addr)
+            return json_end(cli_error(EXIT_USAGE, cmd, "--rpc needs --coinbase-addr (the address the reward is paid to)"));
+        if (sa.cookie && (sa.user || sa.pass))
+            return json_end(cli_error(EXIT_USAGE, cmd, "--rpc-cookie and --rpc-user/--rpc-pass exclude each other"));
+        if (!sa.user != !sa.pass) return json_end(cli_error(EXIT_USAGE, cmd, "give --rpc-user and --rpc-pass together"));
+    }
     if (!(pa.algo = cli_workload(cmd, algo_s, KILN_KIND_SEARCH, &code))) return json_end(code);
     pa.temp_limit = (double)temp_limit;
     if (pa.nurls) { /* the pool writes its own summary (docs/POOL.md) */
@@ -144,6 +169,18 @@ int cmd_mine(int argc, char **argv)
         code = pool_main(&pa);
         api_stop();
         return code;
+    }
+    if (sa.url) { /* so does solo mining against a node (docs/MINING.md) */
+        /* its loop does not publish statistics or read the device's health yet */
+        if (api_listen || temp_limit)
+            return json_end(cli_error(EXIT_USAGE, cmd, "--api-listen and --temp-limit are not yet available with --rpc"));
+        sa.algo = pa.algo;
+        sa.device = pa.device;
+        sa.threads = pa.threads;
+        sa.duration = pa.duration;
+        sa.stats_interval = pa.stats_interval;
+        sa.json = pa.json;
+        return json_end(solo_main(&sa));
     }
     if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
     if (demo == (header_hex != NULL))
