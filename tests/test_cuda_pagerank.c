@@ -580,6 +580,48 @@ static void test_cluster_only(kiln_ctx *gpu, kiln_ctx *cpu)
     kiln_graph_free(fu);
 }
 
+/* KILN_TEST_ONLY=parts: the row-part pass on three logical devices, ego-Facebook (a few iterations,
+ * every vector, weighted) and RMAT 12, against the CPU. */
+static void test_parts_only(kiln_ctx *cpu)
+{
+    kiln_graph *fb = NULL, *rm = NULL;
+    CHECK(kiln_graph_load(cpu, test_data("facebook_combined.txt"), KILN_GRAPH_AUTO, 0, &fb) == KILN_OK, "load");
+    CHECK(kiln_graph_rmat(cpu, 12, 16, 3, 0, &rm) == KILN_OK, "rmat");
+    if (!fb || !rm) return;
+    kiln_graph *wfb = weighted_copy(cpu, fb, 0, 31);
+    kiln_graph_info info;
+    kiln_graph_get_info(fb, &info);
+    double *p = random_vector(info.nodes, 41, 1), *q = random_vector(info.nodes, 42, 1), *x0 = random_vector(info.nodes, 43, 0);
+    const pr_vectors all = {p, q, x0};
+    const struct {
+        kiln_graph *g;
+        const pr_vectors *v;
+        const char *name;
+    } runs[] = {{fb, NULL, "facebook"}, {wfb, &all, "facebook weighted, every vector"}, {rm, NULL, "RMAT 12"}};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        if (!runs[i].g) continue;
+        kiln_graph_get_info(runs[i].g, &info);
+        for (int prec = KILN_PRECISION_FLOAT32; prec <= KILN_PRECISION_FLOAT64; prec++) {
+            kiln_pagerank_result rc, rg;
+            kiln_status sc, sg;
+            double *xc = pagerank_vec(cpu, runs[i].g, KILN_PRECISION_AUTO, WAY_CLUSTER, 0, 3, runs[i].v, &rc, &sc);
+            double *xg = pagerank_vec(parts_ctx, runs[i].g, (kiln_precision)prec, WAY_PARTS, 0, 3, runs[i].v, &rg, &sg);
+            double d = l1(xc, xg, info.nodes);
+            CHECK(sc == KILN_OK && sg == KILN_OK && rg.kernel == KILN_PR_KERNEL_PARTS && rg.iterations == 3 &&
+                      d < (prec == KILN_PRECISION_FLOAT64 ? 1e-12 : 1e-5),
+                  "parts %s precision %d: status %d (%s), L1 %.3e", runs[i].name, prec, sg, kiln_last_error(parts_ctx), d);
+            free(xc);
+            free(xg);
+        }
+    }
+    free(p);
+    free(q);
+    free(x0);
+    kiln_graph_free(wfb);
+    kiln_graph_free(fb);
+    kiln_graph_free(rm);
+}
+
 int main(void)
 {
     if (kiln_cuda_device_count() == 0) {
@@ -592,6 +634,13 @@ int main(void)
     CHECK(kiln_ctx_set_device(parts_ctx, "cuda:0,0,0") == KILN_OK && kiln_ctx_device_count(parts_ctx) == 3,
           "cuda:0,0,0: %s", kiln_last_error(parts_ctx));
     const char *only = getenv("KILN_TEST_ONLY");
+    if (only && strcmp(only, "parts") == 0) { /* the sanitizer runs of the several-device pass */
+        test_parts_only(cpu);
+        kiln_ctx_free(parts_ctx);
+        kiln_ctx_free(gpu);
+        kiln_ctx_free(cpu);
+        return check_summary();
+    }
     if (only && strcmp(only, "cluster") == 0) {
         test_cluster_only(gpu, cpu);
         kiln_ctx_free(parts_ctx);

@@ -114,5 +114,28 @@ fails "one process fails" "process 1: .*$TMP/absent.tsv" "${MPIRUN[@]}" -np 1 "$
     -np 1 "$KILN" pagerank --rmat 10 $CPU --personalization "$TMP/absent.tsv"
 fails "save-csr refused" "save-csr" "${MPIRUN[@]}" -np 2 "$KILN" pagerank --rmat 10 $CPU --save-csr "$TMP/g.csr"
 
+# With a GPU: processes on GPUs (each the GPU of its local rank modulo the host's, so here all on
+# GPU 0), their slices staged through the host, against one process on the CPU in float64 (1e-9)
+# and float32 (1e-5), plain, weighted and personalized; a device set under mpirun is refused.
+if "$KILN" devices 2>/dev/null | grep -q '^cuda:0'; then
+    gpu_compare() { # NAME TOL NP ARGS...
+        local name=$1 tol=$2 np=$3
+        shift 3
+        expect_rc 0 "$name: one CPU process" "$KILN" pagerank "$@" $CPU --output "$TMP/one.tsv"
+        expect_rc 0 "$name: -np $np on the GPU" "${MPIRUN[@]}" -np "$np" "$KILN" pagerank "$@" --device cuda \
+            --output "$TMP/np.tsv" --json
+        grep -q '"kernel": *"parts"' "$TMP/out" && ok || bad "$name: not the parts kernel: $(head -c 300 "$TMP/out")"
+        local d
+        d=$(l1 "$TMP/one.tsv" "$TMP/np.tsv")
+        [ -n "$d" ] && awk -v d="$d" -v t="$tol" 'BEGIN { exit !(d + 0 <= t && d != "ids") }' && ok ||
+            bad "$name -np $np GPU: L1 to one CPU process '$d' (tolerance $tol)"
+    }
+    gpu_compare "facebook float64" 1e-9 2 "$FB" --undirected --tol 1e-12 --max-iter 300 --precision float64
+    gpu_compare "rmat 14 float32" 1e-5 3 --rmat 14 --tol 0 --max-iter 40 --precision float32
+    gpu_compare "rmat 12 weighted personalized float64" 1e-9 2 --rmat 12 --weighted --personalization "$TMP/p.tsv" \
+        --dangling "$TMP/q.tsv" --tol 1e-12 --max-iter 300 --precision float64
+    fails "a device set under mpirun" "drives one device" "${MPIRUN[@]}" -np 2 "$KILN" pagerank --rmat 10 --device cuda:0,0
+fi
+
 echo "test_mpi_pagerank: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
