@@ -31,5 +31,6 @@ extern PyMethodDef kiln_py_batch_methods[];
 extern PyMethodDef kiln_py_scrypt_methods[];
 extern PyMethodDef kiln_py_pagerank_methods[];
 extern PyMethodDef kiln_py_device_methods[];
+extern PyMethodDef kiln_py_nxconv_methods[];
 
 #endif
