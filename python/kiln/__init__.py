@@ -1,4 +1,5 @@
-"""kiln: hashing, scrypt and PageRank on the CPU and CUDA GPUs (bindings of libkiln).
+"""kiln: hashing, scrypt, Merkle trees, nonce search and PageRank on the CPU and CUDA GPUs (bindings
+of libkiln).
 
 Hash objects follow hashlib (``kiln.new``, ``kiln.sha3_256()``...), ``kiln.scrypt`` follows
 ``hashlib.scrypt``, ``kiln.hash_batch`` hashes many messages in one call and ``kiln.pagerank``
@@ -11,6 +12,7 @@ import numpy as np
 
 from . import _kiln
 from ._kiln import DeviceError, Hash, NotConverged, devices, new, scrypt
+from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verify, parse_block, scan
 
 __version__ = _kiln.version()
 
@@ -155,6 +157,7 @@ def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, 
     return out
 
 
-__all__ = ["DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "devices", "hash_batch",
-           "keccak224", "keccak256", "keccak384", "keccak512", "new", "pagerank", "scrypt", "sha256", "sha256d",
+__all__ = ["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "devices",
+           "hash_batch", "keccak224", "keccak256", "keccak384", "keccak512", "merkle_proof", "merkle_root",
+           "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "sha256", "sha256d",
            "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"]

@@ -135,8 +135,7 @@ done:
     }
     if (g)
         kiln_graph_free(g);
-    if (ctx)
-        kiln_ctx_free(ctx);
+    kiln_py_ctx_free(ctx);
     if (weights.obj)
         PyBuffer_Release(&weights);
     PyBuffer_Release(&src);

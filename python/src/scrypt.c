@@ -60,8 +60,7 @@ static PyObject *py_scrypt(PyObject *self, PyObject *args, PyObject *kw)
     }
     ret = out;
 done:
-    if (ctx)
-        kiln_ctx_free(ctx);
+    kiln_py_ctx_free(ctx);
     if (salt.obj)
         PyBuffer_Release(&salt);
     PyBuffer_Release(&password);

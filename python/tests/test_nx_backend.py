@@ -14,6 +14,7 @@ import kiln
 from kiln import nx_backend
 
 pytest.importorskip("scipy")  # NetworkX's own nx.pagerank, the reference
+pytestmark = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs:UserWarning")
 
 
 def l1(a, b):
