@@ -135,21 +135,6 @@ def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, 
         weights = np.ascontiguousarray(weights, dtype=np.float64)
         if weights.shape != src.shape:
             raise ValueError("weights must hold one value per edge")
-    present = np.zeros(n, dtype=bool)
-    present[src] = True
-    present[dst] = True
-    missing = np.flatnonzero(~present).astype(np.uint64)
-    if missing.size:
-        # A self loop of weight 0 makes an id a node with no out-weight: dangling, as NetworkX
-        # has an isolated node, and it adds nothing to its own rank.
-        if weights is None:
-            # Unweighted duplicates merge into one edge; weighted ones would sum: merge them first.
-            pairs = np.unique(np.stack([src, dst], axis=1), axis=0)
-            src, dst = pairs[:, 0].copy(), pairs[:, 1].copy()
-            weights = np.ones(src.size, dtype=np.float64)
-        src = np.concatenate([src, missing])
-        dst = np.concatenate([dst, missing])
-        weights = np.concatenate([weights, np.zeros(missing.size)])
     out = np.empty(n, dtype=np.float64)
     _kiln._pagerank(src, dst, weights, n, float(alpha), _vector(personalization, n, "personalization"),
                     _vector(nstart, n, "nstart"), _vector(dangling, n, "dangling"), float(tol), int(max_iter),

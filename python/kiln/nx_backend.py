@@ -66,6 +66,20 @@ class KilnGraph:
         return self.multigraph
 
 
+def _int_table(nodes):
+    """For nodes that are all ints of a compact range (ids read from edge lists, generators), an
+    int64 array id -> index (-1: no such node), which the C walk reads instead of probing the
+    index dict: about half the conversion time. None otherwise."""
+    if not nodes or not all(type(x) is int for x in nodes):
+        return None
+    lo, hi = min(nodes), max(nodes)
+    if lo < 0 or hi >= 4 * len(nodes) + 1024:
+        return None
+    table = np.full(hi + 1, -1, dtype=np.int64)
+    table[np.fromiter(nodes, dtype=np.int64, count=len(nodes))] = np.arange(len(nodes))
+    return table
+
+
 def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
                     preserve_graph_attrs=False, name=None, graph_name=None):
     """G as a KilnGraph. Per edge, no Python bytecode runs: the adjacency dicts are walked in C.
@@ -94,7 +108,7 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
     # A multigraph is always weighted: its parallel edges sum (as NetworkX's matrix of it does),
     # where an unweighted kiln graph would merge them into one.
     weights = np.empty(count, dtype=np.float64) if attr is not None or multigraph else None
-    _kiln._nx_edges(G._adj, index, attr, default, multigraph, src, dst, weights)
+    _kiln._nx_edges(G._adj, index, attr, default, multigraph, src, dst, weights, _int_table(nodes))
     return KilnGraph(nodes, src, dst, weights, attr, directed=G.is_directed(), multigraph=multigraph,
                      graph=dict(G.graph) if preserve_graph_attrs else None)
 

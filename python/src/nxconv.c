@@ -40,6 +40,30 @@ static PyObject *py_nx_edge_count(PyObject *self, PyObject *args)
     return PyLong_FromUnsignedLongLong(count);
 }
 
+/* The index of node v: through table (int64 index by int id, -1: none) when v is an int it
+ * covers, one array read instead of a dict probe; else through the index dict. */
+static int node_index(PyObject *index, const int64_t *table, Py_ssize_t size, PyObject *v, uint64_t *ix)
+{
+    if (table && PyLong_CheckExact(v)) {
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (!overflow && x >= 0 && x < size && table[x] >= 0) {
+            *ix = (uint64_t)table[x];
+            return 0;
+        }
+        if (x == -1 && PyErr_Occurred())
+            return -1;
+    }
+    PyObject *i = PyDict_GetItemWithError(index, v);
+    if (!i) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "a node of G._adj is not in the node index");
+        return -1;
+    }
+    *ix = PyLong_AsUnsignedLongLong(i);
+    return (*ix == (uint64_t)-1 && PyErr_Occurred()) ? -1 : 0;
+}
+
 /* The weight of one edge: attribute `attr` of its data dict, `dflt` when absent. */
 static int edge_weight(PyObject *data, PyObject *attr, double dflt, double *w)
 {
@@ -61,15 +85,25 @@ static int edge_weight(PyObject *data, PyObject *attr, double dflt, double *w)
 static PyObject *py_nx_edges(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwlist[] = {"adj", "index", "attr", "default", "multigraph", "src", "dst", "weights", NULL};
-    PyObject *adj, *index, *attr, *weights_obj;
+    static char *kwlist[] = {"adj", "index", "attr", "default", "multigraph", "src", "dst", "weights", "table", NULL};
+    PyObject *adj, *index, *attr, *weights_obj, *table_obj = Py_None;
     double dflt;
     int multigraph;
-    Py_buffer src, dst, weights = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!Odpw*w*O", kwlist, &PyDict_Type, &adj, &PyDict_Type, &index,
-                                     &attr, &dflt, &multigraph, &src, &dst, &weights_obj))
+    Py_buffer src, dst, weights = {0}, table = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!Odpw*w*O|O", kwlist, &PyDict_Type, &adj, &PyDict_Type, &index,
+                                     &attr, &dflt, &multigraph, &src, &dst, &weights_obj, &table_obj))
         return NULL;
     PyObject *ret = NULL;
+    if (table_obj != Py_None) {
+        if (PyObject_GetBuffer(table_obj, &table, PyBUF_SIMPLE) < 0)
+            goto done;
+        if (table.len % (Py_ssize_t)sizeof(int64_t) != 0) {
+            PyErr_SetString(PyExc_ValueError, "table must be an int64 array");
+            goto done;
+        }
+    }
+    const int64_t *tab = table.obj ? table.buf : NULL;
+    Py_ssize_t tab_size = table.len / (Py_ssize_t)sizeof(int64_t);
     size_t cap = (size_t)src.len / sizeof(uint64_t), k = 0;
     if (dst.len != src.len) {
         PyErr_SetString(PyExc_ValueError, "src and dst must be uint64 arrays of one length");
@@ -91,14 +125,8 @@ static PyObject *py_nx_edges(PyObject *self, PyObject *args, PyObject *kw)
     Py_ssize_t pos = 0;
     PyObject *u, *nbrs;
     while (PyDict_Next(adj, &pos, &u, &nbrs)) {
-        PyObject *ui = PyDict_GetItemWithError(index, u);
-        if (!ui) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_KeyError, "a node of G._adj is not in the node index");
-            goto done;
-        }
-        uint64_t uix = PyLong_AsUnsignedLongLong(ui);
-        if (uix == (uint64_t)-1 && PyErr_Occurred())
+        uint64_t uix, vix;
+        if (node_index(index, tab, tab_size, u, &uix) < 0)
             goto done;
         if (!PyDict_Check(nbrs)) {
             PyErr_SetString(PyExc_TypeError, "G._adj must map nodes to dicts");
@@ -107,14 +135,7 @@ static PyObject *py_nx_edges(PyObject *self, PyObject *args, PyObject *kw)
         Py_ssize_t p2 = 0;
         PyObject *v, *data;
         while (PyDict_Next(nbrs, &p2, &v, &data)) {
-            PyObject *vi = PyDict_GetItemWithError(index, v);
-            if (!vi) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_KeyError, "a neighbour in G._adj is not in the node index");
-                goto done;
-            }
-            uint64_t vix = PyLong_AsUnsignedLongLong(vi);
-            if (vix == (uint64_t)-1 && PyErr_Occurred())
+            if (node_index(index, tab, tab_size, v, &vix) < 0)
                 goto done;
             /* A multigraph's data is {key: attributes}: one edge per key. */
             Py_ssize_t p3 = 0;
@@ -141,6 +162,8 @@ static PyObject *py_nx_edges(PyObject *self, PyObject *args, PyObject *kw)
     ret = Py_None;
     Py_INCREF(ret);
 done:
+    if (table.obj)
+        PyBuffer_Release(&table);
     if (weights.obj)
         PyBuffer_Release(&weights);
     PyBuffer_Release(&src);
@@ -153,9 +176,10 @@ PyMethodDef kiln_py_nxconv_methods[] = {
      "_nx_edge_count(adj, multigraph)\n--\n\n"
      "Directed edges of a NetworkX adjacency dict (G._adj), one per key for a multigraph."},
     {"_nx_edges", (PyCFunction)(void (*)(void))py_nx_edges, METH_VARARGS | METH_KEYWORDS,
-     "_nx_edges(adj, index, attr, default, multigraph, src, dst, weights)\n--\n\n"
+     "_nx_edges(adj, index, attr, default, multigraph, src, dst, weights, table=None)\n--\n\n"
      "Writes the edges of G._adj as node indices (index: {node: i}) into the uint64 arrays src and\n"
      "dst, and when weights (float64) is given, each edge's attribute attr (default when absent;\n"
-     "attr None: 1.0). The arrays hold _nx_edge_count(adj, multigraph) values."},
+     "attr None: 1.0). The arrays hold _nx_edge_count(adj, multigraph) values. table (int64, or\n"
+     "None): the index of each int node id, -1 for none, read before the dict."},
     {NULL, NULL, 0, NULL},
 };

@@ -129,3 +129,13 @@ def test_networkx_own_pagerank_tests_pass_on_kiln():
     assert out.returncode == 0, out.stdout[-3000:]
     assert re.fullmatch(r"=* ?\d+ passed in [\d.]+s ?=*", tail), tail  # no failure, skip or xfail
     assert out.stdout.count("Using backend 'kiln' for call to 'pagerank'") >= 20
+
+
+@pytest.mark.parametrize("labels", ["compact", "sparse", "negative"])
+def test_integer_labels_take_either_conversion_path(labels):
+    """Compact non-negative int labels go through an id -> index array, others through the dict."""
+    G0 = nx.gnm_random_graph(300, 2000, seed=4, directed=True)
+    f = {"compact": lambda x: (x * 7) % 300 + 5, "sparse": lambda x: x * 10**12, "negative": lambda x: x - 150}[labels]
+    G = nx.relabel_nodes(G0, f)
+    assert (nx_backend._int_table(list(G)) is not None) == (labels == "compact")
+    assert l1(nx.pagerank(G, backend="kiln"), nx.pagerank(G)) < 1e-9
