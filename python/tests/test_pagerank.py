@@ -151,3 +151,21 @@ def test_isolated_nodes_need_no_edges():
     with pytest.raises(ValueError, match="edge 1"):
         kiln._kiln._pagerank(np.array([0, 5], np.uint64), np.array([1, 1], np.uint64), None, 4, 0.85, None, None,
                              None, 1e-6, 100, "cpu", np.empty(4))
+
+
+def test_scipy_sparse_matrix_equals_networkx(facebook):
+    sp = pytest.importorskip("scipy.sparse")
+    src, dst = facebook
+    rng = np.random.default_rng(3)
+    w = rng.random(src.size)
+    n = int(src.max()) + 1
+    A = sp.coo_array((w, (src.astype(np.int64), dst.astype(np.int64))), shape=(n, n)).tocsr()
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), w.tolist()))
+    want = nx_pagerank(G, tol=1e-10, max_iter=300)
+    got = kiln.pagerank(A, tol=1e-10, max_iter=300, device="cpu")
+    assert np.abs(got - np.array([want[i] for i in range(n)])).sum() < 1e-9
+    assert np.array_equal(kiln.pagerank(sp.csr_matrix(A), tol=1e-10, max_iter=300, device="cpu"), got)
+    with pytest.raises(ValueError):
+        kiln.pagerank(sp.csr_array((3, 4)))
