@@ -178,3 +178,11 @@ def test_scan_bad_input(headers):
             kiln.scan(h, count=1, **kw) if "count" not in kw else kiln.scan(h, **kw)
     with pytest.raises(ValueError):
         kiln.scan(h[:-2], count=1)
+
+
+def test_scan_first_hit_only():
+    header = bytes(80)
+    easy = 1 << 252
+    every = kiln.scan(header, easy, start=0, count=2000, device="cpu")
+    assert len(every) > 10
+    assert kiln.scan(header, easy, start=0, count=2000, device="cpu", find_all=False) == every[:1]
