@@ -186,3 +186,14 @@ def test_scan_first_hit_only():
     every = kiln.scan(header, easy, start=0, count=2000, device="cpu")
     assert len(every) > 10
     assert kiln.scan(header, easy, start=0, count=2000, device="cpu", find_all=False) == every[:1]
+
+
+def test_scan_and_merkle_run_without_the_gil():
+    from conftest import run_beside_python
+
+    header = bytes(80)
+    found, duration, max_gap = run_beside_python(lambda: kiln.scan(header, 1, count=20_000_000, device="cpu"))
+    assert found == [] and duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
+    leaves = np.random.default_rng(1).integers(0, 256, (1 << 20, 32), dtype=np.uint8)
+    root, duration, max_gap = run_beside_python(lambda: kiln.merkle_root(leaves, "sha3-256", "cpu"))
+    assert len(root) == 32 and duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
