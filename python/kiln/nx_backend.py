@@ -99,6 +99,10 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
             raise NotImplementedError("kiln keeps one edge attribute (the weight)")
         (attr, default), = edge_attrs.items()
         default = 1.0 if default is None else float(default)
+    if type(G._adj) is not dict:
+        # A view (G.subgraph, nx.restricted_view...) filters its adjacency through Python objects
+        # that the C walk does not read: the view is copied into a graph first.
+        G = G.copy()
     multigraph = G.is_multigraph()
     nodes = list(G)
     index = dict(zip(nodes, range(len(nodes))))

@@ -139,3 +139,10 @@ def test_integer_labels_take_either_conversion_path(labels):
     G = nx.relabel_nodes(G0, f)
     assert (nx_backend._int_table(list(G)) is not None) == (labels == "compact")
     assert l1(nx.pagerank(G, backend="kiln"), nx.pagerank(G)) < 1e-9
+
+
+def test_graph_views():
+    G = nx.gnm_random_graph(200, 1500, seed=8, directed=True)
+    for H in (G.subgraph(range(0, 200, 2)), G.reverse(copy=False), nx.restricted_view(G, [3, 5], [(0, 1)]),
+              G.to_undirected(as_view=True)):
+        assert l1(nx.pagerank(H, backend="kiln"), nx.pagerank(H)) < 1e-9
