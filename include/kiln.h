@@ -646,6 +646,14 @@ kiln_status kiln_graph_find_node(const kiln_graph *g, uint64_t id, uint64_t *ind
  * KILN_ERR_INPUT naming its index. */
 kiln_status kiln_graph_from_weighted_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
                                            size_t count, unsigned flags, kiln_graph **out);
+/* A graph of exactly `nodes` vertices whose ids are 0..nodes-1 (kiln_graph_node_id(g, i) == i),
+ * from edges src[i] -> dst[i] over those ids: an id no edge names is a vertex too, isolated and
+ * dangling, as a NetworkX node without edges. weight NULL: unweighted (with KILN_GRAPH_WEIGHTED
+ * every edge weighs 1), else one per edge (KILN_GRAPH_WEIGHTED implied, its policy applies).
+ * count may be 0. KILN_ERR_INPUT naming the edge for an id >= nodes or a weight that is not
+ * finite and >= 0; nodes must be 1 .. 2^32 - 1. */
+kiln_status kiln_graph_from_edges_n(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
+                                    size_t count, uint64_t nodes, unsigned flags, kiln_graph **out);
 /* The weight of each CSR edge, aligned with kiln_graph_csr's sources (duplicates summed), or NULL
  * for a graph without weights. */
 const double *kiln_graph_edge_weights(const kiln_graph *g);

@@ -1,4 +1,5 @@
-"""kiln: hashing, scrypt and PageRank on the CPU and CUDA GPUs (bindings of libkiln).
+"""kiln: hashing, scrypt, Merkle trees, nonce search and PageRank on the CPU and CUDA GPUs (bindings
+of libkiln).
 
 Hash objects follow hashlib (``kiln.new``, ``kiln.sha3_256()``...), ``kiln.scrypt`` follows
 ``hashlib.scrypt``, ``kiln.hash_batch`` hashes many messages in one call and ``kiln.pagerank``
@@ -11,6 +12,7 @@ import numpy as np
 
 from . import _kiln
 from ._kiln import DeviceError, Hash, NotConverged, devices, new, scrypt
+from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verify, parse_block, scan
 
 __version__ = _kiln.version()
 
@@ -80,6 +82,24 @@ def hash_batch(messages, algo: str, device: str = "auto", *, length: int | None 
     return out
 
 
+def scrypt_batch(passwords, salts, *, n: int, r: int, p: int, dklen: int = 64, device: str = "auto") -> np.ndarray:
+    """scrypt of many passwords under one (n, r, p) in one call, as an (count, dklen) uint8 array:
+    row i is hashlib.scrypt(passwords[i], salt=salts[i], n=n, r=r, p=p, dklen=dklen). `salts` is a
+    list of one salt per password, or one bytes-like salt for all. On a GPU ("auto" picks one when
+    there is one) results are spot-checked on the CPU."""
+    passwords = list(passwords)
+    if isinstance(salts, (bytes, bytearray, memoryview)):
+        salts = [salts] * len(passwords)
+    salts = list(salts)
+    if len(salts) != len(passwords):
+        raise ValueError("one salt per password (or one salt for all)")
+    if dklen < 1:
+        raise ValueError("dklen must be >= 1")
+    out = np.empty((len(passwords), dklen), dtype=np.uint8)
+    _kiln._scrypt_batch(passwords, salts, n, r, p, dklen, device, out)
+    return out
+
+
 def _vector(v, n: int, what: str):
     """A float64 array over node ids 0..n-1 from None, a dict {id: value} or an array of n values."""
     if v is None:
@@ -98,7 +118,7 @@ def _vector(v, n: int, what: str):
     return a
 
 
-def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, personalization=None,
+def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0.85, personalization=None,
              nstart=None, dangling=None, tol: float = 1e-6, max_iter: int = 100,
              device: str = "auto") -> np.ndarray:
     """PageRank of the directed graph of edges src[i] -> dst[i], as networkx.pagerank computes it.
@@ -109,10 +129,22 @@ def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, 
     edges; `personalization`, `nstart` and `dangling` are arrays of n values over node ids or dicts
     {id: value} (missing ids 0), normalized to sum 1. Returns the n ranks (float64, sum 1).
 
+    `src` alone may be a SciPy sparse matrix or array A (n x n): entry A[u, v] is the weight of the
+    edge u -> v (as networkx.to_scipy_sparse_array writes a graph; explicit zeros are edges of
+    weight 0, duplicate COO entries sum).
+
     Raises kiln.NotConverged when max_iter iterations do not reach the tolerance (the total change
     of an iteration below n * tol), ValueError for bad input (the library's message) and
     kiln.DeviceError when the device fails. `device`: "auto", "cpu", "cuda" or "cuda:N".
     """
+    if dst is None:
+        if not hasattr(src, "tocoo") or len(getattr(src, "shape", ())) != 2:
+            raise ValueError("give src and dst, or a SciPy sparse matrix alone")
+        if src.shape[0] != src.shape[1] or (n is not None and n != src.shape[0]) or weights is not None:
+            raise ValueError("a sparse matrix must be square (n x n) and carries the weights itself")
+        coo = src.tocoo()
+        n = src.shape[0]
+        src, dst, weights = coo.row, coo.col, np.asarray(coo.data, dtype=np.float64)
     src = np.ascontiguousarray(src)
     dst = np.ascontiguousarray(dst)
     if src.ndim != 1 or src.shape != dst.shape:
@@ -133,21 +165,6 @@ def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, 
         weights = np.ascontiguousarray(weights, dtype=np.float64)
         if weights.shape != src.shape:
             raise ValueError("weights must hold one value per edge")
-    present = np.zeros(n, dtype=bool)
-    present[src] = True
-    present[dst] = True
-    missing = np.flatnonzero(~present).astype(np.uint64)
-    if missing.size:
-        # A self loop of weight 0 makes an id a node with no out-weight: dangling, as NetworkX
-        # has an isolated node, and it adds nothing to its own rank.
-        if weights is None:
-            # Unweighted duplicates merge into one edge; weighted ones would sum: merge them first.
-            pairs = np.unique(np.stack([src, dst], axis=1), axis=0)
-            src, dst = pairs[:, 0].copy(), pairs[:, 1].copy()
-            weights = np.ones(src.size, dtype=np.float64)
-        src = np.concatenate([src, missing])
-        dst = np.concatenate([dst, missing])
-        weights = np.concatenate([weights, np.zeros(missing.size)])
     out = np.empty(n, dtype=np.float64)
     _kiln._pagerank(src, dst, weights, n, float(alpha), _vector(personalization, n, "personalization"),
                     _vector(nstart, n, "nstart"), _vector(dangling, n, "dangling"), float(tol), int(max_iter),
@@ -155,6 +172,7 @@ def pagerank(src, dst, n: int | None = None, weights=None, alpha: float = 0.85, 
     return out
 
 
-__all__ = ["DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "devices", "hash_batch",
-           "keccak224", "keccak256", "keccak384", "keccak512", "new", "pagerank", "scrypt", "sha256", "sha256d",
-           "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"]
+__all__ = ["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "devices",
+           "hash_batch", "keccak224", "keccak256", "keccak384", "keccak512", "merkle_proof", "merkle_root",
+           "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch", "sha256",
+           "sha256d", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"]

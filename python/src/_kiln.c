@@ -20,7 +20,7 @@ PyObject *kiln_py_raise(kiln_ctx *ctx, kiln_status st)
         PyErr_SetString(kiln_py_NotConverged, msg);
         break;
     case KILN_STOPPED:
-        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        kiln_py_raise_stopped();
         break;
     default:
         PyErr_SetString(kiln_py_DeviceError, msg);
@@ -47,7 +47,16 @@ kiln_ctx *kiln_py_ctx(const char *device, kiln_kind kind, uint64_t work)
         kiln_ctx_free(ctx);
         return NULL;
     }
+    kiln_py_interrupt_begin(ctx);
     return ctx;
+}
+
+void kiln_py_ctx_free(kiln_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    kiln_py_interrupt_end();
+    kiln_ctx_free(ctx);
 }
 
 int kiln_py_algo(const char *name)
@@ -105,8 +114,9 @@ PyMODINIT_FUNC PyInit__kiln(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    PyMethodDef *tables[] = {kiln_py_hash_methods, kiln_py_batch_methods, kiln_py_scrypt_methods,
-                             kiln_py_pagerank_methods, kiln_py_device_methods};
+    PyMethodDef *tables[] = {kiln_py_hash_methods,   kiln_py_batch_methods,  kiln_py_scrypt_methods,
+                             kiln_py_pagerank_methods, kiln_py_device_methods, kiln_py_nxconv_methods,
+                             kiln_py_merkle_methods, kiln_py_scan_methods,   kiln_py_block_methods};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         if (PyModule_AddFunctions(m, tables[i]) < 0)
             goto fail;

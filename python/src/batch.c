@@ -65,8 +65,7 @@ static PyObject *py_hash_batch(PyObject *self, PyObject *args, PyObject *kw)
     ret = Py_None;
     Py_INCREF(ret);
 done:
-    if (ctx)
-        kiln_ctx_free(ctx);
+    kiln_py_ctx_free(ctx);
     if (offsets.obj)
         PyBuffer_Release(&offsets);
     PyBuffer_Release(&data);

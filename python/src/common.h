@@ -15,10 +15,20 @@ extern PyObject *kiln_py_NotConverged;
  * with the context's message; returns NULL for the caller to return. */
 PyObject *kiln_py_raise(kiln_ctx *ctx, kiln_status st);
 
-/* A context on device spec ("auto", "cpu", "cuda", "cuda:N"). Under "auto" the workload of `kind`
+/* A context on device spec, whose long calls Ctrl-C stops, ("auto", "cpu", "cuda", "cuda:N"). Under "auto" the workload of `kind`
  * and size `work` picks the CPU or the GPU, as the CLI does (kiln_ctx_pick). NULL with the
  * exception set. */
 kiln_ctx *kiln_py_ctx(const char *device, kiln_kind kind, uint64_t work);
+
+/* Frees a context of kiln_py_ctx (NULL: nothing). */
+void kiln_py_ctx_free(kiln_ctx *ctx);
+
+/* Ctrl-C (interrupt.c): begin installs the SIGINT flag for the context's interrupt poll while a
+ * call runs (kiln_py_ctx does it; kiln_py_ctx_free ends it); raise_stopped sets the exception of
+ * a call that stopped on it. */
+void kiln_py_interrupt_begin(kiln_ctx *ctx);
+void kiln_py_interrupt_end(void);
+void kiln_py_raise_stopped(void);
 
 /* The hash algorithm named `name` in kiln's spelling ("sha3-256") or hashlib's ("sha3_256",
  * "shake_128"); -1 with ValueError set for an unknown name. */
@@ -31,5 +41,9 @@ extern PyMethodDef kiln_py_batch_methods[];
 extern PyMethodDef kiln_py_scrypt_methods[];
 extern PyMethodDef kiln_py_pagerank_methods[];
 extern PyMethodDef kiln_py_device_methods[];
+extern PyMethodDef kiln_py_nxconv_methods[];
+extern PyMethodDef kiln_py_merkle_methods[];
+extern PyMethodDef kiln_py_scan_methods[];
+extern PyMethodDef kiln_py_block_methods[];
 
 #endif

@@ -1,10 +1,8 @@
-/* kiln.pagerank's core: an edge list (uint64 ids, float64 weights, prepared by kiln/__init__.py)
- * into a kiln graph, PageRank on it, the ranks written over node ids. Every node id 0..n-1 must
- * appear in the edge list (kiln/__init__.py gives an isolated node a self loop of weight 0, which
- * leaves it dangling as NetworkX has it). The graph build and the iterations run without the GIL. */
+/* kiln.pagerank's core: an edge list over node ids 0..n-1 (uint64 ids, float64 weights, prepared by
+ * kiln/__init__.py) into a kiln graph of n nodes (kiln_graph_from_edges_n: ids no edge names are
+ * isolated, dangling nodes, and ids are the graph's own indices), PageRank on it, the ranks
+ * written into the caller's array. The graph build and the iterations run without the GIL. */
 #include "common.h"
-
-#include <stdlib.h>
 
 /* A float64 vector over node ids, or None, taken as a buffer of n values. */
 static int get_vector(PyObject *obj, Py_buffer *view, Py_ssize_t n, const char *what)
@@ -20,17 +18,6 @@ static int get_vector(PyObject *obj, Py_buffer *view, Py_ssize_t n, const char *
         return -1;
     }
     return 0;
-}
-
-/* The vector in the graph's internal order (kiln_graph_node_id maps index -> id). */
-static double *internal_order(const kiln_graph *g, const Py_buffer *view, uint64_t nodes)
-{
-    const double *by_id = view->buf;
-    double *v = malloc(nodes * sizeof *v);
-    if (v)
-        for (uint64_t i = 0; i < nodes; i++)
-            v[i] = by_id[kiln_graph_node_id(g, i)];
-    return v;
 }
 
 static PyObject *py_pagerank(PyObject *self, PyObject *args, PyObject *kw)
@@ -51,7 +38,6 @@ static PyObject *py_pagerank(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *ret = NULL;
     kiln_ctx *ctx = NULL;
     kiln_graph *g = NULL;
-    double *internal[3] = {NULL, NULL, NULL}, *ranks = NULL;
     size_t count = (size_t)src.len / sizeof(uint64_t);
     if (src.len != dst.len || src.len % (Py_ssize_t)sizeof(uint64_t) != 0) {
         PyErr_SetString(PyExc_ValueError, "src and dst must be uint64 arrays of one length");
@@ -76,67 +62,37 @@ static PyObject *py_pagerank(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     kiln_status st;
     Py_BEGIN_ALLOW_THREADS
-    if (weights.obj)
-        st = kiln_graph_from_weighted_edges(ctx, src.buf, dst.buf, weights.buf, count, 0, &g);
-    else
-        st = kiln_graph_from_edges(ctx, src.buf, dst.buf, count, 0, &g);
+    st = kiln_graph_from_edges_n(ctx, src.buf, dst.buf, weights.obj ? weights.buf : NULL, count, (uint64_t)n, 0, &g);
     Py_END_ALLOW_THREADS
     if (st != KILN_OK) {
         kiln_py_raise(ctx, st);
         goto done;
     }
-    kiln_graph_info info;
-    kiln_graph_get_info(g, &info);
-    if (info.nodes != (uint64_t)n) {
-        PyErr_Format(PyExc_ValueError, "the edge list has %llu nodes, not n = %zd", (unsigned long long)info.nodes,
-                     n);
-        goto done;
-    }
-    for (uint64_t i = 0; i < info.nodes; i++)
-        if (kiln_graph_node_id(g, i) >= (uint64_t)n) {
-            PyErr_SetString(PyExc_ValueError, "node ids must lie in 0..n-1");
-            goto done;
-        }
     kiln_pagerank_options opt;
     kiln_pagerank_options_init(&opt);
     opt.damping = alpha;
     opt.tol = tol;
     opt.max_iter = max_iter;
-    for (int k = 0; k < 3; k++)
-        if (vec[k].obj && !(internal[k] = internal_order(g, &vec[k], info.nodes))) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    opt.personalization = internal[0];
-    opt.nstart = internal[1];
-    opt.dangling = internal[2];
-    if (!(ranks = malloc((info.nodes ? info.nodes : 1) * sizeof *ranks))) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    /* node ids are the graph's indices: the vectors and the ranks need no reordering */
+    opt.personalization = vec[0].obj ? vec[0].buf : NULL;
+    opt.nstart = vec[1].obj ? vec[1].buf : NULL;
+    opt.dangling = vec[2].obj ? vec[2].buf : NULL;
     kiln_pagerank_result result;
     Py_BEGIN_ALLOW_THREADS
-    st = kiln_pagerank(ctx, g, &opt, ranks, &result);
+    st = kiln_pagerank(ctx, g, &opt, out.buf, &result);
     Py_END_ALLOW_THREADS
     if (st != KILN_OK) {
         kiln_py_raise(ctx, st);
         goto done;
     }
-    double *by_id = out.buf;
-    for (uint64_t i = 0; i < info.nodes; i++)
-        by_id[kiln_graph_node_id(g, i)] = ranks[i];
     ret = Py_BuildValue("{s:i,s:d}", "iterations", result.iterations, "residual", result.residual);
 done:
-    free(ranks);
-    for (int k = 0; k < 3; k++) {
-        free(internal[k]);
+    for (int k = 0; k < 3; k++)
         if (vec[k].obj)
             PyBuffer_Release(&vec[k]);
-    }
     if (g)
         kiln_graph_free(g);
-    if (ctx)
-        kiln_ctx_free(ctx);
+    kiln_py_ctx_free(ctx);
     if (weights.obj)
         PyBuffer_Release(&weights);
     PyBuffer_Release(&src);

@@ -60,15 +60,81 @@ static PyObject *py_scrypt(PyObject *self, PyObject *args, PyObject *kw)
     }
     ret = out;
 done:
-    if (ctx)
-        kiln_ctx_free(ctx);
+    kiln_py_ctx_free(ctx);
     if (salt.obj)
         PyBuffer_Release(&salt);
     PyBuffer_Release(&password);
     return ret;
 }
 
+/* _scrypt_batch(passwords, salts, n, r, p, dklen, device, out): passwords and salts are lists of
+ * bytes-like objects of one length; item i's key into out[i * dklen ..]. One kiln_scrypt_batch
+ * call on the device, without the GIL. */
+static PyObject *py_scrypt_batch(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *pw_list, *salt_list;
+    unsigned long long n;
+    unsigned long r, p;
+    Py_ssize_t dklen;
+    const char *device;
+    Py_buffer out;
+    if (!PyArg_ParseTuple(args, "O!O!Kkknsw*", &PyList_Type, &pw_list, &PyList_Type, &salt_list, &n, &r, &p, &dklen,
+                          &device, &out))
+        return NULL;
+    PyObject *ret = NULL;
+    kiln_ctx *ctx = NULL;
+    Py_ssize_t count = PyList_GET_SIZE(pw_list), got = 0;
+    Py_buffer *views = NULL;
+    kiln_scrypt_input *inputs = NULL;
+    if (PyList_GET_SIZE(salt_list) != count || dklen < 1 || r > UINT32_MAX || p > UINT32_MAX ||
+        out.len != count * dklen) {
+        PyErr_SetString(PyExc_ValueError, "one salt per password, dklen >= 1, out of count * dklen bytes");
+        goto done;
+    }
+    views = PyMem_Calloc((size_t)(2 * count + 1), sizeof *views);
+    inputs = PyMem_Calloc((size_t)(count + 1), sizeof *inputs);
+    if (!views || !inputs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The lists are held (and their items referenced by the views) while the GIL is released. */
+    for (; got < 2 * count; got++) {
+        PyObject *item = PyList_GET_ITEM(got < count ? pw_list : salt_list, got % count);
+        if (PyObject_GetBuffer(item, &views[got], PyBUF_SIMPLE) < 0)
+            goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        inputs[i] = (kiln_scrypt_input){views[i].buf, (size_t)views[i].len, views[count + i].buf,
+                                        (size_t)views[count + i].len};
+    if (!(ctx = kiln_py_ctx(device, KILN_KIND_KDF, (uint64_t)count)))
+        goto done;
+    kiln_scrypt_params prm = {.N = n, .r = (uint32_t)r, .p = (uint32_t)p};
+    kiln_status st = kiln_scrypt_check(ctx, prm, (size_t)dklen);
+    if (st == KILN_OK && count > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        st = kiln_scrypt_batch(ctx, inputs, (size_t)count, prm, out.buf, (size_t)dklen);
+        Py_END_ALLOW_THREADS
+    }
+    if (st != KILN_OK) {
+        kiln_py_raise(ctx, st);
+        goto done;
+    }
+    ret = Py_None;
+    Py_INCREF(ret);
+done:
+    kiln_py_ctx_free(ctx);
+    for (Py_ssize_t i = 0; views && i < got; i++)
+        PyBuffer_Release(&views[i]);
+    PyMem_Free(views);
+    PyMem_Free(inputs);
+    PyBuffer_Release(&out);
+    return ret;
+}
+
 PyMethodDef kiln_py_scrypt_methods[] = {
+    {"_scrypt_batch", py_scrypt_batch, METH_VARARGS,
+     "_scrypt_batch(passwords, salts, n, r, p, dklen, device, out)\n--\n\nCore of kiln.scrypt_batch."},
     {"scrypt", (PyCFunction)(void (*)(void))py_scrypt, METH_VARARGS | METH_KEYWORDS,
      "scrypt(password, *, salt, n, r, p, maxmem=0, dklen=64)\n--\n\n"
      "scrypt (RFC 7914) as hashlib.scrypt: the p lanes run on the CPU threads, without the GIL.\n"

@@ -140,3 +140,32 @@ def test_runs_without_the_gil(facebook):
         lambda: kiln.pagerank(*facebook, tol=0, max_iter=300, device="cpu"))
     assert ranks.sum() == pytest.approx(1.0)
     assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
+
+
+def test_isolated_nodes_need_no_edges():
+    """kiln_graph_from_edges_n: nodes that no edge names, even every node, are isolated and
+    dangling, as NetworkX has them."""
+    assert np.array_equal(kiln.pagerank([], [], n=4, device="cpu"), np.full(4, 0.25))
+    got = kiln.pagerank([0, 9], [1, 1], n=12, device="cpu")
+    assert np.abs(got - reference(12, [(0, 1), (9, 1)])).sum() < 1e-9
+    with pytest.raises(ValueError, match="edge 1"):
+        kiln._kiln._pagerank(np.array([0, 5], np.uint64), np.array([1, 1], np.uint64), None, 4, 0.85, None, None,
+                             None, 1e-6, 100, "cpu", np.empty(4))
+
+
+def test_scipy_sparse_matrix_equals_networkx(facebook):
+    sp = pytest.importorskip("scipy.sparse")
+    src, dst = facebook
+    rng = np.random.default_rng(3)
+    w = rng.random(src.size)
+    n = int(src.max()) + 1
+    A = sp.coo_array((w, (src.astype(np.int64), dst.astype(np.int64))), shape=(n, n)).tocsr()
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), w.tolist()))
+    want = nx_pagerank(G, tol=1e-10, max_iter=300)
+    got = kiln.pagerank(A, tol=1e-10, max_iter=300, device="cpu")
+    assert np.abs(got - np.array([want[i] for i in range(n)])).sum() < 1e-9
+    assert np.array_equal(kiln.pagerank(sp.csr_matrix(A), tol=1e-10, max_iter=300, device="cpu"), got)
+    with pytest.raises(ValueError):
+        kiln.pagerank(sp.csr_array((3, 4)))

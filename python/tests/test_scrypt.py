@@ -2,6 +2,8 @@
 import hashlib
 import json
 import random
+
+import numpy as np
 import pytest
 from conftest import run_beside_python
 
@@ -52,3 +54,19 @@ def test_runs_without_the_gil():
     key, duration, max_gap = run_beside_python(lambda: kiln.scrypt(b"pw", salt=b"s", n=1 << 16, r=8, p=1))
     assert key == hashlib.scrypt(b"pw", salt=b"s", n=1 << 16, r=8, p=1, maxmem=1 << 27)
     assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
+
+
+def test_batch_equals_hashlib():
+    rng = random.Random(11)
+    pws = [rng.randbytes(rng.randrange(0, 40)) for _ in range(9)]
+    salts = [rng.randbytes(rng.randrange(0, 20)) for _ in range(9)]
+    got = kiln.scrypt_batch(pws, salts, n=64, r=2, p=3, dklen=40, device="cpu")
+    assert got.shape == (9, 40) and got.dtype == np.uint8
+    for i in range(9):
+        assert got[i].tobytes() == hashlib.scrypt(pws[i], salt=salts[i], n=64, r=2, p=3, dklen=40)
+    one = kiln.scrypt_batch([bytearray(b"pw"), memoryview(b"x")], b"NaCl", n=16, r=1, p=1, dklen=16)
+    assert one[1].tobytes() == hashlib.scrypt(b"x", salt=b"NaCl", n=16, r=1, p=1, dklen=16)
+    with pytest.raises(ValueError):
+        kiln.scrypt_batch([b"a"], [b"s", b"t"], n=16, r=1, p=1)
+    with pytest.raises(ValueError):
+        kiln.scrypt_batch([b"a"], b"s", n=15, r=1, p=1)

@@ -136,6 +136,61 @@ kiln_status kiln_graph_from_weighted_edges(kiln_ctx *ctx, const uint64_t *src, c
     return from_edges(ctx, src, dst, weight, count, flags | KILN_GRAPH_WEIGHTED, out);
 }
 
+/* Node ids are the indices 0..nodes-1 themselves: no id map, and ids no edge names are vertices
+ * too (isolated, dangling), as the nodes of a NetworkX graph without edges are. */
+kiln_status kiln_graph_from_edges_n(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight,
+                                    size_t count, uint64_t nodes, unsigned flags, kiln_graph **out)
+{
+    if (!out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing output");
+    *out = NULL;
+    if (count && (!src || !dst)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing edge arrays");
+    if (nodes == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "no nodes");
+    if (nodes > UINT32_MAX)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%llu nodes: at most %llu", (unsigned long long)nodes,
+                         (unsigned long long)UINT32_MAX);
+    kiln_status st = check_flags(ctx, flags);
+    if (st != KILN_OK) return st;
+    if (weight) flags |= KILN_GRAPH_WEIGHTED;
+    const double arcs = (double)count * ((flags & KILN_GRAPH_UNDIRECTED) ? 2 : 1);
+    st = kiln_mem_check(ctx, (double)nodes * KILN_GRAPH_NODE_BYTES + arcs * KILN_GRAPH_ARC_BYTES,
+                        "%llu nodes and %zu edges", (unsigned long long)nodes, count);
+    if (st != KILN_OK) return st;
+    for (size_t i = 0; i < count; i++) {
+        if (src[i] >= nodes || dst[i] >= nodes)
+            return kiln_fail(ctx, KILN_ERR_INPUT, "edge %zu: %llu -> %llu names a node outside 0..%llu", i,
+                             (unsigned long long)src[i], (unsigned long long)dst[i], (unsigned long long)nodes - 1);
+        if (weight && (!(weight[i] >= 0) || !isfinite(weight[i])))
+            return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
+                             i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
+    }
+    const int weighted = (flags & KILN_GRAPH_WEIGHTED) != 0;
+    kiln_edges e = {.count = count, .n = nodes};
+    e.src = malloc((count ? count : 1) * sizeof *e.src);
+    e.dst = malloc((count ? count : 1) * sizeof *e.dst);
+    double *w = weighted ? malloc((count ? count : 1) * sizeof *w) : NULL;
+    kiln_graph *g = kiln_graph_alloc();
+    if (!e.src || !e.dst || !g || (weighted && !w)) {
+        kiln_edges_free(&e);
+        free(w);
+        free(g);
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+    }
+    for (size_t i = 0; i < count; i++) {
+        e.src[i] = (uint32_t)src[i];
+        e.dst[i] = (uint32_t)dst[i];
+    }
+    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0; /* -0 -> +0 */
+    st = build(ctx, &e, w, flags, g);
+    kiln_edges_free(&e);
+    free(w);
+    if (st != KILN_OK) {
+        kiln_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return KILN_OK;
+}
+
 kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t seed, unsigned flags,
                             kiln_graph **out)
 {

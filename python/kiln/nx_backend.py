@@ -1,0 +1,188 @@
+"""kiln as a NetworkX backend: ``nx.pagerank(G, backend="kiln")``, or kiln made the default with
+``NETWORKX_BACKEND_PRIORITY=kiln`` / ``nx.config.backend_priority = ["kiln"]``.
+
+NetworkX finds this module through the ``networkx.backends`` entry point and ``backend_info``
+through ``networkx.backend_info`` (python/pyproject.toml). A NetworkX graph is converted once
+into a :class:`KilnGraph` (edge arrays over node indices, in G's node order), which NetworkX
+caches on the graph; ``pagerank`` then runs on it on the device of
+``nx.config.backends.kiln.device`` ("auto", "cpu", "cuda" or "cuda:N"; the ``device`` argument
+overrides it for one call).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import NotConverged, _kiln
+from . import pagerank as _kiln_pagerank
+
+__all__ = ["KilnGraph", "backend_info", "convert_from_nx", "convert_to_nx", "pagerank"]
+
+
+def backend_info():
+    """What NetworkX shows of the backend (its ``networkx.backend_info`` entry point)."""
+    return {
+        "backend_name": "kiln",
+        "project": "kiln",
+        "package": "kiln",
+        "short_summary": "PageRank on the CPU threads or a CUDA GPU (libkiln).",
+        "default_config": {"device": "auto"},
+        "functions": {
+            "pagerank": {
+                "additional_docs": "Runs on nx.config.backends.kiln.device: auto, cpu, cuda or cuda:N.",
+                "additional_parameters": {
+                    "device : str, optional": "The device of this call, overriding the config.",
+                },
+            },
+        },
+    }
+
+
+class KilnGraph:
+    """A NetworkX graph as kiln ranks it: its nodes (G's order; node i is nodes[i]) and its directed
+    edges src[i] -> dst[i] as node indices (an undirected edge both ways, a self loop once, a
+    multigraph's parallel edges each), with the weights of one edge attribute (None: unweighted)."""
+
+    __networkx_backend__ = "kiln"
+
+    def __init__(self, nodes, src, dst, weights=None, weight_attr=None, *, directed=True, multigraph=False,
+                 graph=None):
+        self.nodes = nodes
+        self.src = src
+        self.dst = dst
+        self.weights = weights
+        self.weight_attr = weight_attr
+        self.directed = directed
+        self.multigraph = multigraph
+        self.graph = graph if graph is not None else {}
+        self.__networkx_cache__ = {}
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def is_directed(self):
+        return self.directed
+
+    def is_multigraph(self):
+        return self.multigraph
+
+
+def _int_table(nodes):
+    """For nodes that are all ints of a compact range (ids read from edge lists, generators), an
+    int64 array id -> index (-1: no such node), which the C walk reads instead of probing the
+    index dict: about half the conversion time. None otherwise."""
+    if not nodes or not all(type(x) is int for x in nodes):
+        return None
+    lo, hi = min(nodes), max(nodes)
+    if lo < 0 or hi >= 4 * len(nodes) + 1024:
+        return None
+    table = np.full(hi + 1, -1, dtype=np.int64)
+    table[np.fromiter(nodes, dtype=np.int64, count=len(nodes))] = np.arange(len(nodes))
+    return table
+
+
+def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
+                    preserve_graph_attrs=False, name=None, graph_name=None):
+    """G as a KilnGraph. Per edge, no Python bytecode runs: the adjacency dicts are walked in C.
+    Only one edge attribute (the weight of ``edge_attrs``) is kept: asked to preserve every edge
+    attribute, this raises NotImplementedError, which makes NetworkX use another backend."""
+    import networkx as nx
+
+    if isinstance(G, KilnGraph):
+        return G
+    if not isinstance(G, nx.Graph):
+        raise TypeError(f"expected a NetworkX graph, not {type(G).__name__}")
+    if preserve_edge_attrs:
+        raise NotImplementedError("kiln keeps one edge attribute (the weight), not all of them")
+    attr, default = None, 1.0
+    if edge_attrs:
+        if len(edge_attrs) != 1:
+            raise NotImplementedError("kiln keeps one edge attribute (the weight)")
+        (attr, default), = edge_attrs.items()
+        default = 1.0 if default is None else float(default)
+    if type(G._adj) is not dict:
+        # A view (G.subgraph, nx.restricted_view...) filters its adjacency through Python objects
+        # that the C walk does not read: the view is copied into a graph first.
+        G = G.copy()
+    multigraph = G.is_multigraph()
+    nodes = list(G)
+    index = dict(zip(nodes, range(len(nodes))))
+    count = _kiln._nx_edge_count(G._adj, multigraph)
+    src = np.empty(count, dtype=np.uint64)
+    dst = np.empty(count, dtype=np.uint64)
+    # A multigraph is always weighted: its parallel edges sum (as NetworkX's matrix of it does),
+    # where an unweighted kiln graph would merge them into one.
+    weights = np.empty(count, dtype=np.float64) if attr is not None or multigraph else None
+    _kiln._nx_edges(G._adj, index, attr, default, multigraph, src, dst, weights, _int_table(nodes))
+    return KilnGraph(nodes, src, dst, weights, attr, directed=G.is_directed(), multigraph=multigraph,
+                     graph=dict(G.graph) if preserve_graph_attrs else None)
+
+
+def convert_to_nx(obj, *, name=None):
+    """A KilnGraph back as a NetworkX graph of the same kind; anything else (results) as is."""
+    if not isinstance(obj, KilnGraph):
+        return obj
+    import networkx as nx
+
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
+           (True, True): nx.MultiDiGraph}[(obj.directed, obj.multigraph)]
+    G = cls(**obj.graph)
+    G.add_nodes_from(obj.nodes)
+    keep = slice(None) if obj.directed else obj.src <= obj.dst  # an undirected edge was held both ways
+    u = [obj.nodes[i] for i in obj.src[keep].tolist()]
+    v = [obj.nodes[i] for i in obj.dst[keep].tolist()]
+    if obj.weight_attr is None:
+        G.add_edges_from(zip(u, v))
+    else:
+        G.add_weighted_edges_from(zip(u, v, obj.weights[keep].tolist()), weight=obj.weight_attr)
+    return G
+
+
+def _vector(G, v, what):
+    """A dict {node: value} as an array over G's node indices (nodes it lacks: 0)."""
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise TypeError(f"{what} must be a dict keyed by node")
+    return np.fromiter((v.get(n, 0) for n in G.nodes), dtype=np.float64, count=len(G.nodes))
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight",
+             dangling=None, *, device=None):
+    """networkx.pagerank on kiln: the same arguments and result (a dict {node: rank}); raises
+    networkx.PowerIterationFailedConvergence when max_iter iterations do not reach tol, and
+    ZeroDivisionError for an all-zero personalization, as NetworkX does."""
+    import networkx as nx
+
+    if not isinstance(G, KilnGraph):
+        G = convert_from_nx(G, edge_attrs=None if weight is None else {weight: 1})
+    n = len(G.nodes)
+    if n == 0:
+        return {}
+    if weight is not None and G.weight_attr != weight and G.src.size:
+        raise ValueError(f"the graph was converted with weight {G.weight_attr!r}, not {weight!r}")
+    p = _vector(G, personalization, "personalization")
+    if p is not None and p.sum() == 0:
+        raise ZeroDivisionError
+    if device is None:
+        device = nx.config.backends.kiln.device
+    # max_iter 0 cannot converge: NetworkX raises without iterating, and so does this.
+    if max_iter <= 0:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    # weight None: each edge weighs 1, so a multigraph's parallel edges count each (NetworkX's
+    # matrix of it sums them). NetworkX may hand over a graph converted with weights for this.
+    weights = G.weights if weight is not None else np.ones(G.src.size) if G.multigraph else None
+    try:
+        ranks = _kiln_pagerank(G.src, G.dst, n=n, weights=weights, alpha=alpha, personalization=p,
+                               nstart=_vector(G, nstart, "nstart"), dangling=_vector(G, dangling, "dangling"),
+                               tol=tol, max_iter=max_iter, device=device)
+    except NotConverged:
+        raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return dict(zip(G.nodes, ranks.tolist()))
+
+
+def can_run(name, args, kwargs):
+    return name == "pagerank"
+
+
+def should_run(name, args, kwargs):
+    return True
