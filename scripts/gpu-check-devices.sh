@@ -22,8 +22,15 @@ want() { case "$STEPS" in *" $1 "*) return 0 ;; esac; return 1; }
 status() { [ "$1" -eq 0 ] && echo ok || echo "FAILED (exit $1)"; }
 row "gpu" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
 
+# libjansson (pool mining, the monitor) from carried .debs when the machine lacks it
+prefix=/tmp/kiln-jansson
+. scripts/jansson-from-debs.sh "$prefix" >/dev/null 2>&1 && export CMAKE_PREFIX_PATH=$prefix/usr
+configure() {
+    cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON ||
+        cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DKILN_POOL=OFF
+}
 { [ -x build-gpu/kiln ] && [ -z "${REBUILD:-}" ] && cmake --build build-gpu -j "$JOBS" ||
-    { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON && cmake --build build-gpu -j "$JOBS"; }; } >"$OUT/build.log" 2>&1 &
+    { configure && cmake --build build-gpu -j "$JOBS"; }; } >"$OUT/build.log" 2>&1 &
 pn=$!
 if want overhead && [ -d "$BASE" ] && [ ! -x build-base/kiln ]; then
     { cmake -S "$BASE" -B build-base -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=ON -DKILN_TESTS=OFF &&
@@ -34,7 +41,7 @@ if want overhead && [ -d "$BASE" ] && [ ! -x build-base/kiln ]; then
 fi
 wait $pn
 rn=$?
-row "build (this tree)" "$(status $rn), $(($(date +%s) - T0)) s"
+row "build (this tree)" "$(status $rn), $(($(date +%s) - T0)) s, $(grep -o 'kiln: [a-z ]*mining [A-Z]*\|kiln: TLS pools [A-Z]*' "$OUT/build.log" | tr '\n' ' ')"
 [ $rn -ne 0 ] && { tail -30 "$OUT/build.log"; exit 1; }
 K=build-gpu/kiln
 

@@ -113,7 +113,7 @@ static kiln_status select_device(kiln_ctx *ctx, const char *spec)
         return KILN_OK;
     }
     if (strcmp(spec, "auto") == 0) return select_device(ctx, kiln_cuda_device_count() > 0 ? "cuda" : "cpu");
-    int ordinals[KILN_MAX_GPUS];
+    int ordinals[KILN_MAX_GPUS] = {0};
     if (strcmp(spec, "cuda") == 0) {
         ordinals[0] = 0;
         return use_gpus(ctx, ordinals, 1);
