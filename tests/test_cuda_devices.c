@@ -119,12 +119,11 @@ static void test_scan(kiln_ctx *set, kiln_ctx *cpu, const char *name)
     job.algo = KILN_ALGO_SHA256D;
     for (int i = 0; i < 76; i++) job.header[i] = (uint8_t)(i * 7 + 1);
     memset(job.target, 0, 32);
-    job.target[31] = 0x00;
-    job.target[30] = 0x04; /* about 1 in 2^22 */
+    job.target[29] = 0x04; /* the hash as a little-endian number below 2^234: about 1 in 2^22 */
     job.start = 12345;
     /* KILN_TEST_QUICK (the compute-sanitizer runs): a range the instrumented kernels get through */
     job.count = getenv("KILN_TEST_QUICK") ? UINT64_C(1) << 24 : UINT64_C(1) << 30;
-    if (getenv("KILN_TEST_QUICK")) job.target[30] = 0x40;
+    if (getenv("KILN_TEST_QUICK")) job.target[29] = 0x80; /* 1 in 2^17 */
     job.find_all = 1;
     job.on_found = on_found;
     fc.n = fs.n = 0;
@@ -135,7 +134,7 @@ static void test_scan(kiln_ctx *set, kiln_ctx *cpu, const char *name)
     kiln_status st = kiln_scan(set, &job, &rs);
     qsort(fc.nonce, (size_t)fc.n, 4, cmp_u32);
     qsort(fs.nonce, (size_t)fs.n, 4, cmp_u32);
-    CHECK(st == KILN_OK && fs.n == fc.n && fc.n > 100 && fc.n < 4096 && memcmp(fs.nonce, fc.nonce, (size_t)fc.n * 4) == 0 &&
+    CHECK(st == KILN_OK && fs.n == fc.n && fc.n > 40 && fc.n < 4096 && memcmp(fs.nonce, fc.nonce, (size_t)fc.n * 4) == 0 &&
               rs.hashes == job.count && rs.false_candidates == 0,
           "%s scan: status %d (%s), %d nonces (CPU %d), %llu hashes", name, st, kiln_last_error(set), fs.n, fc.n,
           (unsigned long long)rs.hashes);

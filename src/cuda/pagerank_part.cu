@@ -129,6 +129,9 @@ kiln_status open_part(kiln_gpu *st, const kiln_gpu_pr_part_spec *s, kiln_gpu_pr_
     }
     KILN_CUDA_TRY(p->sums.alloc(2), "cudaMalloc (sums)");
     KILN_CUDA_TRY(cudaMallocHost(reinterpret_cast<void **>(&p->h_sums), 2 * sizeof(double)), "cudaMallocHost (sums)");
+    /* the copies and memsets above ran on the legacy stream, which the part's non-blocking stream
+     * does not wait for */
+    KILN_CUDA_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize (PageRank part)");
     return KILN_OK;
 }
 
@@ -156,10 +159,12 @@ kiln_status kiln_cuda_pr_part_put(kiln_gpu_pr_part *p, const void *y, uint64_t f
 {
     kiln_gpu *st = p->st;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
-    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "PageRank part"); /* its stream does not wait for cudaMemcpy */
-    KILN_CUDA_TRY(cudaMemcpy(p->y[p->cur].p + first * p->elem, static_cast<const unsigned char *>(y) + first * p->elem,
-                             count * p->elem, cudaMemcpyHostToDevice),
-                  "cudaMemcpy (rank vector to the device)");
+    /* on the part's stream and waited for: a cudaMemcpy from pageable memory may return before its
+     * DMA lands, and the part's non-blocking stream would not wait for it */
+    KILN_CUDA_TRY(cudaMemcpyAsync(p->y[p->cur].p + first * p->elem, static_cast<const unsigned char *>(y) + first * p->elem,
+                                  count * p->elem, cudaMemcpyHostToDevice, st->stream),
+                  "cudaMemcpyAsync (rank vector to the device)");
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "cudaStreamSynchronize (rank vector to the device)");
     return KILN_OK;
 }
 
@@ -167,10 +172,11 @@ kiln_status kiln_cuda_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, 
 {
     kiln_gpu *st = p->st;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
-    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "PageRank part"); /* the pass and the shares into it */
-    KILN_CUDA_TRY(cudaMemcpy(static_cast<unsigned char *>(y) + first * p->elem, p->y[p->cur].p + first * p->elem,
-                             count * p->elem, cudaMemcpyDeviceToHost),
-                  "cudaMemcpy (rank vector from the device)");
+    /* after the pass and the shares into this vector, which are on the same stream */
+    KILN_CUDA_TRY(cudaMemcpyAsync(static_cast<unsigned char *>(y) + first * p->elem, p->y[p->cur].p + first * p->elem,
+                                  count * p->elem, cudaMemcpyDeviceToHost, st->stream),
+                  "cudaMemcpyAsync (rank vector from the device)");
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "cudaStreamSynchronize (rank vector from the device)");
     return KILN_OK;
 }
 
