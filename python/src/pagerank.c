@@ -2,6 +2,8 @@
  * kiln/__init__.py) into a kiln graph of n nodes (kiln_graph_from_edges_n: ids no edge names are
  * isolated, dangling nodes, and ids are the graph's own indices), PageRank on it, the ranks
  * written into the caller's array. The graph build and the iterations run without the GIL. */
+#include <string.h>
+
 #include "common.h"
 
 /* A float64 vector over node ids, or None, taken as a buffer of n values. */
@@ -24,15 +26,16 @@ static PyObject *py_pagerank(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwlist[] = {"src", "dst", "weights", "n", "alpha", "personalization", "nstart", "dangling",
-                             "tol", "max_iter", "device", "out", NULL};
+                             "tol", "max_iter", "device", "out", "precision", NULL};
     Py_buffer src, dst, out, weights = {0}, vec[3] = {{0}};
     PyObject *weights_obj, *vec_obj[3];
     Py_ssize_t n;
     double alpha, tol;
     int max_iter;
-    const char *device;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*OndOOOdisw*", kwlist, &src, &dst, &weights_obj, &n, &alpha,
-                                     &vec_obj[0], &vec_obj[1], &vec_obj[2], &tol, &max_iter, &device, &out))
+    const char *device, *precision = "float64";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*OndOOOdisw*|s", kwlist, &src, &dst, &weights_obj, &n, &alpha,
+                                     &vec_obj[0], &vec_obj[1], &vec_obj[2], &tol, &max_iter, &device, &out,
+                                     &precision))
         return NULL;
     static const char *vec_name[3] = {"personalization", "nstart", "dangling"};
     PyObject *ret = NULL;
@@ -70,6 +73,14 @@ static PyObject *py_pagerank(PyObject *self, PyObject *args, PyObject *kw)
     }
     kiln_pagerank_options opt;
     kiln_pagerank_options_init(&opt);
+    if (strcmp(precision, "float64") == 0) {
+        opt.precision = KILN_PRECISION_FLOAT64;
+    } else if (strcmp(precision, "float32") == 0) {
+        opt.precision = KILN_PRECISION_FLOAT32;
+    } else if (strcmp(precision, "auto") != 0) {
+        PyErr_Format(PyExc_ValueError, "precision must be 'float64', 'float32' or 'auto', not '%s'", precision);
+        goto done;
+    }
     opt.damping = alpha;
     opt.tol = tol;
     opt.max_iter = max_iter;
@@ -103,7 +114,8 @@ done:
 
 PyMethodDef kiln_py_pagerank_methods[] = {
     {"_pagerank", (PyCFunction)(void (*)(void))py_pagerank, METH_VARARGS | METH_KEYWORDS,
-     "_pagerank(src, dst, weights, n, alpha, personalization, nstart, dangling, tol, max_iter, device, out)\n--\n\n"
+     "_pagerank(src, dst, weights, n, alpha, personalization, nstart, dangling, tol, max_iter, device, out,\n"
+     "          precision='float64')\n--\n\n"
      "Core of kiln.pagerank: uint64 src/dst, float64 weights or None, float64 vectors over node ids\n"
      "or None; the ranks over node ids into out (n float64). Returns {'iterations', 'residual'}."},
     {NULL, NULL, 0, NULL},

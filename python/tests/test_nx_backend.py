@@ -127,7 +127,8 @@ def test_networkx_own_pagerank_tests_pass_on_kiln():
                          env=env, capture_output=True, text=True, cwd="/")
     tail = out.stdout.strip().splitlines()[-1]
     assert out.returncode == 0, out.stdout[-3000:]
-    assert re.fullmatch(r"=* ?\d+ passed in [\d.]+s ?=*", tail), tail  # no failure, skip or xfail
+    # no failure, skip or xfail (warnings from NetworkX's own code are allowed)
+    assert re.fullmatch(r"=* ?\d+ passed(, \d+ warnings?)? in [\d.]+s ?=*", tail), tail
     assert out.stdout.count("Using backend 'kiln' for call to 'pagerank'") >= 20
 
 

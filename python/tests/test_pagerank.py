@@ -169,3 +169,13 @@ def test_scipy_sparse_matrix_equals_networkx(facebook):
     assert np.array_equal(kiln.pagerank(sp.csr_matrix(A), tol=1e-10, max_iter=300, device="cpu"), got)
     with pytest.raises(ValueError):
         kiln.pagerank(sp.csr_array((3, 4)))
+
+
+def test_precision():
+    n, edges = random_graph(5)
+    src, dst = np.array([e[0] for e in edges]), np.array([e[1] for e in edges])
+    want = reference(n, unique(edges), tol=1e-12, max_iter=1000)
+    got = kiln.pagerank(src, dst, n=n, tol=0, max_iter=300, device="cpu", precision="float32")
+    assert np.abs(got - want).sum() < 1e-6
+    with pytest.raises(ValueError, match="precision"):
+        kiln.pagerank(src, dst, n=n, precision="half")
