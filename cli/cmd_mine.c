@@ -171,16 +171,17 @@ int cmd_mine(int argc, char **argv)
         return code;
     }
     if (sa.url) { /* so does solo mining against a node (docs/MINING.md) */
-        /* its loop does not publish statistics or read the device's health yet */
-        if (api_listen || temp_limit)
-            return json_end(cli_error(EXIT_USAGE, cmd, "--api-listen and --temp-limit are not yet available with --rpc"));
         sa.algo = pa.algo;
+        sa.temp_limit = pa.temp_limit;
         sa.device = pa.device;
         sa.threads = pa.threads;
         sa.duration = pa.duration;
         sa.stats_interval = pa.stats_interval;
         sa.json = pa.json;
-        return json_end(solo_main(&sa));
+        if (api_listen && (code = api_start(cmd, api_listen)) != 0) return json_end(code);
+        code = solo_main(&sa);
+        api_stop();
+        return json_end(code);
     }
     if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
     if (demo == (header_hex != NULL))

@@ -19,6 +19,8 @@
 #include "gbt.h"
 #include "interrupt.h"
 #include "json_out.h"
+#include "monitor/health_watch.h"
+#include "monitor/mon.h"
 #include "progress.h"
 #include "rpc.h"
 
@@ -119,7 +121,37 @@ typedef struct miner {
     double seconds;
     double stats_at; /* when the last rate line was printed */
     uint64_t stats_hashes; /* hashes then */
+    /* the monitoring endpoint's view (cli/monitor/mon.h) and --temp-limit */
+    health_watch hw;
+    mon_rates rates;
+    mon_snapshot snap;
+    double next_publish;
 } miner;
+
+static void monitor_log(const char *msg)
+{
+    progress_clear();
+    fprintf(stderr, "kiln mine: %s\n", msg);
+}
+
+/* The statistics for the endpoint, about ten times a second (in_scan: hashes of the scan under way). */
+static void publish(miner *m, uint64_t in_scan, double now)
+{
+    mon_snapshot *p = &m->snap;
+    const uint64_t total = m->hashes + in_scan;
+    mon_rates_add(&m->rates, now, total);
+    p->hashes = p->dev[0].hashes = total;
+    p->rate_5s = p->dev[0].rate_5s = mon_rates_get(&m->rates, now, total, 5);
+    p->rate_60s = p->dev[0].rate_60s = mon_rates_get(&m->rates, now, total, 60);
+    p->found = p->sent = p->blocks = m->blocks;
+    p->accepted = m->accepted;
+    p->rejected = m->rejected;
+    snprintf(p->job, sizeof p->job, "height %lld", (long long)m->t.height);
+    p->dev[0].paused = m->hw.paused;
+    p->dev[0].health = m->hw.h;
+    mon_publish(p);
+    m->next_publish = now + 0.1;
+}
 
 static int new_work(miner *m)
 {
@@ -158,7 +190,15 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
     (void)total;
     miner *m = user;
     stats(m, done);
-    return new_work(m) || (m->deadline > 0 && cli_now() >= m->deadline);
+    double now = cli_now();
+    /* --temp-limit: the device rests here, between launches, until it has cooled */
+    while (health_watch_poll(&m->hw, now) && !cli_interrupted() && !new_work(m) && !(m->deadline > 0 && now >= m->deadline)) {
+        publish(m, done, now);
+        nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
+        now = cli_now();
+    }
+    if (now >= m->next_publish) publish(m, done, now);
+    return new_work(m) || (m->deadline > 0 && now >= m->deadline);
 }
 
 /* Makes text the current template; 0, or -1 with why in err (the old one stays). */
@@ -373,6 +413,7 @@ static int mine(miner *m)
         memset(&res, 0, sizeof res);
         kiln_status st = kiln_scan(m->ctx, &job, &res);
         m->hashes += res.hashes;
+        publish(m, 0, cli_now()); /* a scan that ends on a block never reaches on_progress */
         m->seconds += res.seconds;
         if (res.false_candidates)
             fprintf(stderr, "kiln mine: warning: %llu device candidates failed the CPU re-check\n",
@@ -381,6 +422,7 @@ static int mine(miner *m)
             kiln_header_set_nonce(job.header, m->nonce);
             const uint64_t accepted_before = m->accepted;
             submit(m, job.header, cb, cb_len);
+            publish(m, 0, cli_now());
             /* the node has a new tip (or refused this one): ask now rather than wait for the longpoll */
             if (fetch(m, "after the block", NULL) == 0) en = 0;
             else if (m->accepted > accepted_before) wait_for_work(m); /* the template in hand is stale */
@@ -455,6 +497,17 @@ int solo_main(const solo_args *a)
     th_started = 1;
     if (a->duration > 0) m->deadline = cli_now() + a->duration;
     m->stats_at = cli_now();
+    health_watch_init(&m->hw, m->ctx, a->temp_limit, monitor_log);
+    m->snap.started = cli_now();
+    snprintf(m->snap.mode, sizeof m->snap.mode, "solo");
+    snprintf(m->snap.algo, sizeof m->snap.algo, "%s", a->algo->name);
+    snprintf(m->snap.source, sizeof m->snap.source, "%s", a->url);
+    m->snap.online = 1;
+    m->snap.temp_limit = a->temp_limit;
+    m->snap.ndev = 1;
+    snprintf(m->snap.dev[0].id, sizeof m->snap.dev[0].id, "%s", m->hw.id);
+    snprintf(m->snap.dev[0].name, sizeof m->snap.dev[0].name, "%s", kiln_ctx_device_name(m->ctx));
+    publish(m, 0, m->snap.started);
     json_object(NULL);
     json_str("algo", a->algo->name);
     json_str("device", kiln_ctx_device_name(m->ctx));

@@ -12,6 +12,7 @@ typedef struct solo_args {
     const char *device;
     uint64_t threads, max_blocks; /* max_blocks 0: no limit */
     double duration, poll_s, stats_interval; /* duration 0: until a signal */
+    double temp_limit; /* --temp-limit (degrees C); 0: none */
     int json;
 } solo_args;
 
