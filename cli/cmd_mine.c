@@ -28,22 +28,9 @@ typedef struct mine_state {
     double next_publish;
 } mine_state;
 
-static void solo_log(const char *msg)
-{
-    progress_clear();
-    fprintf(stderr, "kiln mine: %s\n", msg);
-}
-
 static void solo_publish(mine_state *m, uint64_t done, double now)
 {
-    mon_snapshot *p = &m->snap;
-    mon_rates_add(&m->rates, now, done);
-    p->hashes = p->dev[0].hashes = done;
-    p->rate_5s = p->dev[0].rate_5s = mon_rates_get(&m->rates, now, done, 5);
-    p->rate_60s = p->dev[0].rate_60s = mon_rates_get(&m->rates, now, done, 60);
-    p->dev[0].paused = m->hw.paused;
-    p->dev[0].health = m->hw.h;
-    mon_publish(p);
+    mon_publish_device(&m->snap, &m->rates, done, now, m->hw.paused, &m->hw.h);
     m->next_publish = now + 0.1;
 }
 
@@ -242,7 +229,7 @@ int cmd_mine(int argc, char **argv)
     static mine_state m;
     memset(&m, 0, sizeof m);
     m.json = pa.json;
-    health_watch_init(&m.hw, ctx, pa.temp_limit, solo_log);
+    health_watch_init(&m.hw, ctx, pa.temp_limit, health_log_mine);
     m.snap.started = cli_now();
     snprintf(m.snap.mode, sizeof m.snap.mode, "solo");
     snprintf(m.snap.algo, sizeof m.snap.algo, "%s", pa.algo->name);

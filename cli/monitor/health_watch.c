@@ -3,6 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "progress.h"
+
+void health_log_mine(const char *msg)
+{
+    progress_clear();
+    fprintf(stderr, "kiln mine: %s\n", msg);
+}
+
 int temp_guard_step(int paused, double limit, double temp)
 {
     if (limit <= 0 || temp < 0) return paused;

@@ -14,6 +14,8 @@
 #define HEALTH_PERIOD_S 1.0
 
 typedef void (*health_log_fn)(const char *msg);
+/* The mining loops' logger: "kiln mine: MSG" on stderr, under any progress line. */
+void health_log_mine(const char *msg);
 
 typedef struct health_watch {
     int index; /* kiln_device_get's */

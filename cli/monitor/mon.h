@@ -59,6 +59,10 @@ typedef struct mon_snapshot {
 } mon_snapshot;
 
 void mon_publish(const mon_snapshot *s);
+/* For a loop on one device: the hash count and the 5 s / 60 s rates (total and device 0's), the
+ * device's pause state and last health reading, then mon_publish. */
+void mon_publish_device(mon_snapshot *s, mon_rates *r, uint64_t hashes, double now, int paused,
+                        const kiln_health *health);
 /* 0 and *out, or -1 while nothing has been published yet. */
 int mon_read(mon_snapshot *out);
 

@@ -128,28 +128,15 @@ typedef struct miner {
     double next_publish;
 } miner;
 
-static void monitor_log(const char *msg)
-{
-    progress_clear();
-    fprintf(stderr, "kiln mine: %s\n", msg);
-}
-
 /* The statistics for the endpoint, about ten times a second (in_scan: hashes of the scan under way). */
 static void publish(miner *m, uint64_t in_scan, double now)
 {
     mon_snapshot *p = &m->snap;
-    const uint64_t total = m->hashes + in_scan;
-    mon_rates_add(&m->rates, now, total);
-    p->hashes = p->dev[0].hashes = total;
-    p->rate_5s = p->dev[0].rate_5s = mon_rates_get(&m->rates, now, total, 5);
-    p->rate_60s = p->dev[0].rate_60s = mon_rates_get(&m->rates, now, total, 60);
     p->found = p->sent = p->blocks = m->blocks;
     p->accepted = m->accepted;
     p->rejected = m->rejected;
     snprintf(p->job, sizeof p->job, "height %lld", (long long)m->t.height);
-    p->dev[0].paused = m->hw.paused;
-    p->dev[0].health = m->hw.h;
-    mon_publish(p);
+    mon_publish_device(p, &m->rates, m->hashes + in_scan, now, m->hw.paused, &m->hw.h);
     m->next_publish = now + 0.1;
 }
 
@@ -497,7 +484,7 @@ int solo_main(const solo_args *a)
     th_started = 1;
     if (a->duration > 0) m->deadline = cli_now() + a->duration;
     m->stats_at = cli_now();
-    health_watch_init(&m->hw, m->ctx, a->temp_limit, monitor_log);
+    health_watch_init(&m->hw, m->ctx, a->temp_limit, health_log_mine);
     m->snap.started = cli_now();
     snprintf(m->snap.mode, sizeof m->snap.mode, "solo");
     snprintf(m->snap.algo, sizeof m->snap.algo, "%s", a->algo->name);
