@@ -110,8 +110,9 @@ static int build_and_print(const merkle_args *a, kiln_ctx *ctx, const uint8_t *l
     return st == KILN_OK ? EXIT_OK : cli_fail(a->cmd, ctx, st);
 }
 
+/* pow: the block's proof of work, sha256d (Bitcoin; also its id) or scrypt (Litecoin) */
 static int block_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, const kiln_merkle_opts *opts,
-                      const char *proof_s, int whole)
+                      const char *proof_s, int whole, kiln_algo pow)
 {
     size_t len;
     unsigned char *raw;
@@ -128,15 +129,21 @@ static int block_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, con
         return code;
     }
     int root_ok = memcmp(root, b.header + 36, NODE) == 0;
+    uint8_t pow_hash[32];
     kiln_header_hash(b.header, hash);
+    kiln_pow_hash(pow, b.header, pow_hash);
     uint32_t bits = kiln_header_bits(b.header);
-    int pow_ok = kiln_target_from_bits(NULL, bits, target) == KILN_OK && kiln_hash_meets_target(hash, target);
-    char header_root[65], block_hash[65];
+    int pow_ok = kiln_target_from_bits(NULL, bits, target) == KILN_OK && kiln_hash_meets_target(pow_hash, target);
+    char header_root[65], block_hash[65], pow_hex[65];
     kiln_hex_encode(b.header + 36, 32, 1, header_root);
     kiln_hex_encode(hash, 32, 1, block_hash);
+    kiln_hex_encode(pow_hash, 32, 1, pow_hex);
+    const char *pow_name = kiln_algo_name(pow);
     json_str("header_root", header_root);
     json_bool("root_matches", root_ok);
     json_str("block_hash", block_hash);
+    json_str("pow", pow_name);
+    json_str("pow_hash", pow_hex);
     json_bool("pow_ok", pow_ok);
     char bits_hex[9];
     snprintf(bits_hex, sizeof bits_hex, "%08x", bits);
@@ -145,14 +152,19 @@ static int block_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, con
     json_u64("segwit", b.n_segwit);
     if (!proof_s && !whole && !a->json) {
         printf("header_root=%s %s\n", header_root, root_ok ? "match" : "MISMATCH");
-        printf("block_hash=%s pow=%s (bits %08x)\n", block_hash, pow_ok ? "ok" : "FAILED", bits);
+        if (pow == KILN_ALGO_SHA256D)
+            printf("block_hash=%s pow=%s (bits %08x)\n", block_hash, pow_ok ? "ok" : "FAILED", bits);
+        else
+            printf("block_hash=%s pow=%s (%s %s, bits %08x)\n", block_hash, pow_ok ? "ok" : "FAILED", pow_name, pow_hex,
+                   bits);
         printf("transactions=%llu segwit=%llu\n", (unsigned long long)b.n_tx, (unsigned long long)b.n_segwit);
     }
     kiln_block_free(&b);
     if (!root_ok) return cli_error(EXIT_NOT_FOUND, a->cmd, "%s: Merkle root does not match the header's (%s)", path,
                                    header_root);
-    if (!pow_ok) return cli_error(EXIT_NOT_FOUND, a->cmd, "%s: block hash %s does not meet its target (bits %08x)",
-                                  path, block_hash, bits);
+    if (!pow_ok)
+        return cli_error(EXIT_NOT_FOUND, a->cmd, "%s: %s hash %s does not meet its target (bits %08x)%s", path, pow_name,
+                         pow_hex, bits, pow == KILN_ALGO_SHA256D ? " (a Litecoin block? --pow scrypt)" : "");
     return EXIT_OK;
 }
 
@@ -212,7 +224,7 @@ int cmd_merkle(int argc, char **argv)
 {
     const char *cmd = "merkle", *algo_s = "sha256d", *leaves_s = NULL, *block_s = NULL, *proof_s = NULL;
     const char *verify_s = NULL, *leaf_s = NULL, *index_s = NULL, *count_s = NULL, *device = "auto";
-    const char *method_s = NULL;
+    const char *method_s = NULL, *pow_s = "sha256d";
     uint64_t k = 0, tpb = 0, threads = 0;
     int whole = 0, graph = 0;
     cli_output out = {0, 0, 0};
@@ -220,6 +232,8 @@ int cmd_merkle(int argc, char **argv)
         {"--algo", OPT_ALGO, &algo_s, "A", "the merge (default sha256d)", .kinds = KILN_KIND_TREE},
         {"--leaves", OPT_STR, &leaves_s, "FILE", "one 64-hex-digit hash per line ('-' = stdin)", .modes = 0},
         {"--block", OPT_STR, &block_s, "RAWFILE", "a raw Bitcoin block: check its Merkle root and proof of work", .modes = 0},
+        {"--pow", OPT_STR, &pow_s, "sha256d|scrypt", "the block's proof of work (default sha256d; scrypt: Litecoin)",
+         .modes = BLOCK},
         {"--verify", OPT_STR, &verify_s, "PROOFFILE", "check a proof (as --proof prints it)", .modes = 0},
         {"--proof", OPT_STR, &proof_s, "INDEX", "print the root, then the siblings of leaf INDEX from the leaf level up",
          .modes = LEAVES | BLOCK},
@@ -243,7 +257,8 @@ int cmd_merkle(int argc, char **argv)
     };
     cli_command c = CLI_COMMAND(cmd, "(--leaves FILE | --block RAWFILE | --verify PROOFFILE --leaf HEX --index I --count N) [options]",
                                 "sha256d hashes are byte-reversed (txids as explorers show them). Prints the root;\n"
-                                "--block also checks the header's root and proof of work (exit 1 when either fails).\n",
+                                "--block also checks the header's root and proof of work (exit 1 when either fails;\n"
+                                "--pow scrypt for a Litecoin block).\n",
                                 opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
@@ -263,6 +278,10 @@ int cmd_merkle(int argc, char **argv)
         return json_end(cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",
                                   kiln_merkle_algo_name(KILN_MERKLE_SHA256D), algo_s));
     if ((code = cli_exclusive(&c, "--proof", "--tree")) != 0) return json_end(code);
+    kiln_algo pow = KILN_ALGO_SHA256D;
+    if (strcmp(pow_s, "scrypt") == 0) pow = KILN_ALGO_SCRYPT;
+    else if (strcmp(pow_s, "sha256d") != 0)
+        return json_end(cli_error(EXIT_USAGE, cmd, "bad --pow '%s' (sha256d or scrypt)", pow_s));
     if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
 
     kiln_merkle_opts opts_m = {KILN_MERKLE_AUTO, (int)k, (int)tpb, graph};
@@ -278,7 +297,7 @@ int cmd_merkle(int argc, char **argv)
     progress_attach(ctx);
     tune_cache_apply(ctx, w, KILN_KIND_TREE, &opts_m);
     if (verify_s) code = verify_mode(&a, ctx, verify_s, leaf_s, index_s, count_s);
-    else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole);
+    else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole, pow);
     else {
         uint8_t *leaves = NULL, root[NODE];
         uint64_t n = 0;

@@ -38,6 +38,25 @@ expect 0 "$kiln" merkle --block "$data/testnet3_block_000000000000045e.raw" --de
 same "$(line 1)" "7ef6e8a89489bf99fc1b53552c00a6408bc2d03d15a620d42a672f0ae726bc10" "segwit block root"
 same "$(line 4)" "transactions=15 segwit=1" "segwit counts"
 
+# Litecoin's genesis block (its coinbase rebuilt from chainparams; the header's Merkle root and
+# litecoin_pow.json's scrypt hash are the external answers): its proof of work is scrypt's
+ltc_root=97ddfbbae6be97fd6cdf3e7ca13232a3afff2353e29badfab7f73011edd4ced9
+ltc_pow=0000050c34a64b415b6b15b37f2216634b5b1669cb9a2e38d76f7213b0671e00
+expect 0 "$kiln" merkle --block "$data/litecoin_genesis.raw" --pow scrypt
+same "$(line 2)" "header_root=$ltc_root match" "litecoin genesis root"
+same "$(line 3)" "block_hash=12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2 pow=ok (scrypt $ltc_pow, bits 1e0ffff0)" \
+    "litecoin pow line"
+expect 1 "$kiln" merkle --block "$data/litecoin_genesis.raw"
+one_line_error "a Litecoin block? --pow scrypt"
+expect 1 "$kiln" merkle --block "$data/block413567.raw" --pow scrypt
+one_line_error "scrypt hash .* does not meet its target"
+expect 2 "$kiln" merkle --block "$data/block413567.raw" --pow x11
+one_line_error "bad --pow 'x11'"
+expect 0 "$kiln" merkle --block "$data/litecoin_genesis.raw" --pow scrypt --json
+printf '%s' "$out" | python3 -c 'import json, sys; d = json.load(sys.stdin)
+sys.exit(not (d["pow"] == "scrypt" and d["pow_hash"] == sys.argv[1] and d["pow_ok"] is True))' "$ltc_pow" && ok ||
+    bad "--pow scrypt --json: $out"
+
 # a wrong Merkle root in the header: exit 1; a broken proof of work: exit 1
 cp "$data/block413567.raw" "$tmp/bad_root.raw"
 printf '\x00' | dd of="$tmp/bad_root.raw" bs=1 seek=40 conv=notrunc status=none
