@@ -4,7 +4,9 @@
 # with the GPU ones (the mining tests' node and pool on the GPU too), compute-sanitizer on the
 # several-device paths, the mpirun GPU test, NVML health against nvidia-smi, the one-device speed
 # against BASE (bench-compare), and PageRank and mining on one GPU split in logical devices.
-# Environment: STEPS (default "test sanitize overhead sets"), BASE (default base-src), ROUNDS.
+# Environment: STEPS (default "test sanitize overhead sets"), BASE (default base-src), ROUNDS,
+# TEST_REGEX (the test step runs only the tests it matches), SET_SCALE (RMAT scale of the last
+# sets rows, default 26).
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -45,7 +47,13 @@ row "build (this tree)" "$(status $rn), $(($(date +%s) - T0)) s, $(grep -o 'kiln
 [ $rn -ne 0 ] && { tail -30 "$OUT/build.log"; exit 1; }
 K=build-gpu/kiln
 
-if want test; then
+if want test && [ -n "${TEST_REGEX:-}" ]; then
+    # only the tests named (a kernel change checked before the whole run)
+    t=$(date +%s)
+    ctest --test-dir build-gpu -R "$TEST_REGEX" --output-on-failure >"$OUT/tests.log" 2>&1
+    row "ctest -R $TEST_REGEX" "$(status $?), $(grep -E 'tests passed|tests failed' "$OUT/tests.log" | tr '\n' ' '), $(($(date +%s) - t)) s"
+    grep -E '\((Failed|Timeout)\)|FAIL' "$OUT/tests.log" | head -20
+elif want test; then
     t=$(date +%s)
     GBT_DEVICE=cuda ctest --test-dir build-gpu -E 'test_cuda_|test_mpi' -j "$JOBS" --output-on-failure >"$OUT/tests.log" 2>&1
     r1=$?
@@ -82,6 +90,7 @@ if want sets; then
     pr() { "$K" pagerank --rmat "$1" --device "$2" --tol 0 --max-iter 20 --repeat 3 --json 2>/dev/null |
         python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.3f ms/iteration, kernel %s, devices %d" % (d["seconds_per_iteration"]*1e3, d["kernel"], d["devices"]))'; }
     for dev in cuda cuda:0,0 cuda:0,0,0,0; do row "pagerank RMAT 24 --device $dev" "$(pr 24 $dev)"; done
+    for dev in cuda cuda:0,0; do row "pagerank RMAT ${SET_SCALE:-26} --device $dev" "$(pr "${SET_SCALE:-26}" $dev)"; done
     bm() { "$K" bench --algo "$1" --device "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d.get("results",[d]); print("%.4g %s" % (r[0]["rate"], r[0].get("unit","")))'; }
     for dev in cuda cuda:0,0; do row "bench sha256d --device $dev" "$(bm sha256d $dev)"; done
 fi

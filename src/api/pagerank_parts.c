@@ -2,8 +2,14 @@
  * in-edges, the new slices shared between the devices by peer copies after every pass, the sums
  * added on the host in device order), or this process's rows of a split (MPI) on its GPU, the
  * slices staged through host memory for the split's exchange. The iteration is the one of
- * src/graph/pagerank_cpu.c: y = x / W, a pass computes its rows of the next y, the L1 change and
- * the dangling mass are summed over the parts, and every part stops on the same decision. */
+ * src/graph/pagerank_cpu.c: a pass computes its rows of the next y, the L1 change and the
+ * dangling mass are summed over the parts, and every part stops on the same decision.
+ *
+ * The parts run the one-device kernel, which wants its rows relabelled in descending in-degree.
+ * Each part orders its own rows (pr_part_open), and the parts' orders joined give the graph one
+ * relabelling that keeps every part's rows in its own range: the parts (and the processes of a
+ * split, which exchange their orders once) then share slices of one vector in the new labels,
+ * and the ranks are put back in the graph's labels at the end. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +28,10 @@ typedef struct parts_run {
     int use_double;
     int k;
     uint64_t bound[KILN_MAX_GPUS + 1]; /* part i: rows [bound[i], bound[i+1]) */
+    kiln_gpu_pr_part_spec spec[KILN_MAX_GPUS];
     kiln_gpu_pr_part *part[KILN_MAX_GPUS];
+    uint32_t *new2old, *old2new; /* n each: the relabelling */
 } parts_run;
-
-static double out_scale(const kiln_graph *g, uint64_t v)
-{
-    return g->out_weight ? g->out_weight[v] : (double)g->outdeg[v];
-}
 
 static kiln_status open_task(void *arg, int i, kiln_gpu *gpu)
 {
@@ -37,7 +40,27 @@ static kiln_status open_task(void *arg, int i, kiln_gpu *gpu)
     kiln_gpu_pr_part_spec s = {g->n,          r->bound[i],    r->bound[i + 1],          g->offsets,
                                g->sources,    g->weights,     g->outdeg,                g->out_weight,
                                r->prob->personalization, r->prob->dangling, r->prob->damping, r->use_double};
-    return r->ctx->gpu->pr_part_open(gpu, &s, &r->part[i]);
+    r->spec[i] = s;
+    return r->ctx->gpu->pr_part_open(gpu, &r->spec[i], r->new2old + r->bound[i], &r->part[i]);
+}
+
+static kiln_status relabel_task(void *arg, int i, kiln_gpu *gpu)
+{
+    parts_run *r = arg;
+    (void)gpu;
+    return r->ctx->gpu->pr_part_relabel(r->part[i], &r->spec[i], r->old2new);
+}
+
+/* The parts' local orders (at their rows of new2old) into the graph's labels, and the inverse. */
+static void join_orders(parts_run *r)
+{
+    for (int i = 0; i < r->k; i++)
+        for (uint64_t v = r->bound[i]; v < r->bound[i + 1]; v++) r->new2old[v] += (uint32_t)r->bound[i];
+}
+
+static void invert_order(parts_run *r)
+{
+    for (uint64_t v = 0; v < r->g->n; v++) r->old2new[r->new2old[v]] = (uint32_t)v;
 }
 
 /* Rows cut so that every device gets about the same number of in-edges. */
@@ -57,16 +80,32 @@ static void balance(const kiln_graph *g, int k, uint64_t *bound)
     }
 }
 
-/* The first y (float64 in y64, and narrowed into y when float32), and the dangling mass of x0. */
-static double first_y(const kiln_graph *g, const kiln_pr_problem *p, double *y64, void *y, int use_double)
+/* What the parts keep of x at vertex v: x / outdeg unweighted, x itself for a dangling vertex
+ * and on a weighted graph (whose edges carry the out-weight shares). */
+static double y_scale(const kiln_graph *g, uint64_t v)
 {
+    return g->out_weight || g->outdeg[v] == 0 ? 1.0 : (double)g->outdeg[v];
+}
+
+static int dangles(const kiln_graph *g, uint64_t v)
+{
+    return g->out_weight ? !(g->out_weight[v] > 0) : g->outdeg[v] == 0;
+}
+
+/* The first y in the new labels (float64 in y64, and narrowed into y when float32), and the
+ * dangling mass of x0. */
+static double first_y(const parts_run *r, double *y64, void *y)
+{
+    const kiln_graph *g = r->g;
+    const kiln_pr_problem *p = r->prob;
     const double uniform = 1.0 / (double)g->n;
     double dang = 0;
     for (uint64_t v = 0; v < g->n; v++) {
-        double W = out_scale(g, v), x = p->nstart ? p->nstart[v] : uniform;
-        y64[v] = W > 0 ? x / W : x;
-        if (!(W > 0)) dang += x;
-        if (!use_double) ((float *)y)[v] = (float)y64[v];
+        const double x = p->nstart ? p->nstart[v] : uniform;
+        const uint32_t to = r->old2new[v];
+        y64[to] = x / y_scale(g, v);
+        if (dangles(g, v)) dang += x;
+        if (!r->use_double) ((float *)y)[to] = (float)y64[to];
     }
     return dang;
 }
@@ -141,7 +180,7 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
 kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
                                     int repeat, const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats)
 {
-    parts_run r = {ctx, g, prob, use_double, split ? 1 : ctx->ngpu, {0}, {0}};
+    parts_run r = {ctx, g, prob, use_double, split ? 1 : ctx->ngpu, {0}, {{0}}, {0}, NULL, NULL};
     if (split) {
         r.bound[0] = split->v0;
         r.bound[1] = split->v1;
@@ -151,7 +190,9 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     const size_t elem = use_double ? sizeof(double) : sizeof(float);
     double *y64 = malloc((size_t)g->n * sizeof *y64);
     void *y0 = use_double ? (void *)y64 : malloc((size_t)g->n * elem), *host_y = malloc((size_t)g->n * elem);
-    kiln_status st = y64 && y0 && host_y ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu ranks",
+    r.new2old = malloc((size_t)g->n * sizeof *r.new2old);
+    r.old2new = malloc((size_t)g->n * sizeof *r.old2new);
+    kiln_status st = y64 && y0 && host_y && r.new2old && r.old2new ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu ranks",
                                                                 (unsigned long long)g->n);
     if (st == KILN_OK) {
         if (split) {
@@ -162,14 +203,28 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
             st = kiln_gpu_each(ctx, open_task, &r);
         }
     }
-    if (split) { /* every process learns whether one failed before any waits in an exchange */
+    if (st == KILN_OK) join_orders(&r);
+    if (split) {
+        /* the processes' orders to every process, and whether one failed, before any waits in
+         * another exchange (the slices of a failed one are never read) */
+        double sums[2] = {0, 0};
+        int failed = st != KILN_OK;
+        if (split->exchange(split->arg, r.new2old, sizeof *r.new2old, sums, &failed) != 0 && st == KILN_OK)
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+        if (st == KILN_OK && failed) st = kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed");
+    }
+    if (st == KILN_OK) {
+        invert_order(&r);
+        st = split ? relabel_task(&r, 0, NULL) : kiln_gpu_each(ctx, relabel_task, &r);
+    }
+    if (split) { /* as above, for the relabelling */
         double sums[2] = {0, 0};
         int failed = st != KILN_OK;
         if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0 && st == KILN_OK)
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
         if (st == KILN_OK && failed) st = kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed");
     }
-    double dang0 = st == KILN_OK ? first_y(g, prob, y64, y0, use_double) : 0;
+    double dang0 = st == KILN_OK ? first_y(&r, y64, y0) : 0;
     const int runs = repeat > 1 ? repeat : 1;
     double *secs = malloc((size_t)runs * sizeof *secs);
     if (st == KILN_OK && !secs) st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
@@ -180,13 +235,16 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     if (st == KILN_OK) {
         stats->seconds = kiln_median(secs, (size_t)runs);
         for (uint64_t v = 0; v < g->n; v++) {
-            double y = use_double ? ((double *)host_y)[v] : (double)((float *)host_y)[v], W = out_scale(g, v);
-            ranks[v] = W > 0 ? y * W : y;
+            const uint32_t at = r.old2new[v];
+            const double y = use_double ? ((double *)host_y)[at] : (double)((float *)host_y)[at];
+            ranks[v] = y * y_scale(g, v);
         }
     }
     for (int i = 0; i < r.k; i++)
         if (r.part[i]) ctx->gpu->pr_part_close(r.part[i]);
     free(secs);
+    free(r.new2old);
+    free(r.old2new);
     if (!use_double) free(y0);
     free(y64);
     free(host_y);

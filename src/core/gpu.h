@@ -69,10 +69,11 @@ typedef struct kiln_gpu_pr_stats {
 } kiln_gpu_pr_stats;
 
 /* ---- PageRank over row parts: several devices of a context, or one process of a split (MPI).
- * A part holds rows [v0, v1) of the in-edge CSR and a whole contribution vector y (y = x / W,
- * W the out-weight sum or out-degree; x itself for a dangling vertex) in float32 or float64, in
- * two copies: `cur`, read by a pass, and `next`, whose own rows a pass writes. The host completes
- * `next` from the other parts (pr_part_share, or pr_part_get/put through the host) and flips. */
+ * A part holds rows [v0, v1) of the in-edge CSR and a whole contribution vector y (y = x / outdeg
+ * unweighted, x itself for a dangling vertex and for every vertex of a weighted graph, whose
+ * edges carry their share of the source's out-weight) in float32 or float64, in two copies:
+ * `cur`, read by a pass, and `next`, whose own rows a pass writes. The host completes `next` from
+ * the other parts (pr_part_share, or pr_part_get/put through the host) and flips. */
 typedef struct kiln_gpu_pr_part kiln_gpu_pr_part;
 typedef struct kiln_gpu_pr_part_spec {
     uint64_t n, v0, v1;
@@ -187,13 +188,17 @@ struct kiln_gpu_ops {
     kiln_status (*pagerank)(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
                             kiln_gpu_pr_stats *stats);
 
-    /* ---- PageRank parts (above). open uploads the part's rows; put/get copy rows [first,
-     * first + count) of `cur` from/to the host (elements of 4 or 8 bytes as use_double says);
-     * launch starts a pass (cur -> own rows of next) with the last dangling mass on the part's
-     * stream, sums waits for it and gives its rows' L1 change and new dangling mass; share copies
-     * src's own rows of next into dst's next (a peer copy, or a device copy on one GPU), both
-     * passes finished; flip makes next current. */
-    kiln_status (*pr_part_open)(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, kiln_gpu_pr_part **out);
+    /* ---- PageRank parts (above). open uploads the part's rows and gives their visiting order
+     * (order[r]: the part's row at its position r, 0-based within the part); relabel takes the
+     * graph's new label of every vertex (old2new, n values: each part's rows keep its range) and
+     * lays the rows out in those labels, after which every vector is in the new labels; put/get
+     * copy rows [first, first + count) of `cur` from/to the host (elements of 4 or 8 bytes as
+     * use_double says); launch starts a pass (cur -> own rows of next) with the last dangling mass
+     * on the part's stream, sums waits for it and gives its rows' L1 change and new dangling mass;
+     * share copies src's own rows of next into dst's next (a peer copy, or a device copy on one
+     * GPU), both passes finished; flip makes next current. */
+    kiln_status (*pr_part_open)(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, uint32_t *order, kiln_gpu_pr_part **out);
+    kiln_status (*pr_part_relabel)(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new);
     kiln_status (*pr_part_put)(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
     kiln_status (*pr_part_get)(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);
     kiln_status (*pr_part_launch)(kiln_gpu_pr_part *p, double dangling);

@@ -29,6 +29,7 @@ static kiln_gpu_ops make_ops()
     ops.rmat_csr = kiln_cuda_rmat_csr;
     ops.pagerank = kiln_cuda_pagerank;
     ops.pr_part_open = kiln_cuda_pr_part_open;
+    ops.pr_part_relabel = kiln_cuda_pr_part_relabel;
     ops.pr_part_put = kiln_cuda_pr_part_put;
     ops.pr_part_get = kiln_cuda_pr_part_get;
     ops.pr_part_launch = kiln_cuda_pr_part_launch;

@@ -69,7 +69,9 @@ kiln_status kiln_cuda_keccak_bench(kiln_gpu *st, kiln_keccak_layout layout, size
                                    float *median_ms, uint64_t *sample_before, uint64_t *sample_after, size_t nsample);
 
 /* pagerank_part.cu */
-kiln_status kiln_cuda_pr_part_open(kiln_gpu *st, const kiln_gpu_pr_part_spec *spec, kiln_gpu_pr_part **out);
+kiln_status kiln_cuda_pr_part_open(kiln_gpu *st, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
+                                   kiln_gpu_pr_part **out);
+kiln_status kiln_cuda_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new);
 kiln_status kiln_cuda_pr_part_put(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
 kiln_status kiln_cuda_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);
 kiln_status kiln_cuda_pr_part_launch(kiln_gpu_pr_part *p, double dangling);

@@ -59,6 +59,9 @@ template <typename T, typename Off> struct Args {
     const T *__restrict__ w; /* MODE_WEIGHTED: w[j] / W[src[j]], aligned with src */
     const T *__restrict__ tp; /* MODE_TELEPORT: personalization by row, or NULL (uniform) */
     const T *__restrict__ tq; /* MODE_TELEPORT: dangling vector by row, or NULL (q = p) */
+    /* the label of row 0 in the rank vectors: 0 for a whole graph, the first row of a part of the
+     * rows (pagerank_part.cu), whose sources still index the whole vector */
+    uint64_t row0;
 };
 
 /* Per launch: x = d * sum + base (+ cp * tp[v] + cq * tq[v] in MODE_TELEPORT). */
@@ -84,7 +87,7 @@ template <int M, typename T, typename Off>
 __device__ __forceinline__ void finish_row_od(const Args<T, Off> &a, uint32_t v, uint32_t od, T sum, const T *y_in,
                                               T *y_out, const Coef<T> &c, double &res, double &dang)
 {
-    const T yo = y_in[v];
+    const T yo = y_in[a.row0 + v];
     T x = c.d * sum + c.base;
     if constexpr ((M & MODE_TELEPORT) != 0) {
         if (a.tp) x += c.cp * __ldg(&a.tp[v]);
@@ -94,9 +97,9 @@ __device__ __forceinline__ void finish_row_od(const Args<T, Off> &a, uint32_t v,
     const T old = (od && !(M & MODE_WEIGHTED)) ? yo * (T)od : yo;
     res += fabs((double)x - (double)old);
     if (od) {
-        y_out[v] = (M & MODE_WEIGHTED) ? x : x / (T)od;
+        y_out[a.row0 + v] = (M & MODE_WEIGHTED) ? x : x / (T)od;
     } else {
-        y_out[v] = x;
+        y_out[a.row0 + v] = x;
         dang += (double)x;
     }
 }

@@ -1,9 +1,9 @@
 /* The iterations across processes: src/graph/pagerank_cpu.c's loop over this process's rows, with
  * an exchange after each pass: MPI_Allgatherv of the row slices of y (in place, host memory) and
  * an all-gather of each process's L1 change, dangling mass and stop flag, summed in process order
- * so every process takes the same decision. A GPU part would run its slice on the device and
- * stage y through the host for the same exchange (or hand MPI device memory when it is
- * CUDA-aware). */
+ * so every process takes the same decision. A GPU part runs its slice on the device and stages
+ * y through the host for the same exchange (src/api/pagerank_parts.c), after one exchange of the
+ * processes' visiting orders (4-byte elements, hence slices moved as bytes). */
 #include <stdlib.h>
 
 #include "dist.h"
@@ -12,6 +12,8 @@ typedef struct exchange_state {
     kiln_dist *d;
     int *counts, *displs;
     double *sums; /* 3 per process */
+    /* slice elements as 4 and 8 bytes: float or uint32 (a GPU part's visiting order), double */
+    MPI_Datatype bytes4, bytes8;
 } exchange_state;
 
 static int exchange(void *arg, void *y, size_t elem, double sums[2], int *stop)
@@ -19,7 +21,7 @@ static int exchange(void *arg, void *y, size_t elem, double sums[2], int *stop)
     exchange_state *x = arg;
     kiln_dist *d = x->d;
     if (y && MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, y, x->counts, x->displs,
-                            elem == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT, d->comm) != MPI_SUCCESS)
+                            elem == 8 ? x->bytes8 : x->bytes4, d->comm) != MPI_SUCCESS)
         return -1;
     double mine[3] = {sums[0], sums[1], *stop ? 1.0 : 0.0};
     if (MPI_Allgather(mine, 3, MPI_DOUBLE, x->sums, 3, MPI_DOUBLE, d->comm) != MPI_SUCCESS) return -1;
@@ -40,7 +42,8 @@ kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g,
                                double *ranks, kiln_pagerank_result *result)
 {
     if (!d || !g || !g->part) return kiln_fail(ctx, KILN_ERR_INPUT, "kiln_dist_pagerank needs a graph split by kiln_dist_graph_*");
-    exchange_state x = {d, malloc((size_t)d->size * 2 * sizeof(int)), NULL, malloc((size_t)d->size * 3 * sizeof(double))};
+    exchange_state x = {d, malloc((size_t)d->size * 2 * sizeof(int)), NULL, malloc((size_t)d->size * 3 * sizeof(double)),
+                        MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
     uint64_t span[2] = {g->part_v0, g->part_v1}, *all = malloc((size_t)d->size * 2 * sizeof *all);
     kiln_status st = x.counts && x.sums && all ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     if (st == KILN_OK && g->part_v1 - g->part_v0 > INT32_MAX)
@@ -57,8 +60,14 @@ kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g,
         }
     }
     if (st == KILN_OK) {
+        MPI_Type_contiguous(4, MPI_BYTE, &x.bytes4);
+        MPI_Type_contiguous(8, MPI_BYTE, &x.bytes8);
+        MPI_Type_commit(&x.bytes4);
+        MPI_Type_commit(&x.bytes8);
         kiln_pr_split split = {g->part_v0, g->part_v1, exchange, &x};
         st = kiln_pagerank_part(ctx, g, opt, &split, ranks, result);
+        MPI_Type_free(&x.bytes4);
+        MPI_Type_free(&x.bytes8);
     }
     free(all);
     free(x.counts);

@@ -1,0 +1,259 @@
+/* PageRank on the GPU: the iteration kernel of the grid path, one launch per iteration (the layout,
+ * the bins and the ring of partial sums are described at the top of pagerank.cu). Included by
+ * pagerank.cu (a whole graph) and pagerank_part.cu (a part of the rows, Args::row0 its first
+ * label, the teleport's dangling mass set by the host in the ring). Without relocatable device
+ * code a kernel runs only from the file that compiles it, hence a header, and an unnamed
+ * namespace so that the two copies stay apart. */
+#ifndef KILN_CUDA_PAGERANK_ITER_CUH
+#define KILN_CUDA_PAGERANK_ITER_CUH
+
+#include "pagerank_dev.cuh"
+
+namespace {
+
+using namespace kiln_pr;
+
+/* Sum over edges [beg, end) taken by lanes lane, lane+G, ...; with a whole block on the row eight
+ * loads in flight per thread, four with 8+ lanes. */
+template <int G, int M, typename T, typename Off>
+__device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__ y_in, Off beg, Off end, int lane)
+{
+    T s0 = 0, s1 = 0;
+    Off j = beg + (Off)lane;
+    if (G >= 256) {
+        for (; j + 7 * G < end; j += 8 * G) {
+            uint32_t u[8];
+            T w[8];
+#pragma unroll
+            for (int k = 0; k < 8; k++) {
+                u[k] = __ldcs(&a.src[j + k * G]);
+                w[k] = edge_weight<M>(a, j + k * G);
+            }
+#pragma unroll
+            for (int k = 0; k < 8; k += 2) {
+                s0 += term<M>(w[k], __ldg(&y_in[u[k]]));
+                s1 += term<M>(w[k + 1], __ldg(&y_in[u[k + 1]]));
+            }
+        }
+    }
+    if (G >= 8) {
+        for (; j + 3 * G < end; j += 4 * G) {
+            const uint32_t u0 = __ldcs(&a.src[j]), u1 = __ldcs(&a.src[j + G]), u2 = __ldcs(&a.src[j + 2 * G]),
+                           u3 = __ldcs(&a.src[j + 3 * G]);
+            const T w0 = edge_weight<M>(a, j), w1 = edge_weight<M>(a, j + G), w2 = edge_weight<M>(a, j + 2 * G),
+                    w3 = edge_weight<M>(a, j + 3 * G);
+            s0 += term<M>(w0, __ldg(&y_in[u0])) + term<M>(w2, __ldg(&y_in[u2]));
+            s1 += term<M>(w1, __ldg(&y_in[u1])) + term<M>(w3, __ldg(&y_in[u3]));
+        }
+    }
+    for (; j < end; j += G) s0 += term<M>(edge_weight<M>(a, j), __ldg(&y_in[__ldcs(&a.src[j])]));
+    return s0 + s1;
+}
+
+/* Rows [first, last) of the visiting order, G lanes a row, consecutive groups on consecutive rows. */
+template <int G, bool Indirect, int M, typename T, typename Off>
+__device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
+                                           uint64_t first, uint64_t last, double &res, double &dang)
+{
+    constexpr int groups = kBlock / G;
+    const int lane = threadIdx.x & (G - 1);
+    const int group = threadIdx.x / G;
+    for (uint64_t p0 = first; p0 < last; p0 += groups) {
+        const uint64_t p = p0 + (uint64_t)group;
+        const bool active = p < last;
+        uint32_t v = 0;
+        Off beg = 0, end = 0;
+        if (active) {
+            v = Indirect ? a.order[p] : (uint32_t)p;
+            beg = a.off[v];
+            end = a.off[v + 1];
+        }
+        T sum = gather<G, M>(a, y_in, beg, end, lane);
+#pragma unroll
+        for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
+        if (active && lane == 0) finish_row<M>(a, v, sum, y_in, y_out, c, res, dang);
+    }
+}
+
+/* One row for the whole block. */
+template <bool Indirect, int M, typename T, typename Off>
+__device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c, uint64_t p,
+                                          double &res, double &dang)
+{
+    __shared__ T part[kBlock / 32];
+    const uint32_t v = Indirect ? a.order[p] : (uint32_t)p;
+    T sum = gather<kBlock, M>(a, y_in, a.off[v], a.off[v + 1], threadIdx.x);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        T s = 0;
+#pragma unroll
+        for (int w = 0; w < kBlock / 32; w++) s += part[w];
+        finish_row<M>(a, v, s, y_in, y_out, c, res, dang);
+    }
+}
+
+/* Rows [first, last) of the relabelled CSR whose edges (at most kStageEdges) are staged: every
+ * thread loads sources and gathers ranks (times the weight share in MODE_WEIGHTED, so one value
+ * an edge either way) into shared memory, then G lanes sum each row there. */
+template <int G, int M, typename T, typename Off>
+__device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
+                                            uint64_t first, uint64_t last, T *vals, double &res, double &dang)
+{
+    constexpr int per = kStageEdges / kBlock;
+    const Off e0 = a.off[first];
+    const int count = (int)(a.off[last] - e0);
+#pragma unroll
+    for (int b = 0; b < per; b += 8) {
+        uint32_t u[8];
+        T w[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            const int i = threadIdx.x + (b + k) * kBlock;
+            u[k] = i < count ? __ldcs(&a.src[e0 + (Off)i]) : 0u;
+            w[k] = i < count ? edge_weight<M>(a, e0 + (Off)i) : (T)0;
+        }
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            const int i = threadIdx.x + (b + k) * kBlock;
+            if (i < count) vals[i] = term<M>(w[k], __ldg(&y_in[u[k]]));
+        }
+    }
+    __syncthreads();
+    constexpr int groups = kBlock / G;
+    const int lane = threadIdx.x & (G - 1);
+    const int group = threadIdx.x / G;
+    for (uint64_t p0 = first; p0 < last; p0 += groups) {
+        const uint64_t p = p0 + (uint64_t)group;
+        const bool active = p < last;
+        int b = 0, e = 0;
+        if (active) {
+            b = (int)(a.off[p] - e0);
+            e = (int)(a.off[p + 1] - e0);
+        }
+        T sum = 0;
+        for (int k = b + lane; k < e; k += G) sum += vals[k];
+#pragma unroll
+        for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
+        if (active && lane == 0) finish_row<M>(a, (uint32_t)p, sum, y_in, y_out, c, res, dang);
+    }
+}
+
+/* Iteration j (from 1); phase = j mod 6 gives the parity of the rank buffers and the ring entry. */
+template <typename T, typename Off, bool Indirect, int M>
+__global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsigned phase)
+{
+    /* one staging buffer for every bin's instantiation (each would otherwise get its own) */
+    __shared__ T stage[Indirect ? 1 : kStageEdges];
+    __shared__ double prev[2];
+    if (__ldcg(&a.st->done)) return;
+    if (threadIdx.x < 32) {
+        const Slot *pr = a.ring + ((phase + 2) % 3) * kSlots;
+        double r = __ldcg(&pr[threadIdx.x].res), g = __ldcg(&pr[threadIdx.x].dang);
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            r += __shfl_xor_sync(0xffffffffu, r, o);
+            g += __shfl_xor_sync(0xffffffffu, g, o);
+        }
+        if (threadIdx.x == 0) prev[0] = r, prev[1] = g;
+    }
+    __syncthreads();
+    const double dangling = prev[1];
+    if (prev[0] < a.threshold) {
+        /* iteration j-1 converged: its x stays in place */
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            a.st->res = prev[0];
+            a.st->done = 1;
+        }
+        return;
+    }
+    if (blockIdx.x == 0 && threadIdx.x < kSlots) {
+        /* the entry iteration j+1 adds into was last read by iteration j-1, which has ended */
+        Slot *next = a.ring + ((phase + 1) % 3) * kSlots;
+        next[threadIdx.x].res = 0;
+        next[threadIdx.x].dang = 0;
+        if (threadIdx.x == 0) a.st->count += 1;
+    }
+    const T *y_in = (phase & 1) ? a.y0 : a.y1;
+    T *y_out = (phase & 1) ? a.y1 : a.y0;
+    const Coef<T> c = make_coef<M>(a, dangling);
+
+    int k = 0;
+    while (k + 1 < a.bins.count && blockIdx.x >= a.bins.block_begin[k + 1]) k++;
+    const uint64_t rpb = (uint64_t)a.bins.rows_per_block[k];
+    const uint64_t first = a.bins.row_begin[k] + (blockIdx.x - a.bins.block_begin[k]) * rpb;
+    const uint64_t last = min(first + rpb, a.bins.row_begin[k + 1]);
+    double res = 0, dang = 0;
+    if (a.bins.kind[k] == KIND_BLOCK) {
+        row_block<Indirect, M>(a, y_in, y_out, c, first, res, dang);
+    } else if (a.bins.kind[k] == KIND_STAGED) {
+        if constexpr (!Indirect) {
+            switch (a.bins.lanes_log2[k]) {
+            case 5: rows_staged<32, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 4: rows_staged<16, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 3: rows_staged<8, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 2: rows_staged<4, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            case 1: rows_staged<2, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            default: rows_staged<1, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
+            }
+        }
+    } else {
+        switch (a.bins.lanes_log2[k]) {
+        case 5: rows_lanes<32, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 4: rows_lanes<16, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 3: rows_lanes<8, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 2: rows_lanes<4, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        case 1: rows_lanes<2, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        default: rows_lanes<1, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
+        }
+    }
+
+    /* block sums of the two global quantities, in float64 */
+    __shared__ double sred[2][kBlock / 32];
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        res += __shfl_xor_sync(0xffffffffu, res, o);
+        dang += __shfl_xor_sync(0xffffffffu, dang, o);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        sred[0][threadIdx.x >> 5] = res;
+        sred[1][threadIdx.x >> 5] = dang;
+    }
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    res = 0;
+    dang = 0;
+#pragma unroll
+    for (int w = 0; w < kBlock / 32; w++) {
+        res += sred[0][w];
+        dang += sred[1][w];
+    }
+    Slot *slot = a.ring + (phase % 3) * kSlots + blockIdx.x % kSlots;
+    if (res != 0) atomicAdd(&slot->res, res);
+    if (dang != 0) atomicAdd(&slot->dang, dang);
+}
+
+template <typename T, typename Off, bool Indirect, int M>
+void launch_mode(const Args<T, Off> &a, unsigned grid, cudaStream_t s, unsigned phase)
+{
+    pr_iteration<T, Off, Indirect, M><<<grid, kBlock, 0, s>>>(a, phase);
+}
+
+/* One iteration, the instantiation picked by the visiting order (Indirect: rows through
+ * a.order, not relabelled) and the mode (MODE_* bits). */
+template <bool Indirect, typename T, typename Off>
+void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned phase)
+{
+    switch (mode) {
+    case MODE_PLAIN: launch_mode<T, Off, Indirect, MODE_PLAIN>(a, grid, s, phase); break;
+    case MODE_WEIGHTED: launch_mode<T, Off, Indirect, MODE_WEIGHTED>(a, grid, s, phase); break;
+    case MODE_TELEPORT: launch_mode<T, Off, Indirect, MODE_TELEPORT>(a, grid, s, phase); break;
+    default: launch_mode<T, Off, Indirect, MODE_WEIGHTED | MODE_TELEPORT>(a, grid, s, phase); break;
+    }
+}
+
+} // namespace
+
+#endif
