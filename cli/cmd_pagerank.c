@@ -381,6 +381,7 @@ int cmd_pagerank(int argc, char **argv)
                            : res.kernel == KILN_PR_KERNEL_PARTS   ? "parts"
                                                                   : "grid");
         json_int("devices", kiln_ctx_device_count(ctx));
+        json_num("exchange_seconds", res.exchange_seconds, "%.9f");
         json_int("repeat", a.repeat);
         json_bool("weighted", (a.flags & KILN_GRAPH_WEIGHTED) != 0);
         json_str("personalization", a.personalization);
@@ -403,14 +404,16 @@ int cmd_pagerank(int argc, char **argv)
             printf(fmt, top[i].score);
             putchar('\n');
         }
-        char rate[32];
+        char rate[32], exchange[48] = "";
         format_rate(res.edges_per_second, "edges/s", rate, sizeof rate);
+        if (res.exchange_seconds > 0 && res.seconds > 0)
+            snprintf(exchange, sizeof exchange, ", %.0f%% of it exchanging", 100.0 * res.exchange_seconds / res.seconds);
         fprintf(stderr,
-                "kiln pagerank: %llu nodes, %llu edges; %d iterations, L1 change %.3g%s; %.4g ms/iteration (%s) "
+                "kiln pagerank: %llu nodes, %llu edges; %d iterations, L1 change %.3g%s; %.4g ms/iteration (%s%s) "
                 "on %s, %s\n",
                 (unsigned long long)info.nodes, (unsigned long long)info.edges, res.iterations, res.residual,
-                res.converged ? ", converged" : "", res.seconds_per_iteration * 1e3, rate, kiln_ctx_device_name(ctx),
-                f32 ? "float32" : "float64");
+                res.converged ? ", converged" : "", res.seconds_per_iteration * 1e3, rate, exchange,
+                kiln_ctx_device_name(ctx), f32 ? "float32" : "float64");
     }
 done:
     for (int i = 0; i < 3; i++) free(vec[i]);

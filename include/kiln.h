@@ -719,6 +719,10 @@ typedef struct kiln_pagerank_result {
     double verify_residual; /* GPU: L1 change of one float64 CPU iteration from its result */
     kiln_precision precision; /* the one used */
     kiln_pagerank_kernel kernel; /* GPU: the kernel that ran (CPU: auto) */
+    /* Of `seconds`, the time spent sharing the new rank slices between the devices of a set (the
+     * slowest device's peer copies, device events) or between processes (this process's staging
+     * and MPI exchange, waiting for the others included); 0 on one device. */
+    double exchange_seconds;
 } kiln_pagerank_result;
 
 /* PageRank as NetworkX defines it (nx.pagerank with weight, personalization, dangling, nstart):

@@ -29,12 +29,19 @@ l1() { paste "$1" "$2" | awk -F'\t' '$1 != $3 { print "ids"; exit } { d = $2 - $
 # the graph's counts from --json, one line
 counts() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(*(d[k] for k in ("nodes","edges","edges_read","self_loops_removed","duplicates_removed","self_loops","dangling_nodes")))' "$1"; }
 
+# exchange_share JSON NP: exchange_seconds is 0 without mpirun (NP 0), in (0, seconds] under it
+exchange_share() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); x,s=d["exchange_seconds"],d["seconds"]
+ok = x == 0 if sys.argv[2] == "0" else 0 < x <= s
+if len(sys.argv) > 3: print(x, "of", s)
+sys.exit(0 if ok else 1)' "$@"; }
+
 # compare NAME NPS ARGS...: the single-process run against mpirun -np each of NPS
 compare() {
     local name=$1 nps=$2
     shift 2
     expect_rc 0 "$name: one process" "$KILN" pagerank "$@" $CPU --output "$TMP/one.tsv" --json
     cp "$TMP/out" "$TMP/one.json"
+    exchange_share "$TMP/one.json" 0 && ok || bad "$name: exchange_seconds of one process $(exchange_share "$TMP/one.json" 0 -v)"
     for np in $nps; do
         expect_rc 0 "$name: -np $np" "${MPIRUN[@]}" -np "$np" "$KILN" pagerank "$@" $CPU --output "$TMP/np.tsv" --json
         local d
@@ -45,6 +52,8 @@ compare() {
         # process 0 alone prints: one JSON document, its counts those of the whole graph
         [ "$(counts "$TMP/out" 2>&1)" = "$(counts "$TMP/one.json")" ] && ok ||
             bad "$name -np $np: counts $(counts "$TMP/out" 2>&1) vs $(counts "$TMP/one.json")"
+        # the exchange is timed inside the loop: none alone, a part of the loop with others
+        exchange_share "$TMP/out" "$np" && ok || bad "$name -np $np: exchange_seconds $(exchange_share "$TMP/out" "$np" -v 2>&1)"
     done
 }
 

@@ -134,6 +134,7 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
     res->converged = s.converged;
     res->residual = s.residual;
     res->seconds = s.seconds;
+    res->exchange_seconds = s.exchange_seconds;
     res->setup_seconds = kiln_now() - t - s.seconds * (opt->repeat > 1 ? opt->repeat : 1);
     res->kernel = KILN_PR_KERNEL_PARTS;
     *device_residual = s.residual;
@@ -186,7 +187,7 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
 {
     kiln_pr_cpu_stats s;
     int runs = opt->repeat > 1 ? opt->repeat : 1;
-    double *secs = malloc((size_t)runs * sizeof *secs);
+    double *secs = malloc((size_t)runs * 2 * sizeof *secs), *xsecs = secs + runs;
     if (!secs) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     for (int i = 0; i < runs; i++) {
         /* the iterations poll the interrupt themselves (src/graph/pagerank_cpu.c) */
@@ -198,11 +199,13 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
             return st;
         }
         secs[i] = s.seconds;
+        xsecs[i] = s.exchange_seconds;
     }
     result->iterations = s.iterations;
     result->converged = s.converged;
     result->residual = s.residual;
     result->seconds = kiln_median(secs, (size_t)runs);
+    result->exchange_seconds = kiln_median(xsecs, (size_t)runs);
     result->precision = opt->precision == KILN_PRECISION_FLOAT32 ? KILN_PRECISION_FLOAT32 : KILN_PRECISION_FLOAT64;
     free(secs);
     return KILN_OK;

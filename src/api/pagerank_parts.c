@@ -119,10 +119,13 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
     const kiln_graph *g = r->g;
     const size_t elem = r->use_double ? sizeof(double) : sizeof(float);
     kiln_status st = KILN_OK;
-    for (int i = 0; i < r->k && st == KILN_OK; i++) st = ops->pr_part_put(r->part[i], y0, 0, g->n);
+    for (int i = 0; i < r->k && st == KILN_OK; i++) {
+        st = ops->pr_part_put(r->part[i], y0, 0, g->n);
+        (void)ops->pr_part_share_seconds(r->part[i]); /* from zero */
+    }
     if (st != KILN_OK) return st;
     const double threshold = (double)g->n * r->prob->tol;
-    double dang = dang0, res = 0, t0 = kiln_now();
+    double dang = dang0, res = 0, t0 = kiln_now(), staged = 0;
     int it = 0, converged = 0;
     while (it < r->prob->max_iter) {
         int stop = kiln_ctx_interrupt_requested(ctx);
@@ -138,6 +141,7 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
         if (split) {
             /* this process's new rows through the host to the others, theirs back */
             const uint64_t v0 = r->bound[0], v1 = r->bound[1];
+            const double t = kiln_now();
             if (st == KILN_OK) {
                 ops->pr_part_flip(r->part[0]);
                 st = ops->pr_part_get(r->part[0], host_y, v0, v1 - v0);
@@ -150,6 +154,7 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             if (ask) return kiln_interrupted(ctx); /* this one or another process asked to stop */
             st = ops->pr_part_put(r->part[0], host_y, 0, v0);
             if (st == KILN_OK) st = ops->pr_part_put(r->part[0], host_y, v1, g->n - v1);
+            staged += kiln_now() - t;
             sum_res = sums[0];
             sum_dang = sums[1];
         } else {
@@ -171,6 +176,12 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
     /* every part holds the whole y now: the first one's comes back (its copy waits for the shares) */
     st = ops->pr_part_get(r->part[0], host_y, 0, g->n);
     s->seconds = kiln_now() - t0;
+    /* the slowest device's shares, or this process's staging and exchange */
+    s->exchange_seconds = staged;
+    for (int i = 0; i < r->k && !split; i++) {
+        const double x = ops->pr_part_share_seconds(r->part[i]);
+        if (x > s->exchange_seconds) s->exchange_seconds = x;
+    }
     s->iterations = it;
     s->converged = converged;
     s->residual = res;
@@ -228,12 +239,18 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     const int runs = repeat > 1 ? repeat : 1;
     double *secs = malloc((size_t)runs * sizeof *secs);
     if (st == KILN_OK && !secs) st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    double *xsecs = malloc((size_t)runs * sizeof *xsecs);
+    if (st == KILN_OK && !xsecs) st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     for (int i = 0; i < runs && st == KILN_OK; i++) {
         st = iterate(&r, split, y0, dang0, host_y, stats);
-        if (st == KILN_OK) secs[i] = stats->seconds;
+        if (st == KILN_OK) {
+            secs[i] = stats->seconds;
+            xsecs[i] = stats->exchange_seconds;
+        }
     }
     if (st == KILN_OK) {
         stats->seconds = kiln_median(secs, (size_t)runs);
+        stats->exchange_seconds = kiln_median(xsecs, (size_t)runs);
         for (uint64_t v = 0; v < g->n; v++) {
             const uint32_t at = r.old2new[v];
             const double y = use_double ? ((double *)host_y)[at] : (double)((float *)host_y)[at];
@@ -243,6 +260,7 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     for (int i = 0; i < r.k; i++)
         if (r.part[i]) ctx->gpu->pr_part_close(r.part[i]);
     free(secs);
+    free(xsecs);
     free(r.new2old);
     free(r.old2new);
     if (!use_double) free(y0);

@@ -205,6 +205,8 @@ struct kiln_gpu_ops {
     kiln_status (*pr_part_sums)(kiln_gpu_pr_part *p, double *res, double *dangling);
     kiln_status (*pr_part_share)(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
     void (*pr_part_flip)(kiln_gpu_pr_part *p);
+    /* seconds the shares into p took on its stream since the last call (device events) */
+    double (*pr_part_share_seconds)(kiln_gpu_pr_part *p);
     void (*pr_part_close)(kiln_gpu_pr_part *p);
 };
 

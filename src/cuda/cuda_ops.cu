@@ -36,6 +36,7 @@ static kiln_gpu_ops make_ops()
     ops.pr_part_sums = kiln_cuda_pr_part_sums;
     ops.pr_part_share = kiln_cuda_pr_part_share;
     ops.pr_part_flip = kiln_cuda_pr_part_flip;
+    ops.pr_part_share_seconds = kiln_cuda_pr_part_share_seconds;
     ops.pr_part_close = kiln_cuda_pr_part_close;
     return ops;
 }

@@ -78,6 +78,7 @@ kiln_status kiln_cuda_pr_part_launch(kiln_gpu_pr_part *p, double dangling);
 kiln_status kiln_cuda_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dangling);
 kiln_status kiln_cuda_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
 void kiln_cuda_pr_part_flip(kiln_gpu_pr_part *p);
+double kiln_cuda_pr_part_share_seconds(kiln_gpu_pr_part *p);
 void kiln_cuda_pr_part_close(kiln_gpu_pr_part *p);
 
 /* merkle.cu */

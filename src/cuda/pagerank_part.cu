@@ -25,10 +25,17 @@ struct kiln_gpu_pr_part {
     unsigned pass = 1; /* number of the next pass: its value mod 6 is the kernel's phase */
     Slot *h_prev = nullptr, *h_sums = nullptr; /* pinned ring entries: written before, read after a pass */
     uint32_t peers_tried = 0; /* ordinals whose peer access this part's device has asked for */
+    /* the shares into this part's next, timed on its stream: from the first share of a pass to
+     * the flip; the time is added once the stream has passed the second event */
+    cudaEvent_t share_begin = nullptr, share_end = nullptr;
+    bool sharing = false, share_timed = false;
+    double share_ms = 0;
     virtual ~kiln_gpu_pr_part()
     {
         if (h_prev) cudaFreeHost(h_prev);
         if (h_sums) cudaFreeHost(h_sums);
+        if (share_begin) cudaEventDestroy(share_begin);
+        if (share_end) cudaEventDestroy(share_end);
     }
     virtual kiln_status relabel(const kiln_gpu_pr_part_spec &s, const uint32_t *old2new) = 0;
     /* queues pass `pass` on the part's stream, its ring entries copied from h_prev and to h_sums */
@@ -87,6 +94,8 @@ kiln_status Part<T, Off>::relabel(const kiln_gpu_pr_part_spec &s, const uint32_t
     KILN_CUDA_TRY(cudaMallocHost(reinterpret_cast<void **>(&h_sums), kSlots * sizeof(Slot)), "cudaMallocHost (sums)");
     memset(h_prev, 0, kSlots * sizeof(Slot));
     memset(h_sums, 0, kSlots * sizeof(Slot));
+    KILN_CUDA_TRY(cudaEventCreate(&share_begin), "cudaEventCreate");
+    KILN_CUDA_TRY(cudaEventCreate(&share_end), "cudaEventCreate");
     memset(&a, 0, sizeof a);
     a.off = lay.off.p;
     a.src = lay.src.p;
@@ -150,6 +159,19 @@ kiln_status open_part(kiln_gpu *st, const kiln_gpu_pr_part_spec *s, uint32_t *or
     return KILN_OK;
 }
 
+/* Adds the last pass's share time once its events have passed. */
+kiln_status collect_share_time(kiln_gpu_pr_part *p)
+{
+    if (!p->share_timed) return KILN_OK;
+    kiln_gpu *st = p->st;
+    KILN_CUDA_TRY(cudaEventSynchronize(p->share_end), "cudaEventSynchronize (shares)");
+    float ms = 0;
+    KILN_CUDA_TRY(cudaEventElapsedTime(&ms, p->share_begin, p->share_end), "cudaEventElapsedTime (shares)");
+    p->share_ms += ms;
+    p->share_timed = false;
+    return KILN_OK;
+}
+
 } // namespace
 
 kiln_status kiln_cuda_pr_part_open(kiln_gpu *st, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
@@ -202,7 +224,7 @@ kiln_status kiln_cuda_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, 
                                   count * p->elem, cudaMemcpyDeviceToHost, st->stream),
                   "cudaMemcpyAsync (rank vector from the device)");
     KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "cudaStreamSynchronize (rank vector from the device)");
-    return KILN_OK;
+    return collect_share_time(p);
 }
 
 kiln_status kiln_cuda_pr_part_launch(kiln_gpu_pr_part *p, double dangling)
@@ -220,6 +242,8 @@ kiln_status kiln_cuda_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dan
     kiln_gpu *st = p->st;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
     KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "PageRank part pass");
+    kiln_status cs = collect_share_time(p);
+    if (cs != KILN_OK) return cs;
     double r = 0, d = 0;
     for (int i = 0; i < kSlots; i++) {
         r += p->h_sums[i].res;
@@ -248,13 +272,35 @@ kiln_status kiln_cuda_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_par
         }
     }
     if (!src->rows) return KILN_OK;
+    if (!dst->sharing) {
+        KILN_CUDA_TRY(cudaEventRecord(dst->share_begin, st->stream), "cudaEventRecord (shares)");
+        dst->sharing = true;
+    }
     const size_t at = src->v0 * src->elem, bytes = src->rows * src->elem;
     KILN_CUDA_TRY(cudaMemcpyPeerAsync(dst->y[1 - dst->cur] + at, to, src->y[1 - src->cur] + at, from, bytes, st->stream),
                   "cudaMemcpyPeerAsync (rank vector slice)");
     return KILN_OK;
 }
 
-void kiln_cuda_pr_part_flip(kiln_gpu_pr_part *p) { p->cur = 1 - p->cur; }
+void kiln_cuda_pr_part_flip(kiln_gpu_pr_part *p)
+{
+    p->cur = 1 - p->cur;
+    if (p->sharing) {
+        cudaSetDevice(p->st->ordinal);
+        /* a failed record leaves the pass untimed; the copies themselves are checked */
+        p->share_timed = cudaEventRecord(p->share_end, p->st->stream) == cudaSuccess;
+        p->sharing = false;
+    }
+}
+
+double kiln_cuda_pr_part_share_seconds(kiln_gpu_pr_part *p)
+{
+    cudaSetDevice(p->st->ordinal);
+    if (collect_share_time(p) != KILN_OK) (void)cudaGetLastError();
+    const double s = p->share_ms * 1e-3;
+    p->share_ms = 0;
+    return s;
+}
 
 void kiln_cuda_pr_part_close(kiln_gpu_pr_part *p)
 {

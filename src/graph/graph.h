@@ -172,6 +172,7 @@ typedef struct kiln_pr_problem {
 typedef struct kiln_pr_cpu_stats {
     int iterations, converged;
     double residual, seconds;
+    double exchange_seconds; /* of seconds: sharing slices between parts (processes or devices) */
 } kiln_pr_cpu_stats;
 /* single: y stored in float32 (sums stay float64). */
 kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,

@@ -121,11 +121,13 @@ static void row_range(const kiln_graph *g, const kiln_pr_split *split, int64_t *
 /* After a pass: with a split, completes y_out from the other parts and sums the L1 change and the
  * dangling mass over them; *stop in: this part asks to stop (interrupt), out: some part does.
  * Returns 0, or -1 when the exchange failed. */
-static int meet(const kiln_pr_split *split, void *y_out, size_t elem, double *res, double *dang, int *stop)
+static int meet(const kiln_pr_split *split, void *y_out, size_t elem, double *res, double *dang, int *stop,
+                double *spent)
 {
     if (!split) return 0;
-    double sums[2] = {*res, *dang};
+    double sums[2] = {*res, *dang}, t = kiln_now();
     if (split->exchange(split->arg, y_out, elem, sums, stop) != 0) return -1;
+    *spent += kiln_now() - t;
     *res = sums[0];
     *dang = sums[1];
     return 0;
@@ -177,7 +179,7 @@ static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t v = 0; v < n; v++) a[v] = (float)ranks[v];
     const double threshold = (double)n * p->tol;
-    double t0 = kiln_now(), res = 0;
+    double t0 = kiln_now(), res = 0, spent = 0;
     int it = 0, converged = 0;
     while (it < p->max_iter) {
         int stop = kiln_ctx_interrupt_requested(ctx);
@@ -187,7 +189,7 @@ static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr
             return kiln_interrupted(ctx);
         }
         res = pass_f32(g, p, a, b, v0, v1, dang, &dang, threads);
-        if (meet(split, b, sizeof *b, &res, &dang, &stop) != 0 || stop) {
+        if (meet(split, b, sizeof *b, &res, &dang, &stop, &spent) != 0 || stop) {
             free(a);
             free(b);
             return stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
@@ -203,6 +205,7 @@ static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr
         }
     }
     stats->seconds = kiln_now() - t0;
+    stats->exchange_seconds = spent;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t v = 0; v < n; v++) {
         double W = out_scale(g, v);
@@ -239,7 +242,7 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
     double *a = ranks, *b = y, dang;
     to_y(g, p->nstart, a, &dang, threads);
     const double threshold = (double)n * p->tol;
-    double t0 = kiln_now(), res = 0;
+    double t0 = kiln_now(), res = 0, spent = 0;
     int it = 0, converged = 0;
     while (it < p->max_iter) {
         int stop = kiln_ctx_interrupt_requested(ctx);
@@ -248,7 +251,7 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
             return kiln_interrupted(ctx);
         }
         res = pass(g, p, a, b, v0, v1, dang, &dang, threads);
-        if (meet(split, b, sizeof *b, &res, &dang, &stop) != 0 || stop) {
+        if (meet(split, b, sizeof *b, &res, &dang, &stop, &spent) != 0 || stop) {
             free(y);
             return stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
         }
@@ -275,6 +278,7 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
     stats->converged = converged;
     stats->residual = res;
     stats->seconds = secs;
+    stats->exchange_seconds = spent;
     return KILN_OK;
 }
 
