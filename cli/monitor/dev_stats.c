@@ -7,23 +7,31 @@
 #include "../progress.h"
 #include "health_out.h"
 
+void dev_stats_id(const int *ordinals, int n, int i, char *out, size_t len)
+{
+    int seen = 0, repeats = 0;
+    for (int j = 0; j < n; j++) {
+        if (ordinals[j] != ordinals[i]) continue;
+        if (j < i) seen++;
+        repeats++;
+    }
+    if (ordinals[i] < 0) snprintf(out, len, "cpu");
+    else if (repeats > 1) snprintf(out, len, "cuda:%d#%d", ordinals[i] & 0xffff, seen & 0xf);
+    else snprintf(out, len, "cuda:%d", ordinals[i] & 0xffff);
+}
+
 void dev_stats_init(dev_stats *s, const kiln_ctx *ctx, double temp_limit, health_log_fn log)
 {
     memset(s, 0, sizeof *s);
     s->n = kiln_ctx_device_count(ctx);
     if (s->n > MON_MAX_DEVICES) s->n = MON_MAX_DEVICES; /* cannot happen: the library holds 16 too */
+    int ordinals[MON_MAX_DEVICES];
+    for (int i = 0; i < s->n; i++) ordinals[i] = kiln_ctx_device_ordinal(ctx, i);
     for (int i = 0; i < s->n; i++) {
         dev_stat *d = &s->d[i];
-        d->ordinal = kiln_ctx_device_ordinal(ctx, i);
-        int index = d->ordinal < 0 ? 0 : d->ordinal + 1, seen = 0, repeats = 0;
-        for (int j = 0; j < s->n; j++) {
-            if (kiln_ctx_device_ordinal(ctx, j) != d->ordinal) continue;
-            if (j < i) seen++;
-            repeats++;
-        }
-        if (d->ordinal < 0) snprintf(d->id, sizeof d->id, "cpu");
-        else if (repeats > 1) snprintf(d->id, sizeof d->id, "cuda:%d#%d", d->ordinal & 0xffff, seen & 0xf);
-        else snprintf(d->id, sizeof d->id, "cuda:%d", d->ordinal & 0xffff);
+        d->ordinal = ordinals[i];
+        int index = d->ordinal < 0 ? 0 : d->ordinal + 1;
+        dev_stats_id(ordinals, s->n, i, d->id, sizeof d->id);
         kiln_device_info info;
         if (s->n == 1 || kiln_device_get(index, &info) != KILN_OK)
             snprintf(d->name, sizeof d->name, "%s", kiln_ctx_device_name(ctx));
