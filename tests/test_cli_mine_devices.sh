@@ -40,14 +40,15 @@ assert "nonce=3932395645 " in text and re.search(r"^hashes=%d " % count, text, r
 assert [i for i, _ in dev] == ["cuda:0#0", "cuda:0#1"] and sum(int(h) for _, h in dev) == count, dev
 EOF
 
-# the endpoint: a target nothing meets, read while mining
+# the endpoint: a target nothing meets, read while mining (scrypt: a GPU would search all 2^32
+# sha256d nonces within a second)
 python3 - "$kiln" "$here/monitor" "$tmp" << 'EOF' && ok || bad "the endpoint on cuda:0,0"
 import json, os, signal, subprocess, sys, time
 kiln, mon, tmp = sys.argv[1:4]
 sys.path.insert(0, mon)
 import probe
 err = os.path.join(tmp, "api.err")
-p = subprocess.Popen([kiln, "mine", "--header", probe.HEADER, "--target", "0" * 63 + "1", "--device", "cuda:0,0",
+p = subprocess.Popen([kiln, "mine", "--algo", "scrypt", "--header", probe.HEADER, "--target", "0" * 63 + "1", "--device", "cuda:0,0",
                       "--duration", "20", "--api-listen", "0", "--json", "--quiet"], stdout=subprocess.PIPE,
                      stderr=open(err, "w"))
 try:
