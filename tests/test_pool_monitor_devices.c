@@ -58,8 +58,14 @@ static void test_rates(void)
     s.d[1].hashes += 100;
     s.d[1].seconds += 0.25;
     CHECK(dev_stats_hashes(&s, 0) == 3600 && dev_stats_seconds(&s, 0) == 1.5, "device 0 with its search under way");
-    dev_stats_rates(&s, 0, 0, line, sizeof line);
+    dev_stats_rates(&s, 0, 0, line, sizeof line); /* since the start: 3600 in 1.5 s, 2100 in 1.25 s */
+    CHECK_STR(line, "cuda:0#0 2.40 kH/s, cuda:0#1 1.68 kH/s");
+    dev_stats_rates(&s, 1, 0, line, sizeof line); /* since the mark: 600 in 0.5 s, 100 in 0.25 s */
     CHECK_STR(line, "cuda:0#0 1.20 kH/s, cuda:0#1 400.00 H/s");
+    s.d[1].hashes += 500;
+    s.d[1].seconds += 0.5;
+    dev_stats_rates(&s, 1, 0, line, sizeof line); /* and since that one */
+    CHECK_STR(line, "cuda:0#0 0.00 H/s, cuda:0#1 1.00 kH/s");
     CHECK(dev_stats_shown(&s, 0, 99) == 3600, "a set shows each device's own count");
     s.n = 1;
     dev_stats_rates(&s, 0, 0, line, sizeof line);

@@ -90,7 +90,7 @@ void dev_stats_publish(dev_stats *s, mon_snapshot *p, mon_rates *total, uint64_t
     mon_publish(p);
 }
 
-void dev_stats_rates(dev_stats *s, int mark, int with_health, char *out, size_t n)
+void dev_stats_rates(dev_stats *s, int since_mark, int with_health, char *out, size_t n)
 {
     size_t k = 0;
     out[0] = '\0';
@@ -98,15 +98,16 @@ void dev_stats_rates(dev_stats *s, int mark, int with_health, char *out, size_t 
     for (int i = 0; i < s->n && k < n; i++) {
         dev_stat *d = &s->d[i];
         uint64_t h = dev_stats_hashes(s, i);
-        double t = dev_stats_seconds(s, i), dt = t - d->mark_seconds;
+        double t = dev_stats_seconds(s, i), dt = since_mark ? t - d->mark_seconds : t;
+        uint64_t dh = since_mark ? h - d->mark_hashes : h;
         char r[32], hl[96] = "";
-        format_rate(dt > 0 ? (double)(h - d->mark_hashes) / dt : 0, "H/s", r, sizeof r);
+        format_rate(dt > 0 ? (double)dh / dt : 0, "H/s", r, sizeof r);
         if (with_health) health_format(&d->hw.h, hl, sizeof hl);
         int w = snprintf(out + k, n - k, "%s%s %s%s%s%s", i ? ", " : "", d->id, r, hl[0] ? " " : "", hl,
                          d->hw.paused ? " PAUSED" : "");
         if (w < 0) break;
         k += (size_t)w;
-        if (mark) {
+        if (since_mark) {
             d->mark_hashes = h;
             d->mark_seconds = t;
         }

@@ -47,10 +47,10 @@ int dev_stats_poll(dev_stats *s, double now);
 /* Fills the snapshot's totals (hashes: the loop's count; rates from `total`) and its devices, then
  * publishes it (mon_publish). */
 void dev_stats_publish(dev_stats *s, mon_snapshot *p, mon_rates *total, uint64_t hashes, double now);
-/* "cuda:0 4.36 GH/s, cuda:1 4.35 GH/s": each device's rate, its nonces over its busy time since
- * the last call with `mark` (since the start without one), and its health where known (with_health);
- * "" for a context of one device. */
-void dev_stats_rates(dev_stats *s, int mark, int with_health, char *out, size_t n);
+/* "cuda:0 4.36 GH/s, cuda:1 4.35 GH/s": each device's rate, its nonces over its busy time, and its
+ * health where known (with_health); "" for a context of one device. since_mark: since the last
+ * such call (the previous statistics line), which this one then marks; else since the start. */
+void dev_stats_rates(dev_stats *s, int since_mark, int with_health, char *out, size_t n);
 /* The text summaries' lines after the total's, for a set only: "device=ID hashes=N seconds=S
  * rate=R" on stdout. */
 void dev_stats_print(const dev_stats *s);

@@ -230,8 +230,9 @@ void miner_print_stats(miner *m, double now, int final)
     pool_url_format(&m->c->addr, u, sizeof u);
     int h = (int)(up / 3600), mi = (int)(up / 60) % 60, se = (int)up % 60;
     char hl[96] = "", devs[800];
-    /* a set: each device's rate since the last line (and its health); one device: its health */
-    dev_stats_rates(&m->ds, 1, 1, devs, sizeof devs);
+    /* a set: each device's rate since the last line, the run's at the end (and its health); one
+     * device: its health */
+    dev_stats_rates(&m->ds, !final, 1, devs, sizeof devs);
     if (m->ds.n == 1) health_format(&m->ds.d[0].hw.h, hl, sizeof hl);
     plog("%s%s%s%s | accepted %llu rejected %llu stale %llu | difficulty %g | uptime %d:%02d:%02d | %s %s%s%s%s", r,
          devs[0] ? " [" : "", devs, devs[0] ? "]" : "", (unsigned long long)s->accepted, (unsigned long long)s->rejected,
