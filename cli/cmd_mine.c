@@ -9,6 +9,7 @@
 #include "demo_block.h"
 #include "interrupt.h"
 #include "json_out.h"
+#include "monitor/dev_stats.h"
 #include "monitor/health_out.h"
 #include "monitor/health_watch.h"
 #include "monitor/mon.h"
@@ -21,8 +22,8 @@
 typedef struct mine_state {
     int json;
     double deadline; /* 0 = none */
-    /* the monitoring endpoint's view and the device's health (cli/monitor/) */
-    health_watch hw;
+    /* the monitoring endpoint's view and the devices' counts and health (cli/monitor/) */
+    dev_stats ds;
     mon_rates rates;
     mon_snapshot snap;
     double next_publish;
@@ -30,7 +31,7 @@ typedef struct mine_state {
 
 static void solo_publish(mine_state *m, uint64_t done, double now)
 {
-    mon_publish_device(&m->snap, &m->rates, done, now, m->hw.paused, &m->hw.h);
+    dev_stats_publish(&m->ds, &m->snap, &m->rates, done, now);
     m->next_publish = now + 0.1;
 }
 
@@ -55,16 +56,25 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
 
 static int on_progress(void *user, uint64_t done, uint64_t total)
 {
-    (void)total;
     mine_state *m = user;
     double now = cli_now();
     /* --temp-limit: the device rests here, between launches, until it has cooled */
-    while (health_watch_poll(&m->hw, now) && !cli_interrupted() && !(m->deadline > 0 && now >= m->deadline)) {
+    while (dev_stats_poll(&m->ds, now) && !cli_interrupted() && !(m->deadline > 0 && now >= m->deadline)) {
         solo_publish(m, done, now);
         nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
         now = cli_now();
     }
     if (now >= m->next_publish) solo_publish(m, done, now);
+    if (m->ds.n > 1 && progress_due()) { /* a set: the total and each device (one device: the library's line) */
+        char nd[32], nt[32], r[32], devs[600];
+        format_count((double)done, nd, sizeof nd);
+        format_count((double)total, nt, sizeof nt);
+        double el = now - m->snap.started;
+        format_rate(el > 0 ? (double)done / el : 0, "H/s", r, sizeof r);
+        dev_stats_rates(&m->ds, 0, 0, devs, sizeof devs);
+        progress_show("scan: %s/%s nonces (%.0f%%), %s: %s", nd, nt, total ? 100.0 * (double)done / (double)total : 0,
+                      r, devs);
+    }
     return m->deadline > 0 && now >= m->deadline;
 }
 
@@ -229,16 +239,13 @@ int cmd_mine(int argc, char **argv)
     static mine_state m;
     memset(&m, 0, sizeof m);
     m.json = pa.json;
-    health_watch_init(&m.hw, ctx, pa.temp_limit, health_log_mine);
+    dev_stats_init(&m.ds, ctx, pa.temp_limit, health_log_mine);
     m.snap.started = cli_now();
     snprintf(m.snap.mode, sizeof m.snap.mode, "solo");
     snprintf(m.snap.algo, sizeof m.snap.algo, "%s", pa.algo->name);
     snprintf(m.snap.source, sizeof m.snap.source, "%s", demo ? "demo" : "header");
     m.snap.online = 1;
     m.snap.temp_limit = pa.temp_limit;
-    m.snap.ndev = 1;
-    snprintf(m.snap.dev[0].id, sizeof m.snap.dev[0].id, "%s", m.hw.id);
-    snprintf(m.snap.dev[0].name, sizeof m.snap.dev[0].name, "%s", kiln_ctx_device_name(ctx));
     solo_publish(&m, 0, m.snap.started);
     if (api_listen && (code = api_start(cmd, api_listen)) != 0) goto done;
     if (pa.duration > 0) m.deadline = cli_now() + pa.duration;
@@ -252,9 +259,9 @@ int cmd_mine(int argc, char **argv)
     json_str("algo", pa.algo->name);
     json_str("device", kiln_ctx_device_name(ctx));
     json_array("found");
-    progress_attach(ctx);
+    if (m.ds.n == 1) progress_attach(ctx); /* a set draws its own line (on_progress) */
     kiln_scan_result res;
-    st = kiln_scan(ctx, &job, &res);
+    st = dev_stats_scan(&m.ds, ctx, &job, &res);
     progress_end();
     solo_publish(&m, res.hashes, cli_now());
     json_close();
@@ -267,14 +274,19 @@ int cmd_mine(int argc, char **argv)
     json_num("rate", rate, "%.0f");
     json_bool("exhausted", st == KILN_NOT_FOUND);
     json_bool("interrupted", signal_name != NULL);
-    health_json_out("health", &m.hw.h);
+    health_json_out("health", &m.ds.d[0].hw.h);
     if (signal_name) json_str("signal", signal_name);
-    if (!pa.json && (st == KILN_OK || st == KILN_NOT_FOUND || st == KILN_STOPPED))
+    dev_stats_json_out(&m.ds, "devices", res.hashes);
+    if (!pa.json && (st == KILN_OK || st == KILN_NOT_FOUND || st == KILN_STOPPED)) {
         printf("hashes=%llu seconds=%.3f rate=%.0f\n", (unsigned long long)res.hashes, res.seconds, rate);
+        dev_stats_print(&m.ds);
+    }
     if (signal_name) fprintf(stderr, "kiln mine: stopped by %s\n", signal_name);
-    char hl[96];
-    health_format(&m.hw.h, hl, sizeof hl);
-    if (hl[0]) fprintf(stderr, "kiln mine: %s health: %s\n", m.hw.id, hl);
+    for (int i = 0; i < m.ds.n; i++) {
+        char hl[96];
+        health_format(&m.ds.d[i].hw.h, hl, sizeof hl);
+        if (hl[0]) fprintf(stderr, "kiln mine: %s health: %s\n", m.ds.d[i].id, hl);
+    }
     if (res.false_candidates)
         fprintf(stderr, "kiln mine: warning: %llu device candidates failed the CPU re-check\n",
                 (unsigned long long)res.false_candidates);

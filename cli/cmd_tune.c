@@ -58,6 +58,23 @@ int tune_grid_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, cons
     return code;
 }
 
+/* One sweep on ctx, cached under its GPU model unless cut short or custom. */
+static int tune_one(kiln_ctx *ctx, tune_fn fn, const kiln_workload *w, kiln_kind kind, const kiln_tune_axis *axes,
+                    int naxes, const tune_args *a, const char *name, int custom)
+{
+    const char *cmd = "tune";
+    progress_attach(ctx);
+    tune_entry best;
+    memset(&best, 0, sizeof best);
+    int code = fn(ctx, w, kind, axes, naxes, a, &best);
+    progress_end();
+    /* a sweep cut short caches nothing, even when the signal came after its last measurement */
+    if (code == EXIT_OK && cli_interrupted()) code = cli_interrupt_exit(cmd);
+    if (code == EXIT_OK && custom) printf("not cached: the cache holds the batch KDF's shape for N=16384, r=8, p=1\n");
+    else if (code == EXIT_OK && best.rate > 0) tune_cache_save(ctx, name, &best);
+    return code;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     const char *cmd = "tune", *algo_s = "sha256d", *device = "auto", *leaves_s = NULL;
@@ -68,7 +85,8 @@ int cmd_tune(int argc, char **argv)
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "what to tune (default sha256d)", .kinds = KILN_KIND_ALL, .bench = 2},
-        {"--device", OPT_DEVICE, &device, "auto|cuda|cuda:I", "the GPU (default auto)", .modes = 0},
+        {"--device", OPT_DEVICE, &device, "auto|cuda|cuda:I|cuda:I,J|cuda:all",
+         "the GPU (default auto); a set: each GPU model in it once", .modes = 0},
         {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per shape (default 0.3; key derivation 3)",
          .modes = KILN_KIND_SEARCH | KDF, .hi = 60},
         {"-N", OPT_U64, &N, "n", "key derivation cost N (default 16384; others are not cached)", .modes = KDF,
@@ -106,16 +124,36 @@ int cmd_tune(int argc, char **argv)
 
     kiln_ctx *ctx = cli_open_tune_gpu(cmd, device, &code);
     if (!ctx) return code;
-    progress_attach(ctx);
-    tune_entry best;
-    memset(&best, 0, sizeof best);
-    code = fn(ctx, w, kind, axes, naxes, &a, &best);
-    progress_end();
-    /* a sweep cut short caches nothing, even when the signal came after its last measurement */
-    if (code == EXIT_OK && cli_interrupted()) code = cli_interrupt_exit(cmd);
     int custom = kind == KILN_KIND_KDF && (cli_given(&c, "-N") || cli_given(&c, "-r") || cli_given(&c, "-p"));
-    if (code == EXIT_OK && custom) printf("not cached: the cache holds the batch KDF's shape for N=16384, r=8, p=1\n");
-    else if (code == EXIT_OK && best.rate > 0) tune_cache_save(ctx, name, &best);
+    const int n = kiln_ctx_device_count(ctx);
+    if (n == 1) {
+        code = tune_one(ctx, fn, w, kind, axes, naxes, &a, name, custom);
+        kiln_ctx_free(ctx);
+        return code;
+    }
+    /* a set: the cache holds a shape per GPU model (every device of a set runs the context's one
+     * shape), so each model of the set is swept once, alone on its first device */
+    int ordinals[16], nord = 0;
+    char models[16][128];
+    for (int i = 0; i < n && nord < 16; i++) {
+        kiln_device_info info;
+        int ord = kiln_ctx_device_ordinal(ctx, i), seen = 0;
+        if (kiln_device_get(ord + 1, &info) != KILN_OK) snprintf(info.name, sizeof info.name, "cuda:%d", ord);
+        for (int j = 0; j < nord; j++) seen |= strcmp(models[j], info.name) == 0;
+        if (seen) continue;
+        ordinals[nord] = ord;
+        snprintf(models[nord++], sizeof models[0], "%s", info.name);
+    }
     kiln_ctx_free(ctx);
+    printf("a set of %d devices, %d GPU model%s: each tuned once, on its first device\n", n, nord, nord > 1 ? "s" : "");
+    code = EXIT_OK;
+    for (int j = 0; j < nord && code == EXIT_OK; j++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "cuda:%d", ordinals[j]);
+        printf("%s%s (%s)\n", j ? "\n" : "", spec, models[j]);
+        if (!(ctx = cli_open_tune_gpu(cmd, spec, &code))) break;
+        code = tune_one(ctx, fn, w, kind, axes, naxes, &a, name, custom);
+        kiln_ctx_free(ctx);
+    }
     return code;
 }

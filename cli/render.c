@@ -6,6 +6,8 @@
 static void add(render_words *w, const char *s, size_t len)
 {
     if (w->n == RENDER_MAX_WORDS || len == 0 || len >= sizeof w->word[0]) return;
+    for (int i = 0; i < w->n; i++) /* "cuda:I|cuda:I,J": one stem "cuda:" */
+        if (strlen(w->word[i]) == len && memcmp(w->word[i], s, len) == 0) return;
     memcpy(w->word[w->n], s, len);
     w->word[w->n][len] = '\0';
     w->n++;

@@ -28,11 +28,12 @@ int tune_cache_parse_line(const char *line, tune_entry *e);
 int tune_cache_lookup(const char *path, const char *algo, const char *device, tune_entry *out);
 /* Adds or replaces the entry, creating the directory; 0 on success, -1 with errno set. */
 int tune_cache_store(const char *path, const tune_entry *e);
-/* Stores the tuning result e under algo and the context's device name, and tells the user where
- * it went (stdout) or why it was not cached (stderr). */
+/* Stores the tuning result e under algo and the context's GPU model (its device name; on a set,
+ * its first device's), and tells the user where it went (stdout) or why it was not cached (stderr). */
 void tune_cache_save(kiln_ctx *ctx, const char *algo, tune_entry *e);
-/* Applies the cached launch shape of a workload's kind (its bench name) to a GPU context; does
- * nothing for the CPU or without an entry. A tree's shape goes into the fields of *tree left 0. */
+/* Applies the cached launch shape of a workload's kind (its bench name) to a GPU context (a set:
+ * its first device's model's, as every device of a set runs one shape); does nothing for the CPU
+ * or without an entry. A tree's shape goes into the fields of *tree left 0. */
 void tune_cache_apply(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, kiln_merkle_opts *tree);
 
 #endif

@@ -480,6 +480,23 @@ typedef struct kiln_scan_result {
  * on a GPU): result counts the launches done and their nonces (found may be nonzero). */
 kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *result);
 
+/* One device's part of a search (kiln_scan_devices). */
+typedef struct kiln_scan_device {
+    int ordinal; /* kiln_ctx_device_ordinal: the CUDA ordinal, -1 for the CPU */
+    uint64_t hashes; /* nonces this device searched */
+    double seconds; /* its busy time: the wall time of its own launches on a device set; on a context
+                     * of one device (a GPU or the CPU) the search's time so far */
+} kiln_scan_device;
+
+/* kiln_scan, and each device's part of it: devices[i] is the context's i-th device, and ndevices
+ * must be at least kiln_ctx_device_count(ctx) (else KILN_ERR_INPUT). The entries are zeroed when
+ * the search starts and brought up to date after each launch, before on_progress runs, so the
+ * callback may read them (on the calling thread). Their hashes sum to result->hashes; a device's
+ * rate is its hashes over its seconds. A context of one device has one entry equal to the total.
+ * kiln_scan is this call with devices NULL. */
+kiln_status kiln_scan_devices(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *result,
+                              kiln_scan_device *devices, int ndevices);
+
 /* GPU launch shape: threads per block and nonces per thread.
  * Values of 0 mean "the built-in default". Ignored by the CPU backend.
  * scrypt: a thread (or quad) hashes one nonce with its own scratchpad, and items_per_thread is the

@@ -137,6 +137,11 @@ check "mine --demo finds the real nonce" \
     'd["found"][0]["nonce"] == 3932395645 and d["found"][0]["hash"] == "0000000000000000000320283a032748cef8227873ff4872689bf23f1cda83a5" and d["interrupted"] is False and d["exhausted"] is False'
 run 1 mine --demo --device cpu --start 0 --count 1000 --json
 check "mine, nothing found" 'd["found"] == [] and d["hashes"] == 1000 and d["exhausted"] and d["exit"] == 1 and "no nonce" in d["error"]'
+# the devices: one, the CPU's, whose count is the 1000 nonces asked for (docs/JSON.md)
+check "mine, the CPU's device entry" '
+e = d["devices"]
+(len(e) == 1 and e[0]["id"] == "cpu" and e[0]["ordinal"] == -1 and e[0]["hashes"] == 1000 and e[0]["name"] == d["device"]
+ and e[0]["seconds"] > 0 and e[0]["health"]["source"] == "unavailable" and sorted(e[0]) == sorted(["id", "ordinal", "name", "hashes", "seconds", "rate", "health"]))'
 
 # ---------------------------------------------------------------- pagerank: NetworkX's top 3
 run 0 pagerank "$data/facebook_combined.txt" --undirected --device cpu --tol 1e-14 --max-iter 1000 --top 3 --json

@@ -18,10 +18,10 @@ int temp_guard_step(int paused, double limit, double temp)
     return temp > limit - TEMP_RESUME_BELOW;
 }
 
-void health_watch_init(health_watch *w, const kiln_ctx *ctx, double limit, health_log_fn log)
+void health_watch_init_index(health_watch *w, int index, double limit, health_log_fn log)
 {
     memset(w, 0, sizeof *w);
-    w->index = kiln_ctx_device_index(ctx);
+    w->index = index;
     if (w->index == 0) snprintf(w->id, sizeof w->id, "cpu");
     else snprintf(w->id, sizeof w->id, "cuda:%d", (w->index - 1) & 0xffff);
     w->limit = limit;

@@ -30,7 +30,8 @@ typedef struct health_watch {
 /* The pause decision alone: the new paused state for a reading (temp < 0: none). */
 int temp_guard_step(int paused, double limit, double temp);
 
-void health_watch_init(health_watch *w, const kiln_ctx *ctx, double limit, health_log_fn log);
+/* Watches the device of kiln_device_get index `index` (0 the CPU, 1.. the GPUs). */
+void health_watch_init_index(health_watch *w, int index, double limit, health_log_fn log);
 /* Reads the health when a reading is due and applies the limit; 1 while the device must rest. */
 int health_watch_poll(health_watch *w, double now);
 /* "71 C 250 W 1980/2619 MHz fan 40%" with what is known, or "" when the source is unavailable. */

@@ -8,18 +8,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static mon_snapshot latest;
 static int have;
 
-void mon_publish_device(mon_snapshot *s, mon_rates *r, uint64_t hashes, double now, int paused,
-                        const kiln_health *health)
-{
-    mon_rates_add(r, now, hashes);
-    s->hashes = s->dev[0].hashes = hashes;
-    s->rate_5s = s->dev[0].rate_5s = mon_rates_get(r, now, hashes, 5);
-    s->rate_60s = s->dev[0].rate_60s = mon_rates_get(r, now, hashes, 60);
-    s->dev[0].paused = paused;
-    s->dev[0].health = *health;
-    mon_publish(s);
-}
-
 void mon_publish(const mon_snapshot *s)
 {
     pthread_mutex_lock(&lock);

@@ -35,7 +35,9 @@ double mon_rates_get(const mon_rates *r, double now, uint64_t hashes, double win
 typedef struct mon_device {
     char id[16]; /* "cpu", "cuda:0" */
     char name[128];
+    int ordinal; /* CUDA ordinal; -1 for the CPU */
     uint64_t hashes;
+    double seconds; /* busy: the wall time of its own launches (kiln_scan_devices) */
     double rate_5s, rate_60s;
     int paused; /* by --temp-limit */
     kiln_health health;
@@ -59,10 +61,6 @@ typedef struct mon_snapshot {
 } mon_snapshot;
 
 void mon_publish(const mon_snapshot *s);
-/* For a loop on one device: the hash count and the 5 s / 60 s rates (total and device 0's), the
- * device's pause state and last health reading, then mon_publish. */
-void mon_publish_device(mon_snapshot *s, mon_rates *r, uint64_t hashes, double now, int paused,
-                        const kiln_health *health);
 /* 0 and *out, or -1 while nothing has been published yet. */
 int mon_read(mon_snapshot *out);
 

@@ -34,8 +34,9 @@ char *status_json(const mon_snapshot *s, double now)
     json_t *devs = json_pack("[]");
     for (int i = 0; devs && i < s->ndev; i++) {
         const mon_device *d = &s->dev[i];
-        json_array_append_new(devs, json_pack("{s:s, s:s, s:I, s:f, s:f, s:b, s:o}", "id", d->id, "name", d->name,
-                                              "hashes", (json_int_t)d->hashes, "rate_5s", d->rate_5s, "rate_60s",
+        json_array_append_new(devs, json_pack("{s:s, s:i, s:s, s:I, s:f, s:f, s:f, s:b, s:o}", "id", d->id, "ordinal",
+                                              d->ordinal, "name", d->name, "hashes", (json_int_t)d->hashes,
+                                              "busy_seconds", d->seconds, "rate_5s", d->rate_5s, "rate_60s",
                                               d->rate_60s, "paused", d->paused, "health", status_health_json(&d->health)));
     }
     json_t *o = json_pack(
@@ -130,6 +131,10 @@ char *status_metrics(const mon_snapshot *s, double now)
     family(&b, "kiln_hashes_total", "counter", "Nonces tried by each device.");
     for (int i = 0; i < s->ndev; i++)
         add(&b, "kiln_hashes_total{device=\"%s\"} %llu\n", s->dev[i].id, (unsigned long long)s->dev[i].hashes);
+    family(&b, "kiln_device_busy_seconds_total", "counter",
+           "Seconds each device spent in its own launches (its rate: hashes over these).");
+    for (int i = 0; i < s->ndev; i++)
+        add(&b, "kiln_device_busy_seconds_total{device=\"%s\"} %.3f\n", s->dev[i].id, s->dev[i].seconds);
     family(&b, "kiln_shares_total", "counter",
            "Shares by result: found (passed the CPU check), accepted, rejected, stale (not sent).");
     add(&b, "kiln_shares_total{result=\"found\"} %llu\n", (unsigned long long)s->found);

@@ -28,6 +28,21 @@ static int utf8_ok(const char *s)
     return 1;
 }
 
+/* "devices" of the --json summary: as dev_stats_json_out writes it for solo mining. */
+static json_t *devices_json(const dev_stats *ds, uint64_t total)
+{
+    json_t *a = json_pack("[]"); /* not json_array(): cli/json_out.c takes that name in this program */
+    for (int i = 0; a && i < ds->n; i++) {
+        double t = dev_stats_seconds(ds, i);
+        uint64_t h = dev_stats_shown(ds, i, total);
+        json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:I, s:f, s:f, s:o}", "id", ds->d[i].id, "ordinal",
+                                           ds->d[i].ordinal, "name", ds->d[i].name, "hashes", (json_int_t)h, "seconds",
+                                           t, "rate", t > 0 ? (double)h / t : 0.0, "health",
+                                           status_health_json(&ds->d[i].hw.h)));
+    }
+    return a;
+}
+
 static void summary(const miner *m, const pool_client *c, const pool_stats *s, const char *algo, kiln_ctx *ctx,
                     int json)
 {
@@ -51,7 +66,8 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
             (json_int_t)s->disconnects, "jobs", (json_int_t)s->jobs, "malformed", (json_int_t)s->malformed,
             "unknown_methods", (json_int_t)s->unknown, "unknown_answers", (json_int_t)s->unknown_answers, "accepted_work", s->accepted_work, "share_rate",
             mining > 0 ? s->accepted_work * 4294967296.0 / mining : 0.0);
-        if (o) json_object_set_new(o, "health", status_health_json(&m->hw.h));
+        if (o) json_object_set_new(o, "health", status_health_json(&m->ds.d[0].hw.h));
+        if (o) json_object_set_new(o, "devices", devices_json(&m->ds, s->hashes));
         char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (text) puts(text);
         free(text);
@@ -62,6 +78,7 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
                url, (unsigned long long)s->hashes, mining, rate, (unsigned long long)s->accepted,
                (unsigned long long)s->rejected, (unsigned long long)s->stale, (unsigned long long)s->blocks,
                (unsigned long long)s->reconnects);
+        dev_stats_print(&m->ds);
     }
     fflush(stdout);
     char r[32];
@@ -153,7 +170,7 @@ int pool_main(const pool_args *a)
     m.st = &stats;
     m.mo = &mo;
     m.rate = rate;
-    health_watch_init(&m.hw, ctx, mo.temp_limit, log_line);
+    dev_stats_init(&m.ds, ctx, mo.temp_limit, log_line);
     miner_run(&m);
     miner_publish(&m, cli_now()); /* the endpoint's last word: the run's final counts */
     miner_print_stats(&m, m.end_work, 1);

@@ -229,12 +229,15 @@ void miner_print_stats(miner *m, double now, int final)
     format_rate(recent, "H/s", r, sizeof r);
     pool_url_format(&m->c->addr, u, sizeof u);
     int h = (int)(up / 3600), mi = (int)(up / 60) % 60, se = (int)up % 60;
-    char hl[96];
-    health_format(&m->hw.h, hl, sizeof hl);
-    plog("%s | accepted %llu rejected %llu stale %llu | difficulty %g | uptime %d:%02d:%02d | %s %s%s%s%s", r,
-         (unsigned long long)s->accepted, (unsigned long long)s->rejected, (unsigned long long)s->stale,
-         m->c->difficulty, h, mi, se, u, client_online(m->c) ? "online" : "offline", hl[0] ? " | " : "", hl,
-         m->hw.paused ? " | PAUSED (--temp-limit)" : "");
+    char hl[96] = "", devs[800];
+    /* a set: each device's rate since the last line, the run's at the end (and its health); one
+     * device: its health */
+    dev_stats_rates(&m->ds, !final, 1, devs, sizeof devs);
+    if (m->ds.n == 1) health_format(&m->ds.d[0].hw.h, hl, sizeof hl);
+    plog("%s%s%s%s | accepted %llu rejected %llu stale %llu | difficulty %g | uptime %d:%02d:%02d | %s %s%s%s%s", r,
+         devs[0] ? " [" : "", devs, devs[0] ? "]" : "", (unsigned long long)s->accepted, (unsigned long long)s->rejected,
+         (unsigned long long)s->stale, m->c->difficulty, h, mi, se, u, client_online(m->c) ? "online" : "offline",
+         hl[0] ? " | " : "", hl, m->ds.paused ? " | PAUSED (--temp-limit)" : "");
     m->last_stats_t = now;
     m->last_stats_hashes = s->hashes;
 }
@@ -243,7 +246,6 @@ void miner_publish(miner *m, double now)
 {
     mon_snapshot *p = &m->snap;
     const pool_stats *s = m->st;
-    mon_rates_add(&m->rates, now, s->hashes);
     p->started = m->t0;
     snprintf(p->mode, sizeof p->mode, "pool");
     snprintf(p->algo, sizeof p->algo, "%s", kiln_algo_name(m->mo->algo));
@@ -254,9 +256,6 @@ void miner_publish(miner *m, double now)
     log_clean(m->job_id, strlen(m->job_id), p->job, sizeof p->job); /* pool text: ASCII for JSON */
     p->difficulty = m->c->difficulty;
     p->local_difficulty = m->share_difficulty;
-    p->hashes = s->hashes;
-    p->rate_5s = mon_rates_get(&m->rates, now, s->hashes, 5);
-    p->rate_60s = mon_rates_get(&m->rates, now, s->hashes, 60);
     p->found = s->found;
     p->sent = s->sent;
     p->accepted = s->accepted;
@@ -266,22 +265,13 @@ void miner_publish(miner *m, double now)
     memcpy(p->rejected_why, s->rejected_why, sizeof p->rejected_why);
     memcpy(p->stale_why, s->stale_why, sizeof p->stale_why);
     p->temp_limit = m->mo->temp_limit;
-    p->ndev = 1; /* one device per context */
-    mon_device *d = &p->dev[0];
-    snprintf(d->id, sizeof d->id, "%s", m->hw.id);
-    snprintf(d->name, sizeof d->name, "%s", kiln_ctx_device_name(m->ctx));
-    d->hashes = p->hashes;
-    d->rate_5s = p->rate_5s;
-    d->rate_60s = p->rate_60s;
-    d->paused = m->hw.paused;
-    d->health = m->hw.h;
-    mon_publish(p);
+    dev_stats_publish(&m->ds, p, &m->rates, s->hashes, now);
     m->next_publish = now + 0.1;
 }
 
 static void tick(miner *m, double now)
 {
-    health_watch_poll(&m->hw, now);
+    dev_stats_poll(&m->ds, now);
     if (now >= m->next_publish) miner_publish(m, now);
     log_tick();
     if (m->mo->stats_interval > 0 && now >= m->next_stats) {
@@ -293,7 +283,7 @@ static void tick(miner *m, double now)
 static int must_stop(miner *m, double now)
 {
     const pool_client *c = m->c;
-    return cli_interrupted() || c->fatal || m->hw.paused || (m->deadline > 0 && now >= m->deadline) ||
+    return cli_interrupted() || c->fatal || m->ds.paused || (m->deadline > 0 && now >= m->deadline) ||
            c->job_serial != m->job_serial ||
            c->mask_serial != m->mask_serial || c->diff_serial != m->diff_serial || !can_mine(m, now);
 }
@@ -364,14 +354,14 @@ void miner_run(miner *m)
             break;
         }
         if (m->deadline > 0 && now >= m->deadline) break;
-        int busy = !m->hw.paused && can_mine(m, now) && prepare(m);
+        int busy = !m->ds.paused && can_mine(m, now) && prepare(m);
         double wait = 0.1;
         if (m->deadline > 0 && m->deadline - now < wait) wait = m->deadline - now;
         client_service(m->c, busy ? 0 : wait);
         if (m->c->fatal) break;
         now = cli_now();
         tick(m, now);
-        if (m->hw.paused || !can_mine(m, now) || !prepare(m) || must_stop(m, now)) continue;
+        if (m->ds.paused || !can_mine(m, now) || !prepare(m) || must_stop(m, now)) continue;
 
         kiln_scan_job job;
         memset(&job, 0, sizeof job);
@@ -388,7 +378,7 @@ void miner_run(miner *m)
         m->scan_start = m->next_nonce;
         m->scan_done = 0;
         kiln_scan_result res;
-        kiln_status st = kiln_scan(m->ctx, &job, &res);
+        kiln_status st = dev_stats_scan(&m->ds, m->ctx, &job, &res);
         m->scan_seconds += res.seconds;
         if (res.false_candidates)
             plog("warning: %llu device candidates failed the CPU re-check", (unsigned long long)res.false_candidates);

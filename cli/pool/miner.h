@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "../monitor/health_watch.h"
+#include "../monitor/dev_stats.h"
 #include "../monitor/mon.h"
 #include "client.h"
 #include "kiln.h"
@@ -79,8 +79,8 @@ typedef struct miner {
     uint64_t last_stats_hashes;
     int device_failed;
 
-    /* the monitoring endpoint's view (cli/monitor/mon.h) and the device's health */
-    health_watch hw;
+    /* the monitoring endpoint's view (cli/monitor/mon.h), each device's counts and health */
+    dev_stats ds;
     mon_rates rates;
     mon_snapshot snap;
     double next_publish;

@@ -19,6 +19,7 @@
 #include "gbt.h"
 #include "interrupt.h"
 #include "json_out.h"
+#include "monitor/dev_stats.h"
 #include "monitor/health_watch.h"
 #include "monitor/mon.h"
 #include "progress.h"
@@ -121,8 +122,8 @@ typedef struct miner {
     double seconds;
     double stats_at; /* when the last rate line was printed */
     uint64_t stats_hashes; /* hashes then */
-    /* the monitoring endpoint's view (cli/monitor/mon.h) and --temp-limit */
-    health_watch hw;
+    /* the monitoring endpoint's view (cli/monitor/mon.h), each device's counts and --temp-limit */
+    dev_stats ds;
     mon_rates rates;
     mon_snapshot snap;
     double next_publish;
@@ -136,7 +137,7 @@ static void publish(miner *m, uint64_t in_scan, double now)
     p->accepted = m->accepted;
     p->rejected = m->rejected;
     snprintf(p->job, sizeof p->job, "height %lld", (long long)m->t.height);
-    mon_publish_device(p, &m->rates, m->hashes + in_scan, now, m->hw.paused, &m->hw.h);
+    dev_stats_publish(&m->ds, p, &m->rates, m->hashes + in_scan, now);
     m->next_publish = now + 0.1;
 }
 
@@ -165,9 +166,12 @@ static void stats(miner *m, uint64_t in_scan)
     uint64_t total = m->hashes + in_scan;
     char rate[32];
     format_rate((double)(total - m->stats_hashes) / (now - m->stats_at), "H/s", rate, sizeof rate);
+    char devs[600];
+    dev_stats_rates(&m->ds, 1, 1, devs, sizeof devs); /* a set: each device since the last line */
     progress_clear();
-    fprintf(stderr, "kiln mine: %s, height %lld, blocks: %llu accepted, %llu rejected\n", rate, (long long)m->t.height,
-            (unsigned long long)m->accepted, (unsigned long long)m->rejected);
+    fprintf(stderr, "kiln mine: %s%s%s%s, height %lld, blocks: %llu accepted, %llu rejected\n", rate, devs[0] ? " (" : "",
+            devs, devs[0] ? ")" : "", (long long)m->t.height, (unsigned long long)m->accepted,
+            (unsigned long long)m->rejected);
     m->stats_at = now;
     m->stats_hashes = total;
 }
@@ -179,7 +183,7 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
     stats(m, done);
     double now = cli_now();
     /* --temp-limit: the device rests here, between launches, until it has cooled */
-    while (health_watch_poll(&m->hw, now) && !cli_interrupted() && !new_work(m) && !(m->deadline > 0 && now >= m->deadline)) {
+    while (dev_stats_poll(&m->ds, now) && !cli_interrupted() && !new_work(m) && !(m->deadline > 0 && now >= m->deadline)) {
         publish(m, done, now);
         nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
         now = cli_now();
@@ -398,7 +402,7 @@ static int mine(miner *m)
         m->found = 0;
         kiln_scan_result res;
         memset(&res, 0, sizeof res);
-        kiln_status st = kiln_scan(m->ctx, &job, &res);
+        kiln_status st = dev_stats_scan(&m->ds, m->ctx, &job, &res);
         m->hashes += res.hashes;
         publish(m, 0, cli_now()); /* a scan that ends on a block never reaches on_progress */
         m->seconds += res.seconds;
@@ -484,16 +488,13 @@ int solo_main(const solo_args *a)
     th_started = 1;
     if (a->duration > 0) m->deadline = cli_now() + a->duration;
     m->stats_at = cli_now();
-    health_watch_init(&m->hw, m->ctx, a->temp_limit, health_log_mine);
+    dev_stats_init(&m->ds, m->ctx, a->temp_limit, health_log_mine);
     m->snap.started = cli_now();
     snprintf(m->snap.mode, sizeof m->snap.mode, "solo");
     snprintf(m->snap.algo, sizeof m->snap.algo, "%s", a->algo->name);
     snprintf(m->snap.source, sizeof m->snap.source, "%s", a->url);
     m->snap.online = 1;
     m->snap.temp_limit = a->temp_limit;
-    m->snap.ndev = 1;
-    snprintf(m->snap.dev[0].id, sizeof m->snap.dev[0].id, "%s", m->hw.id);
-    snprintf(m->snap.dev[0].name, sizeof m->snap.dev[0].name, "%s", kiln_ctx_device_name(m->ctx));
     publish(m, 0, m->snap.started);
     json_object(NULL);
     json_str("algo", a->algo->name);
@@ -512,10 +513,12 @@ int solo_main(const solo_args *a)
     json_u64("accepted", m->accepted);
     json_u64("rejected", m->rejected);
     json_bool("interrupted", cli_interrupted());
+    dev_stats_json_out(&m->ds, "devices", m->hashes);
     if (!json_on())
         printf("hashes=%llu seconds=%.3f rate=%.0f blocks=%llu accepted=%llu rejected=%llu\n",
                (unsigned long long)m->hashes, m->seconds, rate, (unsigned long long)m->blocks,
                (unsigned long long)m->accepted, (unsigned long long)m->rejected);
+    if (!json_on()) dev_stats_print(&m->ds);
     if (cli_interrupted()) fprintf(stderr, "kiln mine: stopped by %s\n", cli_interrupt_name());
     if (code == EXIT_OK && m->rejected)
         code = cli_error(EXIT_NOT_FOUND, CMD, "the node rejected %llu of %llu blocks", (unsigned long long)m->rejected,

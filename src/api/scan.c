@@ -46,6 +46,8 @@ struct scan_run {
     uint32_t *cand;
     uint32_t *verified;
     kiln_scan_result *res;
+    kiln_scan_device *devs; /* each device's part (kiln_scan_devices), or NULL */
+    double t0; /* when the search started */
     int stop; /* a callback or the interrupt poll asked to stop */
     int interrupted; /* it was the interrupt poll */
     int hit; /* first nonce found and find_all is off */
@@ -87,13 +89,18 @@ typedef struct devices_range {
     uint64_t count;
     uint32_t *cand[KILN_MAX_GPUS];
     uint64_t n[KILN_MAX_GPUS];
+    double busy[KILN_MAX_GPUS]; /* each device's time in its own launches */
 } devices_range;
+
+/* Device i's slice of [start, start+count) among k devices: the one split, used to run the slices
+ * and to count each device's nonces. */
+static uint64_t slice_lo(uint64_t count, int i, int k) { return count * (uint64_t)i / (uint64_t)k; }
 
 static void slice(const devices_range *d, int i, uint32_t *start, uint64_t *count)
 {
-    const uint64_t k = (uint64_t)d->r->ctx->ngpu, lo = d->count * (uint64_t)i / k, hi = d->count * (uint64_t)(i + 1) / k;
-    *start = d->start + (uint32_t)lo;
-    *count = hi - lo;
+    const int k = d->r->ctx->ngpu;
+    *start = d->start + (uint32_t)slice_lo(d->count, i, k);
+    *count = slice_lo(d->count, i + 1, k) - slice_lo(d->count, i, k);
 }
 
 static kiln_status device_slice(void *arg, int i, kiln_gpu *g)
@@ -106,18 +113,23 @@ static kiln_status device_slice(void *arg, int i, kiln_gpu *g)
     uint64_t count;
     slice(d, i, &start, &count);
     d->n[i] = 0;
-    return count ? r.algo->cuda_range(&r, start, count, &d->n[i]) : KILN_OK;
+    if (!count) return KILN_OK;
+    double t = kiln_now();
+    kiln_status st = r.algo->cuda_range(&r, start, count, &d->n[i]);
+    d->busy[i] = kiln_now() - t;
+    return st;
 }
 
 static kiln_status devices_range_run(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
     const int k = r->ctx->ngpu;
-    devices_range d = {r, start, count, {0}, {0}};
+    devices_range d = {r, start, count, {0}, {0}, {0}};
     kiln_status st = KILN_OK;
     for (int i = 0; i < k && st == KILN_OK; i++)
         if (!(d.cand[i] = malloc(CAND_CAP * sizeof *d.cand[i])))
             st = kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for candidate buffers");
     if (st == KILN_OK) st = kiln_gpu_each(r->ctx, device_slice, &d);
+    for (int i = 0; r->devs && i < k; i++) r->devs[i].seconds += d.busy[i];
     *n = 0;
     for (int i = 0; i < k && st == KILN_OK; i++) {
         /* an overflowing device makes the whole range split, as one device's overflow does */
@@ -146,6 +158,17 @@ static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
+}
+
+/* Each device's nonces of a range searched to its end: its slice on a set (a range split for too
+ * many candidates counts by the split that found them), else the whole range; on one device its
+ * busy time is the search's time so far. */
+static void count_devices(scan_run *r, uint64_t count)
+{
+    if (!r->devs) return;
+    const int k = r->ctx->backend == KILN_BACKEND_CPU ? 1 : r->ctx->ngpu;
+    for (int i = 0; i < k; i++) r->devs[i].hashes += slice_lo(count, i + 1, k) - slice_lo(count, i, k);
+    if (k == 1) r->devs[0].seconds = kiln_now() - r->t0;
 }
 
 /* Runs one range; splits it while the candidates overflow the buffer (very easy targets). */
@@ -187,6 +210,7 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
         }
     }
     r->res->hashes += count;
+    count_devices(r, count);
     if (nv == 0) return KILN_OK;
     qsort(r->verified, nv, sizeof *r->verified, cmp_u32);
     uint32_t report = r->job->find_all ? nv : 1;
@@ -212,10 +236,23 @@ static kiln_status prepare_backend(scan_run *r)
 
 kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *res)
 {
+    return kiln_scan_devices(ctx, job, res, NULL, 0);
+}
+
+kiln_status kiln_scan_devices(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *res, kiln_scan_device *devices,
+                              int ndevices)
+{
     kiln_scan_result local;
     if (!res) res = &local;
     memset(res, 0, sizeof *res);
     if (!ctx || !job) return kiln_fail(ctx, KILN_ERR_INPUT, "missing context or job");
+    const int ndev = kiln_ctx_device_count(ctx);
+    if (devices) {
+        if (ndevices < ndev)
+            return kiln_fail(ctx, KILN_ERR_INPUT, "room for %d devices' counts, the context has %d", ndevices, ndev);
+        for (int i = 0; i < ndev; i++)
+            devices[i] = (kiln_scan_device){kiln_ctx_device_ordinal(ctx, i), 0, 0};
+    }
     if ((unsigned)job->algo >= KILN_ALGO_COUNT) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown algorithm %d", job->algo);
     if (job->start >= NONCE_SPACE)
         return kiln_fail(ctx, KILN_ERR_INPUT, "start nonce %llu is past 2^32 - 1", (unsigned long long)job->start);
@@ -228,6 +265,7 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     r.ctx = ctx;
     r.job = job;
     r.res = res;
+    r.devs = devices;
     r.algo = &algos[job->algo];
     r.target_top = (uint32_t)job->target[28] | (uint32_t)job->target[29] << 8 | (uint32_t)job->target[30] << 16 |
                    (uint32_t)job->target[31] << 24;
@@ -248,7 +286,7 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
     uint64_t max_chunk = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 28) : NONCE_SPACE;
     double target_s = ctx->backend == KILN_BACKEND_CUDA && r.algo->gpu_range_s > 0 ? r.algo->gpu_range_s
                                                                                     : LAUNCH_TARGET_S;
-    double t0 = kiln_now();
+    double t0 = r.t0 = kiln_now();
     uint64_t done = 0;
     while (done < job->count && st == KILN_OK && !r.stop && !r.hit) {
         /* an interrupt ends the scan at a launch boundary like a callback does: what was done
@@ -269,6 +307,7 @@ kiln_status kiln_scan(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result 
         else if (dt > target_s * 2 && chunk > 1024) chunk /= 2;
     }
     res->seconds = kiln_now() - t0;
+    if (devices && ndev == 1) devices[0].seconds = res->seconds;
     free(r.cand);
     free(r.verified);
     if (st != KILN_OK) return st;

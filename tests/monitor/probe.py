@@ -151,6 +151,8 @@ def check_status_doc(d, mode):
     devs = d.get("devices", [])
     check(len(devs) == 1 and devs[0].get("id") == "cpu" and devs[0].get("hashes") == d["hashes"] and
           isinstance(devs[0].get("health"), dict), "%s /status: the device, its hashes and health" % mode)
+    check(len(devs) == 1 and devs[0].get("ordinal") == -1 and isinstance(devs[0].get("busy_seconds"), float) and
+          0 < devs[0]["busy_seconds"] <= d["uptime"], "%s /status: the device's ordinal and busy seconds" % mode)
     return devs[0] if devs else {}
 
 
@@ -167,6 +169,12 @@ def check_metrics(port, mode, hashes_before):
     check((metric(s, "kiln_hashrate_hps", device="cpu", window="5s") or 0) > 0 and
           metric(s, "kiln_hashrate_hps", device="cpu", window="60s") is not None, "%s /metrics: per-device rates" % mode)
     check((metric(s, "kiln_hashes_total", device="cpu") or 0) >= hashes_before, "%s /metrics: hashes_total grows" % mode)
+    # each device's series carries the device label alone (the total rate has its own family)
+    busy = [(l, v) for (n, l), v in s.items() if n == "kiln_device_busy_seconds_total"]
+    check(busy == [(frozenset({("device", "cpu")}), busy[0][1] if busy else None)] and busy[0][1] > 0,
+          "%s /metrics: kiln_device_busy_seconds_total{device=\"cpu\"} (%s)" % (mode, busy))
+    check(all(l == frozenset({("device", "cpu")}) for (n, l) in s if n == "kiln_hashes_total") and
+          metric(s, "kiln_hashrate_total_hps", window="5s") is not None, "%s /metrics: per-device and total series" % mode)
     for r in ("found", "accepted", "rejected", "stale"):
         check(metric(s, "kiln_shares_total", result=r) is not None, "%s /metrics: kiln_shares_total{result=%s}" % (mode, r))
     return s
@@ -230,6 +238,9 @@ def solo(kiln, work):
     except ValueError:
         summary = {}
     check(summary.get("health", {}).get("source") == "fake", "solo --json: the health object")
+    devs = summary.get("devices", [])
+    check(len(devs) == 1 and devs[0].get("id") == "cpu" and devs[0].get("hashes") == summary.get("hashes") and
+          devs[0].get("health", {}).get("source") == "fake", "solo --json: one device, its count the total")
 
 
 def hostile(port):
@@ -373,10 +384,15 @@ def pool(kiln, server, work):
           and "cpu at 70 C, 5 C under --temp-limit 80 C: resumed" in log, "pool: the missing reading, pause and resume logged")
     check(re.search(r"H/s \| accepted .* online \| 95 C 100 W \| PAUSED", log) is not None, "pool: health in the statistics line")
     try:
-        health = json.loads(open(os.path.join(pdir, "kiln.json")).read()).get("health")
+        summary = json.loads(open(os.path.join(pdir, "kiln.json")).read())
     except ValueError:
-        health = None
+        summary = {}
+    health = summary.get("health")
     check(health == {"source": "fake", "temperature_c": 70.0}, "pool --json: the last health reading (%s)" % health)
+    devs = summary.get("devices", [])
+    check(len(devs) == 1 and devs[0].get("id") == "cpu" and devs[0].get("ordinal") == -1 and
+          devs[0].get("hashes") == summary.get("hashes") and devs[0].get("health") == health and
+          devs[0].get("seconds", 0) > 0, "pool --json: one device, its count the total (%s)" % devs)
     check(srv.returncode == 0, "the test pool's own checks of every share hold")
 
 

@@ -28,6 +28,7 @@ import time
 from fractions import Fraction
 
 DIFF1 = 0xFFFF << 208
+GPU_SCENARIOS = ("gpu", "tls_gpu", "gpu_devices")  # kiln runs on --device, not the CPU
 SHARES_PER_S = 8  # the share rate the scenarios are sized for, from kiln's measured CPU rate (under kiln's bound of 20 a second, cli/pool/client.h)
 
 
@@ -709,6 +710,8 @@ SCENARIOS = {
     "bigen2": (sc_badextranonce, ["--duration", "20"], {"en2_size_sent": 17}),
     "sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"], {"sigint_after": 2.5}),
     "gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"], {}),
+    # a device set (tests/test_pool_devices.sh): POOL_DEVICE=cuda:0,0 run_scenario.sh KILN gpu_devices
+    "gpu_devices": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "2", "--duration", "DURATION"], {}),
     # the GPU run over TLS (issue 16's acceptance): POOL_DEVICE=cuda POOL_DIFFICULTY=0.5 run_scenario.sh KILN tls_gpu
     "tls_gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"],
                 {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
@@ -849,6 +852,8 @@ def run_checks(pool, kiln, rc, log):
         check(st.get("blocks") <= sh.get("blocks", 0) <= st.get("blocks") + unjudged,
               "pool's block-level hits (%d) <= kiln's (%s) <= pool's + shares the pool did not judge (%d)"
               % (st.get("blocks"), sh.get("blocks"), unjudged))
+    if name == "gpu_devices":
+        check_devices(check, pool, kiln, log)
     if name == "normal":
         en2s = {s.get("en2") for s in st.shares}
         check(len(en2s) >= 3, "extranonce2 rolled (%d distinct values)" % len(en2s))
@@ -1009,22 +1014,51 @@ def share_hash(pool, s):
     return s.get("hash_int", 0)
 
 
+def check_devices(check, pool, kiln, log):
+    """A device set: kiln's summary has an entry per device of --device, whose hashes sum to its
+    total, and that total agrees with the work the pool saw: valid shares at difficulty D are one
+    per D * 2^32 hashes (a Poisson count: 80 shares give 11%, the bound is 4 of those and more)."""
+    devs = kiln.get("devices", [])
+    ids = [d.get("id") for d in devs]
+    want = pool.device_count or len(devs)
+    check(len(devs) == want and want >= 1 and len(set(ids)) == want,
+          "an entry per device of the set, distinct ids (%s; %d devices asked for)" % (ids, pool.device_count))
+    total = kiln.get("hashes", 0)
+    check(total > 0 and sum(d.get("hashes", 0) for d in devs) == total,
+          "the devices' hashes (%s) sum to the total (%d)" % ([d.get("hashes") for d in devs], total))
+    check(all(abs(d.get("hashes", 0) - total / max(want, 1)) <= 0.02 * total for d in devs),
+          "equal slices of every range: each device within 2%% of total / %d" % want)
+    check(all(d.get("seconds", 0) > 0 and d.get("rate", 0) > 0 for d in devs), "each device's busy seconds and rate")
+    valid, diff = pool.stats.get("valid"), pool.start_difficulty
+    expect = valid * diff * 2 ** 32
+    print("pool's estimate: %d valid shares at difficulty %g = %.4g hashes; kiln's total %.4g (ratio %.3f)"
+          % (valid, diff, expect, total, total / expect if expect else float("nan")))
+    check(valid >= 40, "at least 40 valid shares for the estimate (got %d)" % valid)
+    check(expect > 0 and 0.55 <= total / expect <= 1.8,
+          "kiln's hashes agree with the pool's valid shares (ratio %.3f)" % (total / expect if expect else float("nan")))
+    lines = [l for l in log.splitlines() if "| accepted" in l]
+    check(len(devs) < 2 or any(all(i + " " in l for i in ids) for l in lines),
+          "a statistics line names every device (%s)" % (lines[-1] if lines else "no line"))
+
+
 # ------------------------------------------------------------------------ main
 
-def measure_cpu_rate(kiln):
+def measure_cpu_rate(kiln, device="cpu", least_s=0.15, most=1 << 26, first=16384):
     """kiln's CPU hash rate on this machine now (a sanitizer build or a loaded machine is many
-    times slower than a plain Release build): scans growing ranges until one takes 0.15 s."""
+    times slower than a plain Release build): scans growing ranges until one takes 0.15 s.
+    With a device (the gpu_devices scenario), that device's rate, from the whole nonce space (a
+    set opens its GPUs within the search: a short one would be mostly their start)."""
     header = ("0100000081cd02ab7e569e8bcd9317e2fe99f2de44d49ab2b8851ba4a308000000000000e320b6c2fffc8d750423db8b1eb942ae7"
               "10e951ed797f7affc8892b0f1fc122bc7f5d74df2b9441a42a14695")
-    count, rate = 16384, 0
+    count, rate = first, 0
     for _ in range(6):
         out = subprocess.run([kiln, "mine", "--header", header, "--target", "0" * 63 + "1", "--count", str(count),
-                              "--device", "cpu", "--json"], capture_output=True, text=True, timeout=120).stdout
+                              "--device", device, "--json"], capture_output=True, text=True, timeout=120).stdout
         d = json.loads(out)
         rate = d["hashes"] / max(d["seconds"], 1e-6)
-        if d["seconds"] >= 0.15 or count >= 1 << 26:
+        if d["seconds"] >= least_s or count >= most:
             break
-        count = min(1 << 26, max(count * 4, int(rate * 0.25)))
+        count = min(most, max(count * 4, int(rate * 0.25 * least_s / 0.15)))
     return rate
 
 
@@ -1034,7 +1068,7 @@ class Pool:
         self.fn, self.kiln_args, self.scenario = SCENARIOS[name]
         # difficulty and nonces per work unit follow the CPU's speed (Release, sanitizer or
         # loaded machine alike): about SHARES_PER_S shares a second, a unit every 0.15 s
-        rate = measure_cpu_rate(args.kiln) if args.kiln and name not in ("gpu", "tls_gpu") else 1e6
+        rate = measure_cpu_rate(args.kiln) if args.kiln and name not in GPU_SCENARIOS else 1e6
         print("cpu rate %.0f H/s" % rate)
         self.cpu_rate = rate
         self.base = 2.0 ** min(-8, max(-26, round(math.log2(rate / (SHARES_PER_S * 2 ** 32)))))
@@ -1043,8 +1077,18 @@ class Pool:
         self.kiln_args = [subst.get(a, a) for a in self.kiln_args]
         self.start_difficulty = args.difficulty if args.difficulty else self.base
         self.nbits = compact(share_target(self.base) >> 3)  # one share in 8 is also block-level
-        if name in ("gpu", "tls_gpu"):
+        if name in GPU_SCENARIOS:
             self.nbits = 0x1D00FFFF
+        self.device_count = 0  # the devices of --device as written ("cuda:0,0": 2), 0 when not known ("cuda:all")
+        if name == "gpu_devices":
+            # sized from the set's own rate at half the usual share rate: kiln raises its local
+            # difficulty above 20 shares a second, which would make the pool's work estimate wrong
+            spec = args.device.partition(":")[2]
+            self.device_count = len(spec.split(",")) if spec and spec != "all" else (0 if spec == "all" else 1)
+            if not args.difficulty:
+                grate = measure_cpu_rate(args.kiln, args.device, 0.4, 1 << 32, 1 << 32)
+                self.start_difficulty = 2.0 ** round(math.log2(grate / (SHARES_PER_S / 2 * 2 ** 32)))
+                print("%s rate %.4g H/s: difficulty %g" % (args.device, grate, self.start_difficulty))
         self.stats = Stats()
         self.sessions = {}
         self.seen = set()
@@ -1200,7 +1244,7 @@ def main():
     kargs += ["--user", "worker.1", "--json"] + pool.kiln_args
     if pool.scenario.get("cafile"):
         kargs += ["--cafile", certs["ca"]]
-    if args.scenario not in ("gpu", "tls_gpu"):
+    if args.scenario not in GPU_SCENARIOS:
         kargs += ["--device", "cpu"]
     with open(os.path.join(args.dir, "args"), "w") as f:
         f.write("\n".join(kargs) + "\n")
