@@ -97,7 +97,7 @@ if want pool; then
         say "pool: skipped, kiln built without pool support (carry .debs/ with libjansson4 and libjansson-dev)"
     else
         d=$OUT/pool secs=${POOL_SECONDS:-60}
-        mkdir -p "$d"
+        rm -rf "$d" && mkdir -p "$d" # the server's files of an earlier run would be read as this one's
         python3 tests/pool/pool_server.py --scenario gpu --dir "$d" --time-limit $((secs + 120)) --duration "$secs" \
             --device $ALL --difficulty "${POOL_DIFFICULTY:-$(python3 -c "print($NGPU / 2)")}" --report "$d/report.json" \
             >"$d/server.out" 2>&1 &
@@ -133,16 +133,18 @@ line = ("pool %s s on %s GPUs: %s (kiln's rate; inside kiln_scan %s; work proven
          counts.get("accepted", 0), counts.get("invalid", 0), counts.get("stale", 0), counts.get("duplicate", 0),
          rc, "PASS" if prc == 0 else "FAILED (%s)" % "; ".join(checks[:3])))
 devs = k.get("devices")
-if isinstance(devs, list) and devs:  # per device, when kiln mine --json has them
-    parts = []
+if isinstance(devs, list) and devs:  # per device, when kiln mine --json has them (docs/JSON.md "mine")
+    parts, total = [], float(k.get("hashes") or 0)
     for i, e in enumerate(devs):
-        if isinstance(e, dict):
-            name = e.get("device", e.get("name", i))
-            rest = ", ".join("%s %s" % (key, g(v) if key.endswith("rate") and isinstance(v, (int, float)) else v)
-                             for key, v in e.items() if key not in ("device", "name") and not isinstance(v, (dict, list)))
-            parts.append("%s: %s" % (name, rest))
-        else:
+        if not isinstance(e, dict):
             parts.append(str(e))
+            continue
+        part = "%s: %s" % (e.get("id", i), g(e.get("rate", 0)))
+        if "seconds" in e:
+            part += " over %.1f s busy" % float(e["seconds"])
+        if total and "hashes" in e:
+            part += ", %.1f%% of the hashes" % (100 * float(e["hashes"]) / total)
+        parts.append(part)
     line += "\n  per device: " + " | ".join(parts)
 print(line)
 PY
