@@ -33,7 +33,13 @@ kiln_status kiln_dist_finish_part(kiln_ctx *ctx, kiln_dist *d, kiln_graph *g, ui
     int bad = 0;
     if (sum_out) {
         memset(g->outdeg, 0, n * sizeof *g->outdeg);
-        for (uint64_t j = 0; j < g->m; j++) g->outdeg[g->sources[j]]++;
+        const int threads = kiln_graph_threads(ctx);
+        /* a process's part of a large graph is billions of edges: counted by all its threads */
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+        for (int64_t j = 0; j < (int64_t)g->m; j++) {
+#pragma omp atomic
+            g->outdeg[g->sources[j]]++;
+        }
         bad = kiln_dist_allreduce(d, g->outdeg, n, MPI_UINT32_T, MPI_SUM);
     }
     if (sum_out && g->weights) {
