@@ -18,6 +18,7 @@ typedef struct bench_args {
     /* tree */
     uint64_t leaves, k, tpb, reps; /* reps 0: the default */
     int graph_only, method_all;
+    int whole_build; /* time the whole kiln_merkle_build (implied on a device set) */
     kiln_merkle_method method;
 } bench_args;
 
@@ -40,6 +41,9 @@ kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, 
 kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
 kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
 kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
+/* The tree kind's routine: bench_tree on one device, the whole build timed on a set or with
+ * --whole-build (bench_merkle.c). */
+kiln_status bench_tree_devices(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
 kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);
 
 #endif

@@ -20,7 +20,7 @@ static bench_fn routine(kiln_kind kind)
     case KILN_KIND_HASH:
     case KILN_KIND_PERMUTATION: return bench_hash;
     case KILN_KIND_KDF: return bench_kdf;
-    case KILN_KIND_TREE: return bench_tree;
+    case KILN_KIND_TREE: return bench_tree_devices;
     case KILN_KIND_GRAPH: return bench_graph;
     }
     return NULL;
@@ -64,6 +64,8 @@ int cmd_bench(int argc, char **argv)
         {"--graph", OPT_FLAG, &a.graph_only, NULL, "tree: only the CUDA graph launches", .modes = TREE, .gpu_only = 1},
         {"--reps", OPT_U64, &a.reps, "R", "trees built per measurement (default 10; 3 on the CPU)", .modes = TREE,
          .lo = 1, .hi = 1000},
+        {"--whole-build", OPT_FLAG, &a.whole_build, NULL,
+         "tree: time the whole build from host memory and print its root (always on a device set)", .modes = TREE},
     };
     cli_command c = CLI_COMMAND(cmd, "[--algo A] [options]", NULL, opts);
     int code = cli_parse(&c, argc, argv);

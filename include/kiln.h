@@ -891,6 +891,16 @@ typedef struct kiln_merkle_bench_result {
 kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, const kiln_merkle_opts *opts,
                               int reps, kiln_merkle_bench_result *result);
 
+/* Times the whole kiln_merkle_build, from n leaves in host memory, on the context's devices: on a
+ * device set that is the leaves cut into aligned subtrees, a range copied to and built on each
+ * device, the CPU's checks and the top levels merged on the CPU; on one GPU the copy, the build and
+ * the checks; on the CPU its build. `reps` builds, on a GPU after an untimed one (reps <= 0: 10,
+ * at most 256); result->seconds is their median (launches and raw_rate are 0). The leaves are
+ * fixed: word i (4 little-endian u64 a leaf) is splitmix64's i-th draw from seed 1, less p when it
+ * is p or more for rp64_256, so root, the tree's root, is the same on every device and set. */
+kiln_status kiln_merkle_bench_build(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, const kiln_merkle_opts *opts,
+                                    int reps, kiln_merkle_bench_result *result, uint8_t root[32]);
+
 /* ---------------------------------------------------------------- raw Bitcoin blocks */
 
 typedef struct kiln_block {

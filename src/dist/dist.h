@@ -31,8 +31,8 @@ void kiln_dist_bounds(const kiln_dist *d, const uint64_t *indeg, uint64_t n, uin
 int kiln_dist_owner(const kiln_dist *d, const uint64_t *bounds, uint64_t v);
 
 /* Sends each of this process's edges (s -> t packed as s << 32 | t, with its weight w[i] when w
- * is not NULL) to process dest[i]; *got (and *gotw) receive the edges sent here, *got_count of
- * them. Collective. */
+ * is not NULL) to process dest[i], or nowhere when dest[i] is -1; *got (and *gotw) receive the
+ * edges sent here, *got_count of them. Collective. */
 kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge, const double *w, const int *dest,
                               uint64_t count, uint64_t **got, double **gotw, uint64_t *got_count);
 

@@ -33,7 +33,13 @@ kiln_status kiln_dist_finish_part(kiln_ctx *ctx, kiln_dist *d, kiln_graph *g, ui
     int bad = 0;
     if (sum_out) {
         memset(g->outdeg, 0, n * sizeof *g->outdeg);
-        for (uint64_t j = 0; j < g->m; j++) g->outdeg[g->sources[j]]++;
+        const int threads = kiln_graph_threads(ctx);
+        /* a process's part of a large graph is billions of edges: counted by all its threads */
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+        for (int64_t j = 0; j < (int64_t)g->m; j++) {
+#pragma omp atomic
+            g->outdeg[g->sources[j]]++;
+        }
         bad = kiln_dist_allreduce(d, g->outdeg, n, MPI_UINT32_T, MPI_SUM);
     }
     if (sum_out && g->weights) {
@@ -70,12 +76,23 @@ kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge,
                               uint64_t count, uint64_t **got, double **gotw, uint64_t *got_count)
 {
     const int k = d->size, words = w ? 2 : 1; /* an edge, and its weight's bits */
+    /* the edges are counted and packed by T contiguous chunks at once, chunk c's edges for process
+     * r after those of chunks < c: the send buffer is in the edges' order, as one pass would
+     * leave it (a process's share of a large graph is billions of edges) */
+    const int T = kiln_graph_threads(ctx);
     int *sc = calloc((size_t)k * 4, sizeof *sc), *sd = sc ? sc + k : NULL, *rc = sc ? sc + 2 * k : NULL,
         *rd = sc ? sc + 3 * k : NULL;
     uint64_t *sendbuf = malloc((count ? count : 1) * (size_t)words * sizeof *sendbuf), *recv = NULL;
-    uint64_t *cnt = calloc((size_t)k, sizeof *cnt);
-    kiln_status st = sc && sendbuf && cnt ? KILN_OK : oom(ctx, "the edge shuffle");
-    for (uint64_t i = 0; st == KILN_OK && i < count; i++) cnt[dest[i]]++;
+    uint64_t *cnt = calloc((size_t)k, sizeof *cnt), *at = calloc((size_t)k * (size_t)T, sizeof *at);
+    kiln_status st = sc && sendbuf && cnt && at ? KILN_OK : oom(ctx, "the edge shuffle");
+    if (st == KILN_OK) {
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+        for (int c = 0; c < T; c++)
+            for (uint64_t i = count * (uint64_t)c / (uint64_t)T; i < count * (uint64_t)(c + 1) / (uint64_t)T; i++)
+                if (dest[i] >= 0) at[(size_t)c * (size_t)k + (size_t)dest[i]]++;
+        for (int c = 0; c < T; c++)
+            for (int r = 0; r < k; r++) cnt[r] += at[(size_t)c * (size_t)k + (size_t)r];
+    }
     for (int r = 0; st == KILN_OK && r < k; r++)
         if (cnt[r] > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges for one process: use more processes");
     st = kiln_dist_agree_ctx(ctx, d, st);
@@ -86,15 +103,26 @@ kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge,
     uint64_t pos = 0;
     for (int r = 0; r < k; r++) {
         sc[r] = (int)cnt[r];
-        cnt[r] = pos; /* now the cursor */
-        pos += (uint64_t)sc[r];
+        sd[r] = (int)pos;
+        /* chunk c's first slot for process r */
+        for (int c = 0; c < T; c++) {
+            uint64_t n = at[(size_t)c * (size_t)k + (size_t)r];
+            at[(size_t)c * (size_t)k + (size_t)r] = pos;
+            pos += n;
+        }
     }
     if (pos > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 edges sent by one process: use more processes");
-    for (int r = 0; r < k; r++) sd[r] = (int)cnt[r];
-    for (uint64_t i = 0; st == KILN_OK && i < count; i++) {
-        uint64_t at = cnt[dest[i]]++ * (uint64_t)words;
-        sendbuf[at] = edge[i];
-        if (w) memcpy(&sendbuf[at + 1], &w[i], sizeof w[i]);
+    if (st == KILN_OK) {
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+        for (int c = 0; c < T; c++) {
+            uint64_t *cur = at + (size_t)c * (size_t)k;
+            for (uint64_t i = count * (uint64_t)c / (uint64_t)T; i < count * (uint64_t)(c + 1) / (uint64_t)T; i++) {
+                if (dest[i] < 0) continue;
+                uint64_t to = cur[dest[i]]++ * (uint64_t)words;
+                sendbuf[to] = edge[i];
+                if (w) memcpy(&sendbuf[to + 1], &w[i], sizeof w[i]);
+            }
+        }
     }
     st = kiln_dist_agree_ctx(ctx, d, st);
     if (st == KILN_OK && MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, d->comm) != MPI_SUCCESS)
@@ -136,6 +164,7 @@ kiln_status kiln_dist_shuffle(kiln_ctx *ctx, kiln_dist *d, const uint64_t *edge,
     }
 done:
     if (item != MPI_DATATYPE_NULL) MPI_Type_free(&item);
+    free(at);
     free(cnt);
     free(recv);
     free(sendbuf);
@@ -204,14 +233,16 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
     free(indeg);
     indeg = NULL;
     /* an edge goes to its destination's owner and, undirected, to its source's as well (the
-     * build adds it both ways; each process keeps only its own rows) */
-    uint64_t sent = 0;
-    for (uint64_t i = 0; i < cnt; i++) {
-        uint32_t s = (uint32_t)(edge[i] >> 32), t = (uint32_t)edge[i];
-        if (s == t) continue; /* dropped, as kiln_graph_rmat does */
-        int ot = kiln_dist_owner(d, bounds, t);
-        edge[sent] = edge[i];
-        dest[sent++] = ot;
+     * build adds it both ways; each process keeps only its own rows); a self-loop is dropped, as
+     * kiln_graph_rmat does, by the shuffle skipping it (dest -1) */
+    uint64_t sent = cnt;
+    {
+        const int threads = kiln_graph_threads(ctx);
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+        for (int64_t i = 0; i < (int64_t)cnt; i++) {
+            uint32_t s = (uint32_t)(edge[i] >> 32), t = (uint32_t)edge[i];
+            dest[i] = s == t ? -1 : kiln_dist_owner(d, bounds, t);
+        }
     }
     if (both) {
         /* room for the second copies: at most one more per edge */
@@ -222,6 +253,7 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
         if (!e2 || !d2) st = oom(ctx, "the RMAT edges");
         uint64_t k = sent;
         for (uint64_t i = 0; st == KILN_OK && i < sent; i++) {
+            if (dest[i] < 0) continue;
             int os = kiln_dist_owner(d, bounds, edge[i] >> 32);
             if (os != dest[i]) {
                 edge[k] = edge[i];
@@ -241,9 +273,13 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
     kiln_edges e = {malloc((got_count ? got_count : 1) * sizeof *e.src), malloc((got_count ? got_count : 1) * sizeof *e.dst),
                     got_count, n};
     st = g && e.src && e.dst ? KILN_OK : oom(ctx, "the RMAT edges");
-    for (uint64_t i = 0; st == KILN_OK && i < got_count; i++) {
-        e.src[i] = (uint32_t)(got[i] >> 32);
-        e.dst[i] = (uint32_t)got[i];
+    if (st == KILN_OK) {
+        const int threads = kiln_graph_threads(ctx);
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+        for (int64_t i = 0; i < (int64_t)got_count; i++) {
+            e.src[i] = (uint32_t)(got[i] >> 32);
+            e.dst[i] = (uint32_t)got[i];
+        }
     }
     free(got);
     got = NULL;
