@@ -23,6 +23,8 @@ row() { printf '%-46s %s\n' "$1" "$2" | tee -a "$SUMMARY"; }
 want() { case "$STEPS" in *" $1 "*) return 0 ;; esac; return 1; }
 status() { [ "$1" -eq 0 ] && echo ok || echo "FAILED (exit $1)"; }
 row "gpu" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
+command -v ompi_info >/dev/null &&
+    row "MPI" "$(ompi_info --version 2>/dev/null | head -1), CUDA-aware: $(ompi_info --parsable --all 2>/dev/null | grep -m1 'mpi_built_with_cuda_support:value' | cut -d: -f7)"
 
 # libjansson (pool mining, the monitor) from carried .debs when the machine lacks it
 prefix=/tmp/kiln-jansson
@@ -69,7 +71,8 @@ elif want test; then
 fi
 
 if want sanitize; then
-    for spec in "memcheck test_cuda_pagerank KILN_TEST_ONLY=parts" "racecheck test_cuda_pagerank KILN_TEST_ONLY=parts" \
+    for spec in "memcheck test_cuda_pagerank KILN_TEST_SMALL=1" \
+        "memcheck test_cuda_pagerank KILN_TEST_ONLY=parts" "racecheck test_cuda_pagerank KILN_TEST_ONLY=parts" \
         "memcheck test_cuda_devices KILN_TEST_QUICK=1" "racecheck test_cuda_devices KILN_TEST_QUICK=1"; do
         set -- $spec
         s=$(date +%s)

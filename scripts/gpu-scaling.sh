@@ -161,7 +161,8 @@ pr() {
     "$@" --rmat "$s" --tol 0 --max-iter 20 --repeat 3 --json >"$OUT/pr.json" 2>"$OUT/pr.err"
     rc=$?
     if [ $rc = 124 ] || [ $rc = 137 ]; then echo "- timed out after ${MPI_TIMEOUT:-300} s"; return; fi
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.3f %s, graph built in %.1f s" % (d["seconds_per_iteration"]*1e3, d["kernel"], d["build_seconds"]))' "$OUT/pr.json" 2>/dev/null ||
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); x=d.get("exchange_seconds",0)/d["seconds"] if d["seconds"] else 0
+print("%.3f %s, %.0f%% of the loop exchanging, graph built in %.1f s" % (d["seconds_per_iteration"]*1e3, d["kernel"], 100*x, d["build_seconds"]))' "$OUT/pr.json" 2>/dev/null ||
         echo "- failed (exit $rc): $(tail -2 "$OUT/pr.err" | tr '\n' ' ')"
 }
 for s in ${SCALES:-26}; do
