@@ -731,7 +731,7 @@ SCENARIOS = {
     "tls_midclose": (sc_normal, ["--duration", "20"], {"tls": "good", "midclose": True, "scheme": "stratum+ssl",
                                                        "host": "localhost", "cafile": True}),
     # the hostile pools over TLS: a byte per TLS record, a flood read through OpenSSL's buffer, a signal
-    "tls_slow": (sc_slow, ["--duration", "6", "--work-nonces", "UNIT"],
+    "tls_slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"],
                  {"slow": 0.001, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
     "tls_flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"],
                   {"tls": "good", "scheme": "stratum+ssl", "cafile": True}),
