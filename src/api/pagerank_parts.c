@@ -200,6 +200,8 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     }
     const size_t elem = use_double ? sizeof(double) : sizeof(float);
     double *y64 = malloc((size_t)g->n * sizeof *y64);
+    const kiln_gpu_ops *ops = ctx->gpu;
+    void *pinned = NULL;
     void *y0 = use_double ? (void *)y64 : malloc((size_t)g->n * elem), *host_y = malloc((size_t)g->n * elem);
     r.new2old = malloc((size_t)g->n * sizeof *r.new2old);
     r.old2new = malloc((size_t)g->n * sizeof *r.old2new);
@@ -213,6 +215,12 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
         } else {
             st = kiln_gpu_each(ctx, open_task, &r);
         }
+    }
+    if (st == KILN_OK && split && ops->host_pinned_alloc && (pinned = ops->host_pinned_alloc((size_t)g->n * elem))) {
+        /* the vector staged through the host every pass: page-locked, else the copies run at a
+         * fraction of the link's speed (allocated once this thread's device is set: the open) */
+        free(host_y);
+        host_y = pinned;
     }
     if (st == KILN_OK) join_orders(&r);
     if (split) {
@@ -265,6 +273,7 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     free(r.old2new);
     if (!use_double) free(y0);
     free(y64);
-    free(host_y);
+    if (pinned) ops->host_pinned_free(pinned);
+    else free(host_y);
     return st;
 }

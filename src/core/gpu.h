@@ -208,6 +208,12 @@ struct kiln_gpu_ops {
     /* seconds the shares into p took on its stream since the last call (device events) */
     double (*pr_part_share_seconds)(kiln_gpu_pr_part *p);
     void (*pr_part_close)(kiln_gpu_pr_part *p);
+
+    /* Page-locked host memory (portable: pinned for every device's context), which copies to and
+     * from the devices reach at the link's speed (a slice staged every pass); NULL when it cannot
+     * be had (then use malloc). Allocate it with a device current in the thread. */
+    void *(*host_pinned_alloc)(size_t bytes);
+    void (*host_pinned_free)(void *p);
 };
 
 /* The GPU backend compiled into this build, or NULL (built without CUDA). */

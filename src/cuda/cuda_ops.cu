@@ -3,6 +3,21 @@
 
 #include "cuda_state.h"
 
+static void *pinned_alloc(size_t bytes)
+{
+    void *p = nullptr;
+    if (cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    return p;
+}
+
+static void pinned_free(void *p)
+{
+    if (p) cudaFreeHost(p);
+}
+
 static kiln_gpu_ops make_ops()
 {
     kiln_gpu_ops ops;
@@ -38,6 +53,8 @@ static kiln_gpu_ops make_ops()
     ops.pr_part_flip = kiln_cuda_pr_part_flip;
     ops.pr_part_share_seconds = kiln_cuda_pr_part_share_seconds;
     ops.pr_part_close = kiln_cuda_pr_part_close;
+    ops.host_pinned_alloc = pinned_alloc;
+    ops.host_pinned_free = pinned_free;
     return ops;
 }
 
