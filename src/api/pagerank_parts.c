@@ -224,13 +224,15 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     }
     if (st == KILN_OK) join_orders(&r);
     if (split) {
-        /* the processes' orders to every process, and whether one failed, before any waits in
-         * another exchange (the slices of a failed one are never read) */
+        /* every process learns whether one failed before any waits in an exchange the failed one
+         * would not join (its buffers may not even exist); then the orders go to every process */
         double sums[2] = {0, 0};
         int failed = st != KILN_OK;
-        if (split->exchange(split->arg, r.new2old, sizeof *r.new2old, sums, &failed) != 0 && st == KILN_OK)
+        if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0 && st == KILN_OK)
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
         if (st == KILN_OK && failed) st = kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed");
+        if (st == KILN_OK && split->exchange(split->arg, r.new2old, sizeof *r.new2old, sums, &failed) != 0)
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
     }
     if (st == KILN_OK) {
         invert_order(&r);
