@@ -10,6 +10,7 @@
 #include "../core/clock.h"
 #include "../core/ctx.h"
 #include "../core/mem_limit.h"
+#include "../merkle/merkle_internal.h"
 #include "../prim/goldilocks.h"
 #include "../prim/rmat.h"
 
@@ -32,10 +33,8 @@ static kiln_status build_once(void *user, int index, double *seconds)
     return st;
 }
 
-/* Word i of the leaves (4 little-endian u64 a leaf) is splitmix64's i-th draw from seed 1, the
- * stream kiln_merkle_bench's CPU leaves come from; for rp64_256 a draw of p or more loses p so
- * that every word is a canonical field element. Each draw depends on i alone: threads split it. */
-static void fill_leaves(uint8_t *leaves, uint64_t n, int field)
+/* Each draw depends on i alone: threads split the words. */
+void kiln_merkle_bench_leaves(uint8_t *leaves, uint64_t n, int field)
 {
     const int64_t words = (int64_t)(4 * n);
 #pragma omp parallel for schedule(static, 65536)
@@ -59,7 +58,7 @@ kiln_status kiln_merkle_bench_build(kiln_ctx *ctx, kiln_merkle_algo algo, uint64
     if (st != KILN_OK) return st;
     uint8_t *leaves = malloc((size_t)n * KILN_MERKLE_NODE_SIZE);
     if (!leaves) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu leaves", (unsigned long long)n);
-    fill_leaves(leaves, n, algo == KILN_MERKLE_RP64_256);
+    kiln_merkle_bench_leaves(leaves, n, algo == KILN_MERKLE_RP64_256);
     if (reps <= 0) reps = 10;
     if (reps > KILN_BENCH_MAX_RUNS) reps = KILN_BENCH_MAX_RUNS;
     /* on a GPU one untimed build first: device contexts, buffers and module loads are not the

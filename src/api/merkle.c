@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "../merkle/merkle_internal.h"
-#include "../prim/goldilocks.h"
 #include "../core/bench.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
@@ -277,12 +276,7 @@ static kiln_status bench_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, uint64
 {
     uint8_t *leaves = malloc((size_t)n * NODE), root[NODE];
     if (!leaves) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu leaves", (unsigned long long)n);
-    uint64_t seed = 1;
-    for (uint64_t i = 0; i < 4 * n; i++) {
-        uint64_t v = splitmix(&seed);
-        if (kind->field_elements && v >= KILN_GL_P) v -= KILN_GL_P;
-        for (int b = 0; b < 8; b++) leaves[8 * i + (uint64_t)b] = (uint8_t)(v >> (8 * b));
-    }
+    kiln_merkle_bench_leaves(leaves, n, kind->field_elements);
     kiln_status st = KILN_OK;
     for (int r = 0; r < reps && st == KILN_OK; r++) {
         double t = kiln_now();

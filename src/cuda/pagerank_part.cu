@@ -231,8 +231,8 @@ kiln_status kiln_cuda_pr_part_launch(kiln_gpu_pr_part *p, double dangling)
 {
     kiln_gpu *st = p->st;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
-    /* the previous pass's sums as the kernel reads them: all in the first slot */
-    memset(p->h_prev, 0, kSlots * sizeof(Slot));
+    /* the previous pass's sums as the kernel reads them: all in the first slot (the others stay
+     * zero from the setup) */
     p->h_prev[0].dang = dangling;
     return p->launch();
 }
