@@ -142,7 +142,12 @@ grep -q '^hashes=' "$tmp/out" && ok || bad "mine stdout: $(cat "$tmp/out")"
 no_cr "$tmp/out" "mine stdout"
 
 # ---------------------------------------------------------------- bench
+# --seconds is the bench's time however fast one batch hashes (sha256 hashes its batch in a few
+# ms): the line is drawn after 0.25 s, so a bench that ended early drew nothing
+t0=$(date +%s.%N)
 on_pty "'$kiln' bench --algo sha256 --device cpu --seconds 1 >'$tmp/out'"
+python3 -c 'import sys; sys.exit(float(sys.argv[2]) - float(sys.argv[1]) < 0.9)' "$t0" "$(date +%s.%N)" &&
+    ok || bad "bench --seconds 1 ended before 0.9 s"
 [ "$code" = 0 ] && ok || bad "bench on a terminal: exit $code"
 drawn "bench" '^bench: 1 of 1, sha256: [0-9.]+ s'
 grep -q '^sha256/32B ' "$tmp/out" && ok || bad "bench stdout: $(cat "$tmp/out")"

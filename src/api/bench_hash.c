@@ -14,8 +14,10 @@
 #define GPU_SAMPLES 64
 #define IN_REGISTER_ITERS 16
 
-/* The CPU benches: one warm-up pass, then passes over the batch until both 3 passes and
- * `seconds` are reached (64 at most); the rate is the median pass's. */
+/* The CPU benches: one warm-up pass, then passes until both 3 passes and `seconds` are reached
+ * (64 at most); the rate is the median pass's. A pass hashes the batch `reps` times, so many that
+ * 32 passes fill `seconds`: a small batch that hashes in a few milliseconds would otherwise end
+ * the bench long before the time the user asked for. */
 typedef struct cpu_pass {
     kiln_ctx *ctx;
     kiln_hash_algo algo; /* hash passes */
@@ -25,6 +27,7 @@ typedef struct cpu_pass {
     size_t outlen;
     uint64_t *states; /* permutation passes when not NULL */
     size_t n;
+    unsigned reps; /* batches per pass */
 } cpu_pass;
 
 static kiln_status run_pass(void *user, int index, double *rate)
@@ -32,14 +35,23 @@ static kiln_status run_pass(void *user, int index, double *rate)
     cpu_pass *p = user;
     (void)index;
     double t = kiln_now();
-    kiln_status st = p->states ? kiln_keccak_f1600_batch(p->ctx, p->states, p->n, KILN_KECCAK_LAYOUT_AUTO)
-                               : kiln_hash_batch(p->ctx, p->algo, p->msgs, p->offsets, p->n, p->out, p->outlen);
-    *rate = (double)p->n / (kiln_now() - t);
+    kiln_status st = KILN_OK;
+    for (unsigned r = 0; r < p->reps && st == KILN_OK; r++)
+        st = p->states ? kiln_keccak_f1600_batch(p->ctx, p->states, p->n, KILN_KECCAK_LAYOUT_AUTO)
+                       : kiln_hash_batch(p->ctx, p->algo, p->msgs, p->offsets, p->n, p->out, p->outlen);
+    *rate = (double)p->n * p->reps / (kiln_now() - t);
     return st;
 }
 
 static kiln_status cpu_passes(cpu_pass *p, double seconds, double *rate)
 {
+    double one; /* a batch's rate, from the second pass of one batch (the first starts the threads) */
+    p->reps = 1;
+    kiln_status st = run_pass(p, 0, &one);
+    if (st == KILN_OK) st = run_pass(p, 0, &one);
+    if (st != KILN_OK) return st;
+    double reps = one * seconds / 32 / (double)p->n;
+    p->reps = reps < 1 ? 1 : reps > 1e6 ? 1000000 : (unsigned)reps;
     kiln_bench_spec spec = {1, 3, 64, seconds, run_pass, NULL, p, p->ctx};
     return kiln_bench_median(&spec, rate, NULL);
 }
@@ -64,7 +76,7 @@ static kiln_status cpu_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg
     uint64_t z = 0x6b696c6e;
     for (size_t i = 0; i < n * msg_len; i++) msgs[i] = (uint8_t)((z = z * 6364136223846793005ull + 1) >> 56);
     for (size_t i = 0; i <= n; i++) offsets[i] = i * msg_len;
-    cpu_pass p = {ctx, algo, msgs, offsets, out, outlen, NULL, n};
+    cpu_pass p = {ctx, algo, msgs, offsets, out, outlen, NULL, n, 1};
     kiln_status st = cpu_passes(&p, seconds, rate);
     free(msgs), free(out), free(offsets);
     return st;
@@ -109,7 +121,7 @@ static kiln_status cpu_bench_perm(kiln_ctx *ctx, double seconds, double *rate)
     size_t n = 16384;
     uint64_t *s = calloc(n, 200);
     if (!s) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    cpu_pass p = {ctx, KILN_HASH_SHA256, NULL, NULL, NULL, 0, s, n};
+    cpu_pass p = {ctx, KILN_HASH_SHA256, NULL, NULL, NULL, 0, s, n, 1};
     kiln_status st = cpu_passes(&p, seconds, rate);
     free(s);
     return st;
