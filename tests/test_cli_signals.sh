@@ -25,6 +25,10 @@ signal_run INT 0.5 "$tmp/out" "$tmp/err" "$kiln" bench --algo sha256d --device c
 interrupted bench INT table
 signal_run TERM 0.5 "$tmp/out" "$tmp/err" "$kiln" bench --algo scrypt-kdf --device cpu --seconds 60
 interrupted bench TERM table
+# a hash bench of 60 s repeats its batch for about 2 s a pass: the batches poll, so the signal
+# that comes inside a pass is seen there
+signal_run INT 1.2 "$tmp/out" "$tmp/err" "$kiln" bench --algo sha256 --device cpu --seconds 60
+interrupted bench INT table
 
 # a Rescue Prime tree of 2^18 leaves takes many seconds on one CPU thread
 awk 'BEGIN { for (i = 0; i < 262144; i++) printf "%064x\n", i }' >"$tmp/leaves"
