@@ -14,10 +14,10 @@
 #define GPU_SAMPLES 64
 #define IN_REGISTER_ITERS 16
 
-/* The CPU benches: one warm-up pass, then passes until both 3 passes and `seconds` are reached
- * (64 at most); the rate is the median pass's. A pass hashes the batch `reps` times, so many that
- * 32 passes fill `seconds`: a small batch that hashes in a few milliseconds would otherwise end
- * the bench long before the time the user asked for. */
+/* The CPU benches: two passes of one batch size the passes, then one warm-up pass, then passes
+ * until both 3 passes and `seconds` are reached (64 at most); the rate is the median pass's. A pass
+ * hashes the batch `reps` times, so many that 32 passes fill `seconds`: a small batch that hashes
+ * in a few milliseconds would otherwise end the bench long before the time the user asked for. */
 typedef struct cpu_pass {
     kiln_ctx *ctx;
     kiln_hash_algo algo; /* hash passes */
