@@ -10,22 +10,10 @@ set -u
 KILN=$1
 DATA=$2
 . "$(dirname "$0")/pagerank_cli_util.sh"
-"$KILN" version | grep -q '^mpi: on' || { echo "kiln built without MPI: skipped"; exit 77; }
-command -v mpirun >/dev/null || { echo "no mpirun: skipped"; exit 77; }
+. "$(dirname "$0")/mpi_test_util.sh"
 FB=$DATA/facebook_combined.txt
 CPU="--device cpu --threads 1"
 
-# Open MPI in a container: shared-memory transport without cross-memory attach, more processes
-# than cores, and root when the CI runs as root.
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
-# Under AddressSanitizer (CI's second pass) Open MPI's own allocations outlive MPI_Finalize, in
-# components it has unloaded by then (no frames to suppress them by): leak checks stay on for the
-# single-process runs and off in the processes mpirun starts, whose memory errors ASan still stops.
-MPIRUN=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 60 mpirun --oversubscribe --mca btl self,vader)
-[ "$(id -u)" -eq 0 ] && MPIRUN+=(--allow-run-as-root)
-
-# sum |a - b| over two node<TAB>score files, or "ids" when their node columns differ
-l1() { paste "$1" "$2" | awk -F'\t' '$1 != $3 { print "ids"; exit } { d = $2 - $4; s += d < 0 ? -d : d } END { if (NR) printf "%.3g\n", s }'; }
 # the graph's counts from --json, one line
 counts() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(*(d[k] for k in ("nodes","edges","edges_read","self_loops_removed","duplicates_removed","self_loops","dangling_nodes")))' "$1"; }
 

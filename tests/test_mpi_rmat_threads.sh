@@ -10,12 +10,7 @@ set -u
 KILN=$1
 DATA=$2
 . "$(dirname "$0")/pagerank_cli_util.sh"
-"$KILN" version | grep -q '^mpi: on' || { echo "kiln built without MPI: skipped"; exit 77; }
-command -v mpirun >/dev/null || { echo "no mpirun: skipped"; exit 77; }
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
-MPIRUN=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 60 mpirun --oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" -eq 0 ] && MPIRUN+=(--allow-run-as-root)
-l1() { paste "$1" "$2" | awk -F'\t' '$1 != $3 { print "ids"; exit } { d = $2 - $4; s += d < 0 ? -d : d } END { if (NR) printf "%.3g\n", s }'; }
+. "$(dirname "$0")/mpi_test_util.sh"
 dangling() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["dangling_nodes"])' "$1" 2>&1; }
 counts() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(*(d[k] for k in ("edges","edges_read","self_loops_removed","duplicates_removed")))' "$1"; }
 
