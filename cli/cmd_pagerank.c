@@ -382,6 +382,18 @@ int cmd_pagerank(int argc, char **argv)
                                                                   : "grid");
         json_int("devices", kiln_ctx_device_count(ctx));
         json_num("exchange_seconds", res.exchange_seconds, "%.9f");
+        static const char *const exchanges[] = {"none", "peer copies", "host", "nccl"};
+        json_str("exchange", exchanges[(unsigned)res.exchange < 4 ? res.exchange : 0]);
+        if (res.parts > 0) {
+            json_array("parts");
+            for (int i = 0; i < res.parts && i < KILN_PR_MAX_PARTS; i++) {
+                json_object(NULL);
+                json_u64("edges", res.part_edges[i]);
+                json_u64("peak_memory_bytes", res.part_peak_bytes[i]);
+                json_close();
+            }
+            json_close();
+        }
         json_int("repeat", a.repeat);
         json_bool("weighted", (a.flags & KILN_GRAPH_WEIGHTED) != 0);
         json_str("personalization", a.personalization);
@@ -404,10 +416,11 @@ int cmd_pagerank(int argc, char **argv)
             printf(fmt, top[i].score);
             putchar('\n');
         }
-        char rate[32], exchange[48] = "";
+        char rate[32], exchange[64] = "";
         format_rate(res.edges_per_second, "edges/s", rate, sizeof rate);
         if (res.exchange_seconds > 0 && res.seconds > 0)
-            snprintf(exchange, sizeof exchange, ", %.0f%% of it exchanging", 100.0 * res.exchange_seconds / res.seconds);
+            snprintf(exchange, sizeof exchange, ", %.0f%% of it exchanging%s", 100.0 * res.exchange_seconds / res.seconds,
+                     res.exchange == KILN_PR_EXCHANGE_NCCL ? " through NCCL" : "");
         fprintf(stderr,
                 "kiln pagerank: %llu nodes, %llu edges; %d iterations, L1 change %.3g%s; %.4g ms/iteration (%s%s) "
                 "on %s, %s\n",

@@ -725,6 +725,16 @@ typedef struct kiln_pagerank_options {
 /* damping 0.85, tol 1e-6, max_iter 100 (NetworkX's defaults), precision auto, reorder 1. */
 void kiln_pagerank_options_init(kiln_pagerank_options *opt);
 
+/* How the rank slices of PageRank's parts travel between them each pass. */
+typedef enum kiln_pr_exchange {
+    KILN_PR_EXCHANGE_NONE = 0, /* one part: nothing to exchange */
+    KILN_PR_EXCHANGE_PEER = 1, /* peer copies between the devices of a set (cudaMemcpyPeerAsync) */
+    KILN_PR_EXCHANGE_HOST = 2, /* through host memory and MPI (processes under mpirun) */
+    KILN_PR_EXCHANGE_NCCL = 3, /* NCCL broadcasts device to device (NVLink, PCIe or the network) */
+} kiln_pr_exchange;
+
+#define KILN_PR_MAX_PARTS 16 /* the parts whose figures a kiln_pagerank_result keeps */
+
 typedef struct kiln_pagerank_result {
     int iterations;
     int converged;
@@ -740,6 +750,14 @@ typedef struct kiln_pagerank_result {
      * slowest device's peer copies, device events) or between processes (this process's staging
      * and MPI exchange, waiting for the others included); 0 on one device. */
     double exchange_seconds;
+    kiln_pr_exchange exchange;
+    /* GPU parts (a device set, or every process under MPI, reported by each): how many, and
+     * for the first KILN_PR_MAX_PARTS of them the in-edges each holds and the most memory its
+     * GPU was seen using, building the graph and setting the part up (cudaMemGetInfo, the CUDA
+     * context and anything else on that GPU included); 0 parts otherwise. */
+    int parts;
+    uint64_t part_edges[KILN_PR_MAX_PARTS];
+    uint64_t part_peak_bytes[KILN_PR_MAX_PARTS];
 } kiln_pagerank_result;
 
 /* PageRank as NetworkX defines it (nx.pagerank with weight, personalization, dangling, nstart):

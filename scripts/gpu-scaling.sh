@@ -153,32 +153,52 @@ PY
     fi
 fi
 
-# PageRank: per-iteration time, median of 3, and the graph's build time; under mpirun each
-# process gets cores / processes threads and no binding (Open MPI binds 2 processes to a core
-# each by default: one thread each for their RMAT shares), bounded by MPI_TIMEOUT
+# PageRank: per-iteration time, median of 3, the graph's build time, the exchange's share and
+# kind, and the largest part's GPU memory peak; under mpirun each process gets cores / processes
+# threads and no binding (Open MPI binds 2 processes to a core each by default), bounded by
+# MPI_TIMEOUT. ONE_MAX_SCALE (default 27): the largest scale tried on one GPU. Rows:
+#   1 GPU; all GPUs in one process (NCCL where kiln has it), and with KILN_NCCL=0 (peer copies) at
+#   the first scale; mpirun -np NGPU (NCCL, or host-staged MPI without it); mpirun with NCCL's
+#   peer-to-peer and shared-memory paths off (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1: the socket
+#   transport hosts apart would use) at the first scale
 pr() {
     local rc
-    "$@" --rmat "$s" --tol 0 --max-iter 20 --repeat 3 --json >"$OUT/pr.json" 2>"$OUT/pr.err"
+    "$@" --rmat "$s" --tol 0 --max-iter "${PR_ITERS:-20}" --repeat 3 --json >"$OUT/pr.json" 2>"$OUT/pr.err"
     rc=$?
     if [ $rc = 124 ] || [ $rc = 137 ]; then echo "- timed out after ${MPI_TIMEOUT:-300} s"; return; fi
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); x=d.get("exchange_seconds",0)/d["seconds"] if d["seconds"] else 0
-print("%.3f %s, %.0f%% of the loop exchanging, graph built in %.1f s" % (d["seconds_per_iteration"]*1e3, d["kernel"], 100*x, d["build_seconds"]))' "$OUT/pr.json" 2>/dev/null ||
+p=d.get("parts") or []
+peak=max((q["peak_memory_bytes"] for q in p), default=0)/2**30
+print("%.3f %s, %.0f%% of the loop exchanging (%s), graph built in %.1f s%s" % (d["seconds_per_iteration"]*1e3, d["kernel"], 100*x,
+      d.get("exchange","-"), d["build_seconds"], ", largest part GPU peak %.1f GiB" % peak if p else ""))' "$OUT/pr.json" 2>/dev/null ||
         echo "- failed (exit $rc): $(tail -2 "$OUT/pr.err" | tr '\n' ' ')"
 }
+first=1
 for s in ${SCALES:-26}; do
+    one=-
     if want pagerank; then
-        one=$(pr "$K" pagerank --device "$ONE")
-        say "pagerank RMAT $s, 1 GPU (grid kernel): ${one%% *} ms/iteration (${one#* })"
-        one_parts=$(pr "$K" pagerank --device "$ONE,${ONE#cuda:}")
-        say "pagerank RMAT $s, 1 GPU as 2 logical devices (parts kernel, its own exchange): ${one_parts%% *} ms/iteration (${one_parts#* })"
+        if [ "$s" -le "${ONE_MAX_SCALE:-27}" ]; then
+            one=$(pr "$K" pagerank --device "$ONE")
+            say "pagerank RMAT $s, 1 GPU (grid kernel): ${one%% *} ms/iteration (${one#* })"
+        fi
         all=$(pr "$K" pagerank --device $ALL)
-        say "pagerank RMAT $s, $NGPU GPUs in one process (parts kernel, peer copies): ${all%% *} ms/iteration (${all#* })"
+        say "pagerank RMAT $s, $NGPU GPUs in one process: ${all%% *} ms/iteration (${all#* }); $(ratio "${one%% *}" "${all%% *}" 2>/dev/null)x one GPU"
+        if [ $first = 1 ]; then
+            peer=$(KILN_NCCL=0 pr "$K" pagerank --device $ALL)
+            say "pagerank RMAT $s, $NGPU GPUs in one process, KILN_NCCL=0: ${peer%% *} ms/iteration (${peer#* })"
+        fi
     fi
     if want mpi; then
         th=${MPI_THREADS:-$((JOBS / NGPU > 0 ? JOBS / NGPU : 1))}
-        mpi=$(pr timeout -k 10 "${MPI_TIMEOUT:-300}" mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$NGPU" \
-            "$K" pagerank --device "${MPI_DEVICE:-cuda}" --threads "$th")
-        say "pagerank RMAT $s, mpirun -np $NGPU, a GPU and $th threads each (host-staged MPI_Allgatherv): ${mpi%% *} ms/iteration (${mpi#* })"
+        MPI=(timeout -k 10 "${MPI_TIMEOUT:-300}" mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE)
+        mpi=$(pr "${MPI[@]}" -np "$NGPU" "$K" pagerank --device "${MPI_DEVICE:-cuda}" --threads "$th")
+        say "pagerank RMAT $s, mpirun -np $NGPU, a GPU and $th threads each: ${mpi%% *} ms/iteration (${mpi#* }); $(ratio "${one%% *}" "${mpi%% *}" 2>/dev/null)x one GPU"
+        if [ $first = 1 ]; then
+            sock=$(NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 pr "${MPI[@]}" -x NCCL_P2P_DISABLE -x NCCL_SHM_DISABLE -np "$NGPU" \
+                "$K" pagerank --device "${MPI_DEVICE:-cuda}" --threads "$th")
+            say "pagerank RMAT $s, mpirun -np $NGPU, NCCL over sockets (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1): ${sock%% *} ms/iteration (${sock#* })"
+        fi
     fi
+    first=0
 done
 say "total: $(($(date +%s) - T0)) s"

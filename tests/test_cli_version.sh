@@ -43,6 +43,10 @@ if [ -n "${KILN_EXPECT_CUDA:-}" ]; then
     ON | 1 | TRUE) expect_eq "$(line 'pool mining')" "on (jansson)" "pool line" ;;
     *) expect_eq "$(line 'pool mining')" "off" "pool line" ;;
     esac
+    case ${KILN_EXPECT_NCCL:-} in
+    ON | 1 | TRUE) expect_eq "$(line nccl)" "on (PageRank parts exchanged through libnccl.so.2 when it loads)" "nccl line" ;;
+    *) expect_eq "$(line nccl)" "off" "nccl line" ;;
+    esac
     case ${KILN_EXPECT_MPI:-} in
     ON | 1 | TRUE) expect_eq "$(line mpi)" "on (pagerank under mpirun/srun)" "mpi line" ;;
     *) expect_eq "$(line mpi)" "off" "mpi line" ;;

@@ -27,6 +27,17 @@ static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
     g->info.built_on_gpu = 1;
 }
 
+/* Whether the device build of count edges fits the first GPU's free memory: two 8-byte keys an
+ * edge (both directions when undirected), then the CSR beside them; else the CPU threads build it
+ * (a device set uploads each device's rows of the host CSR to it, so no GPU holds the whole). */
+static int fits_first_gpu(kiln_ctx *ctx, kiln_gpu *gpu, uint64_t count, uint64_t n, unsigned flags)
+{
+    uint64_t free_b = 0, total_b = 0;
+    if (!ctx->gpu->mem_info || ctx->gpu->mem_info(gpu, &free_b, &total_b) != KILN_OK) return 1;
+    const uint64_t K = count * ((flags & KILN_GRAPH_UNDIRECTED) ? 2u : 1u);
+    return 20 * K + K / 16 + 24 * n + 8 * count + (UINT64_C(64) << 20) < free_b;
+}
+
 static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags, kiln_graph *g)
 {
     if (w) return kiln_csr_build_cpu_weighted(ctx, e, w, flags, g);
@@ -34,6 +45,7 @@ static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, un
         kiln_gpu *gpu;
         kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st != KILN_OK) return st;
+        if (!fits_first_gpu(ctx, gpu, e->count, e->n, flags)) return kiln_csr_build_cpu(ctx, e, flags, g);
         kiln_gpu_csr c;
         double t0 = kiln_now();
         st = ctx->gpu->csr_from_edges(gpu, e->src, e->dst, e->count, e->n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
@@ -191,6 +203,82 @@ kiln_status kiln_graph_from_edges_n(kiln_ctx *ctx, const uint64_t *src, const ui
     return KILN_OK;
 }
 
+/* RMAT on a device set: each device builds the CSR of an equal range of rows from every edge it
+ * draws itself (the labels are a random permutation, so equal ranges draw about equal edges), and
+ * the host joins the parts: offsets shifted, sources in row order, out-degrees summed. No device
+ * holds more than its rows' edges. */
+typedef struct rmat_parts {
+    kiln_ctx *ctx;
+    const kiln_rmat_spec *spec;
+    int undirected;
+    uint64_t bound[KILN_MAX_GPUS + 1];
+    kiln_gpu_csr part[KILN_MAX_GPUS];
+} rmat_parts;
+
+static kiln_status rmat_part_task(void *arg, int i, kiln_gpu *gpu)
+{
+    rmat_parts *r = arg;
+    return r->ctx->gpu->rmat_part_csr(gpu, r->spec, r->undirected, r->bound[i], r->bound[i + 1], &r->part[i]);
+}
+
+static kiln_status rmat_on_devices(kiln_ctx *ctx, const kiln_rmat_spec *spec, int undirected, kiln_graph *g)
+{
+    const int k = ctx->ngpu;
+    const uint64_t n = UINT64_C(1) << spec->scale;
+    rmat_parts r;
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    r.spec = spec;
+    r.undirected = undirected;
+    for (int i = 0; i <= k; i++) r.bound[i] = n * (uint64_t)i / (uint64_t)k;
+    double t0 = kiln_now();
+    kiln_status st = kiln_gpu_each(ctx, rmat_part_task, &r);
+    uint64_t m = 0, dups = 0;
+    for (int i = 0; i < k; i++) m += r.part[i].m, dups += r.part[i].duplicates_removed;
+    if (st == KILN_OK) {
+        g->offsets = malloc((n + 1) * sizeof *g->offsets);
+        g->sources = malloc((m ? m : 1) * sizeof *g->sources);
+        g->outdeg = calloc(n ? n : 1, sizeof *g->outdeg);
+        if (!g->offsets || !g->sources || !g->outdeg)
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory joining the %llu edges of the devices' parts",
+                           (unsigned long long)m);
+    }
+    if (st == KILN_OK) {
+        uint64_t at[KILN_MAX_GPUS];
+        at[0] = 0;
+        for (int i = 1; i < k; i++) at[i] = at[i - 1] + r.part[i - 1].m;
+        const int threads = kiln_graph_threads(ctx);
+        /* the parts' sources side by side, and their offsets from where each part starts */
+#pragma omp parallel for num_threads(threads < k ? threads : k) schedule(static, 1)
+        for (int i = 0; i < k; i++) {
+            const kiln_gpu_csr *p = &r.part[i];
+            memcpy(g->sources + at[i], p->sources, p->m * sizeof *g->sources);
+            for (uint64_t v = 0; v < r.bound[i + 1] - r.bound[i]; v++) g->offsets[r.bound[i] + v] = at[i] + p->offsets[v];
+        }
+        g->offsets[n] = m;
+        const int64_t nn = (int64_t)n;
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+        for (int64_t v = 0; v < nn; v++) {
+            uint32_t d = 0;
+            for (int i = 0; i < k; i++) d += r.part[i].outdeg[v];
+            g->outdeg[v] = d;
+        }
+        g->n = n;
+        g->m = m;
+        g->info.edges_read = r.part[0].edges_read;
+        g->info.self_loops_removed = r.part[0].self_loops_removed;
+        g->info.duplicates_removed = dups;
+        g->info.build_seconds = kiln_now() - t0;
+        g->info.built_on_gpu = 1;
+    }
+    for (int i = 0; i < k; i++) {
+        free(r.part[i].offsets);
+        free(r.part[i].sources);
+        free(r.part[i].outdeg);
+    }
+    return st;
+}
+
 kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t seed, unsigned flags,
                             kiln_graph **out)
 {
@@ -214,7 +302,14 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    if (ctx && ctx->backend == KILN_BACKEND_CUDA) {
+    if (ctx && ctx->backend == KILN_BACKEND_CUDA && ctx->ngpu > 1 && ctx->gpu->rmat_part_csr) {
+        st = rmat_on_devices(ctx, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
+        if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
+        if (st == KILN_OK) st = kiln_ctx_poll(ctx);
+        if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
+            st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
+        if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads(ctx));
+    } else if (ctx && ctx->backend == KILN_BACKEND_CUDA) {
         kiln_gpu *gpu;
         st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st == KILN_OK) {

@@ -127,6 +127,7 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
         return kiln_fail(ctx, KILN_ERR_INPUT, "the cluster kernel runs on one GPU only (not on %s)",
                          split ? "a process of a split" : "a device set");
     kiln_pr_cpu_stats s;
+    memset(&s, 0, sizeof s);
     double t = kiln_now();
     kiln_status st = kiln_pagerank_gpu_parts(ctx, g, prob, use_double, opt->repeat, split, ranks, &s);
     if (st != KILN_OK) return st;
@@ -135,6 +136,10 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
     res->residual = s.residual;
     res->seconds = s.seconds;
     res->exchange_seconds = s.exchange_seconds;
+    res->exchange = (kiln_pr_exchange)s.exchange;
+    res->parts = s.parts;
+    memcpy(res->part_edges, s.part_edges, sizeof res->part_edges);
+    memcpy(res->part_peak_bytes, s.part_peak_bytes, sizeof res->part_peak_bytes);
     res->setup_seconds = kiln_now() - t - s.seconds * (opt->repeat > 1 ? opt->repeat : 1);
     res->kernel = KILN_PR_KERNEL_PARTS;
     *device_residual = s.residual;
@@ -206,6 +211,7 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
     result->residual = s.residual;
     result->seconds = kiln_median(secs, (size_t)runs);
     result->exchange_seconds = kiln_median(xsecs, (size_t)runs);
+    result->exchange = split ? KILN_PR_EXCHANGE_HOST : KILN_PR_EXCHANGE_NONE;
     result->precision = opt->precision == KILN_PRECISION_FLOAT32 ? KILN_PRECISION_FLOAT32 : KILN_PRECISION_FLOAT64;
     free(secs);
     return KILN_OK;

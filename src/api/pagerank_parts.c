@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/bench.h"
 #include "../core/clock.h"
@@ -31,7 +32,21 @@ typedef struct parts_run {
     kiln_gpu_pr_part_spec spec[KILN_MAX_GPUS];
     kiln_gpu_pr_part *part[KILN_MAX_GPUS];
     uint32_t *new2old, *old2new; /* n each: the relabelling */
+    kiln_gpu_comm *comm; /* NCCL between the parts (or processes), when it is used */
 } parts_run;
+
+/* Device bytes a part of `rows` rows and m in-edges needs at its fullest (the layout's relabelling,
+ * pagerank_layout.cuh: the sources twice, the per-row arrays, the map of every label, two rank
+ * vectors), with room for the CUDA libraries' own. */
+static uint64_t part_bytes(const kiln_gpu_pr_part_spec *s)
+{
+    const uint64_t rows = s->v1 - s->v0, m = s->offsets[s->v1] - s->offsets[s->v0];
+    const uint64_t elem = s->use_double ? 8 : 4;
+    uint64_t b = 8 * m + 48 * rows + 4 * s->n + 2 * elem * s->n + (UINT64_C(256) << 20);
+    if (s->weights) b += m * (16 + 2 * elem) + 8 * s->n;
+    if (s->personalization || s->dangling) b += 16 * rows;
+    return b;
+}
 
 static kiln_status open_task(void *arg, int i, kiln_gpu *gpu)
 {
@@ -41,7 +56,17 @@ static kiln_status open_task(void *arg, int i, kiln_gpu *gpu)
                                g->sources,    g->weights,     g->outdeg,                g->out_weight,
                                r->prob->personalization, r->prob->dangling, r->prob->damping, r->use_double};
     r->spec[i] = s;
-    return r->ctx->gpu->pr_part_open(gpu, &r->spec[i], r->new2old + r->bound[i], &r->part[i]);
+    const kiln_gpu_ops *ops = r->ctx->gpu;
+    uint64_t free_b = 0, total_b = 0;
+    const uint64_t need = part_bytes(&r->spec[i]);
+    if (ops->mem_info && ops->mem_info(gpu, &free_b, &total_b) == KILN_OK && need > free_b)
+        return kiln_fail(r->ctx, KILN_ERR_INPUT,
+                         "its PageRank part (%llu rows, %llu edges) needs about %.1f GiB and the GPU has %.1f GiB free: "
+                         "use more GPUs or processes",
+                         (unsigned long long)(r->bound[i + 1] - r->bound[i]),
+                         (unsigned long long)(g->offsets[r->bound[i + 1]] - g->offsets[r->bound[i]]),
+                         (double)need / (1 << 30), (double)free_b / (1 << 30));
+    return ops->pr_part_open(gpu, &r->spec[i], r->new2old + r->bound[i], &r->part[i]);
 }
 
 static kiln_status relabel_task(void *arg, int i, kiln_gpu *gpu)
@@ -138,7 +163,21 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             sum_res += pr;
             sum_dang += pd;
         }
-        if (split) {
+        if (split && r->comm) {
+            /* the sums and the stop decision through the split, the slices by NCCL */
+            double sums[2] = {sum_res, sum_dang};
+            int ask = stop || st != KILN_OK;
+            const double t = kiln_now();
+            if (split->exchange(split->arg, NULL, 0, sums, &ask) != 0)
+                return st != KILN_OK ? st : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+            if (st != KILN_OK) return st;
+            if (ask) return kiln_interrupted(ctx);
+            staged += kiln_now() - t;
+            st = ops->pr_part_allgather(r->comm, r->part, split->bounds);
+            ops->pr_part_flip(r->part[0]);
+            sum_res = sums[0];
+            sum_dang = sums[1];
+        } else if (split) {
             /* this process's new rows through the host to the others, theirs back */
             const uint64_t v0 = r->bound[0], v1 = r->bound[1];
             const double t = kiln_now();
@@ -158,9 +197,13 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             sum_res = sums[0];
             sum_dang = sums[1];
         } else {
-            for (int d = 0; d < r->k && st == KILN_OK; d++)
-                for (int i = 0; i < r->k && st == KILN_OK; i++)
-                    if (i != d) st = ops->pr_part_share(r->part[d], r->part[i]);
+            if (r->comm) {
+                if (st == KILN_OK) st = ops->pr_part_allgather(r->comm, r->part, r->bound);
+            } else {
+                for (int d = 0; d < r->k && st == KILN_OK; d++)
+                    for (int i = 0; i < r->k && st == KILN_OK; i++)
+                        if (i != d) st = ops->pr_part_share(r->part[d], r->part[i]);
+            }
             for (int i = 0; i < r->k; i++) ops->pr_part_flip(r->part[i]);
         }
         if (st != KILN_OK) return st;
@@ -176,8 +219,10 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
     /* every part holds the whole y now: the first one's comes back (its copy waits for the shares) */
     st = ops->pr_part_get(r->part[0], host_y, 0, g->n);
     s->seconds = kiln_now() - t0;
-    /* the slowest device's shares, or this process's staging and exchange */
+    /* the slowest device's shares, or this process's staging and exchange (and its NCCL
+     * broadcasts, device events) */
     s->exchange_seconds = staged;
+    if (split) s->exchange_seconds += ops->pr_part_share_seconds(r->part[0]);
     for (int i = 0; i < r->k && !split; i++) {
         const double x = ops->pr_part_share_seconds(r->part[i]);
         if (x > s->exchange_seconds) s->exchange_seconds = x;
@@ -188,10 +233,97 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
     return st;
 }
 
+/* An identity of this process's GPU for telling whether two processes share one (NCCL refuses
+ * two ranks on one GPU): its ordinal and the host's name. CUDA_VISIBLE_DEVICES set apart per
+ * process can make two GPUs look alike, which only costs NCCL (the host exchange is used). */
+static uint64_t gpu_identity(const kiln_ctx *ctx)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    uint64_t h = 1469598103934665603ull;
+    for (const char *c = host; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return h ^ ((uint64_t)ctx->gpu_ordinal[0] * 0x9E3779B97F4A7C15ull);
+}
+
+/* NCCL between the parts when every one can use it: libnccl loads in each process and no two
+ * parts are on one GPU (a device set that names an ordinal twice shares by copies). A failure
+ * here is an error, not a quiet fallback: KILN_NCCL=0 turns NCCL off. Collective under a split. */
+static kiln_status open_comm(parts_run *r, const kiln_pr_split *split, kiln_status st)
+{
+    kiln_ctx *ctx = r->ctx;
+    const kiln_gpu_ops *ops = ctx->gpu;
+    const int usable = ops->comm_open && ops->comm_available && ops->comm_available();
+    unsigned char id[KILN_GPU_COMM_ID_BYTES];
+    if (!split) {
+        if (st != KILN_OK || r->k < 2 || !usable) return st;
+        for (int i = 0; i < r->k; i++)
+            for (int j = 0; j < i; j++)
+                if (ctx->gpu_ordinal[i] == ctx->gpu_ordinal[j]) return KILN_OK;
+        st = ops->comm_id(ctx, id);
+        return st == KILN_OK ? ops->comm_open(ctx, r->part, r->k, r->k, 0, id, &r->comm) : st;
+    }
+    if (!split->bcast || !split->allgather || split->nparts < 2) return st;
+    /* every process's verdict, then the GPUs' identities, then the id from process 0 */
+    double sums[2] = {0, 0};
+    int without = st != KILN_OK || !usable;
+    if (split->exchange(split->arg, NULL, 0, sums, &without) != 0)
+        return st != KILN_OK ? st : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+    if (st != KILN_OK || without) return st;
+    uint64_t mine = gpu_identity(ctx), *all = malloc((size_t)split->nparts * sizeof *all);
+    int shared = !all || split->allgather(split->arg, &mine, all, 1) != 0;
+    for (int i = 0; !shared && i < split->nparts; i++)
+        for (int j = 0; j < i; j++)
+            if (all[i] == all[j]) shared = 1;
+    free(all);
+    if (split->exchange(split->arg, NULL, 0, sums, &shared) != 0)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+    if (shared) return KILN_OK;
+    int failed = split->rank == 0 && ops->comm_id(ctx, id) != KILN_OK;
+    if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0 || failed)
+        return split->rank == 0 && failed ? KILN_ERR_DEVICE
+                                           : kiln_fail(ctx, KILN_ERR_DEVICE, "process 0 could not make the NCCL id");
+    if (split->bcast(split->arg, id, sizeof id) != 0)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+    st = ops->comm_open(ctx, r->part, 1, split->nparts, split->rank, id, &r->comm);
+    failed = st != KILN_OK;
+    if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0 && st == KILN_OK)
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+    if (st == KILN_OK && failed) st = kiln_fail(ctx, KILN_ERR_DEVICE, "another process could not join NCCL");
+    return st;
+}
+
+/* Each part's in-edges and its GPU's memory peak, into stats (every process's under a split). */
+static void part_figures(parts_run *r, const kiln_pr_split *split, kiln_pr_cpu_stats *s)
+{
+    kiln_ctx *ctx = r->ctx;
+    const kiln_gpu_ops *ops = ctx->gpu;
+    s->exchange = r->comm ? KILN_PR_EXCHANGE_NCCL : split ? KILN_PR_EXCHANGE_HOST : KILN_PR_EXCHANGE_PEER;
+    uint64_t mine[2 * KILN_PR_MAX_PARTS];
+    for (int i = 0; i < r->k && i < KILN_PR_MAX_PARTS; i++) {
+        mine[2 * i] = r->g->offsets[r->bound[i + 1]] - r->g->offsets[r->bound[i]];
+        mine[2 * i + 1] = ops->mem_peak && ctx->gpu_dev[i] ? ops->mem_peak(ctx->gpu_dev[i]) : 0;
+    }
+    s->parts = r->k;
+    if (split && split->allgather) {
+        uint64_t *all = malloc((size_t)split->nparts * 2 * sizeof *all);
+        if (!all || split->allgather(split->arg, mine, all, 2) != 0) {
+            free(all);
+            return;
+        }
+        s->parts = split->nparts;
+        for (int i = 0; i < 2 * split->nparts && i < 2 * KILN_PR_MAX_PARTS; i++) mine[i] = all[i];
+        free(all);
+    }
+    for (int i = 0; i < s->parts && i < KILN_PR_MAX_PARTS; i++) {
+        s->part_edges[i] = mine[2 * i];
+        s->part_peak_bytes[i] = mine[2 * i + 1];
+    }
+}
+
 kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
                                     int repeat, const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats)
 {
-    parts_run r = {ctx, g, prob, use_double, split ? 1 : ctx->ngpu, {0}, {{0}}, {0}, NULL, NULL};
+    parts_run r = {ctx, g, prob, use_double, split ? 1 : ctx->ngpu, {0}, {{0}}, {0}, NULL, NULL, NULL};
     if (split) {
         r.bound[0] = split->v0;
         r.bound[1] = split->v1;
@@ -245,6 +377,8 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
         if (st == KILN_OK && failed) st = kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed");
     }
+    st = open_comm(&r, split, st);
+    if (st == KILN_OK) part_figures(&r, split, stats); /* the memory peaks are the setup's */
     double dang0 = st == KILN_OK ? first_y(&r, y64, y0) : 0;
     const int runs = repeat > 1 ? repeat : 1;
     double *secs = malloc((size_t)runs * sizeof *secs);
@@ -268,7 +402,8 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
         }
     }
     for (int i = 0; i < r.k; i++)
-        if (r.part[i]) ctx->gpu->pr_part_close(r.part[i]);
+        if (r.part[i]) ctx->gpu->pr_part_close(r.part[i]); /* waits for its stream */
+    if (r.comm) ops->comm_close(r.comm);
     free(secs);
     free(xsecs);
     free(r.new2old);

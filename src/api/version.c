@@ -16,6 +16,12 @@ const char *kiln_build_info(void)
 #else
            "off"
 #endif
+           "\nnccl: "
+#ifdef KILN_HAVE_NCCL
+           "on (PageRank parts exchanged through libnccl.so.2 when it loads)"
+#else
+           "off"
+#endif
            "\nzlib: "
 #ifdef KILN_HAVE_ZLIB
            "on (gzip-compressed graph files)"

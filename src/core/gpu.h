@@ -75,6 +75,9 @@ typedef struct kiln_gpu_pr_stats {
  * `cur`, read by a pass, and `next`, whose own rows a pass writes. The host completes `next` from
  * the other parts (pr_part_share, or pr_part_get/put through the host) and flips. */
 typedef struct kiln_gpu_pr_part kiln_gpu_pr_part;
+/* A communicator between parts (NCCL): one rank a part, the parts of one process or one a process. */
+typedef struct kiln_gpu_comm kiln_gpu_comm;
+#define KILN_GPU_COMM_ID_BYTES 128
 typedef struct kiln_gpu_pr_part_spec {
     uint64_t n, v0, v1;
     const uint64_t *offsets; /* the graph's, indexed by vertex: rows v0..v1 are used */
@@ -185,6 +188,20 @@ struct kiln_gpu_ops {
     kiln_status (*csr_from_edges)(kiln_gpu *g, const uint32_t *src, const uint32_t *dst, uint64_t count, uint64_t n,
                                   int undirected, int drop_loops, kiln_gpu_csr *out);
     kiln_status (*rmat_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
+    /* Rows [v0, v1) of the RMAT graph's in-edge CSR, built on this device alone: every edge is
+     * drawn here and those whose destination (undirected: either end) is in the rows are kept, so
+     * the device never holds more than its rows' edges. out->n is the graph's n; offsets has
+     * v1 - v0 + 1 values from 0, sources the part's m; outdeg (n values) counts the part's edges
+     * by source (the parts' add up to the graph's); edges_read and self_loops_removed are the
+     * whole graph's, duplicates_removed the part's. KILN_ERR_INPUT, before the large
+     * allocations, when the part's build needs more memory than the device has free. */
+    kiln_status (*rmat_part_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, uint64_t v0, uint64_t v1,
+                                 kiln_gpu_csr *out);
+    /* The device's free and total memory now, and the most it was seen using at the fullest
+     * points of the graph builds and the PageRank parts' setup (the CUDA context and anything
+     * else on that GPU included). */
+    kiln_status (*mem_info)(kiln_gpu *g, uint64_t *free_bytes, uint64_t *total_bytes);
+    uint64_t (*mem_peak)(kiln_gpu *g);
     kiln_status (*pagerank)(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
                             kiln_gpu_pr_stats *stats);
 
@@ -208,6 +225,22 @@ struct kiln_gpu_ops {
     /* seconds the shares into p took on its stream since the last call (device events) */
     double (*pr_part_share_seconds)(kiln_gpu_pr_part *p);
     void (*pr_part_close)(kiln_gpu_pr_part *p);
+
+    /* ---- NCCL between parts; NULL members in a build without nccl.h. comm_available: whether
+     * libnccl.so.2 loads here (and KILN_NCCL is not "0"). comm_id: a new unique id
+     * (KILN_GPU_COMM_ID_BYTES), made by one rank and sent to the others (MPI_Bcast). comm_open:
+     * ranks rank0 .. rank0 + nlocal - 1 of a communicator of nranks, one for each of parts[0..nlocal)
+     * (each on a GPU of its own); a collective call over every rank. pr_part_allgather: every
+     * rank's own rows of next (rank r's are [bounds[r], bounds[r+1])) into every part's next, on
+     * the parts' streams, after their passes; the parts' waits (pr_part_sums, pr_part_get) then
+     * give up with an error after KILN_EXCHANGE_TIMEOUT seconds (default 300) rather than hang
+     * on a rank that died. comm_close: after the parts' streams are idle. */
+    int (*comm_available)(void);
+    kiln_status (*comm_id)(kiln_ctx *ctx, void *id);
+    kiln_status (*comm_open)(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, int nlocal, int nranks, int rank0,
+                             const void *id, kiln_gpu_comm **out);
+    kiln_status (*pr_part_allgather)(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, const uint64_t *bounds);
+    void (*comm_close)(kiln_gpu_comm *c);
 
     /* Page-locked host memory (portable: pinned for every device's context), which copies to and
      * from the devices reach at the link's speed (a slice staged every pass); NULL when it cannot

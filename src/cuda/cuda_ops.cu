@@ -42,6 +42,9 @@ static kiln_gpu_ops make_ops()
     ops.merkle_raw = kiln_cuda_merkle_raw;
     ops.csr_from_edges = kiln_cuda_csr_from_edges;
     ops.rmat_csr = kiln_cuda_rmat_csr;
+    ops.rmat_part_csr = kiln_cuda_rmat_part_csr;
+    ops.mem_info = kiln_cuda_mem_info;
+    ops.mem_peak = kiln_cuda_mem_peak;
     ops.pagerank = kiln_cuda_pagerank;
     ops.pr_part_open = kiln_cuda_pr_part_open;
     ops.pr_part_relabel = kiln_cuda_pr_part_relabel;
@@ -53,6 +56,13 @@ static kiln_gpu_ops make_ops()
     ops.pr_part_flip = kiln_cuda_pr_part_flip;
     ops.pr_part_share_seconds = kiln_cuda_pr_part_share_seconds;
     ops.pr_part_close = kiln_cuda_pr_part_close;
+#ifdef KILN_HAVE_NCCL
+    ops.comm_available = kiln_cuda_comm_available;
+    ops.comm_id = kiln_cuda_comm_id;
+    ops.comm_open = kiln_cuda_comm_open;
+    ops.pr_part_allgather = kiln_cuda_pr_part_allgather;
+    ops.comm_close = kiln_cuda_comm_close;
+#endif
     ops.host_pinned_alloc = pinned_alloc;
     ops.host_pinned_free = pinned_free;
     return ops;

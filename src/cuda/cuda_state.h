@@ -25,6 +25,9 @@ struct kiln_gpu {
     struct kiln_cuda_merkle *merkle; /* device tree and graph of merkle.cu, made on first use */
     void *scratch; /* large per-context work memory (scrypt scratchpads), grown on demand */
     size_t scratch_bytes;
+    /* the most device memory seen in use (cudaMemGetInfo) at the fullest points of the graph
+     * builds and the PageRank parts' setup: kiln_cuda_note_memory */
+    uint64_t mem_peak;
 };
 
 /* At least `bytes` of the handle's scratch in *out (old contents not kept). Implemented in device.cu. */
@@ -45,6 +48,12 @@ int kiln_cuda_count_devices(void);
 kiln_status kiln_cuda_device_info(kiln_ctx *ctx, int ordinal, kiln_device_info *out);
 kiln_status kiln_cuda_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out);
 void kiln_cuda_close(kiln_gpu *st);
+
+/* free and total bytes on the handle's device; the in-use sample behind mem_peak (call with the
+ * device current), and the peak itself */
+kiln_status kiln_cuda_mem_info(kiln_gpu *st, uint64_t *free_bytes, uint64_t *total_bytes);
+void kiln_cuda_note_memory(kiln_gpu *st);
+uint64_t kiln_cuda_mem_peak(kiln_gpu *st);
 
 /* sha256d_scan.cu, scrypt_scan.cu, scrypt_kdf.cu */
 kiln_status kiln_cuda_sha256d_scan(kiln_gpu *st, const kiln_sha256d_job *job, uint32_t start, uint64_t count,
@@ -80,6 +89,14 @@ kiln_status kiln_cuda_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_par
 void kiln_cuda_pr_part_flip(kiln_gpu_pr_part *p);
 double kiln_cuda_pr_part_share_seconds(kiln_gpu_pr_part *p);
 void kiln_cuda_pr_part_close(kiln_gpu_pr_part *p);
+kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, const uint64_t *bounds);
+
+/* nccl_lib.cu: NCCL opened at run time (NULL entry points without nccl.h) */
+int kiln_cuda_comm_available(void);
+kiln_status kiln_cuda_comm_id(kiln_ctx *ctx, void *id);
+kiln_status kiln_cuda_comm_open(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, int nlocal, int nranks, int rank0,
+                                const void *id, kiln_gpu_comm **out);
+void kiln_cuda_comm_close(kiln_gpu_comm *c);
 
 /* merkle.cu */
 kiln_status kiln_cuda_merkle_upload(kiln_gpu *st, const uint8_t *leaves, uint64_t n);
@@ -95,6 +112,8 @@ void kiln_cuda_merkle_release(kiln_gpu *st);
 kiln_status kiln_cuda_csr_from_edges(kiln_gpu *st, const uint32_t *src, const uint32_t *dst, uint64_t count,
                                      uint64_t n, int undirected, int drop_loops, kiln_gpu_csr *out);
 kiln_status kiln_cuda_rmat_csr(kiln_gpu *st, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
+kiln_status kiln_cuda_rmat_part_csr(kiln_gpu *st, const kiln_rmat_spec *spec, int undirected, uint64_t v0, uint64_t v1,
+                                    kiln_gpu_csr *out);
 kiln_status kiln_cuda_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *p, double *ranks,
                                kiln_gpu_pr_stats *stats);
 

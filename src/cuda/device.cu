@@ -91,3 +91,26 @@ kiln_status kiln_cuda_scratch(kiln_gpu *st, size_t bytes, void **out)
     *out = st->scratch;
     return KILN_OK;
 }
+
+kiln_status kiln_cuda_mem_info(kiln_gpu *st, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    size_t f = 0, t = 0;
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    KILN_CUDA_TRY(cudaMemGetInfo(&f, &t), "cudaMemGetInfo");
+    *free_bytes = f;
+    *total_bytes = t;
+    return KILN_OK;
+}
+
+void kiln_cuda_note_memory(kiln_gpu *st)
+{
+    size_t f = 0, t = 0;
+    /* a sample that fails is skipped: the peak is a report, not a check */
+    if (cudaMemGetInfo(&f, &t) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    if (t - f > st->mem_peak) st->mem_peak = t - f;
+}
+
+uint64_t kiln_cuda_mem_peak(kiln_gpu *st) { return st->mem_peak; }

@@ -86,6 +86,48 @@ __global__ void rmat_keys(kiln_rmat_spec spec, const uint32_t *__restrict__ perm
     });
 }
 
+/* The edges of rows [v0, v1) among all RMAT edges: edge e (raw ends rs -> rd, labels perm[]) goes
+ * to the part as key (d - v0) << sbits | s when its destination d is in the rows and, undirected,
+ * as (s - v0) << sbits | d when its source is. Self loops are dropped (counted once an edge,
+ * by the caller's choice of `loops`). Without keys, only the cursor counts; with them, each warp
+ * takes its places with one atomic. A self loop is rs == rd (perm is a bijection), and a source's
+ * label is looked up only when the edge is kept, to spare the random reads of perm. */
+__global__ void rmat_part_keys(kiln_rmat_spec spec, const uint32_t *__restrict__ perm, uint64_t count, uint32_t v0,
+                               uint32_t v1, int sbits, int undirected, uint64_t *__restrict__ keys,
+                               unsigned long long *cursor, unsigned long long *loops)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t end = (count + 31) & ~UINT64_C(31);
+    const unsigned lane = threadIdx.x & 31, below = (1u << lane) - 1u;
+    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < end; e += stride) {
+        bool loop = false, a = false, b = false;
+        uint32_t s = 0, d = 0;
+        if (e < count) {
+            uint32_t rs, rd;
+            kiln_rmat_edge(&spec, e, &rs, &rd);
+            loop = rs == rd;
+            if (!loop) {
+                d = perm[rd];
+                a = d >= v0 && d < v1;
+                if (a || undirected) {
+                    s = perm[rs];
+                    b = undirected && s >= v0 && s < v1;
+                }
+            }
+        }
+        if (loops) warp_count(loop, loops);
+        const unsigned ma = __ballot_sync(0xffffffffu, a), mb = __ballot_sync(0xffffffffu, b);
+        const unsigned na = __popc(ma), total = na + __popc(mb);
+        if (!total) continue;
+        unsigned long long base = 0;
+        if (lane == 0) base = atomicAdd(cursor, (unsigned long long)total);
+        base = __shfl_sync(0xffffffffu, base, 0);
+        if (!keys) continue;
+        if (a) keys[base + __popc(ma & below)] = ((uint64_t)(d - v0) << sbits) | s;
+        if (b) keys[base + na + __popc(mb & below)] = ((uint64_t)(s - v0) << sbits) | d;
+    }
+}
+
 /* In-degree of each row from the sorted unique keys: lanes holding the same row add once. */
 __global__ void count_rows(const uint64_t *__restrict__ keys, uint64_t m, int bits,
                            unsigned long long *__restrict__ indeg)
@@ -116,24 +158,53 @@ __global__ void split_sources(const uint64_t *__restrict__ keys, uint64_t m, int
 
 #define LAUNCH_CHECK(what) KILN_CUDA_TRY(cudaGetLastError(), what)
 
-/* Keys -> sorted, merged -> host CSR. The K keys are in buffer `cur` of the pair; with
- * has_sentinel, keys equal to the all-ones value are dropped self loops (never a kept edge,
- * since then every self loop was turned into it). */
-kiln_status finish_csr(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uint64_t n, int bits,
-                       int has_sentinel, kiln_gpu_csr *out)
+/* The RMAT label permutation (vertices in ascending order of their keys) into perm (n values). */
+kiln_status rmat_permutation(kiln_gpu *st, const kiln_rmat_spec *spec, uint64_t n, DevArray<uint32_t> &perm)
 {
     cudaStream_t s = st->stream;
+    DevArray<uint64_t> h0, h1;
+    DevArray<uint32_t> i0, i1;
+    KILN_CUDA_TRY(h0.alloc(n), "cudaMalloc (permutation)");
+    KILN_CUDA_TRY(h1.alloc(n), "cudaMalloc (permutation)");
+    KILN_CUDA_TRY(i0.alloc(n), "cudaMalloc (permutation)");
+    KILN_CUDA_TRY(i1.alloc(n), "cudaMalloc (permutation)");
+    rmat_perm_keys<<<grid_for(n, kThreads, st->sm_count), kThreads, 0, s>>>(*spec, n, h0.p, i0.p);
+    LAUNCH_CHECK("rmat_perm_keys");
+    cub::DoubleBuffer<uint64_t> hk(h0.p, h1.p);
+    cub::DoubleBuffer<uint32_t> iv(i0.p, i1.p);
+    size_t tb = 0;
+    KILN_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, tb, hk, iv, (int64_t)n, 0, 64, s), "cub radix sort");
+    DevArray<unsigned char> temp;
+    KILN_CUDA_TRY(temp.alloc(tb), "cudaMalloc (sort buffer)");
+    KILN_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.p, tb, hk, iv, (int64_t)n, 0, 64, s), "cub radix sort");
+    KILN_CUDA_TRY(cudaStreamSynchronize(s), "RMAT permutation");
+    DevArray<uint32_t> &keep = iv.Current() == i0.p ? i0 : i1;
+    perm.reset();
+    perm.n = keep.n;
+    perm.p = keep.release();
+    return KILN_OK;
+}
+
+/* Keys (row << bits | source) -> sorted, merged -> host CSR of `rows` rows whose sources are
+ * below nsrc; the keys' significant bits are [0, sort_bits). The K keys are in buffer `cur` of the
+ * pair; with has_sentinel, keys equal to the all-ones value are dropped self loops (never a kept
+ * edge, since then every self loop was turned into it). */
+kiln_status finish_rows(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uint64_t rows, uint64_t nsrc, int bits,
+                        int sort_bits, int has_sentinel, kiln_gpu_csr *out)
+{
+    cudaStream_t s = st->stream;
+    const uint64_t n = rows;
     const uint64_t sentinel = (bits == 32) ? ~UINT64_C(0) : ((UINT64_C(1) << (2 * bits)) - 1);
     cub::DoubleBuffer<uint64_t> db(bufs[cur], bufs[cur ^ 1]);
     size_t tb = 0;
-    KILN_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, tb, db, (int64_t)K, 0, 2 * bits, s), "cub radix sort");
+    KILN_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, tb, db, (int64_t)K, 0, sort_bits, s), "cub radix sort");
     size_t tu = 0;
     DevArray<unsigned long long> nsel;
     KILN_CUDA_TRY(nsel.alloc(1), "cudaMalloc");
     KILN_CUDA_TRY(cub::DeviceSelect::Unique(nullptr, tu, bufs[0], bufs[1], nsel.p, (int64_t)K, s), "cub unique");
     DevArray<unsigned char> temp;
     KILN_CUDA_TRY(temp.alloc(tb > tu ? tb : tu), "cudaMalloc (sort buffer)");
-    KILN_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.p, tb, db, (int64_t)K, 0, 2 * bits, s), "cub radix sort");
+    KILN_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.p, tb, db, (int64_t)K, 0, sort_bits, s), "cub radix sort");
     uint64_t *sorted = db.Current(), *uniq = db.Alternate();
     KILN_CUDA_TRY(cub::DeviceSelect::Unique(temp.p, tu, sorted, uniq, nsel.p, (int64_t)K, s), "cub unique");
     unsigned long long nu = 0;
@@ -153,9 +224,10 @@ kiln_status finish_csr(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uin
     KILN_CUDA_TRY(indeg.alloc(n + 1), "cudaMalloc (degrees)");
     KILN_CUDA_TRY(off.alloc(n + 1), "cudaMalloc (offsets)");
     KILN_CUDA_TRY(sources.alloc(m), "cudaMalloc (sources)");
-    KILN_CUDA_TRY(outdeg.alloc(n), "cudaMalloc (out-degrees)");
+    KILN_CUDA_TRY(outdeg.alloc(nsrc), "cudaMalloc (out-degrees)");
+    kiln_cuda_note_memory(st);
     KILN_CUDA_TRY(cudaMemsetAsync(indeg.p, 0, (n + 1) * sizeof(unsigned long long), s), "cudaMemset");
-    KILN_CUDA_TRY(cudaMemsetAsync(outdeg.p, 0, (n ? n : 1) * sizeof(unsigned), s), "cudaMemset");
+    KILN_CUDA_TRY(cudaMemsetAsync(outdeg.p, 0, (nsrc ? nsrc : 1) * sizeof(unsigned), s), "cudaMemset");
     if (m) {
         count_rows<<<grid_for(m, kThreads, st->sm_count), kThreads, 0, s>>>(uniq, m, bits, indeg.p);
         LAUNCH_CHECK("count_rows");
@@ -171,7 +243,7 @@ kiln_status finish_csr(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uin
     out->m = m;
     out->offsets = (uint64_t *)malloc((n + 1) * sizeof(uint64_t));
     out->sources = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t));
-    out->outdeg = (uint32_t *)malloc((n ? n : 1) * sizeof(uint32_t));
+    out->outdeg = (uint32_t *)malloc((nsrc ? nsrc : 1) * sizeof(uint32_t));
     if (!out->offsets || !out->sources || !out->outdeg) {
         free(out->offsets);
         free(out->sources);
@@ -180,7 +252,7 @@ kiln_status finish_csr(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uin
     }
     cudaError_t e1 = cudaMemcpyAsync(out->offsets, off.p, (n + 1) * sizeof(uint64_t), cudaMemcpyDeviceToHost, s);
     cudaError_t e2 = cudaMemcpyAsync(out->sources, sources.p, m * sizeof(uint32_t), cudaMemcpyDeviceToHost, s);
-    cudaError_t e3 = cudaMemcpyAsync(out->outdeg, outdeg.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s);
+    cudaError_t e3 = cudaMemcpyAsync(out->outdeg, outdeg.p, nsrc * sizeof(uint32_t), cudaMemcpyDeviceToHost, s);
     cudaError_t e4 = cudaStreamSynchronize(s);
     cudaError_t e = e1 != cudaSuccess ? e1 : e2 != cudaSuccess ? e2 : e3 != cudaSuccess ? e3 : e4;
     if (e != cudaSuccess) {
@@ -190,6 +262,12 @@ kiln_status finish_csr(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uin
         return kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA copy of the CSR failed: %s", cudaGetErrorString(e));
     }
     return KILN_OK;
+}
+
+kiln_status finish_csr(kiln_gpu *st, uint64_t *bufs[2], int cur, uint64_t K, uint64_t n, int bits,
+                       int has_sentinel, kiln_gpu_csr *out)
+{
+    return finish_rows(st, bufs, cur, K, n, n, bits, 2 * bits, has_sentinel, out);
 }
 
 } // namespace
@@ -246,25 +324,12 @@ kiln_status kiln_cuda_rmat_csr(kiln_gpu *st, const kiln_rmat_spec *spec, int und
     KILN_CUDA_TRY(loops.alloc(1), "cudaMalloc");
     KILN_CUDA_TRY(cudaMemsetAsync(loops.p, 0, sizeof(unsigned long long), s), "cudaMemset");
     {
-        /* the label permutation: vertices in ascending order of their keys */
-        DevArray<uint64_t> h0, h1;
-        DevArray<uint32_t> i0, i1;
-        KILN_CUDA_TRY(h0.alloc(n), "cudaMalloc (permutation)");
-        KILN_CUDA_TRY(h1.alloc(n), "cudaMalloc (permutation)");
-        KILN_CUDA_TRY(i0.alloc(n), "cudaMalloc (permutation)");
-        KILN_CUDA_TRY(i1.alloc(n), "cudaMalloc (permutation)");
-        rmat_perm_keys<<<grid_for(n, kThreads, st->sm_count), kThreads, 0, s>>>(*spec, n, h0.p, i0.p);
-        LAUNCH_CHECK("rmat_perm_keys");
-        cub::DoubleBuffer<uint64_t> hk(h0.p, h1.p);
-        cub::DoubleBuffer<uint32_t> iv(i0.p, i1.p);
-        size_t tb = 0;
-        KILN_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, tb, hk, iv, (int64_t)n, 0, 64, s), "cub radix sort");
-        DevArray<unsigned char> temp;
-        KILN_CUDA_TRY(temp.alloc(tb), "cudaMalloc (sort buffer)");
-        KILN_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.p, tb, hk, iv, (int64_t)n, 0, 64, s), "cub radix sort");
+        DevArray<uint32_t> perm;
+        kiln_status ps = rmat_permutation(st, spec, n, perm);
+        if (ps != KILN_OK) return ps;
         KILN_CUDA_TRY(k0.alloc(K), "cudaMalloc (edge keys)");
-        rmat_keys<<<grid_for(count, kThreads, st->sm_count), kThreads, 0, s>>>(*spec, iv.Current(), count, bits,
-                                                                               undirected, k0.p, loops.p);
+        rmat_keys<<<grid_for(count, kThreads, st->sm_count), kThreads, 0, s>>>(*spec, perm.p, count, bits, undirected,
+                                                                               k0.p, loops.p);
         LAUNCH_CHECK("rmat_keys");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "rmat_keys");
     }
@@ -277,5 +342,82 @@ kiln_status kiln_cuda_rmat_csr(kiln_gpu *st, const kiln_rmat_spec *spec, int und
     out->edges_read = K;
     out->self_loops_removed = nloops * (undirected ? 2u : 1u);
     out->duplicates_removed = K - out->self_loops_removed - out->m;
+    return KILN_OK;
+}
+
+/* Bytes the build of a part with K kept keys, `rows` rows and n vertices needs at its fullest:
+ * both key buffers, the sort's and unique's temporary storage (a small fraction of the keys),
+ * the CSR's arrays on the device (the keys still held) and the permutation. */
+static uint64_t part_build_bytes(uint64_t K, uint64_t rows, uint64_t n)
+{
+    return 16 * K + K / 16 + 4 * K + 16 * (rows + 1) + 8 * n + (UINT64_C(64) << 20);
+}
+
+static double gib(uint64_t b) { return (double)b / (double)(UINT64_C(1) << 30); }
+
+kiln_status kiln_cuda_rmat_part_csr(kiln_gpu *st, const kiln_rmat_spec *spec, int undirected, uint64_t v0, uint64_t v1,
+                                    kiln_gpu_csr *out)
+{
+    memset(out, 0, sizeof *out);
+    const uint64_t n = UINT64_C(1) << spec->scale;
+    if (v0 > v1 || v1 > n)
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "RMAT part rows [%llu, %llu) outside the graph's %llu",
+                         (unsigned long long)v0, (unsigned long long)v1, (unsigned long long)n);
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    cudaStream_t s = st->stream;
+    const uint64_t count = (uint64_t)spec->edge_factor << spec->scale, rows = v1 - v0;
+    const int sbits = key_bits(n), rbits = key_bits(rows ? rows : 1);
+    size_t free_b = 0, total_b = 0;
+    KILN_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    {
+        /* before anything is allocated: the part's expected share of the keys (vertex labels are
+         * a random permutation, so a range of rows draws its share of the edges), with 2% over */
+        const double share = (double)rows / (double)n * (double)count * (undirected ? 2.0 : 1.0) * 1.02;
+        const uint64_t need = part_build_bytes((uint64_t)share, rows, n) + 24 * n;
+        if (need > free_b)
+            return kiln_fail(st->ctx, KILN_ERR_INPUT,
+                             "RMAT scale %d rows [%llu, %llu) need about %.1f GiB to build on this GPU, which has %.1f GiB "
+                             "free: use more GPUs or processes",
+                             spec->scale, (unsigned long long)v0, (unsigned long long)v1, gib(need), gib(free_b));
+    }
+    DevArray<uint32_t> perm;
+    kiln_status ps = rmat_permutation(st, spec, n, perm);
+    if (ps != KILN_OK) return ps;
+    DevArray<unsigned long long> cnt;
+    KILN_CUDA_TRY(cnt.alloc(3), "cudaMalloc");
+    KILN_CUDA_TRY(cudaMemsetAsync(cnt.p, 0, 3 * sizeof(unsigned long long), s), "cudaMemset");
+    const unsigned grid = grid_for(count, kThreads, st->sm_count);
+    /* the first pass counts the part's keys (and the graph's self loops), the second writes them */
+    rmat_part_keys<<<grid, kThreads, 0, s>>>(*spec, perm.p, count, (uint32_t)v0, (uint32_t)v1, sbits, undirected,
+                                             nullptr, cnt.p, cnt.p + 2);
+    LAUNCH_CHECK("rmat_part_keys (count)");
+    unsigned long long counts[3];
+    KILN_CUDA_TRY(cudaMemcpyAsync(counts, cnt.p, sizeof counts, cudaMemcpyDeviceToHost, s), "cudaMemcpy");
+    KILN_CUDA_TRY(cudaStreamSynchronize(s), "rmat_part_keys (count)");
+    const uint64_t K = counts[0], nloops = counts[2];
+    KILN_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+    const uint64_t need = part_build_bytes(K, rows, n) - 4 * n; /* the permutation is held already */
+    if (need > free_b)
+        return kiln_fail(st->ctx, KILN_ERR_INPUT,
+                         "RMAT scale %d rows [%llu, %llu): %llu edges need %.1f GiB to build on this GPU, which has "
+                         "%.1f GiB free: use more GPUs or processes",
+                         spec->scale, (unsigned long long)v0, (unsigned long long)v1, (unsigned long long)K, gib(need),
+                         gib(free_b));
+    DevArray<uint64_t> k0, k1;
+    KILN_CUDA_TRY(k0.alloc(K), "cudaMalloc (edge keys)");
+    rmat_part_keys<<<grid, kThreads, 0, s>>>(*spec, perm.p, count, (uint32_t)v0, (uint32_t)v1, sbits, undirected, k0.p,
+                                             cnt.p + 1, nullptr);
+    LAUNCH_CHECK("rmat_part_keys");
+    KILN_CUDA_TRY(cudaStreamSynchronize(s), "rmat_part_keys");
+    perm.reset();
+    KILN_CUDA_TRY(k1.alloc(K), "cudaMalloc (edge keys)");
+    kiln_cuda_note_memory(st);
+    uint64_t *bufs[2] = {k0.p, k1.p};
+    kiln_status r = finish_rows(st, bufs, 0, K, rows, n, sbits, sbits + rbits, 0, out);
+    if (r != KILN_OK) return r;
+    out->n = n;
+    out->edges_read = count * (undirected ? 2u : 1u);
+    out->self_loops_removed = nloops * (undirected ? 2u : 1u);
+    out->duplicates_removed = K - out->m;
     return KILN_OK;
 }

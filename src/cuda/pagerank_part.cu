@@ -7,12 +7,15 @@
  * last pass in the ring entry the next launch reads, and sums each pass's ring entry itself;
  * the kernel's own convergence test is off (threshold below any change). */
 #include <math.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #include <new>
 
 #include "cuda_state.h"
 #include "dev_array.cuh"
+#include "nccl_lib.h"
 #include "pagerank_iter.cuh"
 #include "pagerank_layout.cuh"
 
@@ -30,6 +33,7 @@ struct kiln_gpu_pr_part {
     cudaEvent_t share_begin = nullptr, share_end = nullptr;
     bool sharing = false, share_timed = false;
     double share_ms = 0;
+    kiln_gpu_comm *comm = nullptr; /* the NCCL communicator this part's exchanges run on, if any */
     virtual ~kiln_gpu_pr_part()
     {
         if (h_prev) cudaFreeHost(h_prev);
@@ -172,6 +176,37 @@ kiln_status collect_share_time(kiln_gpu_pr_part *p)
     return KILN_OK;
 }
 
+double seconds_now()
+{
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Waits for the part's stream. Once the part exchanges through NCCL the wait is bounded: a rank
+ * that died leaves its peers' broadcasts waiting for ever, so the wait polls and gives up. */
+kiln_status wait_part(kiln_gpu_pr_part *p, const char *what)
+{
+    kiln_gpu *st = p->st;
+#ifdef KILN_HAVE_NCCL
+    if (p->comm) {
+        const double t0 = seconds_now();
+        for (unsigned spin = 0;; spin++) {
+            cudaError_t e = cudaStreamQuery(st->stream);
+            if (e == cudaSuccess) return KILN_OK;
+            if (e != cudaErrorNotReady) KILN_CUDA_TRY(e, what);
+            if ((spin & 1023) == 1023) {
+                kiln_status w = kiln_nccl_wait(p->comm, st, seconds_now() - t0);
+                if (w != KILN_OK) return w;
+                sched_yield();
+            }
+        }
+    }
+#endif
+    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), what);
+    return KILN_OK;
+}
+
 } // namespace
 
 kiln_status kiln_cuda_pr_part_open(kiln_gpu *st, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
@@ -223,8 +258,8 @@ kiln_status kiln_cuda_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, 
     KILN_CUDA_TRY(cudaMemcpyAsync(static_cast<unsigned char *>(y) + first * p->elem, p->y[p->cur] + first * p->elem,
                                   count * p->elem, cudaMemcpyDeviceToHost, st->stream),
                   "cudaMemcpyAsync (rank vector from the device)");
-    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "cudaStreamSynchronize (rank vector from the device)");
-    return collect_share_time(p);
+    kiln_status w = wait_part(p, "cudaStreamSynchronize (rank vector from the device)");
+    return w != KILN_OK ? w : collect_share_time(p);
 }
 
 kiln_status kiln_cuda_pr_part_launch(kiln_gpu_pr_part *p, double dangling)
@@ -241,7 +276,8 @@ kiln_status kiln_cuda_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dan
 {
     kiln_gpu *st = p->st;
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
-    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "PageRank part pass");
+    kiln_status ws = wait_part(p, "PageRank part pass");
+    if (ws != KILN_OK) return ws;
     kiln_status cs = collect_share_time(p);
     if (cs != KILN_OK) return cs;
     double r = 0, d = 0;
@@ -309,3 +345,78 @@ void kiln_cuda_pr_part_close(kiln_gpu_pr_part *p)
     cudaStreamSynchronize(p->st->stream);
     delete p; /* the device arrays free themselves on this device */
 }
+
+#ifdef KILN_HAVE_NCCL
+kiln_status kiln_cuda_comm_open(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, int nlocal, int nranks, int rank0,
+                                const void *id, kiln_gpu_comm **out)
+{
+    *out = nullptr;
+    const kiln_nccl_api *n = kiln_nccl();
+    if (!n) return kiln_fail(ctx, KILN_ERR_DEVICE, "NCCL (libnccl.so.2) is not available");
+    if (nlocal < 1 || nlocal > KILN_MAX_GPUS || nranks < nlocal || rank0 < 0 || rank0 + nlocal > nranks)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "NCCL ranks %d..%d of %d", rank0, rank0 + nlocal - 1, nranks);
+    kiln_gpu_comm *c = static_cast<kiln_gpu_comm *>(calloc(1, sizeof *c));
+    if (!c) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    c->ctx = ctx;
+    c->nlocal = nlocal;
+    c->nranks = nranks;
+    c->rank0 = rank0;
+    ncclUniqueId u;
+    memcpy(&u, id, sizeof u);
+    /* one thread initializes every local rank: NCCL wants them in one group */
+    ncclResult_t r = n->group_start(), r1 = ncclSuccess;
+    cudaError_t ce = cudaSuccess;
+    for (int i = 0; i < nlocal && r == ncclSuccess && ce == cudaSuccess; i++) {
+        ce = cudaSetDevice(parts[i]->st->ordinal);
+        if (ce == cudaSuccess) r1 = n->comm_init_rank(&c->comm[i], nranks, u, rank0 + i);
+        if (r1 != ncclSuccess) break;
+    }
+    ncclResult_t r2 = n->group_end();
+    ncclResult_t bad = r != ncclSuccess ? r : r1 != ncclSuccess ? r1 : r2;
+    if (ce != cudaSuccess || bad != ncclSuccess) {
+        kiln_nccl_abort(c); /* what was made */
+        kiln_cuda_comm_close(c);
+        if (ce != cudaSuccess)
+            return kiln_fail(ctx, KILN_ERR_DEVICE, "CUDA cudaSetDevice failed: %s", cudaGetErrorString(ce));
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "NCCL communicator of %d ranks failed: %s", nranks, n->get_error_string(bad));
+    }
+    for (int i = 0; i < nlocal; i++) parts[i]->comm = c;
+    *out = c;
+    return KILN_OK;
+}
+
+kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, const uint64_t *bounds)
+{
+    const kiln_nccl_api *n = kiln_nccl();
+    for (int i = 0; i < c->nlocal; i++) {
+        kiln_gpu_pr_part *p = parts[i];
+        kiln_gpu *st = p->st;
+        KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+        if (!p->sharing) {
+            KILN_CUDA_TRY(cudaEventRecord(p->share_begin, st->stream), "cudaEventRecord (exchange)");
+            p->sharing = true;
+        }
+    }
+    /* every rank's rows of next broadcast from it to all: an all-gather of unequal slices, the
+     * broadcasts of one pass grouped so that NCCL runs them as one launch per device */
+    ncclResult_t r = n->group_start();
+    for (int i = 0; i < c->nlocal && r == ncclSuccess; i++) {
+        kiln_gpu_pr_part *p = parts[i];
+        const ncclDataType_t type = p->elem == 8 ? ncclFloat64 : ncclFloat32;
+        for (int root = 0; root < c->nranks && r == ncclSuccess; root++) {
+            const uint64_t rows = bounds[root + 1] - bounds[root];
+            if (!rows) continue;
+            unsigned char *at = p->y[1 - p->cur] + bounds[root] * p->elem;
+            r = n->broadcast(at, at, rows, type, root, c->comm[i], p->st->stream);
+        }
+    }
+    ncclResult_t r2 = n->group_end();
+    if (r == ncclSuccess) r = r2;
+    if (r != ncclSuccess) {
+        kiln_gpu *st = parts[0]->st;
+        kiln_nccl_abort(c);
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE, "NCCL exchange of the rank slices failed: %s", n->get_error_string(r));
+    }
+    return KILN_OK;
+}
+#endif

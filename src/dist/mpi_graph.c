@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/gpu.h"
 #include "dist.h"
 
 int kiln_dist_owner(const kiln_dist *d, const uint64_t *bounds, uint64_t v)
@@ -172,6 +173,55 @@ done:
     return st;
 }
 
+/* A GPU process's part of RMAT: its rows (an equal range: the labels are a random permutation)
+ * built on its GPU from every edge drawn there (src/core/gpu.h rmat_part_csr), so no edge crosses
+ * the host or the network; the out-degrees are the parts' counts summed over the processes. */
+static kiln_status rmat_on_gpu(kiln_ctx *ctx, kiln_dist *d, const kiln_rmat_spec *spec, int both, kiln_graph **out)
+{
+    const uint64_t n = UINT64_C(1) << spec->scale;
+    const uint64_t v0 = n * (uint64_t)d->rank / (uint64_t)d->size, v1 = n * (uint64_t)(d->rank + 1) / (uint64_t)d->size;
+    double t0 = MPI_Wtime();
+    kiln_gpu_csr c;
+    memset(&c, 0, sizeof c);
+    kiln_gpu *gpu;
+    kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
+    if (st == KILN_OK) st = ctx->gpu->rmat_part_csr(gpu, spec, both, v0, v1, &c);
+    kiln_graph *g = st == KILN_OK ? kiln_graph_alloc() : NULL;
+    if (st == KILN_OK && g) {
+        g->n = n;
+        g->m = c.m;
+        g->sources = c.sources;
+        g->outdeg = c.outdeg;
+        g->offsets = malloc((n + 1) * sizeof *g->offsets);
+        c.sources = NULL;
+        c.outdeg = NULL;
+    }
+    if (st == KILN_OK && (!g || !g->offsets)) st = oom(ctx, "the RMAT part");
+    if (st == KILN_OK) {
+        /* the part's offsets over all n rows: empty before and after its own */
+        for (uint64_t v = 0; v <= n; v++) g->offsets[v] = v <= v0 ? 0 : v <= v1 ? c.offsets[v - v0] : c.m;
+    }
+    free(c.offsets);
+    free(c.sources);
+    free(c.outdeg);
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK && kiln_dist_allreduce(d, g->outdeg, n, MPI_UINT32_T, MPI_SUM) != 0)
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "MPI failed summing the out-degrees");
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK) st = kiln_dist_finish_part(ctx, d, g, v0, v1, 0);
+    if (st != KILN_OK) {
+        kiln_graph_free(g);
+        return st;
+    }
+    g->info.edges_read = c.edges_read;
+    g->info.self_loops_removed = c.self_loops_removed;
+    g->info.duplicates_removed = g->info.edges_read - g->info.self_loops_removed - g->info.edges;
+    g->info.built_on_gpu = 1;
+    g->info.build_seconds = MPI_Wtime() - t0;
+    *out = g;
+    return KILN_OK;
+}
+
 kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edge_factor, uint64_t seed,
                                  unsigned flags, kiln_graph **out)
 {
@@ -186,6 +236,8 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
     const int both = (flags & KILN_GRAPH_UNDIRECTED) != 0;
     kiln_rmat_spec spec;
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
+    if (ctx && ctx->backend == KILN_BACKEND_CUDA && ctx->gpu->rmat_part_csr && !(flags & KILN_GRAPH_WEIGHTED))
+        return rmat_on_gpu(ctx, d, &spec, both, out);
     const uint64_t n = UINT64_C(1) << scale, m = (uint64_t)edge_factor << scale;
     /* this process's share of the edge numbers: the generator draws any edge on its own */
     const uint64_t q = m / (uint64_t)d->size, rem = m % (uint64_t)d->size, r = (uint64_t)d->rank;

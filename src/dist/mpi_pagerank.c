@@ -3,7 +3,9 @@
  * an all-gather of each process's L1 change, dangling mass and stop flag, summed in process order
  * so every process takes the same decision. A GPU part runs its slice on the device and stages
  * y through the host for the same exchange (src/api/pagerank_parts.c), after one exchange of the
- * processes' visiting orders (4-byte elements, hence slices moved as bytes). */
+ * processes' visiting orders (4-byte elements, hence slices moved as bytes), or, where every
+ * process can, exchanges only the sums here and the slices through NCCL device to device (the
+ * communicator's id sent by bcast; src/api/pagerank_parts.c). */
 #include <stdlib.h>
 
 #include "dist.h"
@@ -15,6 +17,18 @@ typedef struct exchange_state {
     /* slice elements as 4 and 8 bytes: float or uint32 (a GPU part's visiting order), double */
     MPI_Datatype bytes4, bytes8;
 } exchange_state;
+
+static int bcast(void *arg, void *buf, size_t bytes)
+{
+    exchange_state *x = arg;
+    return bytes <= INT32_MAX && MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, x->d->comm) == MPI_SUCCESS ? 0 : -1;
+}
+
+static int allgather(void *arg, const uint64_t *mine, uint64_t *all, int count)
+{
+    exchange_state *x = arg;
+    return MPI_Allgather(mine, count, MPI_UINT64_T, all, count, MPI_UINT64_T, x->d->comm) == MPI_SUCCESS ? 0 : -1;
+}
 
 static int exchange(void *arg, void *y, size_t elem, double sums[2], int *stop)
 {
@@ -45,7 +59,8 @@ kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g,
     exchange_state x = {d, malloc((size_t)d->size * 2 * sizeof(int)), NULL, malloc((size_t)d->size * 3 * sizeof(double)),
                         MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
     uint64_t span[2] = {g->part_v0, g->part_v1}, *all = malloc((size_t)d->size * 2 * sizeof *all);
-    kiln_status st = x.counts && x.sums && all ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    uint64_t *bounds = malloc(((size_t)d->size + 1) * sizeof *bounds);
+    kiln_status st = x.counts && x.sums && all && bounds ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     if (st == KILN_OK && g->part_v1 - g->part_v0 > INT32_MAX)
         st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 rows for one process: use more processes");
     st = kiln_dist_agree_ctx(ctx, d, st);
@@ -57,19 +72,22 @@ kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g,
             /* displacements past 2^31 values would need MPI's large-count calls */
             if (all[2 * r] > INT32_MAX) st = kiln_fail(ctx, KILN_ERR_INPUT, "over 2^31 nodes: not yet across processes");
             x.displs[r] = (int)all[2 * r];
+            bounds[r] = all[2 * r];
         }
+        bounds[d->size] = g->n;
     }
     if (st == KILN_OK) {
         MPI_Type_contiguous(4, MPI_BYTE, &x.bytes4);
         MPI_Type_contiguous(8, MPI_BYTE, &x.bytes8);
         MPI_Type_commit(&x.bytes4);
         MPI_Type_commit(&x.bytes8);
-        kiln_pr_split split = {g->part_v0, g->part_v1, exchange, &x};
+        kiln_pr_split split = {g->part_v0, g->part_v1, exchange, &x, d->size, d->rank, bounds, bcast, allgather};
         st = kiln_pagerank_part(ctx, g, opt, &split, ranks, result);
         MPI_Type_free(&x.bytes4);
         MPI_Type_free(&x.bytes8);
     }
     free(all);
+    free(bounds);
     free(x.counts);
     free(x.sums);
     return st;

@@ -173,6 +173,9 @@ typedef struct kiln_pr_cpu_stats {
     int iterations, converged;
     double residual, seconds;
     double exchange_seconds; /* of seconds: sharing slices between parts (processes or devices) */
+    int exchange; /* kiln_pr_exchange */
+    int parts; /* GPU parts: their edges and memory peaks, as kiln_pagerank_result has them */
+    uint64_t part_edges[KILN_PR_MAX_PARTS], part_peak_bytes[KILN_PR_MAX_PARTS];
 } kiln_pr_cpu_stats;
 /* single: y stored in float32 (sums stay float64). */
 kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
@@ -187,6 +190,14 @@ typedef struct kiln_pr_split {
     uint64_t v0, v1;
     int (*exchange)(void *arg, void *y, size_t elem, double sums[2], int *stop);
     void *arg;
+    /* For GPU parts exchanging through NCCL: the parts (processes) and this one's number, every
+     * part's first row (bounds[nparts] = n), and bcast, which sends bytes from part 0 to all
+     * (0, or -1 when it failed); and allgather, which gives every part the count uint64 values
+     * of each, in part order (all[nparts * count]; 0 or -1). NULL bcast: no NCCL. */
+    int nparts, rank;
+    const uint64_t *bounds;
+    int (*bcast)(void *arg, void *buf, size_t bytes);
+    int (*allgather)(void *arg, const uint64_t *mine, uint64_t *all, int count);
 } kiln_pr_split;
 /* kiln_pagerank_cpu over a split (NULL: the whole graph, as kiln_pagerank_cpu). */
 kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,

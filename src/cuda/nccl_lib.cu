@@ -1,0 +1,111 @@
+/* NCCL opened at run time, and the communicators of PageRank parts (nccl_lib.h). */
+#ifdef KILN_HAVE_NCCL
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nccl_lib.h"
+
+namespace {
+
+kiln_nccl_api api;
+const kiln_nccl_api *loaded = nullptr;
+pthread_once_t once = PTHREAD_ONCE_INIT;
+
+template <typename F> bool resolve(void *lib, const char *name, F &fn)
+{
+    fn = reinterpret_cast<F>(dlsym(lib, name));
+    return fn != nullptr;
+}
+
+void load()
+{
+    const char *want = getenv("KILN_NCCL");
+    if (want && strcmp(want, "0") == 0) return;
+    /* NVLink multicast (NVLS) stays off unless the user set it: on shared hosts a program using it
+     * can take the GPUs out of service, and kiln's exchanges (broadcasts) gain nothing from it */
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
+    void *lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return;
+    ncclResult_t (*get_version)(int *) = nullptr;
+    bool ok = resolve(lib, "ncclGetUniqueId", api.get_unique_id) && resolve(lib, "ncclCommInitRank", api.comm_init_rank) &&
+              resolve(lib, "ncclCommDestroy", api.comm_destroy) && resolve(lib, "ncclCommAbort", api.comm_abort) &&
+              resolve(lib, "ncclCommGetAsyncError", api.comm_get_async_error) &&
+              resolve(lib, "ncclGroupStart", api.group_start) && resolve(lib, "ncclGroupEnd", api.group_end) &&
+              resolve(lib, "ncclBroadcast", api.broadcast) && resolve(lib, "ncclGetErrorString", api.get_error_string) &&
+              resolve(lib, "ncclGetVersion", get_version);
+    /* the 2.x interface kiln is written against (ncclUniqueId of 128 bytes, ncclBroadcast) */
+    if (ok && get_version(&api.version) == ncclSuccess && api.version >= 20000) loaded = &api;
+    else dlclose(lib);
+}
+
+} // namespace
+
+const kiln_nccl_api *kiln_nccl(void)
+{
+    pthread_once(&once, load);
+    return loaded;
+}
+
+double kiln_nccl_timeout(void)
+{
+    const char *s = getenv("KILN_EXCHANGE_TIMEOUT");
+    double t = s ? strtod(s, nullptr) : 0;
+    return t > 0 ? t : 300;
+}
+
+void kiln_nccl_abort(kiln_gpu_comm *c)
+{
+    c->failed = 1;
+    for (int i = 0; i < c->nlocal; i++)
+        if (c->comm[i]) {
+            kiln_nccl()->comm_abort(c->comm[i]);
+            c->comm[i] = nullptr;
+        }
+}
+
+kiln_status kiln_nccl_wait(kiln_gpu_comm *c, kiln_gpu *st, double waited)
+{
+    const kiln_nccl_api *n = kiln_nccl();
+    for (int i = 0; i < c->nlocal; i++) {
+        ncclResult_t e = ncclSuccess;
+        if (c->comm[i] && n->comm_get_async_error(c->comm[i], &e) == ncclSuccess && e != ncclSuccess &&
+            e != ncclInProgress) {
+            kiln_nccl_abort(c);
+            return kiln_fail(st->ctx, KILN_ERR_DEVICE, "NCCL exchange failed: %s", n->get_error_string(e));
+        }
+    }
+    if (waited > kiln_nccl_timeout()) {
+        kiln_nccl_abort(c);
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE,
+                         "the exchange between GPUs waited %.0f s (KILN_EXCHANGE_TIMEOUT): a device or process stopped "
+                         "answering",
+                         waited);
+    }
+    return KILN_OK;
+}
+
+int kiln_cuda_comm_available(void) { return kiln_nccl() != nullptr; }
+
+kiln_status kiln_cuda_comm_id(kiln_ctx *ctx, void *id)
+{
+    const kiln_nccl_api *n = kiln_nccl();
+    if (!n) return kiln_fail(ctx, KILN_ERR_DEVICE, "NCCL (libnccl.so.2) is not available");
+    static_assert(sizeof(ncclUniqueId) == KILN_GPU_COMM_ID_BYTES, "NCCL's unique id size");
+    ncclUniqueId u;
+    ncclResult_t r = n->get_unique_id(&u);
+    if (r != ncclSuccess) return kiln_fail(ctx, KILN_ERR_DEVICE, "ncclGetUniqueId failed: %s", n->get_error_string(r));
+    memcpy(id, &u, sizeof u);
+    return KILN_OK;
+}
+
+void kiln_cuda_comm_close(kiln_gpu_comm *c)
+{
+    if (!c) return;
+    const kiln_nccl_api *n = kiln_nccl();
+    for (int i = 0; i < c->nlocal; i++)
+        if (c->comm[i]) n->comm_destroy(c->comm[i]);
+    free(c);
+}
+#endif
