@@ -39,15 +39,17 @@ fi
 
 if want sanitize; then
     # the partitioned RMAT build and the parts on logical devices, then the NCCL exchange on
-    # the real set (memcheck follows every process of the run)
+    # the real set; API errors are not reported, since NCCL probes the driver with calls that
+    # fail by design (kiln checks every call of its own)
     for spec in "memcheck cuda:0,0" "memcheck cuda:all" "racecheck cuda:0,0"; do
         set -- $spec
         t=$(date +%s)
-        timeout 300 compute-sanitizer --tool "$1" --error-exitcode 99 "$K" pagerank --rmat 12 --device "$2" --tol 0 \
-            --max-iter 5 >"$OUT/san.log" 2>&1
+        log=$OUT/san-$1-${2//[:,]/_}.log
+        timeout 300 compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 "$K" pagerank --rmat 12 \
+            --device "$2" --tol 0 --max-iter 5 >"$log" 2>&1
         rc=$?
-        row "compute-sanitizer $1, pagerank --rmat 12 $2" "$(status $rc), $(grep -m1 'ERROR SUMMARY' "$OUT/san.log"), $(($(date +%s) - t)) s"
-        [ $rc -ne 0 ] && tail -15 "$OUT/san.log"
+        row "compute-sanitizer $1, pagerank --rmat 12 $2" "$(status $rc), $(grep -m1 'ERROR SUMMARY' "$log"), $(($(date +%s) - t)) s"
+        [ $rc -ne 0 ] && grep -m3 -A12 '^========= [A-Z]' "$log"
     done
 fi
 

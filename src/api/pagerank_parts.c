@@ -135,6 +135,24 @@ static double first_y(const parts_run *r, double *y64, void *y)
     return dang;
 }
 
+/* One pass of part i with NCCL, on its device's thread: the pass, its sums, its exchange queued. */
+typedef struct pass_run {
+    parts_run *r;
+    double dang;
+    double res[KILN_MAX_GPUS], dangs[KILN_MAX_GPUS];
+} pass_run;
+
+static kiln_status pass_task(void *arg, int i, kiln_gpu *gpu)
+{
+    pass_run *p = arg;
+    const kiln_gpu_ops *ops = p->r->ctx->gpu;
+    (void)gpu;
+    kiln_status st = ops->pr_part_launch(p->r->part[i], p->dang);
+    if (st == KILN_OK) st = ops->pr_part_sums(p->r->part[i], &p->res[i], &p->dangs[i]);
+    if (st == KILN_OK) st = ops->pr_part_allgather(p->r->comm, &p->r->part[i], 1, p->r->bound);
+    return st;
+}
+
 /* The iterations from the first y; one run. */
 static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void *y0, double dang0, void *host_y,
                            kiln_pr_cpu_stats *s)
@@ -155,13 +173,21 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
     while (it < r->prob->max_iter) {
         int stop = kiln_ctx_interrupt_requested(ctx);
         if (stop && !split) return kiln_interrupted(ctx);
-        for (int i = 0; i < r->k && st == KILN_OK; i++) st = ops->pr_part_launch(r->part[i], dang);
         double sum_res = 0, sum_dang = 0;
-        for (int i = 0; i < r->k && st == KILN_OK; i++) {
-            double pr, pd;
-            st = ops->pr_part_sums(r->part[i], &pr, &pd);
-            sum_res += pr;
-            sum_dang += pd;
+        if (r->comm && !split) {
+            /* a thread a device: each queues its exchange as soon as its own pass is done, as a
+             * process of an mpirun does (one thread driving every device serializes them) */
+            pass_run pr = {r, dang, {0}, {0}};
+            st = kiln_gpu_each(ctx, pass_task, &pr);
+            for (int i = 0; i < r->k; i++) sum_res += pr.res[i], sum_dang += pr.dangs[i];
+        } else {
+            for (int i = 0; i < r->k && st == KILN_OK; i++) st = ops->pr_part_launch(r->part[i], dang);
+            for (int i = 0; i < r->k && st == KILN_OK; i++) {
+                double pr, pd;
+                st = ops->pr_part_sums(r->part[i], &pr, &pd);
+                sum_res += pr;
+                sum_dang += pd;
+            }
         }
         if (split && r->comm) {
             /* the sums and the stop decision through the split, the slices by NCCL */
@@ -173,7 +199,7 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             if (st != KILN_OK) return st;
             if (ask) return kiln_interrupted(ctx);
             staged += kiln_now() - t;
-            st = ops->pr_part_allgather(r->comm, r->part, split->bounds);
+            st = ops->pr_part_allgather(r->comm, r->part, 1, split->bounds);
             ops->pr_part_flip(r->part[0]);
             sum_res = sums[0];
             sum_dang = sums[1];
@@ -197,9 +223,7 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             sum_res = sums[0];
             sum_dang = sums[1];
         } else {
-            if (r->comm) {
-                if (st == KILN_OK) st = ops->pr_part_allgather(r->comm, r->part, r->bound);
-            } else {
+            if (!r->comm) {
                 for (int d = 0; d < r->k && st == KILN_OK; d++)
                     for (int i = 0; i < r->k && st == KILN_OK; i++)
                         if (i != d) st = ops->pr_part_share(r->part[d], r->part[i]);

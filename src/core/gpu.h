@@ -239,7 +239,7 @@ struct kiln_gpu_ops {
     kiln_status (*comm_id)(kiln_ctx *ctx, void *id);
     kiln_status (*comm_open)(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, int nlocal, int nranks, int rank0,
                              const void *id, kiln_gpu_comm **out);
-    kiln_status (*pr_part_allgather)(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, const uint64_t *bounds);
+    kiln_status (*pr_part_allgather)(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, int count, const uint64_t *bounds);
     void (*comm_close)(kiln_gpu_comm *c);
 
     /* Page-locked host memory (portable: pinned for every device's context), which copies to and

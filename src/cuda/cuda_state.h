@@ -89,7 +89,8 @@ kiln_status kiln_cuda_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_par
 void kiln_cuda_pr_part_flip(kiln_gpu_pr_part *p);
 double kiln_cuda_pr_part_share_seconds(kiln_gpu_pr_part *p);
 void kiln_cuda_pr_part_close(kiln_gpu_pr_part *p);
-kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, const uint64_t *bounds);
+kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, int count,
+                                        const uint64_t *bounds);
 
 /* nccl_lib.cu: NCCL opened at run time (NULL entry points without nccl.h) */
 int kiln_cuda_comm_available(void);

@@ -34,6 +34,7 @@ struct kiln_gpu_pr_part {
     bool sharing = false, share_timed = false;
     double share_ms = 0;
     kiln_gpu_comm *comm = nullptr; /* the NCCL communicator this part's exchanges run on, if any */
+    int comm_slot = 0; /* its rank's slot in comm */
     virtual ~kiln_gpu_pr_part()
     {
         if (h_prev) cudaFreeHost(h_prev);
@@ -380,15 +381,19 @@ kiln_status kiln_cuda_comm_open(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, i
             return kiln_fail(ctx, KILN_ERR_DEVICE, "CUDA cudaSetDevice failed: %s", cudaGetErrorString(ce));
         return kiln_fail(ctx, KILN_ERR_DEVICE, "NCCL communicator of %d ranks failed: %s", nranks, n->get_error_string(bad));
     }
-    for (int i = 0; i < nlocal; i++) parts[i]->comm = c;
+    for (int i = 0; i < nlocal; i++) {
+        parts[i]->comm = c;
+        parts[i]->comm_slot = i;
+    }
     *out = c;
     return KILN_OK;
 }
 
-kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, const uint64_t *bounds)
+kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, int count,
+                                        const uint64_t *bounds)
 {
     const kiln_nccl_api *n = kiln_nccl();
-    for (int i = 0; i < c->nlocal; i++) {
+    for (int i = 0; i < count; i++) {
         kiln_gpu_pr_part *p = parts[i];
         kiln_gpu *st = p->st;
         KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
@@ -400,14 +405,14 @@ kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *cons
     /* every rank's rows of next broadcast from it to all: an all-gather of unequal slices, the
      * broadcasts of one pass grouped so that NCCL runs them as one launch per device */
     ncclResult_t r = n->group_start();
-    for (int i = 0; i < c->nlocal && r == ncclSuccess; i++) {
+    for (int i = 0; i < count && r == ncclSuccess; i++) {
         kiln_gpu_pr_part *p = parts[i];
         const ncclDataType_t type = p->elem == 8 ? ncclFloat64 : ncclFloat32;
         for (int root = 0; root < c->nranks && r == ncclSuccess; root++) {
             const uint64_t rows = bounds[root + 1] - bounds[root];
             if (!rows) continue;
             unsigned char *at = p->y[1 - p->cur] + bounds[root] * p->elem;
-            r = n->broadcast(at, at, rows, type, root, c->comm[i], p->st->stream);
+            r = n->broadcast(at, at, rows, type, root, c->comm[p->comm_slot], p->st->stream);
         }
     }
     ncclResult_t r2 = n->group_end();
