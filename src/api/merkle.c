@@ -4,6 +4,7 @@
  * nodes up to the root) is recomputed from the device's nodes; below it, the first and last node
  * of every level (where block boundaries and the odd-level rule bite) and SAMPLES random nodes
  * are checked against their children. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,16 +146,34 @@ static kiln_status check_args(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
 /* Leaves staged for merkle_build_staged: copied from the caller's leaves into the page-locked
  * buffer and, for a field kind, checked there (in slices that stay in the cache between the copy
  * and the check): the several-device build checks its leaves on the devices' threads, during the
- * copies, instead of in a pass of its own before them. A bad leaf sets `bad` and ends the build
- * with no message (the caller names it). */
+ * copies, instead of in a pass of its own before them. A chunk is copied by `threads` threads (one
+ * core's copy is slower than the link). A bad leaf sets `bad` and ends the build with no message
+ * (the caller names it). */
 typedef struct leaf_stage {
     kiln_ctx *ctx;
     const kiln_merkle_kind *kind;
     const uint8_t *leaves; /* the range's first leaf */
+    int threads;
     int bad;
 } leaf_stage;
 
 #define CHECK_SLICE 8192 /* leaves: 256 KiB */
+#define FILL_THREADS 4 /* the most threads one device's copies take */
+
+/* 1 when all count leaves were valid (and copied) */
+static int copy_leaves(const kiln_merkle_kind *kind, const uint8_t *src, uint8_t *dst, uint64_t count)
+{
+    if (!kind->field_elements) {
+        memcpy(dst, src, (size_t)count * NODE);
+        return 1;
+    }
+    for (uint64_t i = 0; i < count; i += CHECK_SLICE) {
+        const uint64_t m = count - i < CHECK_SLICE ? count - i : CHECK_SLICE;
+        memcpy(dst + NODE * i, src + NODE * i, (size_t)m * NODE);
+        if (!kiln_merkle_nodes_valid(kind, dst + NODE * i, m)) return 0;
+    }
+    return 1;
+}
 
 static kiln_status stage_leaves(void *user, uint64_t first, uint64_t count, uint8_t *dst)
 {
@@ -162,17 +181,20 @@ static kiln_status stage_leaves(void *user, uint64_t first, uint64_t count, uint
     kiln_status st = kiln_ctx_poll(f->ctx);
     if (st != KILN_OK) return st;
     const uint8_t *src = f->leaves + NODE * first;
-    if (!f->kind->field_elements) {
-        memcpy(dst, src, (size_t)count * NODE);
-        return KILN_OK;
-    }
-    for (uint64_t i = 0; i < count; i += CHECK_SLICE) {
-        const uint64_t m = count - i < CHECK_SLICE ? count - i : CHECK_SLICE;
-        memcpy(dst + NODE * i, src + NODE * i, (size_t)m * NODE);
-        if (!kiln_merkle_nodes_valid(f->kind, dst + NODE * i, m)) {
-            f->bad = 1;
-            return KILN_ERR_INPUT;
+    const int t = count >= (uint64_t)f->threads * CHECK_SLICE ? f->threads : 1;
+    int ok = 1;
+    if (t == 1) {
+        ok = copy_leaves(f->kind, src, dst, count);
+    } else {
+#pragma omp parallel for num_threads(t) schedule(static, 1) reduction(&& : ok)
+        for (int p = 0; p < t; p++) {
+            const uint64_t a = count * (uint64_t)p / (uint64_t)t, b = count * (uint64_t)(p + 1) / (uint64_t)t;
+            ok = copy_leaves(f->kind, src + NODE * a, dst + NODE * a, b - a) && ok;
         }
+    }
+    if (!ok) {
+        f->bad = 1;
+        return KILN_ERR_INPUT;
     }
     return KILN_OK;
 }
@@ -232,6 +254,7 @@ typedef struct devices_tree {
     const kiln_gpu_merkle_cfg *cfg;
     const uint8_t *leaves;
     uint64_t n, S;
+    int fill_threads; /* each device's staging copy */
     uint8_t *roots; /* one node per range */
     uint8_t *subtrees[KILN_MAX_GPUS]; /* each range's nodes, when the whole tree is asked for */
     int bad_leaf[KILN_MAX_GPUS]; /* the range has a leaf that is not a valid node */
@@ -259,7 +282,7 @@ static kiln_status subtree_task(void *arg, int i, kiln_gpu *g)
         memcpy(node, first, NODE);
         if (d->subtrees[i]) memcpy(d->subtrees[i], first, NODE);
     } else {
-        leaf_stage stage = {d->ctx, d->kind, first, 0};
+        leaf_stage stage = {d->ctx, d->kind, first, d->fill_threads, 0};
         st = tree_on(d->ctx, g, d->algo, d->kind, d->cfg, first, r, node, d->subtrees[i], &stage);
         d->bad_leaf[i] = stage.bad;
     }
@@ -280,7 +303,10 @@ static kiln_status build_on_devices(kiln_ctx *ctx, kiln_merkle_algo algo, const 
     uint64_t S = 1;
     int h = 0;
     while (S * (uint64_t)k < n) S <<= 1, h++;
-    devices_tree d = {ctx, algo, kind, cfg, leaves, n, S, NULL, {0}, {0}};
+    /* the cores (or --threads) shared among the devices' copies */
+    int fill = (ctx->threads > 0 ? ctx->threads : omp_get_num_procs()) / k;
+    fill = fill < 1 ? 1 : fill > FILL_THREADS ? FILL_THREADS : fill;
+    devices_tree d = {ctx, algo, kind, cfg, leaves, n, S, fill, NULL, {0}, {0}};
     const int ranges = (int)((n + S - 1) / S);
     const uint64_t top_n = (uint64_t)ranges;
     /* the tree over the ranges' roots: its level 0 is the roots */
