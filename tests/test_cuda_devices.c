@@ -90,6 +90,56 @@ static void test_merkle(kiln_ctx *set, kiln_ctx *cpu, const char *name)
     }
 }
 
+/* Trees past one staging chunk (2^19 leaves, src/cuda/merkle.cu): a range copied in several chunks,
+ * the last one short or of a few leaves; and leaves that are not field elements, refused with the
+ * message of one device (the first bad leaf), also when the bad one is a range's lone leaf. */
+static void test_merkle_staged(kiln_ctx *set, kiln_ctx *cpu, const char *name)
+{
+    static const struct {
+        kiln_merkle_algo algo;
+        uint64_t n;
+    } big[] = {{KILN_MERKLE_SHA256D, 3 * (UINT64_C(1) << 19) + 5}, {KILN_MERKLE_SHA256, (UINT64_C(1) << 21) + 1},
+               {KILN_MERKLE_RP64_256, (UINT64_C(1) << 20) + 5}};
+    unsigned long long seed = 11;
+    for (size_t c = 0; c < sizeof big / sizeof *big && !getenv("KILN_TEST_QUICK"); c++) {
+        uint64_t n = big[c].n, size = kiln_merkle_tree_size(n);
+        uint8_t *leaves = malloc(n * 32), *want = malloc(size * 32), *got = malloc(size * 32), rw[32], rg[32];
+        for (uint64_t i = 0; i < n * 4; i++) {
+            uint64_t v = test_rand(&seed) % UINT64_C(0xFFFFFFFF00000001);
+            for (int b = 0; b < 8; b++) leaves[8 * i + (uint64_t)b] = (uint8_t)(v >> (8 * b));
+        }
+        CHECK(kiln_merkle_build(cpu, big[c].algo, leaves, n, NULL, rw, want) == KILN_OK, "CPU tree");
+        memset(got, 0xa5, size * 32);
+        kiln_status st = kiln_merkle_build(set, big[c].algo, leaves, n, NULL, rg, got);
+        CHECK(st == KILN_OK && memcmp(rg, rw, 32) == 0 && memcmp(got, want, size * 32) == 0,
+              "%s %s staged tree of %llu leaves: status %d (%s)", name, kiln_merkle_algo_name(big[c].algo),
+              (unsigned long long)n, st, kiln_last_error(set));
+        memset(rg, 0, 32);
+        st = kiln_merkle_build(set, big[c].algo, leaves, n, NULL, rg, NULL);
+        CHECK(st == KILN_OK && memcmp(rg, rw, 32) == 0, "%s staged root of %llu leaves", name, (unsigned long long)n);
+        free(leaves);
+        free(want);
+        free(got);
+    }
+    /* bad leaves: 1000 leaves (one in the last range), then 5 (the last range a lone leaf) */
+    static const struct {
+        uint64_t n, bad[2];
+    } bad[] = {{1000, {700, 999}}, {1000, {3, 990}}, {5, {4, 4}}, {9, {8, 8}}};
+    for (size_t c = 0; c < sizeof bad / sizeof *bad; c++) {
+        uint64_t n = bad[c].n;
+        uint8_t *leaves = calloc(n, 32), root[32];
+        for (int k = 0; k < 2; k++) memset(leaves + 32 * bad[c].bad[k] + 8 * (uint64_t)(k + 1), 0xff, 8);
+        kiln_status want = kiln_merkle_build(cpu, KILN_MERKLE_RP64_256, leaves, n, NULL, root, NULL);
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", kiln_last_error(cpu));
+        kiln_status st = kiln_merkle_build(set, KILN_MERKLE_RP64_256, leaves, n, NULL, root, NULL);
+        CHECK(want == KILN_ERR_INPUT && st == KILN_ERR_INPUT && strcmp(msg, kiln_last_error(set)) == 0,
+              "%s: %llu leaves, bad leaf %llu refused as on one device: %d '%s' (want '%s')", name,
+              (unsigned long long)n, (unsigned long long)bad[c].bad[0], st, kiln_last_error(set), msg);
+        free(leaves);
+    }
+}
+
 typedef struct found {
     uint32_t nonce[4096];
     int n;
@@ -155,6 +205,7 @@ int main(void)
         CHECK(kiln_ctx_set_device(set, sets[i]) == KILN_OK, "%s: %s", sets[i], kiln_last_error(set));
         test_hash(set, cpu, sets[i]);
         test_merkle(set, cpu, sets[i]);
+        test_merkle_staged(set, cpu, sets[i]);
         test_scan(set, cpu, sets[i]);
         kiln_ctx_free(set);
     }

@@ -4,6 +4,7 @@
  * nodes up to the root) is recomputed from the device's nodes; below it, the first and last node
  * of every level (where block boundaries and the odd-level rule bite) and SAMPLES random nodes
  * are checked against their children. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,29 +45,14 @@ typedef struct node_source {
     kiln_gpu *gpu; /* the device holding the tree when there is no host copy */
 } node_source;
 
-static kiln_status read_nodes(node_source *s, uint64_t first, uint64_t count, uint8_t *out)
+/* Nodes idx[0..count) into out: from the device, in one round trip. */
+static kiln_status gather_nodes(node_source *s, const uint64_t *idx, uint64_t count, uint8_t *out)
 {
     if (s->host) {
-        memcpy(out, s->host + NODE * first, (size_t)count * NODE);
+        for (uint64_t i = 0; i < count; i++) memcpy(out + NODE * i, s->host + NODE * idx[i], NODE);
         return KILN_OK;
     }
-    return s->ctx->gpu->merkle_read(s->gpu, first, count, out);
-}
-
-/* Node i of level l (l >= 1) against its children. */
-static kiln_status check_node(node_source *s, const kiln_merkle_kind *kind, uint64_t n, int l, uint64_t i)
-{
-    uint8_t kids[2 * NODE], parent[NODE], want[NODE];
-    uint64_t below = kiln_merkle_level_size(n, l - 1), left = 2 * i;
-    int pair = left + 1 < below;
-    kiln_status st = read_nodes(s, kiln_merkle_level_offset(n, l - 1) + left, pair ? 2 : 1, kids);
-    if (st == KILN_OK) st = read_nodes(s, kiln_merkle_level_offset(n, l) + i, 1, parent);
-    if (st != KILN_OK) return st;
-    kiln_merkle_merge_bytes(kind, kids, pair ? kids + NODE : kids, want);
-    if (memcmp(want, parent, NODE) != 0)
-        return kiln_fail(s->ctx, KILN_ERR_DEVICE, "GPU Merkle tree is wrong: level %d node %llu differs from the CPU's",
-                         l, (unsigned long long)i);
-    return KILN_OK;
+    return s->ctx->gpu->merkle_gather(s->gpu, idx, count, out);
 }
 
 static uint64_t splitmix(uint64_t *s)
@@ -77,6 +63,14 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* A node below the top that is checked against its children. */
+typedef struct node_check {
+    int level;
+    uint64_t index;
+} node_check;
+
+/* Every node the checks read (the top levels, then each checked node's left child, right child
+ * and itself) is read in one gather, so the checks cost one round trip, not one per node. */
 static kiln_status check_gpu_tree(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_kind *kind, uint64_t n,
                                   const uint8_t *host_tree, uint8_t root[32])
 {
@@ -84,9 +78,34 @@ static kiln_status check_gpu_tree(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_
     int levels = kiln_merkle_levels(n), top = 0;
     while (kiln_merkle_level_size(n, top) > TOP_NODES) top++;
     uint64_t first = kiln_merkle_level_offset(n, top), count = kiln_merkle_tree_size(n) - first;
-    uint8_t *dev = malloc((size_t)count * NODE), *cpu = malloc((size_t)count * NODE);
-    kiln_status st = dev && cpu ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    if (st == KILN_OK) st = read_nodes(&src, first, count, dev);
+    /* first and last node of every level below the top, then SAMPLES random nodes */
+    node_check checks[2 * 64 + SAMPLES];
+    int nchecks = 0;
+    for (int l = 1; l <= top; l++) {
+        checks[nchecks++] = (node_check){l, 0};
+        checks[nchecks++] = (node_check){l, kiln_merkle_level_size(n, l) - 1};
+    }
+    uint64_t seed = (uint64_t)(kiln_now() * 1e9) ^ n;
+    for (int k = 0; k < SAMPLES && top > 0; k++) {
+        int l = 1 + (int)(splitmix(&seed) % (uint64_t)top);
+        checks[nchecks++] = (node_check){l, splitmix(&seed) % kiln_merkle_level_size(n, l)};
+    }
+    const uint64_t total = count + 3 * (uint64_t)nchecks;
+    uint64_t *idx = malloc((size_t)total * sizeof *idx);
+    uint8_t *dev = malloc((size_t)total * NODE), *cpu = malloc((size_t)count * NODE);
+    kiln_status st = idx && dev && cpu ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
+    if (st == KILN_OK) {
+        for (uint64_t i = 0; i < count; i++) idx[i] = first + i;
+        for (int c = 0; c < nchecks; c++) {
+            const int l = checks[c].level;
+            const uint64_t i = checks[c].index, below = kiln_merkle_level_size(n, l - 1), left = 2 * i;
+            uint64_t *at = idx + count + 3 * (uint64_t)c;
+            at[0] = kiln_merkle_level_offset(n, l - 1) + left;
+            at[1] = kiln_merkle_level_offset(n, l - 1) + (left + 1 < below ? left + 1 : left);
+            at[2] = kiln_merkle_level_offset(n, l) + i;
+        }
+        st = gather_nodes(&src, idx, total, dev);
+    }
     if (st == KILN_OK) {
         /* levels top.. of this tree are the whole tree over level top's nodes */
         uint64_t m = kiln_merkle_level_size(n, top);
@@ -99,18 +118,17 @@ static kiln_status check_gpu_tree(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_
         }
         if (st == KILN_OK) memcpy(root, cpu + NODE * (count - 1), NODE);
     }
+    for (int c = 0; c < nchecks && st == KILN_OK; c++) {
+        const uint8_t *kids = dev + NODE * (count + 3 * (uint64_t)c);
+        uint8_t want[NODE];
+        kiln_merkle_merge_bytes(kind, kids, kids + NODE, want);
+        if (memcmp(want, kids + 2 * NODE, NODE) != 0)
+            st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU Merkle tree is wrong: level %d node %llu differs from the CPU's",
+                           checks[c].level, (unsigned long long)checks[c].index);
+    }
+    free(idx);
     free(dev);
     free(cpu);
-    uint64_t seed = (uint64_t)(kiln_now() * 1e9) ^ n;
-    for (int l = 1; l <= top && st == KILN_OK; l++) {
-        uint64_t size = kiln_merkle_level_size(n, l);
-        st = check_node(&src, kind, n, l, 0);
-        if (st == KILN_OK) st = check_node(&src, kind, n, l, size - 1);
-    }
-    for (int k = 0; k < SAMPLES && top > 0 && st == KILN_OK; k++) {
-        int l = 1 + (int)(splitmix(&seed) % (uint64_t)top);
-        st = check_node(&src, kind, n, l, splitmix(&seed) % kiln_merkle_level_size(n, l));
-    }
     return st;
 }
 
@@ -125,17 +143,80 @@ static kiln_status check_args(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
     return KILN_OK;
 }
 
+/* Leaves staged for merkle_build_staged: copied from the caller's leaves into the page-locked
+ * buffer and, for a field kind, checked there (in slices that stay in the cache between the copy
+ * and the check): the several-device build checks its leaves on the devices' threads, during the
+ * copies, instead of in a pass of its own before them. A chunk is copied by `threads` threads (one
+ * core's copy is slower than the link). A bad leaf sets `bad` and ends the build with no message
+ * (the caller names it). */
+typedef struct leaf_stage {
+    kiln_ctx *ctx;
+    const kiln_merkle_kind *kind;
+    const uint8_t *leaves; /* the range's first leaf */
+    int threads;
+    int bad;
+} leaf_stage;
+
+#define CHECK_SLICE 8192 /* leaves: 256 KiB */
+#define FILL_THREADS 4 /* the most threads one device's copies take */
+
+/* 1 when all count leaves were valid (and copied) */
+static int copy_leaves(const kiln_merkle_kind *kind, const uint8_t *src, uint8_t *dst, uint64_t count)
+{
+    if (!kind->field_elements) {
+        memcpy(dst, src, (size_t)count * NODE);
+        return 1;
+    }
+    for (uint64_t i = 0; i < count; i += CHECK_SLICE) {
+        const uint64_t m = count - i < CHECK_SLICE ? count - i : CHECK_SLICE;
+        memcpy(dst + NODE * i, src + NODE * i, (size_t)m * NODE);
+        if (!kiln_merkle_nodes_valid(kind, dst + NODE * i, m)) return 0;
+    }
+    return 1;
+}
+
+static kiln_status stage_leaves(void *user, uint64_t first, uint64_t count, uint8_t *dst)
+{
+    leaf_stage *f = user;
+    kiln_status st = kiln_ctx_poll(f->ctx);
+    if (st != KILN_OK) return st;
+    const uint8_t *src = f->leaves + NODE * first;
+    const int t = count >= (uint64_t)f->threads * CHECK_SLICE ? f->threads : 1;
+    int ok = 1;
+    if (t == 1) {
+        ok = copy_leaves(f->kind, src, dst, count);
+    } else {
+#pragma omp parallel for num_threads(t) schedule(static, 1) reduction(&& : ok)
+        for (int p = 0; p < t; p++) {
+            const uint64_t a = count * (uint64_t)p / (uint64_t)t, b = count * (uint64_t)(p + 1) / (uint64_t)t;
+            ok = copy_leaves(f->kind, src + NODE * a, dst + NODE * a, b - a) && ok;
+        }
+    }
+    if (!ok) {
+        f->bad = 1;
+        return KILN_ERR_INPUT;
+    }
+    return KILN_OK;
+}
+
 /* The tree of leaves[0..n) on GPU g, checked, its root in root and, when tree is not NULL, all
- * its nodes (kiln_merkle_tree_size(n) * 32 bytes) in tree. */
+ * its nodes (kiln_merkle_tree_size(n) * 32 bytes) in tree. With stage, the leaves go through
+ * merkle_build_staged (copied in chunks through page-locked buffers, overlapped with the build)
+ * instead of one merkle_upload from the caller's memory. */
 static kiln_status tree_on(kiln_ctx *ctx, kiln_gpu *g, kiln_merkle_algo algo, const kiln_merkle_kind *kind,
                            const kiln_gpu_merkle_cfg *cfg, const uint8_t *leaves, uint64_t n, uint8_t root[32],
-                           uint8_t *tree)
+                           uint8_t *tree, leaf_stage *stage)
 {
     int launches;
     float ms;
-    kiln_status st = ctx->gpu->merkle_upload(g, leaves, n);
-    if (st == KILN_OK) st = kiln_ctx_poll(ctx);
-    if (st == KILN_OK) st = ctx->gpu->merkle_build(g, algo, n, cfg, &launches, &ms);
+    kiln_status st;
+    if (stage) {
+        st = ctx->gpu->merkle_build_staged(g, algo, n, cfg, stage_leaves, stage, &launches);
+    } else {
+        st = ctx->gpu->merkle_upload(g, leaves, n);
+        if (st == KILN_OK) st = kiln_ctx_poll(ctx);
+        if (st == KILN_OK) st = ctx->gpu->merkle_build(g, algo, n, cfg, &launches, &ms);
+    }
     if (st == KILN_OK) st = kiln_ctx_poll(ctx);
     if (st != KILN_OK) return st;
     if (tree) {
@@ -155,7 +236,7 @@ static kiln_status build_on_gpu(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln
     if (st != KILN_OK) return st;
     const uint64_t merges = kiln_merkle_merges(n);
     kiln_ctx_report(ctx, "merkle", "merges", 0, merges);
-    st = tree_on(ctx, g, algo, kind, cfg, leaves, n, root, tree);
+    st = tree_on(ctx, g, algo, kind, cfg, leaves, n, root, tree, NULL);
     if (st == KILN_OK) kiln_ctx_report(ctx, "merkle", "merges", merges, merges);
     return st;
 }
@@ -164,7 +245,8 @@ static kiln_status build_on_gpu(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln
  * subtree per device. Levels 0..h of a subtree are the matching slices of the whole tree's levels
  * (each range starts at an even node of every level below h, so the odd-node rule of the last
  * range falls where the whole tree's does), and the levels above h are the tree over the
- * subtrees' roots, built on the CPU. */
+ * subtrees' roots, built on the CPU. Each device stages its range through page-locked buffers
+ * (merkle_build_staged), checking the leaves as it copies them. */
 typedef struct devices_tree {
     kiln_ctx *ctx;
     kiln_merkle_algo algo;
@@ -172,8 +254,10 @@ typedef struct devices_tree {
     const kiln_gpu_merkle_cfg *cfg;
     const uint8_t *leaves;
     uint64_t n, S;
+    int fill_threads; /* each device's staging copy */
     uint8_t *roots; /* one node per range */
     uint8_t *subtrees[KILN_MAX_GPUS]; /* each range's nodes, when the whole tree is asked for */
+    int bad_leaf[KILN_MAX_GPUS]; /* the range has a leaf that is not a valid node */
 } devices_tree;
 
 static uint64_t range_leaves(const devices_tree *d, int i)
@@ -191,10 +275,16 @@ static kiln_status subtree_task(void *arg, int i, kiln_gpu *g)
     const uint8_t *first = d->leaves + NODE * d->S * (uint64_t)i;
     kiln_status st = KILN_OK;
     if (r == 1) { /* a lone leaf is its own tree */
+        if (!kiln_merkle_nodes_valid(d->kind, first, 1)) {
+            d->bad_leaf[i] = 1;
+            return KILN_ERR_INPUT;
+        }
         memcpy(node, first, NODE);
         if (d->subtrees[i]) memcpy(d->subtrees[i], first, NODE);
     } else {
-        st = tree_on(d->ctx, g, d->algo, d->kind, d->cfg, first, r, node, d->subtrees[i]);
+        leaf_stage stage = {d->ctx, d->kind, first, d->fill_threads, 0};
+        st = tree_on(d->ctx, g, d->algo, d->kind, d->cfg, first, r, node, d->subtrees[i], &stage);
+        d->bad_leaf[i] = stage.bad;
     }
     /* a shorter last range tops out below level h: the whole tree pairs its lone node with
      * itself up to there (it is the last node of an odd level) */
@@ -213,7 +303,10 @@ static kiln_status build_on_devices(kiln_ctx *ctx, kiln_merkle_algo algo, const 
     uint64_t S = 1;
     int h = 0;
     while (S * (uint64_t)k < n) S <<= 1, h++;
-    devices_tree d = {ctx, algo, kind, cfg, leaves, n, S, NULL, {0}};
+    /* the cores (or --threads) shared among the devices' copies */
+    int fill = (ctx->threads > 0 ? ctx->threads : omp_get_num_procs()) / k;
+    fill = fill < 1 ? 1 : fill > FILL_THREADS ? FILL_THREADS : fill;
+    devices_tree d = {ctx, algo, kind, cfg, leaves, n, S, fill, NULL, {0}, {0}};
     const int ranges = (int)((n + S - 1) / S);
     const uint64_t top_n = (uint64_t)ranges;
     /* the tree over the ranges' roots: its level 0 is the roots */
@@ -226,6 +319,13 @@ static kiln_status build_on_devices(kiln_ctx *ctx, kiln_merkle_algo algo, const 
     const uint64_t merges = kiln_merkle_merges(n);
     kiln_ctx_report(ctx, "merkle", "merges", 0, merges);
     if (st == KILN_OK) st = kiln_gpu_each(ctx, subtree_task, &d);
+    for (int i = 0; i < ranges && st != KILN_OK; i++) {
+        if (!d.bad_leaf[i]) continue;
+        /* the message the one-device build gives: the first bad leaf of all */
+        st = kiln_merkle_check_nodes(ctx, kind, leaves, n, "leaf");
+        if (st == KILN_OK) st = kiln_fail(ctx, KILN_ERR_INPUT, "a leaf changed while the tree was built");
+        break;
+    }
     if (st == KILN_OK) {
         kiln_merkle_fill_levels(kind, top, top_n, 0, 1);
         memcpy(root, top + NODE * (kiln_merkle_tree_size(top_n) - 1), NODE);
@@ -264,12 +364,13 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
     if (st != KILN_OK) return st;
     if (!leaves || !root) return kiln_fail(ctx, KILN_ERR_INPUT, "missing leaves or root buffer");
     if ((st = check_opts(ctx, opts, &cfg)) != KILN_OK) return st;
+    /* a device set checks the leaves on its devices' threads while it copies them */
+    const int set = ctx && ctx->backend != KILN_BACKEND_CPU && ctx->ngpu > 1 && n >= 2 * (uint64_t)ctx->ngpu;
+    if (set) return build_on_devices(ctx, algo, kind, &cfg, leaves, n, root, tree);
     if ((st = kiln_merkle_check_nodes(ctx, kind, leaves, n, "leaf")) != KILN_OK) return st;
     if (!ctx || ctx->backend == KILN_BACKEND_CPU)
         return kiln_merkle_build_cpu(ctx, kind, leaves, n, ctx ? ctx->threads : 0, root, tree);
-
-    return ctx->ngpu > 1 && n >= 2 * (uint64_t)ctx->ngpu ? build_on_devices(ctx, algo, kind, &cfg, leaves, n, root, tree)
-                                                           : build_on_gpu(ctx, algo, kind, &cfg, leaves, n, root, tree);
+    return build_on_gpu(ctx, algo, kind, &cfg, leaves, n, root, tree);
 }
 
 static kiln_status bench_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, uint64_t n, int reps, double *times)

@@ -98,6 +98,11 @@ typedef struct kiln_gpu_merkle_cfg {
     int graph; /* replay the launch sequence as a CUDA graph */
 } kiln_gpu_merkle_cfg;
 
+/* Writes leaves [first, first + count) of the tree being built into dst (page-locked, count * 32
+ * bytes); called chunk after chunk on the building thread. Anything but KILN_OK ends the build
+ * (the callback has written the context's error, or its caller will). */
+typedef kiln_status (*kiln_gpu_merkle_fill)(void *user, uint64_t first, uint64_t count, uint8_t *dst);
+
 /* ---- batch hashing: a Keccak sponge (rate bytes, domain byte) or, with rate 0, SHA-256
  * (sha256d: applied twice); outlen bytes per digest. */
 typedef struct kiln_gpu_hash_params {
@@ -182,6 +187,18 @@ struct kiln_gpu_ops {
                                 int *launches, float *gpu_ms);
     kiln_status (*merkle_read)(kiln_gpu *g, uint64_t first, uint64_t count, uint8_t *out);
     kiln_status (*merkle_raw)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms);
+    /* Nodes idx[0..count) of the tree into out (32 bytes each), in one round trip through
+     * page-locked memory: the CPU's checks of a tree read a few hundred scattered nodes. */
+    kiln_status (*merkle_gather)(kiln_gpu *g, const uint64_t *idx, uint64_t count, uint8_t *out);
+    /* upload then build in one pipeline, for leaves that come from pageable host memory: the
+     * leaves go in chunks through page-locked staging buffers (fill writes leaves [first, first +
+     * count) into one on the calling thread while earlier chunks are copied to the device on a copy
+     * stream), each chunk's lower levels are merged once it has landed, then the levels above the
+     * chunks; the same tree as merkle_upload and merkle_build (cfg->graph is not used). A fill that
+     * fails ends it with that status. Returns with nothing in flight; a failure also frees the
+     * staging buffers. */
+    kiln_status (*merkle_build_staged)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                                       kiln_gpu_merkle_fill fill, void *user, int *launches);
 
     /* ---- graphs. Edges (vertex indices below n) -> in-edge CSR, the same arrays as the CPU
      * build; RMAT generated on the device; PageRank with ranks[n] in the graph's vertex order. */

@@ -40,6 +40,8 @@ static kiln_gpu_ops make_ops()
     ops.merkle_build = kiln_cuda_merkle_build;
     ops.merkle_read = kiln_cuda_merkle_read;
     ops.merkle_raw = kiln_cuda_merkle_raw;
+    ops.merkle_gather = kiln_cuda_merkle_gather;
+    ops.merkle_build_staged = kiln_cuda_merkle_build_staged;
     ops.csr_from_edges = kiln_cuda_csr_from_edges;
     ops.rmat_csr = kiln_cuda_rmat_csr;
     ops.rmat_part_csr = kiln_cuda_rmat_part_csr;

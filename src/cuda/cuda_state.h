@@ -106,7 +106,11 @@ kiln_status kiln_cuda_merkle_build(kiln_gpu *st, kiln_merkle_algo algo, uint64_t
                                    int *launches, float *gpu_ms);
 kiln_status kiln_cuda_merkle_read(kiln_gpu *st, uint64_t first, uint64_t count, uint8_t *out);
 kiln_status kiln_cuda_merkle_raw(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms);
-/* Frees the device tree and graph (called by kiln_cuda_close). */
+kiln_status kiln_cuda_merkle_gather(kiln_gpu *st, const uint64_t *idx, uint64_t count, uint8_t *out);
+kiln_status kiln_cuda_merkle_build_staged(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n,
+                                          const kiln_gpu_merkle_cfg *cfg, kiln_gpu_merkle_fill fill, void *user,
+                                          int *launches);
+/* Frees the device tree, graph, staging and gather buffers (called by kiln_cuda_close). */
 void kiln_cuda_merkle_release(kiln_gpu *st);
 
 /* graph_build.cu, pagerank.cu */

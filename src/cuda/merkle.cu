@@ -17,6 +17,7 @@
  * 16-byte vectors; the odd-level rule (the last node of an odd level pairs with itself) is applied
  * wherever a block's level ends. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../prim/merkle_merge.h"
 #include "cuda_state.h"
@@ -25,6 +26,13 @@
 #define MAX_C_LOG2 12 /* 4096 nodes per block: 96 KiB of shared memory for levels 1 and 2 */
 #define COOP_MAX_PARENTS 65536 /* rp64_256 levels of at most this many parents use 16 lanes per merge */
 #define COOP_TPB 256
+/* The staged build (kiln_cuda_merkle_build_staged): chunks of 2^STAGE_LOG2 leaves (16 MiB) through
+ * STAGES page-locked buffers; each chunk's own levels stop where it has 2^CHUNK_TOP_LOG2 nodes
+ * (above, its launches would be too narrow to fill the GPU; rp64_256 would run them on 16 lanes),
+ * the levels above are built over the whole range once every chunk has landed. */
+#define STAGE_LOG2 19
+#define STAGES 3
+#define CHUNK_TOP_LOG2 16
 
 struct kiln_cuda_merkle {
     uint4 *tree; /* 2 uint4 per node */
@@ -34,6 +42,16 @@ struct kiln_cuda_merkle {
     int g_algo, g_method, g_k, g_tpb, g_launches;
     uint64_t g_n;
     uint4 *g_tree;
+    /* the staged build, made on first use: a copy stream, page-locked staging buffers of
+     * stage_leaves leaves each, an event per buffer recorded after its copy (the buffer is refilled
+     * only once it has fired) and one that orders the copies after earlier work on the stream */
+    cudaStream_t copy;
+    cudaEvent_t copied[STAGES], ready;
+    uint8_t *stage[STAGES];
+    uint64_t stage_leaves;
+    /* merkle_gather: gather_cap indices then nodes, on the device and page-locked on the host */
+    void *d_gather, *h_gather;
+    uint64_t gather_cap;
 };
 
 namespace {
@@ -131,6 +149,16 @@ __global__ void subtree_kernel(uint4 *__restrict__ tree, const SubtreeLevels lv)
     }
 }
 
+__global__ void gather_kernel(const uint4 *__restrict__ tree, const uint64_t *__restrict__ idx, uint64_t count,
+                              uint4 *__restrict__ out)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t j = idx[i];
+        out[2 * i] = tree[2 * j];
+        out[2 * i + 1] = tree[2 * j + 1];
+    }
+}
+
 __global__ void random_kernel(uint4 *tree, uint64_t n, uint64_t seed, int field)
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < 4 * n;
@@ -218,30 +246,43 @@ int max_threads(K kernel)
     return a.maxThreadsPerBlock;
 }
 
-/* Enqueues every launch of one tree on the state's stream (also while it is being captured). */
+/* Nodes on level l of a part of count >= 1 leaves: ceil(count / 2^l), 1 once the part has topped out
+ * (kiln_merkle_level_size(count, l) for every level of a tree of count leaves). */
+inline uint64_t part_size(uint64_t count, int l) { return ((count - 1) >> l) + 1; }
+
+/* Enqueues the launches that make levels from + 1 .. to of the part of a tree of n leaves over
+ * leaves [first, first + count) on the state's stream (also while it is being captured). first is
+ * a multiple of 2^to, so on every level l <= to the part is the level's nodes from first >> l on,
+ * part_size(count, l) of them, and it ends on an even node below level to unless it ends the
+ * level: merging it alone gives the whole tree's nodes, the odd-level rule included (a part that
+ * has topped out is the last node of an odd level, paired with itself). The whole tree is first =
+ * 0, count = n, from = 0, to = levels - 1. */
 template <int A>
-kiln_status enqueue(kiln_gpu *st, uint64_t n, const kiln_gpu_merkle_cfg *cfg, int *launches)
+kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t count, int from, int to,
+                         const kiln_gpu_merkle_cfg *cfg, int *launches)
 {
     uint4 *tree = st->merkle->tree;
-    int levels = kiln_merkle_levels(n), tpb = cfg->tpb;
+    int tpb = cfg->tpb;
     *launches = 0;
     int c_log2 = cfg->k + log2_floor((uint64_t)tpb); /* one subtree of 2^k leaves per thread */
     size_t smem = ((size_t)3 << c_log2) / 4 * 32; /* C/2 + C/4 nodes; none when a launch makes one level */
-    for (int l = 0; l + 1 < levels;) {
-        if (cfg->method == KILN_MERKLE_LEVELS || (A == KILN_MERKLE_RP64_256 && kiln_merkle_level_size(n, l + 1) <= COOP_MAX_PARENTS)) {
-            KILN_CUDA_TRY(launch_level<A>(st, tree + 2 * kiln_merkle_level_offset(n, l), kiln_merkle_level_size(n, l),
-                                          tree + 2 * kiln_merkle_level_offset(n, l + 1), tpb),
+    for (int l = from; l < to;) {
+        if (cfg->method == KILN_MERKLE_LEVELS ||
+            (A == KILN_MERKLE_RP64_256 && part_size(count, l + 1) <= COOP_MAX_PARENTS)) {
+            KILN_CUDA_TRY(launch_level<A>(st, tree + 2 * (kiln_merkle_level_offset(n, l) + (first >> l)),
+                                          part_size(count, l),
+                                          tree + 2 * (kiln_merkle_level_offset(n, l + 1) + (first >> (l + 1))), tpb),
                           "merkle level kernel launch");
             ++*launches;
             l++;
             continue;
         }
         SubtreeLevels lv = {};
-        lv.h = levels - 1 - l < cfg->k ? levels - 1 - l : cfg->k;
+        lv.h = to - l < cfg->k ? to - l : cfg->k;
         lv.c_log2 = c_log2;
         for (int j = 0; j <= lv.h; j++) {
-            lv.off[j] = kiln_merkle_level_offset(n, l + j);
-            lv.size[j] = kiln_merkle_level_size(n, l + j);
+            lv.off[j] = kiln_merkle_level_offset(n, l + j) + (first >> (l + j));
+            lv.size[j] = part_size(count, l + j);
         }
         uint64_t blocks = (lv.size[0] + ((uint64_t)1 << c_log2) - 1) >> c_log2;
         subtree_kernel<A><<<(unsigned)blocks, tpb, lv.h > 1 ? smem : 0, st->stream>>>(tree, lv);
@@ -250,6 +291,13 @@ kiln_status enqueue(kiln_gpu *st, uint64_t n, const kiln_gpu_merkle_cfg *cfg, in
         l += lv.h;
     }
     return KILN_OK;
+}
+
+/* Every launch of one whole tree. */
+template <int A>
+kiln_status enqueue(kiln_gpu *st, uint64_t n, const kiln_gpu_merkle_cfg *cfg, int *launches)
+{
+    return enqueue_part<A>(st, n, 0, n, 0, kiln_merkle_levels(n) - 1, cfg, launches);
 }
 
 template <int A>
@@ -375,8 +423,10 @@ struct algo_row {
     kiln_merkle_algo algo;
     kiln_status (*build)(kiln_gpu *, uint64_t, const kiln_gpu_merkle_cfg *, int *, float *);
     kiln_status (*raw)(kiln_gpu *, uint64_t, int, float *);
+    kiln_status (*prepare)(kiln_gpu *, const kiln_gpu_merkle_cfg *);
+    kiln_status (*part)(kiln_gpu *, uint64_t, uint64_t, uint64_t, int, int, const kiln_gpu_merkle_cfg *, int *);
 };
-#define KILN_MERKLE_ROW(A) {A, build<A>, raw<A>}
+#define KILN_MERKLE_ROW(A) {A, build<A>, raw<A>, prepare<A>, enqueue_part<A>}
 const algo_row kAlgos[] = {
     KILN_MERKLE_ROW(KILN_MERKLE_SHA256D),  KILN_MERKLE_ROW(KILN_MERKLE_SHA256),
     KILN_MERKLE_ROW(KILN_MERKLE_RP64_256), KILN_MERKLE_ROW(KILN_MERKLE_SHA3_256),
@@ -395,6 +445,140 @@ kiln_status no_merge(kiln_gpu *st, kiln_merkle_algo algo)
 {
     return kiln_fail(st->ctx, KILN_ERR_INPUT, "merkle algorithm %s has no GPU merge in this build",
                      kiln_merkle_algo_name(algo));
+}
+
+kiln_status check_cfg(kiln_gpu *st, const kiln_gpu_merkle_cfg *cfg)
+{
+    if (cfg->tpb < 32 || cfg->tpb > 1024 || cfg->tpb % 32 || cfg->k < 1 || cfg->k > MAX_K ||
+        (cfg->method != KILN_MERKLE_LEVELS && cfg->method != KILN_MERKLE_SUBTREES)) {
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "bad merkle launch shape (method %d, k %d, %d threads per block)", cfg->method, cfg->k,
+                 cfg->tpb);
+    }
+    if (cfg->method == KILN_MERKLE_SUBTREES && cfg->k + log2_floor((uint64_t)cfg->tpb) > MAX_C_LOG2) {
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "k = %d with %d threads per block is over the limit of 2^%d nodes per block (shared memory)", cfg->k,
+                 cfg->tpb, MAX_C_LOG2);
+    }
+    return KILN_OK;
+}
+
+/* Frees the staging buffers, their events and the copy stream (nothing may be in flight on them). */
+void stage_close(kiln_cuda_merkle *mk)
+{
+    for (int b = 0; b < STAGES; b++) {
+        if (mk->stage[b]) cudaFreeHost(mk->stage[b]);
+        if (mk->copied[b]) cudaEventDestroy(mk->copied[b]);
+        mk->stage[b] = NULL;
+        mk->copied[b] = NULL;
+    }
+    if (mk->ready) cudaEventDestroy(mk->ready);
+    if (mk->copy) cudaStreamDestroy(mk->copy);
+    mk->ready = NULL;
+    mk->copy = NULL;
+    mk->stage_leaves = 0;
+}
+
+/* The copy stream, the events and STAGES staging buffers of at least `leaves` leaves each (kept
+ * between builds: pinning memory costs milliseconds). On failure the caller calls stage_close. */
+kiln_status stage_open(kiln_gpu *st, uint64_t leaves)
+{
+    kiln_cuda_merkle *mk = st->merkle;
+    if (!mk->copy) {
+        KILN_CUDA_TRY(cudaStreamCreateWithFlags(&mk->copy, cudaStreamNonBlocking), "cudaStreamCreate (leaf copies)");
+        KILN_CUDA_TRY(cudaEventCreateWithFlags(&mk->ready, cudaEventDisableTiming), "cudaEventCreate");
+        for (int b = 0; b < STAGES; b++)
+            KILN_CUDA_TRY(cudaEventCreateWithFlags(&mk->copied[b], cudaEventDisableTiming), "cudaEventCreate");
+    }
+    if (leaves <= mk->stage_leaves) return KILN_OK;
+    for (int b = 0; b < STAGES; b++) {
+        if (mk->stage[b]) cudaFreeHost(mk->stage[b]);
+        mk->stage[b] = NULL;
+    }
+    mk->stage_leaves = 0;
+    for (int b = 0; b < STAGES; b++) {
+        cudaError_t e = cudaHostAlloc((void **)&mk->stage[b], (size_t)leaves * 32, cudaHostAllocPortable);
+        if (e != cudaSuccess) {
+            mk->stage[b] = NULL;
+            (void)cudaGetLastError();
+            return kiln_fail(st->ctx, KILN_ERR_DEVICE, "cannot page-lock %d staging buffers of %llu MiB: %s", STAGES,
+                             (unsigned long long)(leaves * 32 >> 20), cudaGetErrorString(e));
+        }
+    }
+    mk->stage_leaves = leaves;
+    return KILN_OK;
+}
+
+/* The pipeline of the staged build. Chunk c goes through buffer c % STAGES: the host waits until
+ * that buffer's previous copy has finished, fills it, and queues its copy on the copy stream; the
+ * build stream waits for that copy, then merges the chunk's own levels, while the host fills the
+ * next buffer. The levels above the chunks follow the last one. Leaves work in flight on failure
+ * (the caller synchronizes both streams). */
+kiln_status stage_pipeline(kiln_gpu *st, const algo_row *a, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                           kiln_gpu_merkle_fill fill, void *user, int *launches)
+{
+    kiln_cuda_merkle *mk = st->merkle;
+    const int top = kiln_merkle_levels(n) - 1;
+    const int own = STAGE_LOG2 - CHUNK_TOP_LOG2 < top ? STAGE_LOG2 - CHUNK_TOP_LOG2 : top;
+    const uint64_t chunk = (uint64_t)1 << STAGE_LOG2;
+    int l = 0;
+    /* the copies overwrite the tree only after whatever the build stream did before */
+    KILN_CUDA_TRY(cudaEventRecord(mk->ready, st->stream), "cudaEventRecord");
+    KILN_CUDA_TRY(cudaStreamWaitEvent(mk->copy, mk->ready, 0), "cudaStreamWaitEvent");
+    uint64_t c = 0;
+    for (uint64_t first = 0; first < n; first += chunk, c++) {
+        const uint64_t count = n - first < chunk ? n - first : chunk;
+        const int b = (int)(c % STAGES);
+        if (c >= STAGES) KILN_CUDA_TRY(cudaEventSynchronize(mk->copied[b]), "leaf copy");
+        kiln_status s = fill(user, first, count, mk->stage[b]);
+        if (s != KILN_OK) return s;
+        KILN_CUDA_TRY(cudaMemcpyAsync(mk->tree + 2 * first, mk->stage[b], (size_t)count * 32, cudaMemcpyHostToDevice,
+                                      mk->copy),
+                      "cudaMemcpyAsync leaves");
+        KILN_CUDA_TRY(cudaEventRecord(mk->copied[b], mk->copy), "cudaEventRecord");
+        KILN_CUDA_TRY(cudaStreamWaitEvent(st->stream, mk->copied[b], 0), "cudaStreamWaitEvent");
+        if ((s = a->part(st, n, first, count, 0, own, cfg, &l)) != KILN_OK) return s;
+        *launches += l;
+    }
+    kiln_status s = a->part(st, n, 0, n, own, top, cfg, &l);
+    *launches += l;
+    return s;
+}
+
+/* The gather buffers for `count` nodes; on failure none. */
+kiln_status gather_reserve(kiln_gpu *st, uint64_t count)
+{
+    kiln_cuda_merkle *mk = st->merkle;
+    if (count <= mk->gather_cap) return KILN_OK;
+    if (mk->d_gather) cudaFree(mk->d_gather);
+    if (mk->h_gather) cudaFreeHost(mk->h_gather);
+    mk->d_gather = mk->h_gather = NULL;
+    mk->gather_cap = 0;
+    const uint64_t cap = (count < 1024 ? 1024 : count + 63) & ~(uint64_t)63; /* nodes start 16-byte aligned */
+    cudaError_t e = cudaMalloc(&mk->d_gather, (size_t)cap * 40);
+    if (e == cudaSuccess) e = cudaHostAlloc(&mk->h_gather, (size_t)cap * 40, cudaHostAllocPortable);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (mk->d_gather) cudaFree(mk->d_gather);
+        mk->d_gather = mk->h_gather = NULL;
+        return kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA %s failed: %s", "allocation of the node gather buffers",
+                         cudaGetErrorString(e));
+    }
+    mk->gather_cap = cap;
+    return KILN_OK;
+}
+
+/* Queues the gather of count nodes whose indices are in the page-locked buffer. */
+kiln_status gather_enqueue(kiln_gpu *st, uint64_t count)
+{
+    kiln_cuda_merkle *mk = st->merkle;
+    uint64_t *d_idx = (uint64_t *)mk->d_gather, *h_idx = (uint64_t *)mk->h_gather;
+    uint4 *d_out = (uint4 *)(d_idx + mk->gather_cap);
+    KILN_CUDA_TRY(cudaMemcpyAsync(d_idx, h_idx, (size_t)count * 8, cudaMemcpyHostToDevice, st->stream),
+                  "cudaMemcpyAsync node indices");
+    gather_kernel<<<grid_for(count, 256), 256, 0, st->stream>>>(mk->tree, d_idx, count, d_out);
+    KILN_CUDA_TRY(cudaGetLastError(), "node gather kernel launch");
+    KILN_CUDA_TRY(cudaMemcpyAsync(h_idx + mk->gather_cap, d_out, (size_t)count * 32, cudaMemcpyDeviceToHost, st->stream),
+                  "cudaMemcpyAsync nodes");
+    return KILN_OK;
 }
 
 } // namespace
@@ -427,15 +611,7 @@ kiln_status kiln_cuda_merkle_build(kiln_gpu *st, kiln_merkle_algo algo, uint64_t
     *gpu_ms = 0;
     kiln_status s = check_ready(st, n);
     if (s != KILN_OK) return s;
-    if (cfg->tpb < 32 || cfg->tpb > 1024 || cfg->tpb % 32 || cfg->k < 1 || cfg->k > MAX_K ||
-        (cfg->method != KILN_MERKLE_LEVELS && cfg->method != KILN_MERKLE_SUBTREES)) {
-        return kiln_fail(st->ctx, KILN_ERR_INPUT, "bad merkle launch shape (method %d, k %d, %d threads per block)", cfg->method, cfg->k,
-                 cfg->tpb);
-    }
-    if (cfg->method == KILN_MERKLE_SUBTREES && cfg->k + log2_floor((uint64_t)cfg->tpb) > MAX_C_LOG2) {
-        return kiln_fail(st->ctx, KILN_ERR_INPUT, "k = %d with %d threads per block is over the limit of 2^%d nodes per block (shared memory)", cfg->k,
-                 cfg->tpb, MAX_C_LOG2);
-    }
+    if ((s = check_cfg(st, cfg)) != KILN_OK) return s;
     if (n == 1) return KILN_OK;
     const algo_row *a = find_algo(algo);
     return a ? a->build(st, n, cfg, launches, gpu_ms) : no_merge(st, algo);
@@ -469,9 +645,63 @@ kiln_status kiln_cuda_merkle_read(kiln_gpu *st, uint64_t first, uint64_t count, 
     return KILN_OK;
 }
 
+kiln_status kiln_cuda_merkle_gather(kiln_gpu *st, const uint64_t *idx, uint64_t count, uint8_t *out)
+{
+    if (!st->merkle || !st->merkle->tree) return kiln_fail(st->ctx, KILN_ERR_INPUT, "no tree on the device");
+    for (uint64_t i = 0; i < count; i++)
+        if (idx[i] >= st->merkle->cap)
+            return kiln_fail(st->ctx, KILN_ERR_INPUT, "node %llu is not on the device", (unsigned long long)idx[i]);
+    if (count == 0) return KILN_OK;
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    kiln_status s = gather_reserve(st, count);
+    if (s != KILN_OK) return s;
+    kiln_cuda_merkle *mk = st->merkle;
+    memcpy(mk->h_gather, idx, (size_t)count * 8);
+    s = gather_enqueue(st, count);
+    /* also after a failed launch: the index copy may be in flight */
+    cudaError_t e = cudaStreamSynchronize(st->stream);
+    if (s != KILN_OK) return s;
+    KILN_CUDA_TRY(e, "node gather");
+    memcpy(out, (uint64_t *)mk->h_gather + mk->gather_cap, (size_t)count * 32);
+    return KILN_OK;
+}
+
+kiln_status kiln_cuda_merkle_build_staged(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n,
+                                          const kiln_gpu_merkle_cfg *cfg, kiln_gpu_merkle_fill fill, void *user,
+                                          int *launches)
+{
+    *launches = 0;
+    if (n == 0) return kiln_fail(st->ctx, KILN_ERR_INPUT, "a Merkle tree needs at least one leaf");
+    kiln_status s = check_cfg(st, cfg);
+    if (s != KILN_OK) return s;
+    const algo_row *a = find_algo(algo);
+    if (!a) return no_merge(st, algo);
+    if ((s = reserve(st, n)) != KILN_OK) return s;
+    kiln_cuda_merkle *mk = st->merkle;
+    const uint64_t chunk = (uint64_t)1 << STAGE_LOG2;
+    if ((s = stage_open(st, n < chunk ? n : chunk)) == KILN_OK && (s = a->prepare(st, cfg)) == KILN_OK)
+        s = stage_pipeline(st, a, n, cfg, fill, user, launches);
+    /* nothing stays in flight, whatever happened: a staging buffer is refilled or freed only
+     * after its copy, the tree reused only after its kernels */
+    cudaError_t ec = mk->copy ? cudaStreamSynchronize(mk->copy) : cudaSuccess;
+    cudaError_t ek = cudaStreamSynchronize(st->stream);
+    if (s == KILN_OK && ec != cudaSuccess)
+        s = kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA %s failed: %s", "leaf copies", cudaGetErrorString(ec));
+    if (s == KILN_OK && ek != cudaSuccess)
+        s = kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA %s failed: %s", "merkle kernels", cudaGetErrorString(ek));
+    if (s != KILN_OK) {
+        stage_close(mk);
+        (void)cudaGetLastError();
+    }
+    return s;
+}
+
 void kiln_cuda_merkle_release(kiln_gpu *st)
 {
     if (!st || !st->merkle) return;
+    stage_close(st->merkle);
+    if (st->merkle->d_gather) cudaFree(st->merkle->d_gather);
+    if (st->merkle->h_gather) cudaFreeHost(st->merkle->h_gather);
     if (st->merkle->exec) cudaGraphExecDestroy(st->merkle->exec);
     if (st->merkle->tree) cudaFree(st->merkle->tree);
     free(st->merkle);

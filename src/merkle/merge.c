@@ -49,6 +49,14 @@ kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind,
     return KILN_OK;
 }
 
+int kiln_merkle_nodes_valid(const kiln_merkle_kind *kind, const uint8_t *nodes, uint64_t n)
+{
+    if (!kind->field_elements) return 1;
+    int over = 0;
+    for (uint64_t i = 0; i < 4 * n; i++) over |= load_le64(nodes + 8 * i) >= KILN_GL_P;
+    return !over;
+}
+
 void kiln_merkle_merge_bytes(const kiln_merkle_kind *kind, const uint8_t *left, const uint8_t *right, uint8_t *out)
 {
     uint32_t l[8], r[8], o[8];

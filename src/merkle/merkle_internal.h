@@ -23,6 +23,10 @@ kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kil
 kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *nodes, uint64_t n,
                                     const char *what);
 
+/* 1 when all of nodes[0..n) are valid nodes for the kind, else 0; no message and no polls (a
+ * quick test for a thread that copies leaves; kiln_merkle_check_nodes names the first bad one). */
+int kiln_merkle_nodes_valid(const kiln_merkle_kind *kind, const uint8_t *nodes, uint64_t n);
+
 /* parent = merge(left, right) on byte nodes. */
 void kiln_merkle_merge_bytes(const kiln_merkle_kind *kind, const uint8_t *left, const uint8_t *right, uint8_t *out);
 
