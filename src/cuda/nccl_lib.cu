@@ -33,9 +33,12 @@ void load()
               resolve(lib, "ncclCommDestroy", api.comm_destroy) && resolve(lib, "ncclCommAbort", api.comm_abort) &&
               resolve(lib, "ncclCommGetAsyncError", api.comm_get_async_error) &&
               resolve(lib, "ncclGroupStart", api.group_start) && resolve(lib, "ncclGroupEnd", api.group_end) &&
-              resolve(lib, "ncclBroadcast", api.broadcast) && resolve(lib, "ncclGetErrorString", api.get_error_string) &&
+              resolve(lib, "ncclBroadcast", api.broadcast) && resolve(lib, "ncclSend", api.send) &&
+              resolve(lib, "ncclRecv", api.recv) && resolve(lib, "ncclGetErrorString", api.get_error_string) &&
               resolve(lib, "ncclGetVersion", get_version);
-    /* the 2.x interface kiln is written against (ncclUniqueId of 128 bytes, ncclBroadcast) */
+    const char *how = getenv("KILN_NCCL_EXCHANGE");
+    api.broadcast_exchange = how && strcmp(how, "broadcast") == 0;
+    /* the 2.x interface kiln is written against (ncclUniqueId of 128 bytes, ncclSend/ncclRecv) */
     if (ok && get_version(&api.version) == ncclSuccess && api.version >= 20000) loaded = &api;
     else dlclose(lib);
 }

@@ -20,8 +20,12 @@ typedef struct kiln_nccl_api {
     ncclResult_t (*group_end)(void);
     ncclResult_t (*broadcast)(const void *send, void *recv, size_t count, ncclDataType_t type, int root,
                               ncclComm_t comm, cudaStream_t stream);
+    ncclResult_t (*send)(const void *buf, size_t count, ncclDataType_t type, int peer, ncclComm_t comm,
+                         cudaStream_t stream);
+    ncclResult_t (*recv)(void *buf, size_t count, ncclDataType_t type, int peer, ncclComm_t comm, cudaStream_t stream);
     const char *(*get_error_string)(ncclResult_t r);
     int version;
+    int broadcast_exchange; /* KILN_NCCL_EXCHANGE=broadcast: the slices by broadcasts, not sends */
 } kiln_nccl_api;
 
 /* The loaded library, or NULL when it does not load (or KILN_NCCL=0 asks kiln not to use it). */

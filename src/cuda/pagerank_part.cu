@@ -402,17 +402,28 @@ kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *cons
             p->sharing = true;
         }
     }
-    /* every rank's rows of next broadcast from it to all: an all-gather of unequal slices, the
-     * broadcasts of one pass grouped so that NCCL runs them as one launch per device */
+    /* an all-gather of unequal slices: by default each rank sends its rows of next to every
+     * other rank and receives theirs, all in one group, so every link carries its pair's slices
+     * at once (as peer copies do); KILN_NCCL_EXCHANGE=broadcast sends them by one broadcast a
+     * rank instead (NCCL's rings) */
     ncclResult_t r = n->group_start();
     for (int i = 0; i < count && r == ncclSuccess; i++) {
         kiln_gpu_pr_part *p = parts[i];
         const ncclDataType_t type = p->elem == 8 ? ncclFloat64 : ncclFloat32;
-        for (int root = 0; root < c->nranks && r == ncclSuccess; root++) {
-            const uint64_t rows = bounds[root + 1] - bounds[root];
-            if (!rows) continue;
-            unsigned char *at = p->y[1 - p->cur] + bounds[root] * p->elem;
-            r = n->broadcast(at, at, rows, type, root, c->comm[p->comm_slot], p->st->stream);
+        const int me = c->rank0 + p->comm_slot;
+        ncclComm_t comm = c->comm[p->comm_slot];
+        unsigned char *y = p->y[1 - p->cur];
+        for (int peer = 0; peer < c->nranks && r == ncclSuccess; peer++) {
+            const uint64_t rows = bounds[peer + 1] - bounds[peer];
+            if (n->broadcast_exchange) {
+                if (rows) r = n->broadcast(y + bounds[peer] * p->elem, y + bounds[peer] * p->elem, rows, type, peer, comm,
+                                           p->st->stream);
+                continue;
+            }
+            if (peer == me) continue;
+            const uint64_t mine = bounds[me + 1] - bounds[me];
+            if (mine) r = n->send(y + bounds[me] * p->elem, mine, type, peer, comm, p->st->stream);
+            if (r == ncclSuccess && rows) r = n->recv(y + bounds[peer] * p->elem, rows, type, peer, comm, p->st->stream);
         }
     }
     ncclResult_t r2 = n->group_end();
