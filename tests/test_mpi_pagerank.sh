@@ -23,6 +23,8 @@ ok = x == 0 if sys.argv[2] == "0" else 0 < x <= s
 if len(sys.argv) > 3: print(x, "of", s)
 sys.exit(0 if ok else 1)' "$@"; }
 
+exchange_kind() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("exchange"))' "$1"; }
+
 # compare NAME NPS ARGS...: the single-process run against mpirun -np each of NPS
 compare() {
     local name=$1 nps=$2
@@ -30,6 +32,7 @@ compare() {
     expect_rc 0 "$name: one process" "$KILN" pagerank "$@" $CPU --output "$TMP/one.tsv" --json
     cp "$TMP/out" "$TMP/one.json"
     exchange_share "$TMP/one.json" 0 && ok || bad "$name: exchange_seconds of one process $(exchange_share "$TMP/one.json" 0 -v)"
+    [ "$(exchange_kind "$TMP/one.json")" = none ] && ok || bad "$name: exchange of one process $(exchange_kind "$TMP/one.json")"
     for np in $nps; do
         expect_rc 0 "$name: -np $np" "${MPIRUN[@]}" -np "$np" "$KILN" pagerank "$@" $CPU --output "$TMP/np.tsv" --json
         local d
@@ -42,6 +45,8 @@ compare() {
             bad "$name -np $np: counts $(counts "$TMP/out" 2>&1) vs $(counts "$TMP/one.json")"
         # the exchange is timed inside the loop: none alone, a part of the loop with others
         exchange_share "$TMP/out" "$np" && ok || bad "$name -np $np: exchange_seconds $(exchange_share "$TMP/out" "$np" -v 2>&1)"
+        # and its kind: through host memory and MPI on the CPU
+        [ "$(exchange_kind "$TMP/out")" = host ] && ok || bad "$name -np $np: exchange $(exchange_kind "$TMP/out")"
     done
 }
 
