@@ -20,6 +20,7 @@
 #define PIECE_BYTES ((size_t)16 << 20)
 #define PERM_CHUNK ((size_t)1 << 16) /* permutations between polls */
 
+#define SMALL_BATCH_BYTES (UINT64_C(1) << 16)
 static int threads_of(const kiln_ctx *ctx) { return ctx->threads > 0 ? ctx->threads : omp_get_num_procs(); }
 
 static kiln_status check_outlen(kiln_ctx *ctx, kiln_hash_algo algo, size_t outlen)
@@ -91,7 +92,8 @@ static kiln_status cpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *
     long long nn = (long long)n;
     int stop = 0;
     batch_meter b = {kiln_ctx_has_progress(ctx), 0, offsets ? offsets[n] - offsets[0] : (uint64_t)msg_len * n};
-#pragma omp parallel for num_threads(threads_of(ctx)) schedule(dynamic, 64)
+    /* small batches on the calling thread (a team's wake-up costs more than they do) */
+#pragma omp parallel for num_threads(threads_of(ctx)) schedule(dynamic, 64) if (b.total >= SMALL_BATCH_BYTES && n > 64)
     for (long long i = 0; i < nn; i++) {
         int halt;
 #pragma omp atomic read
@@ -296,7 +298,7 @@ kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, k
             kiln_ctx_report(ctx, "permutation", "states", first, n);
             if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
             long long end = (long long)(n - first < PERM_CHUNK ? n : first + PERM_CHUNK);
-#pragma omp parallel for num_threads(threads_of(ctx)) schedule(static)
+#pragma omp parallel for num_threads(threads_of(ctx)) schedule(static) if (end - (long long)first >= 256)
             for (long long i = (long long)first; i < end; i++) kiln_keccak_permute(states + 25 * (size_t)i);
         }
         return KILN_OK;

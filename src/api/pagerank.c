@@ -157,7 +157,7 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
     if (st != KILN_OK) return st;
     /* the device result must be (nearly) a fixed point, and a distribution; a process of a split
      * checks its rows and the sums are those of every process */
-    const int threads = kiln_graph_threads(ctx);
+    const int threads = kiln_graph_threads_for(ctx, g->n + g->m);
     double sum = 0;
     const int64_t n = (int64_t)g->n;
     int finite = 1;

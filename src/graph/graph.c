@@ -117,6 +117,13 @@ int kiln_graph_threads(const kiln_ctx *ctx)
     return t > 0 ? t : 1;
 }
 
+int kiln_graph_threads_for(const kiln_ctx *ctx, uint64_t work)
+{
+    const int t = kiln_graph_threads(ctx);
+    const uint64_t cap = work / KILN_WORK_PER_THREAD;
+    return cap < 1 ? 1 : cap < (uint64_t)t ? (int)cap : t;
+}
+
 uint64_t kiln_scan_u64(uint64_t *a, uint64_t n, int threads)
 {
     if (n < (1u << 16) || threads <= 1) {

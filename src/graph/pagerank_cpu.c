@@ -228,7 +228,7 @@ kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_
 kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
                                     const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats)
 {
-    const int threads = kiln_graph_threads(ctx);
+    const int threads = kiln_graph_threads_for(ctx, g->n + g->m);
     if (single) return iterate_f32(ctx, g, p, split, ranks, threads, stats);
     const int64_t n = (int64_t)g->n;
     int64_t v0, v1;
