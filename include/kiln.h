@@ -543,7 +543,9 @@ typedef struct kiln_scrypt_params {
 /* KILN_ERR_INPUT naming the problem when the parameters or out_len (1 .. (2^32 - 1) * 32) are
  * outside RFC 7914's limits, or when the scratchpads kiln_scrypt holds at once on this context do
  * not fit in the memory limit (kiln_memory_limit): one of 128 * r * N bytes per thread, min(p, threads) threads
- * (the message names the most threads that fit). Set the context's threads first. */
+ * (the message names the most threads that fit), or when they, B (128 * r * p bytes) and the out_len
+ * bytes of output together do not. Set the context's threads first. kiln_scrypt polls the
+ * interrupt in ROMix and in both PBKDF2 passes (every 1024 output blocks). */
 kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params params, size_t out_len);
 
 /* scrypt(password, salt, N, r, p, out_len) on the CPU, the p lanes spread over the context's
@@ -584,7 +586,9 @@ kiln_status kiln_bench_scrypt_kdf(kiln_ctx *ctx, kiln_scrypt_params params, doub
 /* ---------------------------------------------------------------- HMAC and PBKDF2 (SHA-256) */
 
 void kiln_hmac_sha256(const void *key, size_t key_len, const void *msg, size_t msg_len, uint8_t mac[32]);
-/* PBKDF2-HMAC-SHA256 (RFC 8018); KILN_ERR_INPUT when c is 0 or out_len is 0 or > (2^32 - 1) * 32. */
+/* PBKDF2-HMAC-SHA256 (RFC 8018); KILN_ERR_INPUT when c is 0 or out_len is 0 or > (2^32 - 1) * 32;
+ * KILN_STOPPED when the context's interrupt poll asks to stop (polled every 1024 output blocks and
+ * every 65536 iterations). */
 kiln_status kiln_pbkdf2_sha256(kiln_ctx *ctx, const void *password, size_t password_len, const void *salt,
                                size_t salt_len, uint64_t c, uint8_t *out, size_t out_len);
 
