@@ -26,15 +26,18 @@ typedef struct pr_args {
     kiln_pagerank_options opt;
 } pr_args;
 
-static int parse_double(const char *s, double *out)
+/* A decimal number into *out: NULL, or what is wrong with s. A value too small for a normal double
+ * (1e-320) is taken as strtod rounds it: it is in range, only imprecise. */
+static const char *parse_double(const char *s, double *out)
 {
-    if (!s || !*s) return -1;
+    if (!s || !*s) return "empty";
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return -1;
+    if (end == s || *end) return "not a number";
+    if (!isfinite(v) || (errno == ERANGE && fabs(v) >= 1)) return "too large";
     *out = v;
-    return 0;
+    return NULL;
 }
 
 typedef struct scored {
@@ -163,10 +166,12 @@ static int parse_args(int argc, char **argv, pr_args *a)
         return cli_error(EXIT_USAGE, cmd, "give exactly one of GRAPH or --rmat SCALE (see kiln pagerank --help)");
     if ((code = cli_check_mode(&c, a->graph ? FILE_MODE : RMAT_MODE, a->graph ? "a graph file" : "--rmat")) != 0)
         return code;
-    if (damping && (parse_double(damping, &a->opt.damping) != 0 || a->opt.damping < 0 || a->opt.damping >= 1))
-        return cli_error(EXIT_USAGE, cmd, "bad --damping '%s' (expected 0 <= d < 1)", damping);
-    if (tol && (parse_double(tol, &a->opt.tol) != 0 || a->opt.tol < 0))
-        return cli_error(EXIT_USAGE, cmd, "bad --tol '%s' (expected a number >= 0)", tol);
+    const char *why = NULL;
+    if (damping && ((why = parse_double(damping, &a->opt.damping)) != NULL || a->opt.damping < 0 || a->opt.damping >= 1))
+        return cli_error(EXIT_USAGE, cmd, "bad --damping '%s': %s (expected 0 <= d < 1)", damping,
+                         why ? why : "out of range");
+    if (tol && ((why = parse_double(tol, &a->opt.tol)) != NULL || a->opt.tol < 0))
+        return cli_error(EXIT_USAGE, cmd, "bad --tol '%s': %s (expected a number >= 0)", tol, why ? why : "negative");
     static const char *const formats[] = {"auto", "snap", "mtx", "csr"};
     static const int format_ids[] = {KILN_GRAPH_AUTO, KILN_GRAPH_SNAP, KILN_GRAPH_MTX, KILN_GRAPH_CSR};
     int v = KILN_GRAPH_AUTO;
