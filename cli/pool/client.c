@@ -24,6 +24,9 @@
 #define DRAIN_WAIT_S 3.0 /* how long a connection left with unanswered shares is kept for their answers */
 #define FAILBACK_FIRST_S 2.0 /* after failing over, the first check of the first pool; doubling */
 #define FAILBACK_CAP_S 300.0
+/* a client.reconnect wait longer than this, with another pool configured, fails over to it at once
+ * instead of mining a job the pool has left for the whole wait */
+#define RECONNECT_WAIT_MAX_S 10
 #define AGENT "kiln/" KILN_VERSION
 
 static double backoff(int failures)
@@ -562,6 +565,13 @@ static void on_reconnect(pool_client *c, const stratum_msg *m)
     }
     int same_pool = strcmp(to.host, c->addr.host) == 0 && strcmp(to.port, c->addr.port) == 0;
     url_text(&to, u, sizeof u);
+    if (m->wait_s > RECONNECT_WAIT_MAX_S && c->opts->nurls > 1) {
+        plog("pool asked to reconnect to %s in %d s: too long to wait with another pool configured", u, m->wait_s);
+        disconnect_ex(c, "client.reconnect", 0, 1);
+        next_pool(c);
+        c->next_attempt = cli_now();
+        return;
+    }
     plog("pool asked to reconnect to %s in %d s", u, m->wait_s);
     disconnect_ex(c, "client.reconnect", 0, 1);
     if (!same_pool) c->session[0] = '\0'; /* a session id means nothing to another server */

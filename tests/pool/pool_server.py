@@ -558,6 +558,23 @@ def sc_baddiff(pool, c):
     c.serve(60)
 
 
+def sc_hugediff(pool, c):
+    """A difficulty above zero's target that no device can meet (issue 24.9): said once, as for a
+    zero target, then a normal one and a new job."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(1.0)
+    c.set_difficulty(1e30)
+    c.notify(c.new_job(), True)
+    c.serve(1.2)
+    c.set_difficulty(pool.base)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
 def sc_flood(pool, c):
     """Thousands of clean_jobs notifies and of answers to requests never made (string ids),
     then one last job: the log stays small, memory bounded, and kiln mines the last job."""
@@ -676,6 +693,34 @@ def sc_reconnect_drain(pool, c):
         pool.stats.add("lost_answers", len(c.held))
 
 
+def sc_reconnect_wait(pool, c):
+    """client.reconnect with an hour's wait while a second pool is configured (issue 24.7: kiln
+    waited the hour, hashing a dead job and throwing its shares away): kiln must fail over to the
+    second pool at once and mine there."""
+    if c.port == pool.ports[0] and "asked" not in pool.marks:
+        c.handshake()
+        c.set_difficulty(pool.base)
+        c.notify(c.new_job(), True)
+        c.serve(1.5)
+        pool.marks["asked"] = time.time()
+        c.send({"id": None, "method": "client.reconnect", "params": [None, None, 3600]})
+        try:
+            c.serve(5)
+        except Closed:
+            pool.marks["left"] = time.time()
+        return
+    if c.port == pool.ports[0]:  # a later check of the first pool (failback): it has nothing to give
+        c.close(0)
+        return
+    pool.marks.setdefault("arrived", time.time())
+    c.handshake()
+    c.set_difficulty(pool.base)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
 def sc_gpu(pool, c):
     c.handshake()
     c.set_difficulty(pool.start_difficulty)
@@ -703,6 +748,7 @@ SCENARIOS = {
     "nopool": (sc_nopool, ["--duration", "20"], {"dead_only": True}),
     "tinydiff": (sc_tinydiff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "baddiff": (sc_baddiff, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
+    "hugediff": (sc_hugediff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"], {"slow": 0.001}),
     "unresolvable": (sc_unresolvable, ["--duration", "6", "--work-nonces", "UNIT"], {"preload": 3}),
@@ -742,6 +788,7 @@ SCENARIOS = {
               {"en2_size": 1, "ntime_window": 600}),
     "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
                  {"ports": 2, "both_urls": True, "late_listen": 4.5}),
+    "reconnect_wait": (sc_reconnect_wait, ["--duration", "5", "--work-nonces", "UNIT"], {"ports": 2, "both_urls": True}),
     "reconnect_drain": (sc_reconnect_drain, ["--duration", "4.5", "--work-nonces", "UNIT"],
                         {"ports": 2, "answer_delay": 0.6}),
 }
@@ -908,6 +955,10 @@ def run_checks(pool, kiln, rc, log):
         check("\x1b" not in log, "pool text cleaned before logging")
     if name == "reject":
         check(st.get("forced_reject") >= 1, "the pool rejected some shares (%d)" % st.get("forced_reject"))
+    if name == "reconnect_wait":
+        check("arrived" in pool.marks and pool.marks["arrived"] - pool.marks["asked"] < 2,
+              "a reconnect in 3600 s failed over to the second pool at once")
+        check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined on the second pool")
     if name in ("reconnect", "reconnect_drain"):
         check("arrived" in pool.marks and pool.marks["arrived"] - pool.marks["asked"] < 3, "client.reconnect followed to the new port")
         check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined on the new server")
@@ -948,6 +999,9 @@ def run_checks(pool, kiln, rc, log):
         check(all(s.get("verdict") in ("accepted", "stale") for s in ok) and ok,
               "kept the old difficulty after the invalid ones (%d shares accepted before the huge one)" % len(ok))
         check(log.count("no share will be found") == 1, "the huge difficulty said once that no share is possible")
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined again at a normal difficulty")
+    if name == "hugediff":
+        check(log.count("no share will be found") == 1, "difficulty 1e30 said once that no share will be found")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined again at a normal difficulty")
     if name in ("flood", "tls_flood"):
         check("similar lines suppressed" in log, "repeated lines suppressed with a count")
