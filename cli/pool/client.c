@@ -288,7 +288,9 @@ static void schedule_retry(pool_client *c)
     }
     if (c->refused[c->cur] || c->failures >= TRIES_PER_POOL) {
         int last = c->cur == n - 1;
-        if (last && !c->ever_authorized) { /* a whole round over the pools and none took us */
+        if (last && !c->ever_worked) { /* a whole round over the pools and none gave work: one rule for
+                                          * refused connects, failed handshakes and sessions dropped
+                                          * before their first job (an over-long line) */
             int all_refused = 1;
             for (int i = 0; i < n; i++) all_refused &= c->refused[i];
             c->fatal = all_refused ? EXIT_USAGE : EXIT_DEVICE;
@@ -334,7 +336,7 @@ static void disconnect_ex(pool_client *c, const char *why, int failure, int drai
     char u[300];
     url_text(&c->addr, u, sizeof u);
     plog("%s %s: %s", was_up ? "disconnected from" : "cannot connect to", u, why);
-    if (failure && !c->authorized) { /* remembered for the final message if no pool works */
+    if (failure && (!c->authorized || !c->notified)) { /* remembered for the final message if no pool works */
         c->last_fail[c->cur] = was_up ? FAIL_PROTOCOL : FAIL_CONNECT;
         snprintf(c->last_reason[c->cur], sizeof c->last_reason[0], "%s", why);
     }
@@ -537,6 +539,7 @@ static void on_notify(pool_client *c, stratum_msg *m)
     c->job_en2_size = c->en2_size;
     c->job_difficulty = c->difficulty;
     c->have_job = 1;
+    c->ever_worked = 1;
     c->job_serial++;
     c->notified = 1;
     c->stats->jobs++;

@@ -721,6 +721,24 @@ def sc_reconnect_wait(pool, c):
     c.serve(60)
 
 
+def sc_longline_always(pool, c):
+    """Every session is dropped for an over-long line before its first job (issue 24.8): no pool
+    ever gives work, so the run fails as any unusable pool does (exit 3 naming why), not exit 0
+    after mining 0 s."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.send_raw(b'{"id": null, "method": "client.show_message", "params": ["' + b"x" * 70000 + b'"]}\n')
+    c.serve(5)
+
+
+def sc_silent(pool, c):
+    """Takes the connection and never answers: kiln is stopped by SIGINT during the handshake
+    (issue 24.8: exit 3, where a signal ends pool mining with exit 0 and its summary)."""
+    end = time.time() + 30
+    while time.time() < end and not pool.stopping:
+        time.sleep(0.05)
+
+
 def sc_gpu(pool, c):
     c.handshake()
     c.set_difficulty(pool.start_difficulty)
@@ -789,6 +807,8 @@ SCENARIOS = {
     "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
                  {"ports": 2, "both_urls": True, "late_listen": 4.5}),
     "reconnect_wait": (sc_reconnect_wait, ["--duration", "5", "--work-nonces", "UNIT"], {"ports": 2, "both_urls": True}),
+    "longline_always": (sc_longline_always, ["--duration", "20"], {}),
+    "sigint_handshake": (sc_silent, ["--duration", "30"], {"sigint_after": 1.5}),
     "reconnect_drain": (sc_reconnect_drain, ["--duration", "4.5", "--work-nonces", "UNIT"],
                         {"ports": 2, "answer_delay": 0.6}),
 }
@@ -837,6 +857,26 @@ def run_checks(pool, kiln, rc, log):
     if kiln:
         print("kiln figures: %s rate %.0f H/s reconnects %d" % (json.dumps(sh), kiln.get("rate", 0),
                                                                 kiln.get("reconnects", 0)))
+    def failed_json():  # docs/JSON.md: a failure's object has error and exit (issue 24.8)
+        check(kiln is not None and kiln.get("exit") == rc and bool(kiln.get("error")),
+              "the JSON summary has error and exit %s: %r" % (rc, {k: kiln.get(k) for k in ("error", "exit")}
+                                                             if kiln else None))
+
+    if name == "longline_always":
+        last = log.strip().splitlines()[-1] if log.strip() else ""
+        check(rc == 3, "kiln exits 3 when every session is dropped before its first job (got %s)" % rc)
+        check("no pool completed a Stratum session" in last and "64 KiB" in last,
+              "the final line names the failure: %r" % last)
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
+        return check.failed
+    if name == "sigint_handshake":
+        check(rc == 0, "SIGINT during the handshake ends with exit 0, as any signal in pool mining (got %s)" % rc)
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < pool.scenario["sigint_after"] + 1.0,
+              "stopped within 1 s of SIGINT (ran %.2f s)" % (pool.elapsed_kiln or -1))
+        check(kiln is not None and kiln.get("interrupted") is True and kiln.get("signal") == "SIGINT"
+              and "error" not in kiln and "exit" not in kiln, "the JSON summary says interrupted by SIGINT, no error")
+        return check.failed
     if name in ("bigen1", "bigen2"):
         why = ("extranonce1 of 100 bytes exceeds the 32-byte limit" if name == "bigen1" else
                "extranonce2_size 17 exceeds the 16-byte limit")
@@ -847,6 +887,7 @@ def run_checks(pool, kiln, rc, log):
               "the final line names the protocol failure: %r" % last)
         check("cannot connect to any pool" not in log, "not reported as a connection failure")
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
         return check.failed
     if name in TLS_FAIL:
         last = log.strip().splitlines()[-1] if log.strip() else ""
@@ -856,6 +897,7 @@ def run_checks(pool, kiln, rc, log):
         check(st.get("req:mining.subscribe") == 0, "no Stratum request went out before the TLS session was up")
         check(pool.nconn >= 3, "retried as over TCP (%d connections)" % pool.nconn)
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
         return check.failed
     if name == "tls_stall":
         last = log.strip().splitlines()[-1] if log.strip() else ""
@@ -863,10 +905,12 @@ def run_checks(pool, kiln, rc, log):
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln <= 2.5 + 1.0,
               "--duration 2.5 respected within 1 s during the handshake (ran %.2f s)" % (pool.elapsed_kiln or -1))
         check(rc == 3 and "never got to work for a pool" in last, "exit 3, never authorized: %s %r" % (rc, last))
+        failed_json()
         return check.failed
     if name == "nopool":
         check(rc == 3, "kiln exits 3 when no pool can be reached (got %s)" % rc)
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
         return check.failed
     check(rc == 0, "kiln exit code 0 (got %s)" % rc)
     check(kiln is not None, "kiln printed a JSON summary")
