@@ -44,26 +44,32 @@ keccak384 = _constructor("keccak384", "keccak384")
 keccak512 = _constructor("keccak512", "keccak512")
 
 
-def hash_batch(messages, algo: str, device: str = "auto", *, length: int | None = None) -> np.ndarray:
+def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, length: int | None = None) -> np.ndarray:
     """Digests of many messages in one call, as an (n, digest_size) uint8 array.
 
-    `messages` is a list of bytes-like objects (joined once into one buffer), or a 2-D C-contiguous
-    uint8 array of n messages of equal length (read in place), or a pair (buffer, offsets): message
-    i is buffer[offsets[i]:offsets[i+1]], offsets n + 1 nondecreasing integers from 0. `algo` as
-    kiln.new takes it; `length` is the output length of SHAKE (default: its digest length, 32 or 64
-    bytes). `device`: "auto", "cpu", "cuda" or "cuda:N"; GPU results are spot-checked on the CPU.
+    `messages` is a sequence of bytes-like objects (a list or a tuple, each item a message: joined
+    once into one buffer), or a 2-D C-contiguous uint8 array of n messages of equal length (read in
+    place). With the keyword `offsets`, `messages` is one bytes-like buffer and message i is
+    buffer[offsets[i]:offsets[i+1]], offsets n + 1 nondecreasing integers from 0 (an integer array
+    or a sequence of ints; floats and bools are refused). `algo` as kiln.new takes it; `length` is
+    the output length of SHAKE (default: its digest length, 32 or 64 bytes). `device`: "auto",
+    "cpu", "cuda" or "cuda:N"; GPU results are spot-checked on the CPU.
     """
     h = new(algo)
     outlen = length if length is not None else (h.digest_size or (32 if h.name == "shake_128" else 64))
     if length is not None and h.digest_size and length != h.digest_size:
         raise ValueError(f"{h.name} has a fixed digest length of {h.digest_size} bytes")
-    offsets = None
     msg_len = 0
-    if isinstance(messages, tuple) and len(messages) == 2:
-        data, offsets = messages
-        offsets = np.ascontiguousarray(offsets, dtype=np.uint64)
-        if offsets.ndim != 1 or offsets.size < 1:
+    if offsets is not None:
+        raw = np.asarray(offsets)
+        if raw.dtype.kind not in "iu":
+            raise TypeError(f"offsets must be integers, not {raw.dtype}")
+        if raw.ndim != 1 or raw.size < 1:
             raise ValueError("offsets must be a 1-D array of n + 1 integers")
+        if raw.dtype.kind == "i" and raw.size and raw.min() < 0:
+            raise ValueError("offsets must not be negative")
+        offsets = np.ascontiguousarray(raw, dtype=np.uint64)
+        data = memoryview(messages).cast("B") if not isinstance(messages, np.ndarray) else messages
         n = offsets.size - 1
     elif isinstance(messages, np.ndarray):
         if messages.ndim != 2 or messages.dtype != np.uint8:
@@ -71,10 +77,13 @@ def hash_batch(messages, algo: str, device: str = "auto", *, length: int | None 
         data = np.ascontiguousarray(messages)
         n, msg_len = data.shape
     else:
+        if isinstance(messages, (bytes, bytearray, memoryview, str)):
+            raise TypeError("messages is one buffer: pass a list of messages, or the buffer with offsets=")
         messages = list(messages)
         n = len(messages)
-        lens = np.fromiter((memoryview(m).nbytes for m in messages), dtype=np.uint64, count=n)
-        data = b"".join(messages)
+        views = [memoryview(m) for m in messages]  # every buffer hashlib's constructors take
+        lens = np.fromiter((v.nbytes for v in views), dtype=np.uint64, count=n)
+        data = b"".join(v if v.contiguous else v.tobytes() for v in views)
         offsets = np.zeros(n + 1, dtype=np.uint64)
         np.cumsum(lens, out=offsets[1:])
     out = np.empty((n, outlen), dtype=np.uint8)
