@@ -16,18 +16,51 @@ from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verif
 
 __version__ = _kiln.version()
 
-#: The algorithms of kiln.new, in kiln's spelling (hashlib's is accepted too: "sha3_256").
+#: The algorithms of kiln.new, in hashlib's spelling, as hashlib.algorithms_available lists its own
+#: (kiln.new also takes kiln's: "sha3-256", "shake128"; and any case: "SHA256").
 algorithms_available = frozenset(
-    ["sha256", "sha256d", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128", "shake256",
+    ["sha256", "sha256d", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256",
      "keccak224", "keccak256", "keccak384", "keccak512"])
+#: Those of hashlib.algorithms_guaranteed that kiln has.
+algorithms_guaranteed = frozenset(["sha256", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"])
+
+
+_EMPTY = b""
 
 
 def _constructor(algo: str, pyname: str):
-    def make(data=b"", *, usedforsecurity=True):
+    def make(data=_EMPTY, *, usedforsecurity=True, string=None):
+        if string is not None:
+            if data is not _EMPTY:
+                raise TypeError("'data' and 'string' are mutually exclusive")
+            data = string
         return new(algo, data, usedforsecurity=usedforsecurity)
     make.__name__ = make.__qualname__ = pyname
-    make.__doc__ = f"A {algo} hash object fed `data` (any bytes-like object), as hashlib.{pyname}."
+    make.__doc__ = (f"A {algo} hash object fed `data` (any bytes-like object; `string` is hashlib's older name "
+                    f"for it), as hashlib.{pyname}.")
     return make
+
+
+def file_digest(fileobj, digest, /, *, _bufsize=2**18):
+    """The hash object of a file object's bytes, as hashlib.file_digest: `digest` is a name for
+    kiln.new or a callable returning a hash object; `fileobj` a binary file (or an object with
+    getbuffer(), such as io.BytesIO, hashed in place), read from its current position to its end."""
+    digestobj = new(digest) if isinstance(digest, str) else digest()
+    if hasattr(fileobj, "getbuffer"):
+        digestobj.update(fileobj.getbuffer())
+        return digestobj
+    if not (hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()):
+        raise ValueError(f"'{fileobj!r}' is not a file-like object in binary reading mode.")
+    buf = bytearray(_bufsize)
+    view = memoryview(buf)
+    while True:
+        size = fileobj.readinto(buf)
+        if size is None:
+            raise BlockingIOError("I/O operation would block.")
+        if size == 0:
+            break
+        digestobj.update(view[:size])
+    return digestobj
 
 
 sha256 = _constructor("sha256", "sha256")
@@ -86,8 +119,11 @@ def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, lengt
         data = b"".join(v if v.contiguous else v.tobytes() for v in views)
         offsets = np.zeros(n + 1, dtype=np.uint64)
         np.cumsum(lens, out=offsets[1:])
+    if outlen < 0 or outlen >= 1 << 29:
+        raise ValueError("length must be non-negative" if outlen < 0 else "length is too large")
     out = np.empty((n, outlen), dtype=np.uint8)
-    _kiln._hash_batch(data, offsets, msg_len, n, algo, out, outlen, device)
+    if outlen:  # SHAKE of length 0: the empty digest of every message, as hashlib gives it
+        _kiln._hash_batch(data, offsets, msg_len, n, algo, out, outlen, device)
     return out
 
 
@@ -184,7 +220,8 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
     return out
 
 
-__all__ = ["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "devices",
+__all__ = ["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available",
+           "algorithms_guaranteed", "file_digest", "devices",
            "hash_batch", "keccak224", "keccak256", "keccak384", "keccak512", "merkle_proof", "merkle_root",
            "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch", "sha256",
            "sha256d", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"]
