@@ -26,15 +26,18 @@ typedef struct pr_args {
     kiln_pagerank_options opt;
 } pr_args;
 
-static int parse_double(const char *s, double *out)
+/* A decimal number into *out: NULL, or what is wrong with s. A value too small for a normal double
+ * (1e-320) is taken as strtod rounds it: it is in range, only imprecise. */
+static const char *parse_double(const char *s, double *out)
 {
-    if (!s || !*s) return -1;
+    if (!s || !*s) return "empty";
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return -1;
+    if (end == s || *end) return "not a number";
+    if (!isfinite(v) || (errno == ERANGE && fabs(v) >= 1)) return "too large";
     *out = v;
-    return 0;
+    return NULL;
 }
 
 typedef struct scored {
@@ -163,10 +166,12 @@ static int parse_args(int argc, char **argv, pr_args *a)
         return cli_error(EXIT_USAGE, cmd, "give exactly one of GRAPH or --rmat SCALE (see kiln pagerank --help)");
     if ((code = cli_check_mode(&c, a->graph ? FILE_MODE : RMAT_MODE, a->graph ? "a graph file" : "--rmat")) != 0)
         return code;
-    if (damping && (parse_double(damping, &a->opt.damping) != 0 || a->opt.damping < 0 || a->opt.damping >= 1))
-        return cli_error(EXIT_USAGE, cmd, "bad --damping '%s' (expected 0 <= d < 1)", damping);
-    if (tol && (parse_double(tol, &a->opt.tol) != 0 || a->opt.tol < 0))
-        return cli_error(EXIT_USAGE, cmd, "bad --tol '%s' (expected a number >= 0)", tol);
+    const char *why = NULL;
+    if (damping && ((why = parse_double(damping, &a->opt.damping)) != NULL || a->opt.damping < 0 || a->opt.damping >= 1))
+        return cli_error(EXIT_USAGE, cmd, "bad --damping '%s': %s (expected 0 <= d < 1)", damping,
+                         why ? why : "out of range");
+    if (tol && ((why = parse_double(tol, &a->opt.tol)) != NULL || a->opt.tol < 0))
+        return cli_error(EXIT_USAGE, cmd, "bad --tol '%s': %s (expected a number >= 0)", tol, why ? why : "negative");
     static const char *const formats[] = {"auto", "snap", "mtx", "csr"};
     static const int format_ids[] = {KILN_GRAPH_AUTO, KILN_GRAPH_SNAP, KILN_GRAPH_MTX, KILN_GRAPH_CSR};
     int v = KILN_GRAPH_AUTO;
@@ -196,35 +201,68 @@ static int parse_args(int argc, char **argv, pr_args *a)
     return 0;
 }
 
-static int write_ranks(kiln_ctx *ctx, const char *path, const kiln_graph *g, const double *ranks, uint64_t n,
-                       const char *fmt)
+/* Writes node<TAB>score lines into out and finishes it (kiln_output_finish): KILN_OK, or the
+ * failure with the file removed. */
+static kiln_status write_ranks(kiln_ctx *ctx, kiln_output_file *out, const kiln_graph *g, const double *ranks,
+                               uint64_t n, const char *fmt)
 {
-    kiln_output_file out;
-    kiln_status st = kiln_output_open(ctx, path, &out);
-    if (st == KILN_OK) {
-        errno = 0;
-        int ok = 1;
-        double t0 = cli_now();
-        for (uint64_t i = 0; i < n && ok; i++) {
-            if (cli_interrupted()) { /* a partial file is abandoned: the commit removes it */
-                ok = 0;
-                errno = EINTR;
-                break;
-            }
-            if ((i & 0xffff) == 0 && progress_due()) {
-                char eta[32] = "";
-                double el = cli_now() - t0;
-                if (i && el > 0) format_eta((double)(n - i) * el / (double)i, eta, sizeof eta);
-                progress_show("writing %s: %llu of %llu nodes (%.0f%%)%s%s", path, (unsigned long long)i,
-                              (unsigned long long)n, 100.0 * (double)i / (double)n, eta[0] ? ", " : "", eta);
-            }
-            ok = fprintf(out.fp, "%llu\t", (unsigned long long)kiln_graph_node_id(g, i)) > 0 &&
-                 fprintf(out.fp, fmt, ranks[i]) > 0 && fputc('\n', out.fp) != EOF;
+    errno = 0;
+    int ok = 1;
+    double t0 = cli_now();
+    for (uint64_t i = 0; i < n && ok; i++) {
+        if (cli_interrupted()) { /* a partial file is abandoned: the finish removes it */
+            ok = 0;
+            errno = EINTR;
+            break;
         }
-        st = kiln_output_commit(ctx, &out, ok, errno);
-        progress_clear();
+        if ((i & 0xffff) == 0 && progress_due()) {
+            char eta[32] = "";
+            double el = cli_now() - t0;
+            if (i && el > 0) format_eta((double)(n - i) * el / (double)i, eta, sizeof eta);
+            progress_show("writing %s: %llu of %llu nodes (%.0f%%)%s%s", out->path, (unsigned long long)i,
+                          (unsigned long long)n, 100.0 * (double)i / (double)n, eta[0] ? ", " : "", eta);
+        }
+        ok = fprintf(out->fp, "%llu\t", (unsigned long long)kiln_graph_node_id(g, i)) > 0 &&
+             fprintf(out->fp, fmt, ranks[i]) > 0 && fputc('\n', out->fp) != EOF;
     }
+    kiln_status st = kiln_output_finish(ctx, out, ok, errno);
+    progress_clear();
+    return st;
+}
+
+/* The output files of a run (--output, --save-csr), opened before any work so that a path that
+ * cannot be written is reported at once, and committed together at the end: a failed or
+ * interrupted run replaces none of them. */
+typedef struct pr_outputs {
+    kiln_output_file ranks, csr;
+    int have_ranks, have_csr;
+} pr_outputs;
+
+static int open_outputs(kiln_ctx *ctx, const pr_args *a, pr_outputs *o)
+{
+    memset(o, 0, sizeof *o);
+    kiln_status st = KILN_OK;
+    if (a->output && (st = kiln_output_open(ctx, a->output, &o->ranks)) == KILN_OK) o->have_ranks = 1;
+    if (st == KILN_OK && a->save_csr && (st = kiln_output_open(ctx, a->save_csr, &o->csr)) == KILN_OK) o->have_csr = 1;
     return st == KILN_OK ? EXIT_OK : cli_fail("pagerank", ctx, st);
+}
+
+static int commit_outputs(kiln_ctx *ctx, pr_outputs *o, const kiln_graph *g, const double *ranks, uint64_t n,
+                          const char *fmt)
+{
+    kiln_status st = KILN_OK;
+    kiln_output_file *files[2];
+    int k = 0;
+    if (o->have_ranks && (st = write_ranks(ctx, &o->ranks, g, ranks, n, fmt)) == KILN_OK) files[k++] = &o->ranks;
+    if (st == KILN_OK && o->have_csr && (st = kiln_graph_write_csr(ctx, g, &o->csr)) == KILN_OK) files[k++] = &o->csr;
+    if (st == KILN_OK && k) st = kiln_output_commit_all(ctx, files, k);
+    return st == KILN_OK ? EXIT_OK : cli_fail("pagerank", ctx, st);
+}
+
+static void discard_outputs(pr_outputs *o)
+{
+    if (o->have_ranks) kiln_output_discard(&o->ranks);
+    if (o->have_csr) kiln_output_discard(&o->csr);
 }
 
 /* The vector files of a over g into the options (NULL where not given); 0 or the exit code. */
@@ -301,15 +339,12 @@ int cmd_pagerank(int argc, char **argv)
     double *ranks = NULL, *vec[3] = {NULL, NULL, NULL};
     scored *top = NULL;
     double load_s = 0;
+    pr_outputs outs; /* process 0 writes them */
+    memset(&outs, 0, sizeof outs);
+    code = pr_dist_agree(cmd, dist, pr_dist_root(dist) ? open_outputs(ctx, &a, &outs) : EXIT_OK);
+    if (code) goto done;
     code = pr_dist_agree(cmd, dist, get_graph(ctx, dist, &a, &g, &load_s));
     if (code) goto done;
-    if (a.save_csr) {
-        kiln_status st = kiln_graph_save_csr(ctx, g, a.save_csr);
-        if (st != KILN_OK) {
-            code = cli_fail(cmd, ctx, st);
-            goto done;
-        }
-    }
     kiln_graph_info info;
     kiln_graph_get_info(g, &info);
     ranks = malloc((info.nodes ? info.nodes : 1) * sizeof *ranks);
@@ -330,12 +365,10 @@ int cmd_pagerank(int argc, char **argv)
     if (st == KILN_NOT_FOUND) code = cli_error(EXIT_NOT_FOUND, cmd, "warning: %s", kiln_last_error(ctx));
     const int f32 = res.precision == KILN_PRECISION_FLOAT32;
     const char *fmt = f32 ? "%.9g" : "%.17g";
-    if (a.output) {
-        int w = write_ranks(ctx, a.output, g, ranks, info.nodes, fmt);
-        if (w) {
-            code = w;
-            goto done;
-        }
+    int w = commit_outputs(ctx, &outs, g, ranks, info.nodes, fmt);
+    if (w) {
+        code = w;
+        goto done;
     }
     uint64_t k = a.top > 0 ? (uint64_t)a.top : 0;
     if (k > info.nodes) k = info.nodes;
@@ -429,6 +462,7 @@ int cmd_pagerank(int argc, char **argv)
                 kiln_ctx_device_name(ctx), f32 ? "float32" : "float64");
     }
 done:
+    discard_outputs(&outs);
     for (int i = 0; i < 3; i++) free(vec[i]);
     free(top);
     free(ranks);

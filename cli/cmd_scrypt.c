@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "interrupt.h"
@@ -19,6 +20,13 @@ static uint8_t *read_all(const char *path, size_t *len, const char **why)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
         *why = strerror(errno);
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > FILE_MAX) {
+        /* a regular file says its size: refused before a byte is read */
+        if (f != stdin) fclose(f);
+        *why = "larger than 1 GiB";
         return NULL;
     }
     size_t cap = 4096, n = 0;
@@ -121,6 +129,14 @@ int cmd_scrypt(int argc, char **argv)
     if (st == KILN_OK) st = kiln_scrypt_check(ctx, sp, (size_t)len);
     if (st != KILN_OK) {
         code = cli_fail(cmd, ctx, st);
+        goto done;
+    }
+    /* the key and its hex are held together: 3 bytes per output byte, checked before any work */
+    if (3.0 * (double)len + 1 > (double)kiln_memory_limit(ctx)) {
+        code = cli_error(EXIT_USAGE, cmd,
+                         "--length %llu needs %.0f bytes of memory (the key and its hex); kiln may use %llu "
+                         "(physical memory, ulimit -v, -d)",
+                         (unsigned long long)len, 3.0 * (double)len + 1, (unsigned long long)kiln_memory_limit(ctx));
         goto done;
     }
     if (password_file) {

@@ -10,7 +10,9 @@
 
 /* Output that did not reach standard output is a failure whatever the command concluded, as in
  * sha256sum: a write that failed earlier (the stream's error flag) or the final flush and close
- * turn the exit code into 3, with the system's reason. */
+ * turn the exit code into 3, with the system's reason. A closed standard output (`>&-`) that
+ * nothing was written to is no failure (coreutils' close_stdout): the close's EBADF alone, after a
+ * flush that wrote nothing and no earlier error, means nothing was lost. */
 static int finish_stdout(int code)
 {
     errno = 0;
@@ -25,8 +27,10 @@ static int finish_stdout(int code)
         }
     }
     errno = 0;
-    failed |= fclose(stdout) != 0;
-    if (!err) err = errno;
+    if (fclose(stdout) != 0 && !(errno == EBADF && !failed)) {
+        failed = 1;
+        if (!err) err = errno;
+    }
     if (!failed) return code;
     fprintf(stderr, "kiln: write error on standard output: %s\n", err ? strerror(err) : "I/O error");
     return EXIT_DEVICE;

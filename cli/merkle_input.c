@@ -68,7 +68,9 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
             return EXIT_OK;
         }
         if (errno != EINTR)
-            return cli_error(errno == EISDIR ? EXIT_USAGE : EXIT_DEVICE, in->cmd, "%s: %s", in->path, strerror(errno));
+            /* an input that cannot be read is bad input (a directory, a closed standard input), as
+             * for hash and pagerank */
+            return cli_error(EXIT_USAGE, in->cmd, "%s: %s", in->path, strerror(errno));
     }
 }
 

@@ -239,13 +239,19 @@ int kiln_ctx_device_index(const kiln_ctx *ctx);
  * write, the flush, fsync and close have succeeded. On any failure the temporary file is removed
  * and the target, if there was one, is left as it was: a reader never sees a cut file under the
  * final name, and a failed save never destroys the previous one. kiln writes every output file
- * it makes this way (CSR caches, the CLI's rank files and tuning cache). A target that exists and
- * is not a regular file (a device, a FIFO, a symbolic link such as /dev/stdout) is written in
- * place, since nothing can be renamed over it. */
+ * it makes this way (CSR caches, the CLI's rank files and tuning cache). A symbolic link is
+ * followed: the temporary file is made beside the file it leads to (or would create), and renamed
+ * over that file, so the link stays a link and its file is replaced whole. A target that is not a
+ * regular file (a device, a FIFO, a directory, a /proc link such as /dev/stdout) is written in
+ * place, since nothing can be renamed over it. The temporary name (.NAME.kiln-XXXXXX) is cut to
+ * fit the directory's longest name, so every name the target could have works. */
 typedef struct kiln_output_file {
     FILE *fp; /* write here */
-    const char *path; /* the target */
+    const char *path; /* the target as named */
     char tmp[4096]; /* the temporary file beside it; empty when written in place */
+    char target[4096]; /* the file renamed over: path, or the file its symbolic links lead to */
+    int existed; /* the target was a regular file when opened */
+    int finished; /* kiln_output_finish succeeded: tmp is complete and waits for its rename */
 } kiln_output_file;
 
 /* Creates the temporary file (mode 0644, or the target's mode when it exists). KILN_ERR_INPUT
@@ -253,10 +259,23 @@ typedef struct kiln_output_file {
 kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *f);
 /* Finishes the file: written says whether every write succeeded (write_errno the reason when
  * not). Renames it over the target, or removes it and returns KILN_ERR_DEVICE naming the first
- * failure's reason. A writer that stops on an interrupt passes written = 0 and write_errno =
- * EINTR; then, or when the context's interrupt poll (kiln_ctx_set_interrupt) asks to stop by the
- * time of the commit, the file is removed the same way and KILN_STOPPED ("interrupted") returned. */
+ * failure's reason and what became of the target ("the file was left as it was" when there was
+ * one, "no file was written" when there was none, "written in place" for a device or FIFO). A
+ * writer that stops on an interrupt passes written = 0 and write_errno = EINTR; then, or when the
+ * context's interrupt poll (kiln_ctx_set_interrupt) asks to stop by the time of the commit, the
+ * file is removed the same way and KILN_STOPPED ("interrupted") returned.
+ * = kiln_output_finish, then kiln_output_commit_all of this one file. */
 kiln_status kiln_output_commit(kiln_ctx *ctx, kiln_output_file *f, int written, int write_errno);
+/* The outputs of one run, committed together: kiln_output_finish flushes, syncs and closes each
+ * (removing it on failure, as kiln_output_commit does), and kiln_output_commit_all then renames
+ * every finished file over its target, or none when the interrupt poll asks to stop (KILN_STOPPED)
+ * or one of them did not finish. A rename that fails (the directory changed under kiln) abandons
+ * the rest and the message names the files already replaced. kiln_output_discard removes a file
+ * that will not be committed (nothing when it was committed or never opened: call it freely on a
+ * failure path after memset or kiln_output_open). */
+kiln_status kiln_output_finish(kiln_ctx *ctx, kiln_output_file *f, int written, int write_errno);
+kiln_status kiln_output_commit_all(kiln_ctx *ctx, kiln_output_file *const *files, int n);
+void kiln_output_discard(kiln_output_file *f);
 
 /* ---------------------------------------------------------------- hex helpers */
 
@@ -524,7 +543,9 @@ typedef struct kiln_scrypt_params {
 /* KILN_ERR_INPUT naming the problem when the parameters or out_len (1 .. (2^32 - 1) * 32) are
  * outside RFC 7914's limits, or when the scratchpads kiln_scrypt holds at once on this context do
  * not fit in the memory limit (kiln_memory_limit): one of 128 * r * N bytes per thread, min(p, threads) threads
- * (the message names the most threads that fit). Set the context's threads first. */
+ * (the message names the most threads that fit), or when they, B (128 * r * p bytes) and the out_len
+ * bytes of output together do not. Set the context's threads first. kiln_scrypt polls the
+ * interrupt in ROMix and in both PBKDF2 passes (every 1024 output blocks). */
 kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params params, size_t out_len);
 
 /* scrypt(password, salt, N, r, p, out_len) on the CPU, the p lanes spread over the context's
@@ -565,7 +586,9 @@ kiln_status kiln_bench_scrypt_kdf(kiln_ctx *ctx, kiln_scrypt_params params, doub
 /* ---------------------------------------------------------------- HMAC and PBKDF2 (SHA-256) */
 
 void kiln_hmac_sha256(const void *key, size_t key_len, const void *msg, size_t msg_len, uint8_t mac[32]);
-/* PBKDF2-HMAC-SHA256 (RFC 8018); KILN_ERR_INPUT when c is 0 or out_len is 0 or > (2^32 - 1) * 32. */
+/* PBKDF2-HMAC-SHA256 (RFC 8018); KILN_ERR_INPUT when c is 0 or out_len is 0 or > (2^32 - 1) * 32;
+ * KILN_STOPPED when the context's interrupt poll asks to stop (polled every 1024 output blocks and
+ * every 65536 iterations). */
 kiln_status kiln_pbkdf2_sha256(kiln_ctx *ctx, const void *password, size_t password_len, const void *salt,
                                size_t salt_len, uint64_t c, uint8_t *out, size_t out_len);
 
@@ -652,6 +675,10 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
  * (and no other flag) with its weights, which it must have. Caches of older versions are refused
  * with a request to rebuild them. */
 kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path);
+/* The same cache written into an output file opened with kiln_output_open, and finished
+ * (kiln_output_finish) but not renamed: a caller with several outputs of one run commits them
+ * together with kiln_output_commit_all. On failure the file is removed. */
+kiln_status kiln_graph_write_csr(kiln_ctx *ctx, const kiln_graph *g, kiln_output_file *out);
 void kiln_graph_free(kiln_graph *g);
 void kiln_graph_get_info(const kiln_graph *g, kiln_graph_info *info);
 /* Original id of internal vertex index. */

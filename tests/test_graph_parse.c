@@ -368,6 +368,10 @@ static void test_cache(kiln_ctx *ctx)
         {"magic", 0, 'X', size},        {"version", 8, 2, size},       {"node count", 24, 1, size},
         {"offset byte", 200, 0x40, size}, {"source byte", size - 5, 0x01, size}, {"truncated", 0, 0, size - 8},
         {"header only", 0, 0, 128},     {"empty", 0, 0, 0},
+        /* every header byte that shapes the result is under the checksum (issue 24.2): a changed
+         * node-id base renamed every node (13 -> 1000013) with exit 0 */
+        {"id base", 42, 0x0f, size},    {"edges read", 48, 1, size},   {"self loops removed", 56, 1, size},
+        {"duplicates removed", 64, 1, size}, {"checksum", 72, 1, size}, {"header padding", 100, 1, size},
     };
     for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
         unsigned char *copy = malloc((size_t)size);

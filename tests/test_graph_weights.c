@@ -205,12 +205,14 @@ static int same_graph(const kiln_graph *a, const kiln_graph *b)
            a->info.dangling == b->info.dangling;
 }
 
+/* The cache's checksum as its format defines it (csr_cache.c): over the whole file's 64-bit words,
+ * each mixed with its index, the checksum word (bytes 72-79) counted as 0. */
 static uint64_t cache_sum(const unsigned char *p, size_t len)
 {
     uint64_t h = 0;
     for (size_t i = 0; i * 8 < len; i++) {
         uint64_t w = 0;
-        memcpy(&w, p + 8 * i, len - 8 * i < 8 ? len - 8 * i : 8);
+        if (i != 9) memcpy(&w, p + 8 * i, len - 8 * i < 8 ? len - 8 * i : 8);
         h += kiln_splitmix64(w + (uint64_t)i * 0x9E3779B97F4A7C15ull);
     }
     return h;
@@ -266,7 +268,7 @@ static void test_cache(kiln_ctx *ctx)
         CHECK(kiln_graph_load(ctx, o, KILN_GRAPH_AUTO, KILN_GRAPH_WEIGHTED, &h) == KILN_ERR_INPUT &&
                   strstr(kiln_last_error(ctx), "checksum"),
               "changed weight: %s", kiln_last_error(ctx));
-        uint64_t sum = cache_sum(old + 128, len - 128);
+        uint64_t sum = cache_sum(old, len);
         memcpy(old + 72, &sum, 8);
         o = write_tmp("neg2.kcsr", old, len);
         CHECK(kiln_graph_load(ctx, o, KILN_GRAPH_AUTO, KILN_GRAPH_WEIGHTED, &h) == KILN_ERR_INPUT &&

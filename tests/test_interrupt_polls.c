@@ -100,9 +100,25 @@ static void test_scrypt(kiln_ctx *ctx)
 {
     uint8_t out[64];
     kiln_scrypt_params sp = {16384, 8, 1};
-    /* the first poll is at the lane's start; the second 4096 steps into ROMix */
-    arm(ctx, 1);
+    /* the first poll is at the first PBKDF2's start, the second at the lane's start, the third
+     * 4096 steps into ROMix */
+    arm(ctx, 2);
     CHECK_STOPPED(kiln_scrypt(ctx, "pleaseletmein", 13, "SodiumChloride", 14, sp, out, 64), ctx, "inside ROMix");
+    /* a long output (--length): the last PBKDF2 polls every 1024 blocks (issue 24.5: 40 MB of
+     * output ignored SIGINT). With N = 2 ROMix polls twice; polls 1-4 go on, the 6th is 2048
+     * blocks into the last PBKDF2 */
+    size_t long_len = (size_t)1 << 20;
+    uint8_t *long_out = malloc(long_len);
+    kiln_scrypt_params tiny = {2, 1, 1};
+    arm(ctx, 5);
+    CHECK_STOPPED(kiln_scrypt(ctx, "pw", 2, "salt", 4, tiny, long_out, long_len), ctx, "inside the last PBKDF2");
+    CHECK(atomic_load(&calls) == 6, "polled %d times, not 6", atomic_load(&calls));
+    /* PBKDF2 itself: between blocks and every 65536 iterations of one block */
+    arm(ctx, 1);
+    CHECK_STOPPED(kiln_pbkdf2_sha256(ctx, "pw", 2, "salt", 4, 200000, out, 32), ctx, "inside one PBKDF2 block");
+    arm(ctx, 1);
+    CHECK_STOPPED(kiln_pbkdf2_sha256(ctx, "pw", 2, "salt", 4, 1, long_out, long_len), ctx, "between PBKDF2 blocks");
+    free(long_out);
     kiln_scrypt_input in[8];
     for (int i = 0; i < 8; i++) in[i] = (kiln_scrypt_input){"pw", 2, "salt", 4};
     uint8_t outs[8 * 32];

@@ -212,6 +212,13 @@ static void test_graph(kiln_ctx *ctx)
     CHECK(kiln_graph_rmat(ctx, 12, 16, 1, 0, &g) == KILN_OK, "rmat");
     const stage_seen *rmat = stage("rmat");
     CHECK(rmat && rmat->done == 16 << 12 && rmat->total == 16 << 12, "rmat: 65536 edges reported");
+    /* the generator itself reports (and polls) as it goes, the permutation's 3 passes over the
+     * vertices too (issue 24.4: RMAT 23 reported nothing and stopped 123 s after SIGINT) */
+    CHECK(rmat && rmat->reports >= 2, "rmat: %d reports, the generator's and the end's", rmat ? rmat->reports : 0);
+    const stage_seen *perm = stage("rmat permutation");
+    CHECK(perm && perm->reports == 3 && perm->total == 3 << 12 && strcmp(perm->unit, "steps") == 0,
+          "rmat permutation: %d reports of %llu steps", perm ? perm->reports : 0,
+          perm ? (unsigned long long)perm->total : 0ull);
     CHECK(S.reports <= atomic_load(&polls), "rmat: %d reports, %d polls", S.reports, atomic_load(&polls));
     kiln_graph_free(g);
 }

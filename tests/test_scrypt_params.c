@@ -37,6 +37,14 @@ int main(void)
     bad(ctx, 16, 1, 1, 0, "output length");
     bad(ctx, UINT64_C(1) << 40, 8, 1, 32, "needs 128 * r * N"); /* 1 PiB of scratch */
     bad(ctx, UINT64_C(1) << 62, 8, 1, 32, "needs 128 * r * N"); /* overflows size_t */
+    /* the output counts against the memory limit like the scratchpads (issue 24.5: --length
+     * 3000000000 ran for minutes at 1.8 GB) */
+    kiln_ctx_set_memory_limit(ctx, UINT64_C(1) << 20);
+    CHECK(kiln_scrypt_check(ctx, (kiln_scrypt_params){16, 1, 1}, (size_t)2 << 20) == KILN_ERR_INPUT &&
+              strstr(kiln_last_error(ctx), "output length 2097152"),
+          "2 MiB of output under a 1 MiB limit: %s", kiln_last_error(ctx));
+    CHECK(kiln_scrypt_check(ctx, (kiln_scrypt_params){16, 1, 1}, (size_t)512 << 10) == KILN_OK, "512 KiB of output fits");
+    kiln_ctx_set_memory_limit(ctx, 0);
 
     kiln_scrypt_params ok = {16, 1, 1};
     uint8_t out[32];

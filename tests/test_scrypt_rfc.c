@@ -75,6 +75,20 @@ static void test_pieces(const char *doc)
         n++;
     }
     CHECK(n == 2, "two PBKDF2 vectors, got %d", n);
+
+    /* a long output over a long salt, as scrypt's last PBKDF2 makes it (kiln hashes the salt once
+     * and polls between blocks): blocks 1001 and the last against Python's
+     * hashlib.pbkdf2_hmac("sha256", b"pw", bytes(i % 251 for i in range(300)), 3, 100000) */
+    uint8_t salt[300], *big = malloc(100000);
+    for (int i = 0; i < 300; i++) salt[i] = (uint8_t)(i % 251);
+    CHECK(big && kiln_pbkdf2_sha256(NULL, "pw", 2, salt, sizeof salt, 3, big, 100000) == KILN_OK, "long pbkdf2");
+    if (big) {
+        hex(big + 32 * 1000, 32, h);
+        CHECK_STR(h, "61f0da8a34c9b67596b3934473726cccf12d17e7680ccb96958aef8cc3f1e479");
+        hex(big + 100000 - 32, 32, h);
+        CHECK_STR(h, "2f82548158992baeee1c014ecbff3fa91e8cdce97e24864544195b5726bcfee3");
+    }
+    free(big);
 }
 
 static void test_hmac(void)

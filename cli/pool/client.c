@@ -24,6 +24,9 @@
 #define DRAIN_WAIT_S 3.0 /* how long a connection left with unanswered shares is kept for their answers */
 #define FAILBACK_FIRST_S 2.0 /* after failing over, the first check of the first pool; doubling */
 #define FAILBACK_CAP_S 300.0
+/* a client.reconnect wait longer than this, with another pool configured, fails over to it at once
+ * instead of mining a job the pool has left for the whole wait */
+#define RECONNECT_WAIT_MAX_S 10
 #define AGENT "kiln/" KILN_VERSION
 
 static double backoff(int failures)
@@ -285,7 +288,9 @@ static void schedule_retry(pool_client *c)
     }
     if (c->refused[c->cur] || c->failures >= TRIES_PER_POOL) {
         int last = c->cur == n - 1;
-        if (last && !c->ever_authorized) { /* a whole round over the pools and none took us */
+        if (last && !c->ever_worked) { /* a whole round over the pools and none gave work: one rule for
+                                          * refused connects, failed handshakes and sessions dropped
+                                          * before their first job (an over-long line) */
             int all_refused = 1;
             for (int i = 0; i < n; i++) all_refused &= c->refused[i];
             c->fatal = all_refused ? EXIT_USAGE : EXIT_DEVICE;
@@ -331,7 +336,7 @@ static void disconnect_ex(pool_client *c, const char *why, int failure, int drai
     char u[300];
     url_text(&c->addr, u, sizeof u);
     plog("%s %s: %s", was_up ? "disconnected from" : "cannot connect to", u, why);
-    if (failure && !c->authorized) { /* remembered for the final message if no pool works */
+    if (failure && (!c->authorized || !c->notified)) { /* remembered for the final message if no pool works */
         c->last_fail[c->cur] = was_up ? FAIL_PROTOCOL : FAIL_CONNECT;
         snprintf(c->last_reason[c->cur], sizeof c->last_reason[0], "%s", why);
     }
@@ -534,6 +539,7 @@ static void on_notify(pool_client *c, stratum_msg *m)
     c->job_en2_size = c->en2_size;
     c->job_difficulty = c->difficulty;
     c->have_job = 1;
+    c->ever_worked = 1;
     c->job_serial++;
     c->notified = 1;
     c->stats->jobs++;
@@ -562,6 +568,13 @@ static void on_reconnect(pool_client *c, const stratum_msg *m)
     }
     int same_pool = strcmp(to.host, c->addr.host) == 0 && strcmp(to.port, c->addr.port) == 0;
     url_text(&to, u, sizeof u);
+    if (m->wait_s > RECONNECT_WAIT_MAX_S && c->opts->nurls > 1) {
+        plog("pool asked to reconnect to %s in %d s: too long to wait with another pool configured", u, m->wait_s);
+        disconnect_ex(c, "client.reconnect", 0, 1);
+        next_pool(c);
+        c->next_attempt = cli_now();
+        return;
+    }
     plog("pool asked to reconnect to %s in %d s", u, m->wait_s);
     disconnect_ex(c, "client.reconnect", 0, 1);
     if (!same_pool) c->session[0] = '\0'; /* a session id means nothing to another server */

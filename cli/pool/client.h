@@ -82,6 +82,7 @@ typedef struct pool_client {
     fail_kind last_fail[POOL_MAX_URLS]; /* the last failed attempt on each pool */
     char last_reason[POOL_MAX_URLS][200];
     int ever_authorized;
+    int ever_worked; /* a pool sent a job kiln could mine: the run is not judged unusable */
     int64_t next_id, conf_id, sub_id, auth_id;
     int offered_session, subscribed, authorized, notified;
     double offline_since; /* when the last session ended (0 while online) */

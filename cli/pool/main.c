@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../cli.h"
+#include "../interrupt.h"
 #include "../progress.h"
 #include "../tune_cache.h"
 #include "../monitor/status.h"
@@ -43,8 +44,10 @@ static json_t *devices_json(const dev_stats *ds, uint64_t total)
     return a;
 }
 
+/* The run's summary; with --json one object, which names the failure (error, exit) when code is not
+ * 0 and the signal (interrupted, signal) when one ended the run (docs/JSON.md). */
 static void summary(const miner *m, const pool_client *c, const pool_stats *s, const char *algo, kiln_ctx *ctx,
-                    int json)
+                    int json, int code, const char *error)
 {
     double end = cli_now();
     double mining = m->first_work > 0 ? m->end_work - m->first_work : 0;
@@ -68,6 +71,15 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
             mining > 0 ? s->accepted_work * 4294967296.0 / mining : 0.0);
         if (o) json_object_set_new(o, "health", status_health_json(&m->ds.d[0].hw.h));
         if (o) json_object_set_new(o, "devices", devices_json(&m->ds, s->hashes));
+        if (o && code != EXIT_OK) {
+            json_object_set_new(o, "error", json_string(error && *error ? error : "failed"));
+            json_object_set_new(o, "exit", json_integer(code));
+        }
+        const char *sig = cli_interrupt_name();
+        if (o && sig) {
+            json_object_set_new(o, "interrupted", json_true());
+            json_object_set_new(o, "signal", json_string(sig));
+        }
         char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (text) puts(text);
         free(text);
@@ -176,17 +188,25 @@ int pool_main(const pool_args *a)
     miner_print_stats(&m, m.end_work, 1);
     if (!client.fatal) client_finish(&client, FINISH_WAIT_S);
     log_flush();
-    summary(&m, &client, &stats, algo_s, ctx, json);
 
-    /* a signal ends pool mining normally, with its summary (the mining contract) */
+    /* a signal ends pool mining normally, with its summary (the mining contract), also before any
+     * pool answered; otherwise one rule: a run that no pool gave a job to mine failed (exit 3, or 2
+     * when every pool refused the worker), whether the pools refused the connect, failed the
+     * handshake or dropped every session before its first job */
     code = EXIT_OK;
-    if (m.device_failed) code = EXIT_DEVICE;
-    else if (client.fatal) code = cli_error(client.fatal, cmd, "%s", client.fatal_msg);
-    else if (!client.ever_authorized) {
-        char why[900];
+    char why[900] = "";
+    if (m.device_failed) {
+        code = EXIT_DEVICE;
+        snprintf(why, sizeof why, "the device failed");
+    } else if (client.fatal) {
+        snprintf(why, sizeof why, "%s", client.fatal_msg);
+        code = client.fatal;
+    } else if (!client.ever_worked && !cli_interrupted()) {
         client_failure_text(&client, why, sizeof why);
-        code = cli_error(EXIT_DEVICE, cmd, "%s", why);
+        code = EXIT_DEVICE;
     }
+    summary(&m, &client, &stats, algo_s, ctx, json, code, why);
+    if (code != EXIT_OK && !m.device_failed) cli_error(code, cmd, "%s", why); /* the last line says why */
     client_free(&client);
     pool_tls_free(po.tls);
     kiln_ctx_free(ctx);

@@ -27,6 +27,10 @@ kiln_status miner_measure_rate(kiln_ctx *ctx, kiln_algo algo, double *rate)
 }
 
 /* Shares per hash at difficulty 1: the difficulty-1 target over 2^256. */
+/* Hashes a share may need before kiln says no share will be found: 2^100, decades at the whole
+ * Bitcoin network's 10^21 H/s. */
+#define POOL_HOPELESS_HASHES 1.2676506002282294e30
+
 static double diff1_share_odds(kiln_algo algo)
 {
     uint8_t t[32];
@@ -62,6 +66,12 @@ static void set_targets(miner *m)
     static const uint8_t zero[32];
     if (memcmp(m->share_target, zero, 32) == 0 && !m->target_zero_logged) {
         plog("pool difficulty %g leaves no hash that can meet its target: no share will be found", d);
+        m->target_zero_logged = 1;
+    } else if (odds > 0 && local / odds > POOL_HOPELESS_HASHES && !m->target_zero_logged) {
+        /* a target above zero that no device can meet (set_difficulty 1e30): said as for zero */
+        plog("pool difficulty %g needs about %.3g hashes a share, more than every miner on earth tries in years: no "
+             "share will be found",
+             d, local / odds);
         m->target_zero_logged = 1;
     }
     m->block_target_ok = kiln_target_from_bits(NULL, m->nbits, m->block_target) == KILN_OK;

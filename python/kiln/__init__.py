@@ -16,18 +16,51 @@ from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verif
 
 __version__ = _kiln.version()
 
-#: The algorithms of kiln.new, in kiln's spelling (hashlib's is accepted too: "sha3_256").
+#: The algorithms of kiln.new, in hashlib's spelling, as hashlib.algorithms_available lists its own
+#: (kiln.new also takes kiln's: "sha3-256", "shake128"; and any case: "SHA256").
 algorithms_available = frozenset(
-    ["sha256", "sha256d", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128", "shake256",
+    ["sha256", "sha256d", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256",
      "keccak224", "keccak256", "keccak384", "keccak512"])
+#: Those of hashlib.algorithms_guaranteed that kiln has.
+algorithms_guaranteed = frozenset(["sha256", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"])
+
+
+_EMPTY = b""
 
 
 def _constructor(algo: str, pyname: str):
-    def make(data=b"", *, usedforsecurity=True):
+    def make(data=_EMPTY, *, usedforsecurity=True, string=None):
+        if string is not None:
+            if data is not _EMPTY:
+                raise TypeError("'data' and 'string' are mutually exclusive")
+            data = string
         return new(algo, data, usedforsecurity=usedforsecurity)
     make.__name__ = make.__qualname__ = pyname
-    make.__doc__ = f"A {algo} hash object fed `data` (any bytes-like object), as hashlib.{pyname}."
+    make.__doc__ = (f"A {algo} hash object fed `data` (any bytes-like object; `string` is hashlib's older name "
+                    f"for it), as hashlib.{pyname}.")
     return make
+
+
+def file_digest(fileobj, digest, /, *, _bufsize=2**18):
+    """The hash object of a file object's bytes, as hashlib.file_digest: `digest` is a name for
+    kiln.new or a callable returning a hash object; `fileobj` a binary file (or an object with
+    getbuffer(), such as io.BytesIO, hashed in place), read from its current position to its end."""
+    digestobj = new(digest) if isinstance(digest, str) else digest()
+    if hasattr(fileobj, "getbuffer"):
+        digestobj.update(fileobj.getbuffer())
+        return digestobj
+    if not (hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()):
+        raise ValueError(f"'{fileobj!r}' is not a file-like object in binary reading mode.")
+    buf = bytearray(_bufsize)
+    view = memoryview(buf)
+    while True:
+        size = fileobj.readinto(buf)
+        if size is None:
+            raise BlockingIOError("I/O operation would block.")
+        if size == 0:
+            break
+        digestobj.update(view[:size])
+    return digestobj
 
 
 sha256 = _constructor("sha256", "sha256")
@@ -44,26 +77,32 @@ keccak384 = _constructor("keccak384", "keccak384")
 keccak512 = _constructor("keccak512", "keccak512")
 
 
-def hash_batch(messages, algo: str, device: str = "auto", *, length: int | None = None) -> np.ndarray:
+def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, length: int | None = None) -> np.ndarray:
     """Digests of many messages in one call, as an (n, digest_size) uint8 array.
 
-    `messages` is a list of bytes-like objects (joined once into one buffer), or a 2-D C-contiguous
-    uint8 array of n messages of equal length (read in place), or a pair (buffer, offsets): message
-    i is buffer[offsets[i]:offsets[i+1]], offsets n + 1 nondecreasing integers from 0. `algo` as
-    kiln.new takes it; `length` is the output length of SHAKE (default: its digest length, 32 or 64
-    bytes). `device`: "auto", "cpu", "cuda" or "cuda:N"; GPU results are spot-checked on the CPU.
+    `messages` is a sequence of bytes-like objects (a list or a tuple, each item a message: joined
+    once into one buffer), or a 2-D C-contiguous uint8 array of n messages of equal length (read in
+    place). With the keyword `offsets`, `messages` is one bytes-like buffer and message i is
+    buffer[offsets[i]:offsets[i+1]], offsets n + 1 nondecreasing integers from 0 (an integer array
+    or a sequence of ints; floats and bools are refused). `algo` as kiln.new takes it; `length` is
+    the output length of SHAKE (default: its digest length, 32 or 64 bytes). `device`: "auto",
+    "cpu", "cuda" or "cuda:N"; GPU results are spot-checked on the CPU.
     """
     h = new(algo)
     outlen = length if length is not None else (h.digest_size or (32 if h.name == "shake_128" else 64))
     if length is not None and h.digest_size and length != h.digest_size:
         raise ValueError(f"{h.name} has a fixed digest length of {h.digest_size} bytes")
-    offsets = None
     msg_len = 0
-    if isinstance(messages, tuple) and len(messages) == 2:
-        data, offsets = messages
-        offsets = np.ascontiguousarray(offsets, dtype=np.uint64)
-        if offsets.ndim != 1 or offsets.size < 1:
+    if offsets is not None:
+        raw = np.asarray(offsets)
+        if raw.dtype.kind not in "iu":
+            raise TypeError(f"offsets must be integers, not {raw.dtype}")
+        if raw.ndim != 1 or raw.size < 1:
             raise ValueError("offsets must be a 1-D array of n + 1 integers")
+        if raw.dtype.kind == "i" and raw.size and raw.min() < 0:
+            raise ValueError("offsets must not be negative")
+        offsets = np.ascontiguousarray(raw, dtype=np.uint64)
+        data = memoryview(messages).cast("B") if not isinstance(messages, np.ndarray) else messages
         n = offsets.size - 1
     elif isinstance(messages, np.ndarray):
         if messages.ndim != 2 or messages.dtype != np.uint8:
@@ -71,14 +110,20 @@ def hash_batch(messages, algo: str, device: str = "auto", *, length: int | None 
         data = np.ascontiguousarray(messages)
         n, msg_len = data.shape
     else:
+        if isinstance(messages, (bytes, bytearray, memoryview, str)):
+            raise TypeError("messages is one buffer: pass a list of messages, or the buffer with offsets=")
         messages = list(messages)
         n = len(messages)
-        lens = np.fromiter((memoryview(m).nbytes for m in messages), dtype=np.uint64, count=n)
-        data = b"".join(messages)
+        views = [memoryview(m) for m in messages]  # every buffer hashlib's constructors take
+        lens = np.fromiter((v.nbytes for v in views), dtype=np.uint64, count=n)
+        data = b"".join(v if v.contiguous else v.tobytes() for v in views)
         offsets = np.zeros(n + 1, dtype=np.uint64)
         np.cumsum(lens, out=offsets[1:])
+    if outlen < 0 or outlen >= 1 << 29:
+        raise ValueError("length must be non-negative" if outlen < 0 else "length is too large")
     out = np.empty((n, outlen), dtype=np.uint8)
-    _kiln._hash_batch(data, offsets, msg_len, n, algo, out, outlen, device)
+    if outlen:  # SHAKE of length 0: the empty digest of every message, as hashlib gives it
+        _kiln._hash_batch(data, offsets, msg_len, n, algo, out, outlen, device)
     return out
 
 
@@ -175,7 +220,8 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
     return out
 
 
-__all__ = ["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "devices",
+__all__ = ["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available",
+           "algorithms_guaranteed", "file_digest", "devices",
            "hash_batch", "keccak224", "keccak256", "keccak384", "keccak512", "merkle_proof", "merkle_root",
            "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch", "sha256",
            "sha256d", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"]

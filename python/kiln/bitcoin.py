@@ -230,7 +230,7 @@ def parse_block(raw) -> Block:
     if seg:
         offsets = np.array([0] + [spans[i][1] - spans[i][0] for i in seg], dtype=np.uint64).cumsum()
         joined = b"".join(raw[spans[i][0]:spans[i][1]] for i in seg)
-        wtxids[seg] = hash_batch((joined, offsets), "sha256d", "cpu")
+        wtxids[seg] = hash_batch(joined, "sha256d", "cpu", offsets=offsets)
     root = merkle_root(txids, "sha256d", "cpu")
     pow_hash = _kiln.new("sha256d", header).digest()
     target = _kiln._target_from_bits(int.from_bytes(header[72:76], "little"))

@@ -45,8 +45,11 @@ class KilnGraph:
     __networkx_backend__ = "kiln"
 
     def __init__(self, nodes, src, dst, weights=None, weight_attr=None, *, directed=True, multigraph=False,
-                 graph=None):
+                 graph=None, original=None):
         self.nodes = nodes
+        # the NetworkX graph itself when its weights are not numbers kiln can read (strings):
+        # pagerank hands it to NetworkX, which gives its own answer or exception
+        self.original = original
         self.src = src
         self.dst = dst
         self.weights = weights
@@ -112,7 +115,14 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
     # A multigraph is always weighted: its parallel edges sum (as NetworkX's matrix of it does),
     # where an unweighted kiln graph would merge them into one.
     weights = np.empty(count, dtype=np.float64) if attr is not None or multigraph else None
-    _kiln._nx_edges(G._adj, index, attr, default, multigraph, src, dst, weights, _int_table(nodes))
+    try:
+        _kiln._nx_edges(G._adj, index, attr, default, multigraph, src, dst, weights, _int_table(nodes))
+    except (TypeError, ValueError):
+        if attr is None:
+            raise
+        # a weight that is no number: NetworkX decides what it means (tests/test_nx_edge_cases.py)
+        return KilnGraph(nodes, src[:0], dst[:0], weights[:0], attr, directed=G.is_directed(),
+                         multigraph=multigraph, original=G)
     return KilnGraph(nodes, src, dst, weights, attr, directed=G.is_directed(), multigraph=multigraph,
                      graph=dict(G.graph) if preserve_graph_attrs else None)
 
@@ -146,6 +156,49 @@ def _vector(G, v, what):
     return np.fromiter((v.get(n, 0) for n in G.nodes), dtype=np.float64, count=len(G.nodes))
 
 
+def _finite_nonnegative(a):
+    return bool(np.all(np.isfinite(a)) and np.all(a >= 0))
+
+
+def _outside_kiln(G, alpha, personalization, max_iter, tol, nstart, weight, dangling):
+    """Whether the arguments are ones kiln's PageRank does not take but NetworkX's does something
+    with (computes, or raises its own exception): damping outside [0, 1), a tolerance not above 0,
+    a max_iter that is no int, vectors with negative, infinite or non-numeric values or (nstart,
+    dangling) summing to 0, weights that are negative, infinite or no numbers."""
+    import numbers
+
+    if getattr(G, "original", None) is not None:
+        return True
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral):
+        return True
+    try:
+        a, t = float(alpha), float(tol)
+    except (TypeError, ValueError):
+        return True
+    if not (0 <= a < 1) or not (t > 0) or not np.isfinite(t):
+        return True
+    for v, what in ((personalization, "personalization"), (nstart, "nstart"), (dangling, "dangling")):
+        if v is None:
+            continue
+        try:
+            vec = _vector(G, v, what)
+        except (TypeError, ValueError):
+            return True
+        if not _finite_nonnegative(vec) or (what != "personalization" and vec.sum() == 0):
+            return True
+    if weight is not None and G.weights is not None and not _finite_nonnegative(G.weights):
+        return True
+    return False
+
+
+def _networkx_pagerank(G, **kw):
+    """NetworkX's own pagerank of G (a KilnGraph turned back into a NetworkX graph)."""
+    import networkx as nx
+
+    Gnx = G.original if G.original is not None else convert_to_nx(G)
+    return nx.pagerank(Gnx, backend="networkx", **kw)
+
+
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight",
              dangling=None, *, device=None):
     """networkx.pagerank on kiln: the same arguments and result (a dict {node: rank}); raises
@@ -160,6 +213,10 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
         return {}
     if weight is not None and G.weight_attr != weight and G.src.size:
         raise ValueError(f"the graph was converted with weight {G.weight_attr!r}, not {weight!r}")
+    if _outside_kiln(G, alpha, personalization, max_iter, tol, nstart, weight, dangling):
+        # NetworkX's answer or NetworkX's exception, whatever kiln's library would refuse
+        return _networkx_pagerank(G, alpha=alpha, personalization=personalization, max_iter=max_iter, tol=tol,
+                                  nstart=nstart, weight=weight, dangling=dangling)
     p = _vector(G, personalization, "personalization")
     if p is not None and p.sum() == 0:
         raise ZeroDivisionError

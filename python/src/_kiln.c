@@ -59,22 +59,32 @@ void kiln_py_ctx_free(kiln_ctx *ctx)
     kiln_ctx_free(ctx);
 }
 
-int kiln_py_algo(const char *name)
+int kiln_py_algo(const char *given)
 {
+    /* hashlib folds case ("SHA256", "SHA3_256"): so does kiln */
+    char name[64];
+    size_t len = strlen(given);
+    if (len >= sizeof name) {
+        PyErr_Format(PyExc_ValueError, "unsupported hash type %.64s...", given);
+        return -1;
+    }
+    for (size_t i = 0; i <= len; i++)
+        name[i] = (char)(given[i] >= 'A' && given[i] <= 'Z' ? given[i] - 'A' + 'a' : given[i]);
     static const struct { const char *hashlib, *kiln; } alias[] = {
         {"sha3_224", "sha3-224"}, {"sha3_256", "sha3-256"}, {"sha3_384", "sha3-384"},
         {"sha3_512", "sha3-512"}, {"shake_128", "shake128"}, {"shake_256", "shake256"},
     };
+    const char *lookup = name;
     for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
         if (strcmp(name, alias[i].hashlib) == 0)
-            name = alias[i].kiln;
+            lookup = alias[i].kiln;
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) {
         PyErr_NoMemory();
         return -1;
     }
     kiln_hash_algo algo;
-    kiln_status st = kiln_hash_algo_from_name(ctx, name, &algo);
+    kiln_status st = kiln_hash_algo_from_name(ctx, lookup, &algo);
     if (st != KILN_OK) {
         kiln_py_raise(ctx, st);
         kiln_ctx_free(ctx);

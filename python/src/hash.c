@@ -109,6 +109,10 @@ static PyObject *finish(HashObject *h, PyObject *args, PyObject *kw, int hex)
             PyErr_SetString(PyExc_ValueError, "length must be non-negative");
             return NULL;
         }
+        if (length >= ((Py_ssize_t)1 << 29)) { /* CPython's bound on a SHAKE digest */
+            PyErr_SetString(PyExc_ValueError, "length is too large");
+            return NULL;
+        }
     } else {
         if (!PyArg_ParseTupleAndKeywords(args, kw, "", kwlist + 1))
             return NULL;
@@ -221,12 +225,18 @@ static PyTypeObject Hash_Type = {
 static PyObject *py_new(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwlist[] = {"name", "data", "usedforsecurity", NULL};
+    static char *kwlist[] = {"name", "data", "usedforsecurity", "string", NULL};
     const char *name;
-    PyObject *data = NULL;
+    PyObject *data = NULL, *string = NULL;
     int usedforsecurity = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|O$p", kwlist, &name, &data, &usedforsecurity))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|O$pO", kwlist, &name, &data, &usedforsecurity, &string))
         return NULL;
+    if (data && string) { /* hashlib's older name for data, as its constructors take it */
+        PyErr_SetString(PyExc_TypeError, "'data' and 'string' are mutually exclusive");
+        return NULL;
+    }
+    if (string)
+        data = string;
     int algo = kiln_py_algo(name);
     if (algo < 0)
         return NULL;
@@ -242,9 +252,10 @@ static PyObject *py_new(PyObject *self, PyObject *args, PyObject *kw)
 
 PyMethodDef kiln_py_hash_methods[] = {
     {"new", (PyCFunction)(void (*)(void))py_new, METH_VARARGS | METH_KEYWORDS,
-     "new(name, data=b'', *, usedforsecurity=True)\n--\n\n"
-     "A hash object for algorithm `name` (kiln's or hashlib's spelling: 'sha3-256' or 'sha3_256'),\n"
-     "fed `data` (any bytes-like object, read in place)."},
+     "new(name, data=b'', *, usedforsecurity=True, string=None)\n--\n\n"
+     "A hash object for algorithm `name` (kiln's or hashlib's spelling, any case: 'sha3-256',\n"
+     "'sha3_256', 'SHA3_256'), fed `data` (or `string`, hashlib's older name; any bytes-like object,\n"
+     "read in place)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,4 +1,7 @@
 /* kiln.scrypt: hashlib.scrypt's signature over kiln_scrypt (CPU threads), without the GIL. */
+#include <limits.h>
+#include <unistd.h>
+
 #include "common.h"
 
 static PyObject *py_scrypt(PyObject *self, PyObject *args, PyObject *kw)
@@ -30,16 +33,37 @@ static PyObject *py_scrypt(PyObject *self, PyObject *args, PyObject *kw)
         }
         goto done;
     }
-    if (r > UINT32_MAX || p > UINT32_MAX || maxmem < 0 || dklen < 1) {
-        PyErr_SetString(PyExc_ValueError, "r, p, maxmem or dklen out of range");
+    /* hashlib.scrypt's bounds and messages (OpenSSL's memory rule): maxmem 0 means its default of
+     * 32 MiB, and 128 r p + 128 r (n + 2) bytes must fit; the caller raises maxmem for more */
+    if (maxmem < 0 || maxmem > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "maxmem must be positive and smaller than %d", INT_MAX);
+        goto done;
+    }
+    if (dklen < 1 || dklen > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "dklen must be greater than 0 and smaller than %d", INT_MAX);
+        goto done;
+    }
+    if (r > UINT32_MAX || p > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "r or p out of range");
+        goto done;
+    }
+    const double limit = maxmem ? (double)maxmem : 32.0 * 1024 * 1024;
+    const double pad = 128.0 * (double)r * (double)n, block = 128.0 * (double)r * (double)p;
+    if (n >= 2 && r && p && block + 128.0 * (double)r * ((double)n + 2) > limit) {
+        PyErr_SetString(PyExc_ValueError, "Invalid parameter combination for n, r, p, maxmem.");
         goto done;
     }
     if (!(ctx = kiln_py_ctx("cpu", KILN_KIND_KDF, 0)))
         goto done;
     kiln_scrypt_params prm = {.N = n, .r = (uint32_t)r, .p = (uint32_t)p};
     kiln_status st = KILN_OK;
-    if (maxmem > 0)
-        st = kiln_ctx_set_memory_limit(ctx, (uint64_t)maxmem);
+    /* the p lanes run on as many threads as scratchpads fit in maxmem together (at least one) */
+    if (pad > 0 && r && p) {
+        double fit = (limit - block) / pad;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        if (fit < (double)p && fit < (double)(cores > 0 ? cores : 1))
+            st = kiln_ctx_set_threads(ctx, fit < 1 ? 1 : (int)fit);
+    }
     if (st == KILN_OK)
         st = kiln_scrypt_check(ctx, prm, (size_t)dklen);
     if (st != KILN_OK) {

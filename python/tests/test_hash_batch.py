@@ -34,7 +34,7 @@ def test_2d_array(algo):
 def test_buffer_and_offsets_and_mixed_buffers():
     data = bytes(range(256)) * 4
     offsets = [0, 0, 10, 100, 1024]
-    out = kiln.hash_batch((data, offsets), "keccak256")
+    out = kiln.hash_batch(data, "keccak256", offsets=offsets)
     want = [kiln.keccak256(data[a:b]).digest() for a, b in zip(offsets, offsets[1:])]
     assert [bytes(r) for r in out] == want
     assert want[0].hex() == "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
@@ -55,7 +55,7 @@ def test_bad_input():
     with pytest.raises(ValueError):
         kiln.hash_batch(np.zeros((2, 3, 4), dtype=np.uint8), "sha256")
     with pytest.raises(ValueError):
-        kiln.hash_batch((b"abc", [0, 5]), "sha256")
+        kiln.hash_batch(b"abc", "sha256", offsets=[0, 5])
     with pytest.raises(ValueError):
         kiln.hash_batch([b"a"], "sha256", length=16)
     with pytest.raises(ValueError):
@@ -74,3 +74,38 @@ def test_runs_without_the_gil():
     out, duration, max_gap = run_beside_python(lambda: kiln.hash_batch(msgs, "sha3-512", device="cpu"))
     assert bytes(out[-1]) == hashlib.sha3_512(msgs[-1].tobytes()).digest()
     assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
+
+
+def test_a_tuple_is_messages_and_offsets_a_keyword():
+    """Issue 24.12: a tuple of two messages was read as (buffer, offsets): with NumPy arrays the
+    result was silently the digests of other messages. A tuple is messages, like a list."""
+    a = np.frombuffer(b"first message", dtype=np.uint8)
+    b = np.array([0, 3, 7], dtype=np.uint8)  # would pass as offsets
+    out = kiln.hash_batch((a, b), "sha256")
+    assert [bytes(r) for r in out] == [hashlib.sha256(a).digest(), hashlib.sha256(b).digest()]
+    out = kiln.hash_batch((b"ab", b"cd"), "sha3_256")
+    assert [bytes(r) for r in out] == [hashlib.sha3_256(b"ab").digest(), hashlib.sha3_256(b"cd").digest()]
+    # the packed form is asked for by name
+    out = kiln.hash_batch(b"abcdef", "sha256", offsets=np.array([0, 2, 6]))
+    assert [bytes(r) for r in out] == [hashlib.sha256(b"ab").digest(), hashlib.sha256(b"cdef").digest()]
+
+
+def test_offsets_must_be_integers():
+    for bad in ([0.0, 2.0], np.array([0, 2.5]), [False, True], ["0", "2"]):
+        with pytest.raises(TypeError):
+            kiln.hash_batch(b"ab", "sha256", offsets=bad)
+    with pytest.raises(ValueError):
+        kiln.hash_batch(b"ab", "sha256", offsets=[0, -1])
+    with pytest.raises(TypeError):  # one buffer without offsets= is not a list of messages
+        kiln.hash_batch(b"abc", "sha256")
+
+
+def test_the_buffers_hashlib_takes():
+    """Every message a hashlib constructor takes, hash_batch takes: memoryview slices (strided
+    ones too), arrays of any item type, bytearrays."""
+    import array
+    raw = bytes(range(64))
+    msgs = [memoryview(raw)[3:17], memoryview(raw)[::3], array.array("I", [1, 2, 3]), bytearray(b"xyz"),
+            np.arange(10, dtype=np.int32), np.arange(12, dtype=np.uint8).reshape(3, 4)]
+    want = [hashlib.sha256(bytes(memoryview(m).tobytes())).digest() for m in msgs]
+    assert [bytes(r) for r in kiln.hash_batch(msgs, "sha256")] == want

@@ -142,3 +142,67 @@ def test_large_update_runs_without_the_gil():
     duration = time.perf_counter() - start
     assert h.digest() == hashlib.sha3_512(data).digest()
     assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
+
+
+def test_names_fold_case_as_hashlib():
+    """Issue 24.13: hashlib.new folds case ("SHA256"); kiln.new too."""
+    for name in ("SHA256", "Sha3_256", "SHAKE_128", "SHA3-512", "KECCAK256"):
+        ref = kiln.new(name.lower(), b"abc")
+        assert kiln.new(name, b"abc").name == ref.name
+        assert kiln.new(name, b"abc").hexdigest(*([16] if "SHAKE" in name else [])) == \
+            ref.hexdigest(*([16] if "SHAKE" in name else []))
+    assert kiln.new("SHA256", b"abc").digest() == hashlib.new("SHA256", b"abc").digest()
+
+
+def test_algorithm_sets_in_hashlibs_spelling():
+    assert kiln.algorithms_guaranteed <= hashlib.algorithms_guaranteed
+    assert kiln.algorithms_guaranteed <= kiln.algorithms_available
+    for name in kiln.algorithms_available:
+        h = kiln.new(name)
+        assert h.name == name or name in ("sha256d",) or name.startswith("keccak"), (name, h.name)
+        if name in hashlib.algorithms_available:
+            assert getattr(kiln, name)(b"x").digest(*([8] if name.startswith("shake") else [])) == \
+                hashlib.new(name, b"x").digest(*([8] if name.startswith("shake") else []))
+
+
+def test_string_keyword():
+    for name in HASHLIB:
+        assert getattr(kiln, name)(string=b"abc").name == getattr(kiln, name)(b"abc").name
+    assert kiln.sha256(string=b"abc").digest() == hashlib.sha256(string=b"abc").digest()
+    assert kiln.new("sha256", string=b"abc").digest() == hashlib.sha256(b"abc").digest()
+    with pytest.raises(TypeError):
+        kiln.sha256(b"a", string=b"b")
+    with pytest.raises(TypeError):
+        kiln.new("sha256", b"a", string=b"b")
+
+
+def test_file_digest(tmp_path):
+    import io
+    data = random.Random(3).randbytes(300_000)
+    (tmp_path / "f").write_bytes(data)
+    for digest in ("sha256", "sha3_256", kiln.sha3_512):
+        with open(tmp_path / "f", "rb") as f:
+            got = kiln.file_digest(f, digest)
+        want_name = digest if isinstance(digest, str) else "sha3_512"
+        assert got.digest() == hashlib.new(want_name, data).digest()
+        assert kiln.file_digest(io.BytesIO(data), digest).digest() == got.digest()
+    if hasattr(hashlib, "file_digest"):
+        with open(tmp_path / "f", "rb") as f:
+            assert kiln.file_digest(f, "sha256").hexdigest() == hashlib.sha256(data).hexdigest()
+    with pytest.raises(ValueError):
+        kiln.file_digest(io.StringIO("text"), "sha256")
+
+
+def test_shake_lengths_as_cpython():
+    """A SHAKE digest of 2**29 bytes or more is refused as CPython refuses it (ValueError); length 0
+    is the empty digest, in hash_batch too."""
+    for h in (kiln.shake_128(b"a"), kiln.shake_256(b"a")):
+        with pytest.raises(ValueError):
+            h.digest(1 << 29)
+        with pytest.raises(ValueError):
+            h.hexdigest(1 << 30)
+        assert h.digest(0) == b""
+    out = kiln.hash_batch([b"a", b"bc"], "shake_128", length=0)
+    assert out.shape == (2, 0)
+    with pytest.raises(ValueError):
+        kiln.hash_batch([b"a"], "shake_256", length=1 << 29)

@@ -12,7 +12,7 @@ HEADER = ("010000000000000000000000000000000000000000000000000000000000000000000
 CALLS = {
     # a target nothing meets, over the whole 2^32 nonce space: hours on a CPU
     "scan": f"kiln.scan('{HEADER}', target=1, device='cpu')",
-    "scrypt": "kiln.scrypt(b'pw', salt=b'salt', n=2**16, r=8, p=1000)",  # 64 MiB a lane
+    "scrypt": "kiln.scrypt(b'pw', salt=b'salt', n=2**16, r=8, p=1000, maxmem=2**30)",  # 64 MiB a lane
     # 4 GiB of zero pages (never touched, so never resident): seconds of SHA3-512
     "hash_batch": "kiln.hash_batch(np.zeros((65536, 65536), np.uint8), 'sha3-512', 'cpu')",
     "pagerank": ("rng = np.random.default_rng(0)\n"

@@ -17,7 +17,7 @@ def test_rfc7914_vectors(data_dir):
         if v["N"] * v["r"] * 128 > 64 << 20:
             continue  # the 1 GiB vector: hashlib-checked below at smaller sizes
         out = kiln.scrypt(bytes.fromhex(v["password_hex"]), salt=bytes.fromhex(v["salt_hex"]), n=v["N"], r=v["r"],
-                          p=v["p"], dklen=v["dkLen"])
+                          p=v["p"], dklen=v["dkLen"], maxmem=1 << 27)
         assert out.hex() == v["output"], v["section"]
 
 
@@ -51,7 +51,8 @@ def test_signature_is_hashlibs():
 
 
 def test_runs_without_the_gil():
-    key, duration, max_gap = run_beside_python(lambda: kiln.scrypt(b"pw", salt=b"s", n=1 << 16, r=8, p=1))
+    key, duration, max_gap = run_beside_python(lambda: kiln.scrypt(b"pw", salt=b"s", n=1 << 16, r=8, p=1,
+                                                                   maxmem=1 << 27))
     assert key == hashlib.scrypt(b"pw", salt=b"s", n=1 << 16, r=8, p=1, maxmem=1 << 27)
     assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
 
@@ -70,3 +71,23 @@ def test_batch_equals_hashlib():
         kiln.scrypt_batch([b"a"], [b"s", b"t"], n=16, r=1, p=1)
     with pytest.raises(ValueError):
         kiln.scrypt_batch([b"a"], b"s", n=15, r=1, p=1)
+
+
+@pytest.mark.parametrize("kw", [dict(n=1 << 15, r=8, p=1),                 # 32 MiB + 2 KiB: over the default
+                                dict(n=1 << 14, r=8, p=20000),             # 16 MiB of V and 20 MB of B
+                                dict(n=1 << 10, r=8, p=1, maxmem=1 << 20),  # over a maxmem given
+                                dict(n=16, r=1, p=1, maxmem=-1), dict(n=16, r=1, p=1, maxmem=1 << 31),
+                                dict(n=16, r=1, p=1, dklen=1 << 31)])
+def test_maxmem_and_dklen_as_hashlib(kw):
+    """Issue 24.13: kiln.scrypt follows hashlib.scrypt's maxmem (default 32 MiB: 128 r p + 128 r
+    (n + 2) bytes must fit) and dklen bounds: the same ValueError where hashlib raises one."""
+    with pytest.raises(ValueError):
+        hashlib.scrypt(b"pw", salt=b"s", **kw)
+    with pytest.raises(ValueError):
+        kiln.scrypt(b"pw", salt=b"s", **kw)
+
+
+def test_maxmem_raised_computes_as_hashlib():
+    for kw in (dict(n=1 << 14, r=8, p=1), dict(n=1 << 15, r=8, p=1, maxmem=1 << 26),
+               dict(n=1 << 12, r=8, p=16, maxmem=5 << 20)):
+        assert kiln.scrypt(b"pw", salt=b"s", dklen=32, **kw) == hashlib.scrypt(b"pw", salt=b"s", dklen=32, **kw)

@@ -1,14 +1,17 @@
 /* kiln's binary CSR cache: a 128-byte header, then the arrays as they sit in memory, so a reload
  * is a few large reads. Little-endian 64-bit hosts only (the header records the byte order).
  *
- *   0  "KILNCSR\0"          8  u32 version (2)      12 u32 0x01020304 (byte order)
+ *   0  "KILNCSR\0"          8  u32 version (3)      12 u32 0x01020304 (byte order)
  *   16 u32 header bytes (128)  20 u32 flags (1: ids present, 2: weights present)
  *   24 u64 nodes   32 u64 edges   40 u64 id_base   48 u64 edges_read
  *   56 u64 self loops removed     64 u64 duplicates removed
- *   72 u64 checksum of the payload (sum of splitmix64(word + index * golden) over its 64-bit words)
+ *   72 u64 checksum of the whole file: the sum of splitmix64(word + index * golden) over its 64-bit
+ *          words, index counted from the file's start, this word counted as 0
+ *   80 zeros to 128
  *   payload: offsets[nodes+1] u64, sources[edges] u32 (zero-padded to 8 bytes), ids[nodes] u64,
  *            weights[edges] f64 (aligned with sources)
- * Version 1 had no weights; its files are refused with a request to rebuild them.
+ * Version 1 had no weights; version 2's checksum covered the payload only, so a changed id base
+ * renamed every node unseen. Their files are refused with a request to rebuild them.
  *
  * Out-degrees and out-weights are recomputed on load, and every structural property the rest of
  * kiln relies on (offsets rising from 0 to edges, sources below nodes and ascending within a row,
@@ -26,7 +29,7 @@
 #include "../core/clock.h"
 
 #define CACHE_MAGIC "KILNCSR"
-#define CACHE_VERSION 2u
+#define CACHE_VERSION 3u
 #define FLAG_IDS 1u
 #define FLAG_WEIGHTS 2u
 #define CACHE_HEADER 128u
@@ -66,9 +69,12 @@ static uint64_t checksum_words(const void *data, uint64_t bytes, uint64_t first,
 
 static uint64_t pad8(uint64_t b) { return (b + 7) & ~(uint64_t)7; }
 
-static uint64_t payload_checksum(const kiln_graph *g, int threads)
+/* The checksum of the file that holds header h (its checksum field counted as 0) and g's arrays. */
+static uint64_t file_checksum(const cache_header *hdr, const kiln_graph *g, int threads)
 {
-    uint64_t w = 0, h = 0, b;
+    cache_header zeroed = *hdr;
+    zeroed.checksum = 0;
+    uint64_t w = CACHE_HEADER / 8, h = checksum_words(&zeroed, sizeof zeroed, 0, 1), b;
     b = (g->n + 1) * 8;
     h += checksum_words(g->offsets, b, w, threads);
     w += pad8(b) / 8;
@@ -83,7 +89,7 @@ static uint64_t payload_checksum(const kiln_graph *g, int threads)
     return h;
 }
 
-kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char *path)
+kiln_status kiln_csr_cache_write_to(kiln_ctx *ctx, const kiln_graph *g, kiln_output_file *f)
 {
     cache_header h;
     memset(&h, 0, sizeof h);
@@ -98,11 +104,8 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     h.edges_read = g->info.edges_read;
     h.loops_removed = g->info.self_loops_removed;
     h.dups_removed = g->info.duplicates_removed;
-    h.checksum = payload_checksum(g, kiln_graph_threads(ctx));
-    kiln_output_file f;
-    kiln_status st = kiln_output_open(ctx, path, &f);
-    if (st != KILN_OK) return st;
-    FILE *fp = f.fp;
+    h.checksum = file_checksum(&h, g, kiln_graph_threads(ctx));
+    FILE *fp = f->fp;
     static const unsigned char zeros[8];
     errno = 0;
     int ok = fwrite(&h, sizeof h, 1, fp) == 1;
@@ -111,7 +114,17 @@ kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char 
     ok = ok && (g->m % 2 == 0 || fwrite(zeros, 4, 1, fp) == 1);
     ok = ok && (!g->ids || fwrite(g->ids, 8, g->n, fp) == g->n);
     ok = ok && (!g->weights || fwrite(g->weights, 8, g->m, fp) == g->m);
-    return kiln_output_commit(ctx, &f, ok, errno);
+    return kiln_output_finish(ctx, f, ok, errno);
+}
+
+kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char *path)
+{
+    kiln_output_file f;
+    kiln_status st = kiln_output_open(ctx, path, &f);
+    if (st == KILN_OK) st = kiln_csr_cache_write_to(ctx, g, &f);
+    if (st != KILN_OK) return st;
+    kiln_output_file *one[1] = {&f};
+    return kiln_output_commit_all(ctx, one, 1);
 }
 
 #define REFUSE(...) KILN_FAIL_INPUT(__VA_ARGS__)
@@ -167,6 +180,8 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kil
         REFUSE("%s: CSR cache version %u, this kiln reads version %u: rebuild it from the graph file", path, h.version,
                CACHE_VERSION);
     if (h.header_bytes != CACHE_HEADER || h.flags > (FLAG_IDS | FLAG_WEIGHTS)) REFUSE("%s: damaged CSR cache header", path);
+    for (size_t i = 0; i < sizeof h.pad; i++)
+        if (h.pad[i]) REFUSE("%s: damaged CSR cache header (bytes 80-127 are not zero)", path);
     const int has_ids = (h.flags & FLAG_IDS) != 0, has_w = (h.flags & FLAG_WEIGHTS) != 0;
     if (weighted && !has_w)
         REFUSE("%s: CSR cache saved without edge weights: rebuild it from a weighted graph file", path);
@@ -209,7 +224,7 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kil
         st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory loading %s", path);
         goto fail;
     }
-    if (payload_checksum(g, threads) != h.checksum) REFUSE("%s: CSR cache checksum mismatch: the file is damaged", path);
+    if (file_checksum(&h, g, threads) != h.checksum) REFUSE("%s: CSR cache checksum mismatch: the file is damaged", path);
 
     /* structure */
     if (g->offsets[0] != 0 || g->offsets[h.n] != h.m) REFUSE("%s: CSR offsets do not span the edges", path);

@@ -145,6 +145,9 @@ kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_
  * weighted (KILN_GRAPH_WEIGHTED, else 0) keeps the saved weights, which must be there. */
 int kiln_csr_cache_sniff(const unsigned char *head, size_t len);
 kiln_status kiln_csr_cache_write(kiln_ctx *ctx, const kiln_graph *g, const char *path);
+/* Writes the cache into f (from kiln_output_open) and finishes it (kiln_output_finish): on
+ * success it waits for kiln_output_commit_all; on failure it is removed. */
+kiln_status kiln_csr_cache_write_to(kiln_ctx *ctx, const kiln_graph *g, kiln_output_file *f);
 kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kiln_graph *g);
 
 /* Turns edges (weighted by w, or NULL) into g's CSR; the API passes its own, which may run on a GPU. */

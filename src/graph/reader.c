@@ -54,6 +54,29 @@ static long corrupt(kiln_ctx *ctx, kiln_reader *r, const char *why)
     return -1;
 }
 
+/* After the last gzip member: zeros to the end are padding (0), anything else is refused (-1). */
+static long trailing(kiln_ctx *ctx, kiln_reader *r)
+{
+    z_stream *z = r->z;
+    for (;;) {
+        for (uInt i = 0; i < z->avail_in; i++)
+            if (z->next_in[i] != 0) {
+                r->status = kiln_fail(ctx, KILN_ERR_INPUT,
+                                      "%s: bytes after the end of the gzip data (trailing garbage): damaged or "
+                                      "not one gzip file",
+                                      r->path);
+                return -1;
+            }
+        z->avail_in = 0;
+        if (r->zin_eof) return 0;
+        long got = raw_read(ctx, r, r->zin, READER_CHUNK);
+        if (got < 0) return -1;
+        if (got == 0) r->zin_eof = 1;
+        z->next_in = r->zin;
+        z->avail_in = (uInt)got;
+    }
+}
+
 /* Inflated bytes: the count, 0 after the last gzip member, -1 with ctx set. */
 static long inflate_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
 {
@@ -70,8 +93,10 @@ static long inflate_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
             z->avail_in = (uInt)got;
         }
         if (r->z_member_done) {
-            /* gzip members may follow one another; other bytes after the end are ignored, as gunzip does */
-            if (z->avail_in == 0 || z->next_in[0] != 0x1f) return 0;
+            /* gzip members may follow one another, and zeros may pad the end (tar blocks), as gunzip
+             * takes them; any other byte after the end is damage, refused (gunzip warns and exits 2) */
+            if (z->avail_in == 0) return 0;
+            if (z->next_in[0] != 0x1f) return trailing(ctx, r);
             inflateReset(z);
             r->z_member_done = 0;
         }

@@ -24,7 +24,7 @@ static int worker_count(const kiln_ctx *ctx, uint64_t jobs)
 
 /* Every thread holds a scratchpad of its own: `at_once` of them exist together, and all must fit
  * in the host's memory, or the process is killed when it touches them. */
-static kiln_status check_memory(kiln_ctx *ctx, kiln_scrypt_params sp, int at_once)
+static kiln_status check_memory(kiln_ctx *ctx, kiln_scrypt_params sp, int at_once, size_t out_len)
 {
     uint64_t lane = 128 * (uint64_t)sp.r, mem = kiln_memory_limit(ctx);
     if (sp.N > (uint64_t)SIZE_MAX / lane || sp.N * lane > mem)
@@ -43,6 +43,13 @@ static kiln_status check_memory(kiln_ctx *ctx, kiln_scrypt_params sp, int at_onc
     if ((uint64_t)sp.p * lane > mem)
         return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt p = %u, r = %u needs 128 * r * p = %llu bytes; kiln may use %llu (physical memory, ulimit -v, -d)",
                          sp.p, sp.r, (unsigned long long)(sp.p * lane), (unsigned long long)mem);
+    /* the output is held too, beside the scratchpads and B */
+    double all = (double)pad * at_once + (double)sp.p * (double)lane + (double)out_len;
+    if (all > (double)mem)
+        return kiln_fail(ctx, KILN_ERR_INPUT,
+                         "scrypt output length %zu: with %.0f bytes of scratchpads it needs %.0f bytes of memory; kiln may "
+                         "use %llu (physical memory, ulimit -v, -d)",
+                         out_len, all - (double)out_len, all, (unsigned long long)mem);
     return KILN_OK;
 }
 
@@ -61,7 +68,45 @@ kiln_status kiln_scrypt_check(kiln_ctx *ctx, kiln_scrypt_params sp, size_t out_l
                          sp.p, sp.r);
     if (out_len == 0 || (uint64_t)out_len > DK_MAX)
         return kiln_fail(ctx, KILN_ERR_INPUT, "scrypt output length %zu must be 1 .. (2^32 - 1) * 32 bytes", out_len);
-    return check_memory(ctx, sp, ctx ? worker_count(ctx, sp.p) : 1);
+    return check_memory(ctx, sp, ctx ? worker_count(ctx, sp.p) : 1, out_len);
+}
+
+/* Output blocks and iterations between interrupt polls in PBKDF2: well under a millisecond each. */
+#define PBKDF2_POLL_BLOCKS 1024
+#define PBKDF2_POLL_ITERATIONS 65536
+
+/* PBKDF2-HMAC-SHA256 as kiln_pbkdf2_sha256_hd (src/prim/hmac_sha256.h) computes it, with an
+ * interrupt poll every PBKDF2_POLL_BLOCKS output blocks and every PBKDF2_POLL_ITERATIONS
+ * iterations: scrypt's last PBKDF2 makes --length bytes, which at gigabytes runs for minutes. The
+ * HMAC state after the salt is computed once, so a block costs its index and the c iterations,
+ * not the salt again (scrypt's salt is the 128 r p bytes of B). 1 when interrupted (out is then
+ * unfinished), else 0. */
+static int pbkdf2_polled(const kiln_ctx *ctx, const uint8_t *pw, size_t pw_len, const uint8_t *salt, size_t salt_len,
+                         uint64_t c, uint8_t *out, size_t dk_len)
+{
+    kiln_hmac_sha256_key k;
+    kiln_hmac_sha256_setkey(&k, pw, pw_len);
+    kiln_sha256_hd salted;
+    kiln_sha256_hd_start(&salted, k.inner, 64);
+    kiln_sha256_hd_update(&salted, salt, salt_len);
+    uint64_t block = 0;
+    for (size_t done = 0; done < dk_len; block++) {
+        if (block % PBKDF2_POLL_BLOCKS == 0 && kiln_ctx_interrupt_requested(ctx)) return 1;
+        const uint32_t index = (uint32_t)(block + 1);
+        kiln_sha256_hd s = salted;
+        uint32_t inner[8], u[8], T[8];
+        for (int i = 0; i < 4; i++) kiln_sha256_hd_byte(&s, (uint8_t)(index >> (24 - 8 * i)));
+        kiln_sha256_hd_final_words(&s, inner);
+        kiln_hmac_sha256_outer(&k, inner, u);
+        for (int i = 0; i < 8; i++) T[i] = u[i];
+        for (uint64_t j = 1; j < c; j++) {
+            if (j % PBKDF2_POLL_ITERATIONS == 0 && kiln_ctx_interrupt_requested(ctx)) return 1;
+            kiln_hmac_sha256_32(&k, u, u);
+            for (int i = 0; i < 8; i++) T[i] ^= u[i];
+        }
+        for (int i = 0; i < 32 && done < dk_len; i++, done++) out[done] = (uint8_t)(T[i >> 2] >> (24 - 8 * (i & 3)));
+    }
+    return 0;
 }
 
 /* Scratch of one lane: V (32rN words) and X, Y (32r words each). */
@@ -169,8 +214,7 @@ kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len
         free(s);
         return no_memory(ctx, sp);
     }
-    kiln_pbkdf2_sha256_hd(password, password_len, salt, salt_len, 1, B, lane * sp.p);
-    int stop = 0;
+    int stop = pbkdf2_polled(ctx, password, password_len, salt, salt_len, 1, B, lane * sp.p);
     romix_meter m = {0, 2 * sp.N * sp.p};
 #pragma omp parallel for num_threads(have) schedule(dynamic, 1)
     for (int64_t i = 0; i < (int64_t)sp.p; i++) {
@@ -182,7 +226,7 @@ kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len
             stop = 1;
         }
     }
-    if (!stop) kiln_pbkdf2_sha256_hd(password, password_len, B, lane * sp.p, 1, out, out_len);
+    if (!stop) stop = pbkdf2_polled(ctx, password, password_len, B, lane * sp.p, 1, out, out_len);
     for (int i = 0; i < have; i++) scratch_free(&s[i]);
     free(s);
     free(B);
@@ -194,11 +238,10 @@ static int scrypt_one(const kiln_ctx *ctx, const kiln_scrypt_input *in, kiln_scr
                       lane_scratch *s, uint8_t *out, size_t out_len, romix_meter *m)
 {
     size_t lane = 128 * (size_t)sp.r;
-    kiln_pbkdf2_sha256_hd(in->password, in->password_len, in->salt, in->salt_len, 1, B, lane * sp.p);
+    if (pbkdf2_polled(ctx, in->password, in->password_len, in->salt, in->salt_len, 1, B, lane * sp.p)) return 1;
     for (uint32_t i = 0; i < sp.p; i++)
         if (romix_lane(ctx, B + lane * i, sp, s, m)) return 1;
-    kiln_pbkdf2_sha256_hd(in->password, in->password_len, B, lane * sp.p, 1, out, out_len);
-    return 0;
+    return pbkdf2_polled(ctx, in->password, in->password_len, B, lane * sp.p, 1, out, out_len);
 }
 
 kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
@@ -214,7 +257,7 @@ kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, si
         }
         return KILN_OK;
     }
-    kiln_status st = check_memory(ctx, sp, want);
+    kiln_status st = check_memory(ctx, sp, want, count * out_len);
     if (st != KILN_OK) return st;
     size_t blen = 128 * (size_t)sp.r * sp.p;
     lane_scratch *s = calloc((size_t)want, sizeof *s);
@@ -278,6 +321,5 @@ kiln_status kiln_pbkdf2_sha256(kiln_ctx *ctx, const void *password, size_t passw
     if (c == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "PBKDF2 iteration count must be at least 1");
     if (out_len == 0 || (uint64_t)out_len > DK_MAX)
         return kiln_fail(ctx, KILN_ERR_INPUT, "PBKDF2 output length %zu must be 1 .. (2^32 - 1) * 32 bytes", out_len);
-    kiln_pbkdf2_sha256_hd(password, password_len, salt, salt_len, c, out, out_len);
-    return KILN_OK;
+    return pbkdf2_polled(ctx, password, password_len, salt, salt_len, c, out, out_len) ? kiln_interrupted(ctx) : KILN_OK;
 }

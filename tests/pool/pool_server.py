@@ -558,6 +558,23 @@ def sc_baddiff(pool, c):
     c.serve(60)
 
 
+def sc_hugediff(pool, c):
+    """A difficulty above zero's target that no device can meet (issue 24.9): said once, as for a
+    zero target, then a normal one and a new job."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.notify(c.new_job(), True)
+    c.serve(1.0)
+    c.set_difficulty(1e30)
+    c.notify(c.new_job(), True)
+    c.serve(1.2)
+    c.set_difficulty(pool.base)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
 def sc_flood(pool, c):
     """Thousands of clean_jobs notifies and of answers to requests never made (string ids),
     then one last job: the log stays small, memory bounded, and kiln mines the last job."""
@@ -676,6 +693,52 @@ def sc_reconnect_drain(pool, c):
         pool.stats.add("lost_answers", len(c.held))
 
 
+def sc_reconnect_wait(pool, c):
+    """client.reconnect with an hour's wait while a second pool is configured (issue 24.7: kiln
+    waited the hour, hashing a dead job and throwing its shares away): kiln must fail over to the
+    second pool at once and mine there."""
+    if c.port == pool.ports[0] and "asked" not in pool.marks:
+        c.handshake()
+        c.set_difficulty(pool.base)
+        c.notify(c.new_job(), True)
+        c.serve(1.5)
+        pool.marks["asked"] = time.time()
+        c.send({"id": None, "method": "client.reconnect", "params": [None, None, 3600]})
+        try:
+            c.serve(5)
+        except Closed:
+            pool.marks["left"] = time.time()
+        return
+    if c.port == pool.ports[0]:  # a later check of the first pool (failback): it has nothing to give
+        c.close(0)
+        return
+    pool.marks.setdefault("arrived", time.time())
+    c.handshake()
+    c.set_difficulty(pool.base)
+    j2 = c.new_job()
+    pool.marks["j2"] = j2.id
+    c.notify(j2, True)
+    c.serve(60)
+
+
+def sc_longline_always(pool, c):
+    """Every session is dropped for an over-long line before its first job (issue 24.8): no pool
+    ever gives work, so the run fails as any unusable pool does (exit 3 naming why), not exit 0
+    after mining 0 s."""
+    c.handshake()
+    c.set_difficulty(pool.base)
+    c.send_raw(b'{"id": null, "method": "client.show_message", "params": ["' + b"x" * 70000 + b'"]}\n')
+    c.serve(5)
+
+
+def sc_silent(pool, c):
+    """Takes the connection and never answers: kiln is stopped by SIGINT during the handshake
+    (issue 24.8: exit 3, where a signal ends pool mining with exit 0 and its summary)."""
+    end = time.time() + 30
+    while time.time() < end and not pool.stopping:
+        time.sleep(0.05)
+
+
 def sc_gpu(pool, c):
     c.handshake()
     c.set_difficulty(pool.start_difficulty)
@@ -703,6 +766,7 @@ SCENARIOS = {
     "nopool": (sc_nopool, ["--duration", "20"], {"dead_only": True}),
     "tinydiff": (sc_tinydiff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "baddiff": (sc_baddiff, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
+    "hugediff": (sc_hugediff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"], {"slow": 0.001}),
     "unresolvable": (sc_unresolvable, ["--duration", "6", "--work-nonces", "UNIT"], {"preload": 3}),
@@ -742,6 +806,9 @@ SCENARIOS = {
               {"en2_size": 1, "ntime_window": 600}),
     "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
                  {"ports": 2, "both_urls": True, "late_listen": 4.5}),
+    "reconnect_wait": (sc_reconnect_wait, ["--duration", "5", "--work-nonces", "UNIT"], {"ports": 2, "both_urls": True}),
+    "longline_always": (sc_longline_always, ["--duration", "20"], {}),
+    "sigint_handshake": (sc_silent, ["--duration", "30"], {"sigint_after": 1.5}),
     "reconnect_drain": (sc_reconnect_drain, ["--duration", "4.5", "--work-nonces", "UNIT"],
                         {"ports": 2, "answer_delay": 0.6}),
 }
@@ -790,6 +857,26 @@ def run_checks(pool, kiln, rc, log):
     if kiln:
         print("kiln figures: %s rate %.0f H/s reconnects %d" % (json.dumps(sh), kiln.get("rate", 0),
                                                                 kiln.get("reconnects", 0)))
+    def failed_json():  # docs/JSON.md: a failure's object has error and exit (issue 24.8)
+        check(kiln is not None and kiln.get("exit") == rc and bool(kiln.get("error")),
+              "the JSON summary has error and exit %s: %r" % (rc, {k: kiln.get(k) for k in ("error", "exit")}
+                                                             if kiln else None))
+
+    if name == "longline_always":
+        last = log.strip().splitlines()[-1] if log.strip() else ""
+        check(rc == 3, "kiln exits 3 when every session is dropped before its first job (got %s)" % rc)
+        check("no pool completed a Stratum session" in last and "64 KiB" in last,
+              "the final line names the failure: %r" % last)
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
+        return check.failed
+    if name == "sigint_handshake":
+        check(rc == 0, "SIGINT during the handshake ends with exit 0, as any signal in pool mining (got %s)" % rc)
+        check(pool.elapsed_kiln is not None and pool.elapsed_kiln < pool.scenario["sigint_after"] + 1.0,
+              "stopped within 1 s of SIGINT (ran %.2f s)" % (pool.elapsed_kiln or -1))
+        check(kiln is not None and kiln.get("interrupted") is True and kiln.get("signal") == "SIGINT"
+              and "error" not in kiln and "exit" not in kiln, "the JSON summary says interrupted by SIGINT, no error")
+        return check.failed
     if name in ("bigen1", "bigen2"):
         why = ("extranonce1 of 100 bytes exceeds the 32-byte limit" if name == "bigen1" else
                "extranonce2_size 17 exceeds the 16-byte limit")
@@ -800,6 +887,7 @@ def run_checks(pool, kiln, rc, log):
               "the final line names the protocol failure: %r" % last)
         check("cannot connect to any pool" not in log, "not reported as a connection failure")
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
         return check.failed
     if name in TLS_FAIL:
         last = log.strip().splitlines()[-1] if log.strip() else ""
@@ -809,6 +897,7 @@ def run_checks(pool, kiln, rc, log):
         check(st.get("req:mining.subscribe") == 0, "no Stratum request went out before the TLS session was up")
         check(pool.nconn >= 3, "retried as over TCP (%d connections)" % pool.nconn)
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
         return check.failed
     if name == "tls_stall":
         last = log.strip().splitlines()[-1] if log.strip() else ""
@@ -816,10 +905,12 @@ def run_checks(pool, kiln, rc, log):
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln <= 2.5 + 1.0,
               "--duration 2.5 respected within 1 s during the handshake (ran %.2f s)" % (pool.elapsed_kiln or -1))
         check(rc == 3 and "never got to work for a pool" in last, "exit 3, never authorized: %s %r" % (rc, last))
+        failed_json()
         return check.failed
     if name == "nopool":
         check(rc == 3, "kiln exits 3 when no pool can be reached (got %s)" % rc)
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < 15, "and gives up within 15 s")
+        failed_json()
         return check.failed
     check(rc == 0, "kiln exit code 0 (got %s)" % rc)
     check(kiln is not None, "kiln printed a JSON summary")
@@ -908,6 +999,10 @@ def run_checks(pool, kiln, rc, log):
         check("\x1b" not in log, "pool text cleaned before logging")
     if name == "reject":
         check(st.get("forced_reject") >= 1, "the pool rejected some shares (%d)" % st.get("forced_reject"))
+    if name == "reconnect_wait":
+        check("arrived" in pool.marks and pool.marks["arrived"] - pool.marks["asked"] < 2,
+              "a reconnect in 3600 s failed over to the second pool at once")
+        check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined on the second pool")
     if name in ("reconnect", "reconnect_drain"):
         check("arrived" in pool.marks and pool.marks["arrived"] - pool.marks["asked"] < 3, "client.reconnect followed to the new port")
         check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined on the new server")
@@ -948,6 +1043,9 @@ def run_checks(pool, kiln, rc, log):
         check(all(s.get("verdict") in ("accepted", "stale") for s in ok) and ok,
               "kept the old difficulty after the invalid ones (%d shares accepted before the huge one)" % len(ok))
         check(log.count("no share will be found") == 1, "the huge difficulty said once that no share is possible")
+        check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined again at a normal difficulty")
+    if name == "hugediff":
+        check(log.count("no share will be found") == 1, "difficulty 1e30 said once that no share will be found")
         check(len(shares_where(pool, job=pool.marks["j2"], verdict="accepted")) >= 1, "mined again at a normal difficulty")
     if name in ("flood", "tls_flood"):
         check("similar lines suppressed" in log, "repeated lines suppressed with a count")
