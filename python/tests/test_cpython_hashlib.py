@@ -1,0 +1,188 @@
+"""CPython's own Lib/test/test_hashlib.py, run against kiln.
+
+The test code is not copied here: it is imported at run time from the interpreter's standard
+library (``test.test_hashlib``; skipped where the interpreter ships without its test suite, as
+Debian's python3 without libpython3-testsuite). Its HashLibTestCase and KDFTests are subclassed so
+that
+
+* ``constructors_to_test`` holds, for each algorithm kiln implements, kiln's constructor
+  (``kiln.sha256``...) and ``kiln.new`` called as the test calls ``hashlib.new``;
+* the name ``hashlib`` inside ``test.test_hashlib`` is, while each test runs, a module made of
+  kiln's hashlib-compatible functions (``new``, ``file_digest``, ``scrypt``, the constructors,
+  ``algorithms_available``/``algorithms_guaranteed``), so ``hashlib.new("SHA256")`` or
+  ``hashlib.file_digest(f, "sha256")`` in CPython's test code call kiln.
+
+Every test method CPython defines is either run (APPLY) or reported as skipped with the reason
+(EXCLUDED); methods a newer CPython adds are skipped as unclassified until listed here.
+"""
+import os
+import sys
+import types
+
+import pytest
+
+import kiln
+
+cpy = pytest.importorskip("test.test_hashlib",
+                          reason="this Python ships without its test suite (test.test_hashlib)")
+from test.support import os_helper  # noqa: E402  (present whenever test.test_hashlib is)
+
+ALGORITHMS = ("sha256", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256")
+
+NO_MD5 = "uses md5 (kiln has no md5)"
+EXCLUDED = {
+    # HashLibTestCase
+    "test_usedforsecurity_true": NO_MD5 + "; usedforsecurity is passed to kiln's constructors by most tests here",
+    "test_usedforsecurity_false": NO_MD5 + "; usedforsecurity is passed to kiln's constructors by most tests here",
+    "test_get_builtin_constructor": "hashlib's private __get_builtin_constructor and _md5",
+    "test_no_unicode": "md5, sha1, sha224/384/512 not in kiln (sha256's part: test_no_unicode_sha256 below)",
+    "test_no_unicode_blake2": "blake2 not in kiln",
+    "test_blocksize_name": "md5, sha1, sha224/384/512 not in kiln (sha256's part: test_blocksize_name_sha256 below)",
+    "test_extra_sha3": "_capacity_bits, _rate_bits, _suffix: private to CPython's _sha3 (OpenSSL's lack them)",
+    "test_blocksize_name_blake2": "blake2 not in kiln",
+    "test_blake2b": "blake2 not in kiln",
+    "test_blake2s": "blake2 not in kiln",
+    "test_blake2b_vectors": "blake2 not in kiln",
+    "test_blake2s_vectors": "blake2 not in kiln",
+    "test_get_fips_mode": "OpenSSL's FIPS flag (_hashlib.get_fips_mode), nothing of kiln's",
+    "test_hash_disallow_instantiation": "OpenSSL's _hashlib.HASH/HASHXOF types",
+    # KDFTests
+    "test_pbkdf2_hmac_py": "pbkdf2_hmac not in kiln",
+    "test_pbkdf2_hmac_c": "pbkdf2_hmac not in kiln",
+}
+for _prefix, _why in (("test_case_md5_", "md5"), ("test_case_sha1_", "sha1"), ("test_case_sha224_", "sha224"),
+                      ("test_case_sha384_", "sha384"), ("test_case_sha512_", "sha512"),
+                      ("test_case_blake2b_", "blake2b"), ("test_case_blake2s_", "blake2s")):
+    for _name in dir(cpy.HashLibTestCase):
+        if _name.startswith(_prefix):
+            EXCLUDED[_name] = f"{_why} not in kiln"
+
+APPLY = {
+    # HashLibTestCase
+    "test_hash_array", "test_algorithms_guaranteed", "test_algorithms_available", "test_unknown_hash",
+    "test_new_upper_to_lower", "test_hexdigest", "test_digest_length_overflow", "test_name_attribute",
+    "test_large_update", "test_no_unicode_sha3", "test_blocksize_name_sha3",
+    "test_case_sha256_0", "test_case_sha256_1", "test_case_sha256_2", "test_case_sha256_3",
+    "test_case_sha3_224_0", "test_case_sha3_256_0", "test_case_sha3_384_0", "test_case_sha3_512_0",
+    "test_case_shake_128_0", "test_case_shake_256_0",
+    # the vector files are fetched from pythontest.net: skipped by CPython's code when offline
+    "test_case_sha3_224_vector", "test_case_sha3_256_vector", "test_case_sha3_384_vector",
+    "test_case_sha3_512_vector", "test_case_shake128_vector", "test_case_shake256_vector",
+    "test_gil", "test_threaded_hashing", "test_disallow_instantiation", "test_readonly_types",
+    # KDFTests
+    "test_scrypt", "test_normalized_name", "test_file_digest",
+}
+
+
+def _kiln_as_hashlib(**extra):
+    """A stand-in for the hashlib module made of kiln's functions."""
+    mod = types.ModuleType("kiln_as_hashlib")
+    for name in ALGORITHMS:
+        setattr(mod, name, getattr(kiln, name))
+    mod.new = kiln.new
+    mod.file_digest = kiln.file_digest
+    mod.scrypt = kiln.scrypt
+    mod.algorithms_available = kiln.algorithms_available
+    mod.algorithms_guaranteed = kiln.algorithms_guaranteed
+    mod.__dict__.update(extra)
+    return mod
+
+
+# Extra names a test needs beyond kiln's. test_threaded_hashing updates one `hashlib.sha1()` object
+# from 5 threads and compares with one-shot hashing: kiln has no sha1, so its object is kiln's sha256.
+EXTRA = {"test_threaded_hashing": {"sha1": kiln.sha256}}
+
+
+def _via_new(algorithm):
+    def via_kiln_new(data=None, _alg=algorithm, **kwargs):
+        if data is None:
+            return kiln.new(_alg, **kwargs)
+        return kiln.new(_alg, data, **kwargs)
+    return via_kiln_new
+
+
+def _assert_kiln(obj):
+    assert type(obj) is kiln.Hash and type(obj).__module__ == "kiln", f"{obj!r} is not a kiln hash object"
+
+
+class _OnKiln:
+    """setUp: `hashlib` in test.test_hashlib is kiln (restored after the test), cwd a temp dir."""
+
+    def setUp(self):
+        shim = _kiln_as_hashlib(**EXTRA.get(self._testMethodName, {}))
+        saved = cpy.hashlib
+        cpy.hashlib = shim
+        self.addCleanup(setattr, cpy, "hashlib", saved)
+        cwd = os_helper.temp_cwd()  # check_file_digest writes os_helper.TESTFN in the cwd
+        cwd.__enter__()
+        self.addCleanup(cwd.__exit__, None, None, None)
+        super().setUp()
+
+    def test_runs_kiln(self):
+        """Not CPython's: the tests above really hash with kiln."""
+        assert cpy.hashlib.new is kiln.new and cpy.hashlib.file_digest is kiln.file_digest
+        for name, cons in getattr(self, "constructors_to_test", {}).items():
+            for c in cons:
+                h = c(b"abc", usedforsecurity=False)
+                _assert_kiln(h)
+                assert h.name == name
+
+
+def _classify(base, attrs):
+    """attrs plus, for each test method of base not in APPLY, a skip with its reason."""
+    for name in dir(base):
+        if not name.startswith("test") or name in attrs:
+            continue
+        if name in EXCLUDED:
+            reason = EXCLUDED[name]
+        elif name in APPLY:
+            continue
+        else:
+            reason = f"not yet classified for kiln (new in Python {sys.version_info[0]}.{sys.version_info[1]}?)"
+
+        def skipped(self, _reason=reason):
+            self.skipTest(_reason)
+        skipped.__name__ = name
+        attrs[name] = skipped
+    return attrs
+
+
+def _hashlib_init(self, *args, **kwargs):
+    # HashLibTestCase.__init__ collects hashlib's, OpenSSL's and the builtin constructors: not called.
+    cpy.unittest.TestCase.__init__(self, *args, **kwargs)
+    self._hashlib = None  # OpenSSL's _hashlib: the md5 lines of the usedforsecurity tests use it
+    self.constructors_to_test = {name: {getattr(kiln, name), _via_new(name)} for name in ALGORITHMS}
+    for cons in self.hash_constructors:
+        _assert_kiln(cons())
+
+
+def _no_unicode_sha256(self):
+    """sha256's part of CPython's test_no_unicode."""
+    self.check_no_unicode("sha256")
+
+
+def _blocksize_name_sha256(self):
+    """sha256's part of CPython's test_blocksize_name."""
+    self.check_blocksize_name("sha256", 64, 32)
+
+
+KilnHashLibTestCase = type("KilnHashLibTestCase", (_OnKiln, cpy.HashLibTestCase), _classify(cpy.HashLibTestCase, {
+    "__init__": _hashlib_init,
+    # test_algorithms_guaranteed checks hashlib.algorithms_guaranteed against these (lower case)
+    "supported_hash_names": ALGORITHMS + ("SHA256",),
+    "test_no_unicode_sha256": _no_unicode_sha256,
+    "test_blocksize_name_sha256": _blocksize_name_sha256,
+}))
+
+KilnKDFTests = type("KilnKDFTests", (_OnKiln, cpy.KDFTests), _classify(cpy.KDFTests, {}))
+
+
+def test_every_cpython_method_classified():
+    """Each test method of this Python's test_hashlib is run or excluded with a reason; none of the
+    names listed is missing from 3.11's file (a typo would silently skip nothing)."""
+    methods = {n for cls in (cpy.HashLibTestCase, cpy.KDFTests) for n in dir(cls) if n.startswith("test")}
+    assert not APPLY & set(EXCLUDED)
+    if sys.version_info[:2] == (3, 11):
+        assert methods == APPLY | set(EXCLUDED), (methods - APPLY - set(EXCLUDED), APPLY | set(EXCLUDED) - methods)
+    else:
+        assert APPLY & methods, "no CPython test_hashlib method applies: the runner runs nothing"
