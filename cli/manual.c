@@ -178,9 +178,10 @@ static const struct {
      "    kiln scrypt --password-file pw.bin --salt-hex 536f6469756d --length 32\n"},
     {"version",
      "Prints `kiln VERSION`, with `git describe` of the checkout it was built from when it was built from\n"
-     "one, then how it was built: CUDA and the GPU architectures compiled for, zlib (gzip-compressed graph\n"
-     "files), the CPU kernels compiled in, pool mining (jansson), and the CPU features and kernels this\n"
-     "machine uses. `kiln --version` and `kiln -V` print the same.\n"
+     "one, then how it was built: CUDA and the GPU architectures compiled for, NCCL, zlib\n"
+     "(gzip-compressed graph files), MPI, the CPU kernels compiled in, pool mining (jansson), TLS pools\n"
+     "(OpenSSL), node mining (libcurl), and the CPU features and kernels this machine uses.\n"
+     "`kiln --version` and `kiln -V` print the same.\n"
      "EXAMPLES\n"
      "    kiln version\n"
      "    kiln version --short\n"},

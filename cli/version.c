@@ -1,6 +1,6 @@
 /* kiln version (also kiln --version and -V): the version, the checkout it was built from, how it
  * was built, and what this CPU runs. The library's part comes from kiln_build_info(); what only the
- * command line has (pool mining) from the build's configure header. */
+ * command line has (pool, TLS and node mining) from the build's configure header. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +32,8 @@ int cmd_version(int argc, char **argv)
     if (strcmp(kiln_version(), KILN_BUILD_VERSION) != 0) printf("built with: libkiln %s\n", KILN_BUILD_VERSION);
     fputs(kiln_build_info(), stdout);
     printf("pool mining: %s\n", KILN_BUILD_POOL ? "on (jansson)" : "off");
+    printf("tls pools: %s\n", KILN_BUILD_TLS ? "on (OpenSSL)" : "off");
+    printf("node mining: %s\n", KILN_BUILD_SOLO ? "on (libcurl, jansson)" : "off");
     kiln_device_info cpu;
     if (kiln_device_get(0, &cpu) == KILN_OK) printf("this cpu: %s\n", cpu.features);
     return EXIT_OK;

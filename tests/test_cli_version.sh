@@ -43,6 +43,14 @@ if [ -n "${KILN_EXPECT_CUDA:-}" ]; then
     ON | 1 | TRUE) expect_eq "$(line 'pool mining')" "on (jansson)" "pool line" ;;
     *) expect_eq "$(line 'pool mining')" "off" "pool line" ;;
     esac
+    case ${KILN_EXPECT_TLS:-} in
+    ON | 1 | TRUE) expect_eq "$(line 'tls pools')" "on (OpenSSL)" "tls line" ;;
+    *) expect_eq "$(line 'tls pools')" "off" "tls line" ;;
+    esac
+    case ${KILN_EXPECT_SOLO:-} in
+    ON | 1 | TRUE) expect_eq "$(line 'node mining')" "on (libcurl, jansson)" "node mining line" ;;
+    *) expect_eq "$(line 'node mining')" "off" "node mining line" ;;
+    esac
     case ${KILN_EXPECT_NCCL:-} in
     ON | 1 | TRUE) expect_eq "$(line nccl)" "on (PageRank parts exchanged through libnccl.so.2 when it loads)" "nccl line" ;;
     *) expect_eq "$(line nccl)" "off" "nccl line" ;;
