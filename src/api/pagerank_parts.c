@@ -425,9 +425,12 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
             ranks[v] = y * y_scale(g, v);
         }
     }
+    /* a failed run's exchanges may wait on a peer that never comes: aborted before the parts
+     * wait for their streams */
+    if (r.comm && st != KILN_OK) ops->comm_close(r.comm, 1);
     for (int i = 0; i < r.k; i++)
         if (r.part[i]) ctx->gpu->pr_part_close(r.part[i]); /* waits for its stream */
-    if (r.comm) ops->comm_close(r.comm);
+    if (r.comm && st == KILN_OK) ops->comm_close(r.comm, 0);
     free(secs);
     free(xsecs);
     free(r.new2old);

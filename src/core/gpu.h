@@ -251,13 +251,15 @@ struct kiln_gpu_ops {
      * rank's own rows of next (rank r's are [bounds[r], bounds[r+1])) into every part's next, on
      * the parts' streams, after their passes; the parts' waits (pr_part_sums, pr_part_get) then
      * give up with an error after KILN_EXCHANGE_TIMEOUT seconds (default 300) rather than hang
-     * on a rank that died. comm_close: after the parts' streams are idle. */
+     * on a rank that died. comm_close: with abort 0 after the parts' streams are idle; with abort 1
+     * (a run that failed, whose peers may never answer) at once, before the parts are closed,
+     * so that no stream waits on an exchange for ever. */
     int (*comm_available)(void);
     kiln_status (*comm_id)(kiln_ctx *ctx, void *id);
     kiln_status (*comm_open)(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, int nlocal, int nranks, int rank0,
                              const void *id, kiln_gpu_comm **out);
     kiln_status (*pr_part_allgather)(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, int count, const uint64_t *bounds);
-    void (*comm_close)(kiln_gpu_comm *c);
+    void (*comm_close)(kiln_gpu_comm *c, int abort);
 
     /* Page-locked host memory (portable: pinned for every device's context), which copies to and
      * from the devices reach at the link's speed (a slice staged every pass); NULL when it cannot

@@ -97,7 +97,7 @@ int kiln_cuda_comm_available(void);
 kiln_status kiln_cuda_comm_id(kiln_ctx *ctx, void *id);
 kiln_status kiln_cuda_comm_open(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, int nlocal, int nranks, int rank0,
                                 const void *id, kiln_gpu_comm **out);
-void kiln_cuda_comm_close(kiln_gpu_comm *c);
+void kiln_cuda_comm_close(kiln_gpu_comm *c, int abort);
 
 /* merkle.cu */
 kiln_status kiln_cuda_merkle_upload(kiln_gpu *st, const uint8_t *leaves, uint64_t n);

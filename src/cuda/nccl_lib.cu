@@ -103,9 +103,10 @@ kiln_status kiln_cuda_comm_id(kiln_ctx *ctx, void *id)
     return KILN_OK;
 }
 
-void kiln_cuda_comm_close(kiln_gpu_comm *c)
+void kiln_cuda_comm_close(kiln_gpu_comm *c, int abort)
 {
     if (!c) return;
+    if (abort) kiln_nccl_abort(c);
     const kiln_nccl_api *n = kiln_nccl();
     for (int i = 0; i < c->nlocal; i++)
         if (c->comm[i]) n->comm_destroy(c->comm[i]);

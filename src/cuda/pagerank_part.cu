@@ -376,7 +376,7 @@ kiln_status kiln_cuda_comm_open(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, i
     ncclResult_t bad = r != ncclSuccess ? r : r1 != ncclSuccess ? r1 : r2;
     if (ce != cudaSuccess || bad != ncclSuccess) {
         kiln_nccl_abort(c); /* what was made */
-        kiln_cuda_comm_close(c);
+        kiln_cuda_comm_close(c, 1);
         if (ce != cudaSuccess)
             return kiln_fail(ctx, KILN_ERR_DEVICE, "CUDA cudaSetDevice failed: %s", cudaGetErrorString(ce));
         return kiln_fail(ctx, KILN_ERR_DEVICE, "NCCL communicator of %d ranks failed: %s", nranks, n->get_error_string(bad));
