@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,26 +24,45 @@ typedef struct input {
     int fd;
     uint64_t done, size; /* bytes read, of size (0: not known), for the progress line */
     double t0;
+    int regular; /* a regular file: its reads never block */
 } input;
+
+/* Waits until the input can be read (data, or its writer gone), looking at the interrupt flag
+ * every 100 ms: a signal that lands between a look at the flag and a blocking call would leave
+ * that call blocked (seen on a busy machine: SIGINT unanswered for seconds). */
+static int wait_readable(input *in)
+{
+    for (;;) {
+        if (cli_interrupted()) return cli_interrupt_exit(in->cmd);
+        struct pollfd p = {in->fd, POLLIN, 0};
+        int r = poll(&p, 1, 100);
+        if (r > 0 || (r < 0 && errno != EINTR)) return EXIT_OK; /* a failure is read()'s to report */
+    }
+}
 
 static int input_open(input *in, const char *cmd, const char *path)
 {
     in->cmd = cmd;
     in->path = path;
     in->done = in->size = 0;
+    in->regular = 0;
     in->t0 = cli_now();
+    struct stat sb;
     if (strcmp(path, "-") == 0) {
-        in->fd = STDIN_FILENO;
+        in->fd = STDIN_FILENO; /* left blocking: its open file description is shared */
+        in->regular = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode);
         return EXIT_OK;
     }
-    /* opening a FIFO waits for its writer; a signal ends the wait with EINTR */
-    do in->fd = open(path, O_RDONLY | O_CLOEXEC);
-    while (in->fd < 0 && errno == EINTR && !cli_interrupted());
-    struct stat sb;
-    if (in->fd >= 0 && fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode)) in->size = (uint64_t)sb.st_size;
-    if (in->fd >= 0) return EXIT_OK;
-    if (errno == EINTR) return cli_interrupt_exit(cmd);
-    return cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(errno));
+    if (cli_interrupted()) return cli_interrupt_exit(cmd);
+    /* without O_NONBLOCK, opening a FIFO waits for its writer, and a signal just before the call
+     * would leave it waiting: the wait for the writer is wait_readable's, which sees the flag */
+    in->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (in->fd < 0) return cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(errno));
+    if (fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        in->size = (uint64_t)sb.st_size;
+        in->regular = 1;
+    }
+    return EXIT_OK;
 }
 
 static void input_close(input *in)
@@ -50,12 +70,17 @@ static void input_close(input *in)
     if (in->fd != STDIN_FILENO) close(in->fd);
 }
 
-/* Up to n bytes into buf, *got = 0 at the end. A signal ends a read blocked on a pipe (EINTR),
- * not one from a regular file, hence the poll before each read as well. */
+/* Up to n bytes into buf, *got = 0 at the end. A pipe, FIFO or terminal is read only once
+ * wait_readable says it can be, so no read blocks past a signal; a regular file's reads do not
+ * block, hence the look at the flag before each read as well. */
 static int input_read(input *in, void *buf, size_t n, size_t *got)
 {
     for (;;) {
         if (cli_interrupted()) return cli_interrupt_exit(in->cmd);
+        if (!in->regular) {
+            int code = wait_readable(in);
+            if (code) return code;
+        }
         ssize_t k = read(in->fd, buf, n);
         if (k >= 0) {
             *got = (size_t)k;
@@ -67,7 +92,7 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
             }
             return EXIT_OK;
         }
-        if (errno != EINTR)
+        if (errno != EINTR && errno != EAGAIN) /* EAGAIN: a FIFO's writer has nothing yet */
             /* an input that cannot be read is bad input (a directory, a closed standard input), as
              * for hash and pagerank */
             return cli_error(EXIT_USAGE, in->cmd, "%s: %s", in->path, strerror(errno));

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,12 +35,19 @@ static long raw_read(kiln_ctx *ctx, kiln_reader *r, void *dst, size_t n)
             r->status = kiln_interrupted(ctx);
             return -1;
         }
+        if (r->waits) {
+            /* a signal landing between the look at the flag and a blocking read would leave the
+             * read blocked: the wait is poll()'s, a tenth of a second at a time */
+            struct pollfd p = {r->fd, POLLIN, 0};
+            const int ready = poll(&p, 1, 100);
+            if (ready == 0 || (ready < 0 && errno == EINTR)) continue; /* the flag is looked at again */
+        }
         ssize_t got = read(r->fd, dst, n);
         if (got >= 0) {
             r->stored += (uint64_t)got;
             return (long)got;
         }
-        if (errno == EINTR) continue;
+        if (errno == EINTR || errno == EAGAIN) continue; /* EAGAIN: a FIFO's writer has nothing yet */
         r->status = kiln_fail(ctx, KILN_ERR_DEVICE, "%s: read failed after line %llu: %s", r->path,
                               (unsigned long long)r->line, strerror(errno));
         return -1;
@@ -175,15 +183,16 @@ kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out)
     int is_stdin = strcmp(path, "-") == 0;
     r->path = is_stdin ? "<stdin>" : path;
     r->max_line = KILN_GRAPH_MAX_LINE;
-    /* opening a FIFO waits for its writer: a signal ends the wait with EINTR */
-    do r->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    while (r->fd < 0 && errno == EINTR && !kiln_ctx_interrupt_requested(ctx));
-    r->own_fd = !is_stdin;
-    struct stat sb;
-    if (r->fd < 0 && errno == EINTR) {
+    /* without O_NONBLOCK, opening a FIFO waits for its writer, and a signal just before the call
+     * would leave it waiting: the wait is raw_read's poll(), which sees the interrupt (standard
+     * input stays blocking: its open file description is shared) */
+    if (kiln_ctx_interrupt_requested(ctx)) {
         kiln_reader_close(r);
         return kiln_interrupted(ctx);
     }
+    r->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    r->own_fd = !is_stdin;
+    struct stat sb;
     if (r->fd < 0 || fstat(r->fd, &sb) != 0) {
         int e = errno;
         kiln_reader_close(r);
@@ -193,6 +202,7 @@ kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out)
         kiln_reader_close(r);
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s: is a directory", path);
     }
+    r->waits = !S_ISREG(sb.st_mode);
     /* standard input may have been read from already, so only a file opened here has a known size */
     if (S_ISREG(sb.st_mode) && !is_stdin) r->size = (long long)sb.st_size;
     if (S_ISREG(sb.st_mode) && !is_stdin) r->stored_size = (uint64_t)sb.st_size;

@@ -17,6 +17,7 @@
 struct kiln_reader {
     const char *path; /* as error messages name the input */
     int fd, own_fd;
+    int waits; /* a pipe, FIFO or terminal: each read waits for it in poll(), the interrupt seen */
     long long size; /* bytes a regular uncompressed file holds, else -1 */
     void *z; /* z_stream with zlib, when the input is gzip */
     unsigned char *zin; /* compressed bytes not yet inflated */
