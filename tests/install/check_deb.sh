@@ -18,7 +18,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 has() { if printf '%s\n' "$1" | grep -qE -- "$2"; then ok; else bad "$3: no /$2/ in: $1"; fi; }
-re() { sed 's/[.+]/\\&/g' <<<"$1"; }
+re() { local s=${1//./\\.}; printf '%s' "${s//+/\\+}"; } # a package name or version as an ERE
 
 declare -A deb=()
 for f in "$@"; do
@@ -27,7 +27,8 @@ for f in "$@"; do
 done
 lib_pkg=$(printf '%s\n' "${!deb[@]}" | grep -E '^libkiln[0-9]+$')
 for p in "$lib_pkg" libkiln-dev kiln; do
-    [ -n "$p" ] && [ -n "${deb[$p]:-}" ] || { echo "FAIL: want libkiln<MAJOR>, libkiln-dev and kiln; got: ${!deb[*]}" >&2; exit 2; }
+    [ -n "$p" ] && [ -n "${deb[$p]:-}" ] && continue
+    { echo "FAIL: want libkiln<MAJOR>, libkiln-dev and kiln; got: ${!deb[*]}" >&2; exit 2; }
 done
 field() { dpkg-deb --field "${deb[$1]}" "$2"; }
 version=$(field kiln Version)
@@ -99,6 +100,7 @@ done
 for p in "$lib_pkg" kiln; do
     depends=$(field "$p" Depends)
     bins=$(cd "$T/$p" && find usr -type f -exec file {} + | sed -n 's/^\([^:]*\):.*ELF.*dynamically linked.*/\1/p')
+    # shellcheck disable=SC2086 # one word per binary
     needed=$(cd "$T/$p" && readelf -d $bins | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
     for so in $needed; do
         [ -e "$T/$p/$libdir/$so" ] && continue # in the package
