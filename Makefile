@@ -2,7 +2,7 @@
 #   make                          the library (libkiln.so, libkiln.a) and the CLI, build/kiln
 #   make check                    builds the tests and runs every one (CTest)
 #   make install PREFIX=/opt/kiln installs (default PREFIX /usr/local; DESTDIR honoured)
-#   make deb                      a Debian package, build-deb/kiln_<version>_<arch>.deb
+#   make deb                      the Debian packages, build-deb/{libkiln0,libkiln-dev,kiln}_<version>-1_<arch>.deb
 #   make demo                     mines the demo block
 # Quiet by default: configure prints a summary only and the build its warnings and errors; V=1
 # shows every step and compiler command. CMAKE_FLAGS passes options to the first configure, e.g.
@@ -39,13 +39,15 @@ install: all
 
 # A build of its own, configured for /usr (multiarch library directory, no RPATH) without the tests;
 # Debian's zsh reads vendor completions from share/zsh/vendor-completions, not site-functions.
+# CPack writes three packages (cmake/KilnPackage.cmake): libkiln0, libkiln-dev and kiln.
 deb:
 	@test -f $(DEB_BUILD)/CMakeCache.txt || cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release \
 	    -DCMAKE_INSTALL_PREFIX=/usr -DKILN_TESTS=OFF -DKILN_ZSH_COMPLETION_DIR=share/zsh/vendor-completions \
 	    $(QUIET_CONFIGURE) $(CMAKE_FLAGS)
 	cmake --build $(DEB_BUILD) -j $(JOBS) $(QUIET_BUILD)
-	cd $(DEB_BUILD) && cpack -G DEB
-	@ls $(DEB_BUILD)/*.deb
+	rm -f $(DEB_BUILD)/*.deb
+	cd $(DEB_BUILD) && cpack -G DEB $(if $(filter 1,$(V)),,>/dev/null)
+	@ls -1 $(DEB_BUILD)/*.deb
 
 demo: all
 	./$(BUILD)/kiln mine --demo

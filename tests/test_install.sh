@@ -4,8 +4,10 @@
 # landed); libkiln.so's SONAME and exports (exactly the functions include/kiln.h declares);
 # bin/kiln run from the install; tests/install/app.c built with pkg-config alone, against
 # libkiln.so and against libkiln.a (which must need kiln.pc's Libs.private), and with
-# find_package(kiln); the .deb CPack makes (tests/install/check_deb.sh: its files and its
+# find_package(kiln); the .debs CPack makes (tests/install/check_deb.sh: their files and their
 # dependencies). app checks published answers (FIPS 180-2, RFC 7914).
+# kiln.pc's Libs.private names -l flags only: a CUDA build's static link adds -L to the toolkit's
+# library directory itself (its libcudart_static.a is outside the linker's search path).
 # Skipped in sanitizer and fuzz builds, whose libraries need the sanitizer runtime to link.
 # Usage: test_install.sh KILN DATA_DIR
 set -u
@@ -79,6 +81,7 @@ for w in $static_libs; do
     mapped+=("$w")
 done
 static_libs=${mapped[*]}
+[ -n "$cuda" ] && static_libs="-L$(dirname "$(cache CUDA_cudart_static_LIBRARY)") $static_libs"
 # shellcheck disable=SC2046,SC2086
 run "$cc" -o "$T/app_static" "$src/tests/install/app.c" $(pkg-config --cflags kiln) $static_libs
 if readelf -d "$T/app_static" | grep -q 'libkiln\.so'; then bad "app_static needs libkiln.so"; else ok; fi
@@ -99,10 +102,10 @@ if run cmake -S "$src/tests/install" -B "$T/cm" "${cmake_args[@]}" && run cmake 
     if readelf -d "$T/cm/app_static" | grep -q 'libkiln\.so'; then bad "kiln::kiln_static needs libkiln.so"; else ok; fi
 fi
 
-# ---- the Debian package (as `make deb` makes it), where dpkg's tools are
+# ---- the Debian packages (as `make deb` makes them: libkiln0, libkiln-dev, kiln), where dpkg's tools are
 if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     if run cpack -G DEB --config "$build/CPackConfig.cmake" -B "$T/pkg"; then
-        run bash "$src/tests/install/check_deb.sh" "$T/pkg/kiln_${version}_$(dpkg --print-architecture).deb"
+        run bash "$src/tests/install/check_deb.sh" "$T"/pkg/*.deb
     fi
 else
     echo "(no dpkg-deb or dpkg-shlibdeps: the package is not checked)"

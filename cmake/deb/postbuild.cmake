@@ -1,0 +1,31 @@
+# CPACK_POST_BUILD_SCRIPTS (cmake/KilnPackage.cmake), run once the .debs are written: CPack (before
+# CMake 3.x releases that do it themselves) runs ldconfig from postinst and postrm of a package that
+# holds a shared library; Debian runs it through libc-bin's ldconfig trigger instead (lintian:
+# package-must-activate-ldconfig-trigger, maintscript-calls-ldconfig). The runtime library's
+# package is rebuilt here with a triggers file in place of those two scripts.
+find_program(DPKG_DEB dpkg-deb REQUIRED)
+foreach(deb ${CPACK_PACKAGE_FILES})
+  get_filename_component(name "${deb}" NAME)
+  if(NOT name MATCHES "^${CPACK_DEBIAN_LIB_PACKAGE_NAME}_")
+    continue()
+  endif()
+  set(tree "${CPACK_TOPLEVEL_DIRECTORY}/kiln-ldconfig-trigger")
+  file(REMOVE_RECURSE "${tree}")
+  execute_process(COMMAND ${DPKG_DEB} -R "${deb}" "${tree}" COMMAND_ERROR_IS_FATAL ANY)
+  foreach(script postinst postrm)
+    if(EXISTS "${tree}/DEBIAN/${script}")
+      file(READ "${tree}/DEBIAN/${script}" text)
+      if(NOT text MATCHES "^#!/bin/sh\n+set -e\n+(if [^\n]*\n+[ \t]*)?ldconfig\n+(fi\n*)?$")
+        message(FATAL_ERROR "${name}: ${script} does more than run ldconfig:\n${text}")
+      endif()
+      file(REMOVE "${tree}/DEBIAN/${script}")
+    endif()
+  endforeach()
+  if(NOT EXISTS "${tree}/DEBIAN/triggers")
+    file(WRITE "${tree}/DEBIAN/triggers" "activate-noawait ldconfig\n")
+  endif()
+  file(CHMOD "${tree}/DEBIAN/triggers" FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+  execute_process(COMMAND ${DPKG_DEB} --root-owner-group -b "${tree}" "${deb}" OUTPUT_QUIET
+                  COMMAND_ERROR_IS_FATAL ANY)
+  file(REMOVE_RECURSE "${tree}")
+endforeach()
