@@ -160,11 +160,14 @@ static const struct {
      "EXIT STATUS\n"
      "0 when every input was hashed or every listed file matched; 1 when a listed file did not match or\n"
      "could not be read; 2 when a FILE named on the command line could not be read (the others are still\n"
-     "hashed) or the list has no properly formatted line.\n"
+     "hashed) or the list has no properly formatted line. sha256sum's options are kiln's: `-a`, `-c` with\n"
+     "several lists, `--status`, `--strict` (improperly formatted lines fail, exit 1), `--ignore-missing`,\n"
+     "`-w`, `-z`, with sha256sum's outputs and exit statuses (a list that cannot be read is exit 2).\n"
      "EXAMPLES\n"
      "    kiln hash --algo sha3-256 file1 file2\n"
      "    kiln hash --algo sha256 --tag *.iso > SHA256SUMS\n"
      "    kiln hash --check SHA256SUMS\n"
+     "    kiln hash -c --status --ignore-missing SHA256SUMS other.sums\n"
      "    kiln hash --algo shake256 --length 16 file\n"},
     {"scrypt",
      "Derives a key with scrypt (RFC 7914) from one password and salt on the CPU, the p lanes spread over\n"
