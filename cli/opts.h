@@ -85,6 +85,9 @@ void cli_set_help_hook(cli_help_hook fn, void *arg);
 void cli_option_help(const cli_option *o, int with_list, char *out, size_t n);
 /* "-a, --algo" (with the short name) or "--algo": how --help and the manual name an option. */
 void cli_option_names(const cli_option *o, char *out, size_t n);
+/* Before parsing: how many times argv gives the option called name (by either name), and in
+ * *value (when not NULL) the last value given; nothing is stored or refused. */
+int cli_peek(cli_command *c, int argc, char **argv, const char *name, const char **value);
 /* The option called name (with its dashes), NULL when the table has none. */
 cli_option *cli_find(cli_command *c, const char *name);
 int cli_given(cli_command *c, const char *name);
