@@ -55,8 +55,12 @@ typedef struct hash_run {
     uint64_t bytes, data_cap;
     kiln_hash_algo batch_algo;
     size_t outlen;
-    /* tallies */
-    size_t unreadable, mismatched, ok;
+    /* tallies (checking: of the list being checked; the run's totals below) */
+    size_t unreadable, mismatched, ok, missing;
+    size_t all_unreadable, all_mismatched, all_ok, all_bad;
+    /* sha256sum's: --status (no verdicts, no warnings), --ignore-missing (a listed file that does
+     * not exist is neither reported nor a failure), --zero (digest lines end with NUL, unescaped) */
+    int status, ignore_missing, zero;
     int stopped; /* a signal arrived: nothing more is read or printed */
     int json;
     int quiet; /* --quiet: no progress line and, checking, no OK lines (as sha256sum -c --quiet) */
@@ -138,10 +142,14 @@ static void json_result(const hash_run *r, const char *name, kiln_hash_algo algo
 
 static void report_open_error(hash_run *r, const char *name, kiln_hash_algo algo, int err)
 {
+    if (r->check && r->ignore_missing && err == ENOENT) {
+        r->missing++;
+        return;
+    }
     name_error(r->cmd, name, strerror(err));
     if (r->json) {
         json_result(r, name, algo, NULL, 0, 0, strerror(err));
-    } else if (r->check) {
+    } else if (r->check && !r->status) {
         char *s = shown(r->cmd, name);
         printf("%s: FAILED open or read\n", s);
         free(s);
@@ -159,7 +167,7 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
         if (r->json) {
             json_result(r, name, algo, NULL, bytes, same, NULL);
         } else {
-            if (!same || !r->quiet) {
+            if ((!same || !r->quiet) && !r->status) {
                 char *s = shown(r->cmd, name);
                 printf("%s: %s\n", s, same ? "OK" : "FAILED");
                 free(s);
@@ -177,6 +185,13 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
         return;
     }
     const char *tag = r->tag ? hash_tag_name(algo) : NULL;
+    if (r->zero) { /* as sha256sum -z: the name as it is, the line ended by NUL */
+        if (tag) printf("%s (%s) = %s", tag, name, hex);
+        else printf("%s  %s", hex, name);
+        putchar('\0');
+        free(hex);
+        return;
+    }
     size_t need = hash_line_format(NULL, 0, tag, hex, name);
     char *line = must_alloc(r->cmd, need + 1);
     hash_line_format(line, need + 1, tag, hex, name);
@@ -380,7 +395,7 @@ typedef struct check_entry {
 typedef struct check_list {
     const char *path;
     char *shown_path; /* as messages show it */
-    int algo_given, length_given, warn;
+    int algo_given, length_given, warn, strict;
     size_t length;
     int sep; /* CHECK_SEP_*: the list's digest/name separator */
     size_t bad, good, untagged; /* untagged: lines without a tag while no --algo was given */
@@ -428,7 +443,7 @@ static void check_entry_run(hash_run *r, check_list *cl, check_entry *e)
 {
     if (!e->name) {
         cl->bad++;
-        if (cl->warn) {
+        if (cl->warn && !r->status) {
             fflush(stdout);
             progress_clear();
             fprintf(stderr, "kiln %s: %s:%llu: improperly formatted %s%schecksum line\n", r->cmd, cl->shown_path,
@@ -452,7 +467,7 @@ static void run_held(hash_run *r, check_list *cl, kiln_ctx *ctx)
     cl->held_bytes = cl->small = 0;
 }
 
-/* The list's summary and exit code, as sha256sum -c words it. */
+/* The list's summary and exit code, as sha256sum -c words it (--status: the code only). */
 static int check_summary(hash_run *r, check_list *cl, int read_err)
 {
     fflush(stdout);
@@ -465,6 +480,13 @@ static int check_summary(hash_run *r, check_list *cl, int read_err)
                          algo, cl->algo_given ? " " : "",
                          cl->untagged ? " (lines without an algorithm tag need --algo)" : "");
     }
+    /* --ignore-missing and every listed file missing: nothing was verified, a failure */
+    int none = !read_err && r->ok + r->mismatched + r->unreadable == 0;
+    int code = read_err ? EXIT_USAGE
+               : r->unreadable || r->mismatched || (cl->strict && cl->bad) || none ? EXIT_NOT_FOUND
+                                                                                    : EXIT_OK;
+    if (r->status) return code;
+    if (none) return cli_error(EXIT_NOT_FOUND, r->cmd, "%s: no file was verified", cl->shown_path);
     if (cl->bad)
         cli_error(0, r->cmd, "WARNING: %zu line%s improperly formatted", cl->bad, cl->bad == 1 ? " is" : "s are");
     if (r->unreadable)
@@ -473,12 +495,12 @@ static int check_summary(hash_run *r, check_list *cl, int read_err)
     if (r->mismatched)
         cli_error(0, r->cmd, "WARNING: %zu computed checksum%s did NOT match", r->mismatched,
                   r->mismatched == 1 ? "" : "s");
-    if (read_err) return EXIT_USAGE;
-    return r->unreadable || r->mismatched ? EXIT_NOT_FOUND : EXIT_OK;
+    return code;
 }
 
 static int run_check(hash_run *r, check_list *cl, kiln_ctx *ctx)
 {
+    r->ok = r->mismatched = r->unreadable = r->missing = 0; /* each list has its own summary */
     int is_stdin = strcmp(cl->path, "-") == 0;
     int fd = is_stdin ? STDIN_FILENO : open(cl->path, O_RDONLY);
     if (fd < 0 && cli_interrupted()) return cli_interrupt_exit(r->cmd);
@@ -526,6 +548,10 @@ static int run_check(hash_run *r, check_list *cl, kiln_ctx *ctx)
     if (!is_stdin) close(fd);
     int code = r->stopped ? cli_interrupt_exit(r->cmd) : check_summary(r, cl, read_err);
     free(cl->shown_path);
+    r->all_ok += r->ok;
+    r->all_mismatched += r->mismatched;
+    r->all_unreadable += r->unreadable;
+    r->all_bad += cl->bad;
     return code;
 }
 
@@ -544,29 +570,42 @@ static int length_error(const char *cmd, const char *algo)
 
 int cmd_hash(int argc, char **argv)
 {
-    const char *cmd = "hash", *algo_s = NULL, *check = NULL, *device = "auto";
+    const char *cmd = "hash", *algo_s = NULL, *device = "auto";
     uint64_t length = 0;
-    int tag = 0, warn = 0;
+    int tag = 0, warn = 0, check = 0, status = 0, strict = 0, ignore_missing = 0, zero = 0;
     cli_output out = {0, 0, 0};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "the hash (required, except that --check can take it from tagged lines)",
-         .kinds = KILN_KIND_HASH},
+         .kinds = KILN_KIND_HASH, .short_name = 'a'},
         {"--length", OPT_U64, &length, "N", "output bytes of an extendable-output (SHAKE) hash (default twice its security level)", .lo = 1,
          .hi = HASH_MAX_LENGTH},
         {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
-        {"--check", OPT_STR, &check, "LIST", "verify '<hex>  <name>' and 'TAG (<name>) = <hex>' lines, printing '<name>: OK' (not with --quiet) or '<name>: FAILED'", .modes = 0},
-        {"--warn", OPT_FLAG, &warn, NULL, "name each improperly formatted line of the --check list", .modes = CHECKS},
+        {"--zero", OPT_FLAG, &zero, NULL, "end each digest line with NUL, not newline, and leave names unescaped (sha256sum -z)",
+         .modes = DIGESTS, .short_name = 'z'},
+        {"--check", OPT_FLAG, &check, NULL,
+         "the FILEs are lists to verify ('<hex>  <name>' and 'TAG (<name>) = <hex>' lines; none: stdin), printing "
+         "'<name>: OK' (not with --quiet) or '<name>: FAILED'",
+         .modes = 0, .short_name = 'c'},
+        {"--warn", OPT_FLAG, &warn, NULL, "name each improperly formatted line of a --check list", .modes = CHECKS,
+         .short_name = 'w'},
+        {"--strict", OPT_FLAG, &strict, NULL, "exit 1 when a --check list has an improperly formatted line", .modes = CHECKS},
+        {"--status", OPT_FLAG, &status, NULL, "print no verdict and no warning: the exit status tells (errors still on stderr)",
+         .modes = CHECKS},
+        {"--ignore-missing", OPT_FLAG, &ignore_missing, NULL,
+         "a listed file that does not exist is neither reported nor a failure (a list with no file verified fails)",
+         .modes = CHECKS},
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all",
          "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, 0),
     };
-    cli_command c = CLI_COMMAND(cmd, "--algo A [options] [FILE...]",
+    cli_command c = CLI_COMMAND(cmd, "--algo A [options] [FILE...]  |  --check [--algo A] [options] [LIST...]",
                                 "Prints '<hex>  <name>' per input; no FILE or '-' reads stdin; '--' ends the options.\n"
                                 "A FILE that cannot be read is reported and the others hashed (exit 2); a file of a\n"
-                                "--check list that cannot be read is a failed check (exit 1), as with sha256sum -c.\n",
+                                "--check list that cannot be read is a failed check (exit 1), as with sha256sum -c.\n"
+                                "Several lists are checked one after the other, each with its own warnings.\n",
                                 opts);
     c.pos = files;
     c.max_pos = (size_t)argc;
@@ -579,6 +618,8 @@ int cmd_hash(int argc, char **argv)
     if (code == 0) code = cli_check_mode(&c, check ? CHECKS : DIGESTS, check ? "--check" : "computing digests");
     if (code == 0) code = cli_output_start(&c, &out);
     if (code == 0) code = cli_exclusive(&c, "--tag", "--json");
+    if (code == 0) code = cli_exclusive(&c, "--zero", "--json");
+    if (code == 0) code = cli_exclusive(&c, "--status", "--json");
     if (code == 0 && !algo_s && (!check || length)) {
         char list[1024];
         kiln_workload_list(KILN_KIND_HASH, 0, list, sizeof list);
@@ -586,36 +627,44 @@ int cmd_hash(int argc, char **argv)
     }
     if (code == 0 && algo_s) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);
     if (w) r.algo = (kiln_hash_algo)w->hash_algo;
-    if (w && length && !kiln_hash_is_xof(r.algo))
-        code = length_error(cmd, algo_s);
-    else if (code == 0 && check && nfiles)
-        code = cli_error(EXIT_USAGE, cmd, "--check takes the list to verify, not further FILE arguments");
+    if (w && length && !kiln_hash_is_xof(r.algo)) code = length_error(cmd, algo_s);
     kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
     if (!ctx) {
         free(files);
         return json_end(code == CLI_HELP ? EXIT_OK : code);
     }
     progress_attach(ctx);
-    r.check = check != NULL;
+    r.check = check;
     r.tag = tag;
     r.json = out.json;
     r.quiet = out.quiet;
+    r.status = status;
+    r.ignore_missing = ignore_missing;
+    r.zero = zero;
     r.t0 = cli_now();
+    if (nfiles == 0) files[nfiles++] = "-";
     json_object(NULL);
     if (check) {
-        check_list cl = {.path = check, .algo_given = w != NULL, .length_given = length != 0, .warn = warn,
-                         .length = (size_t)length, .sep = CHECK_SEP_UNKNOWN};
-        json_str("check", check);
-        json_array("files");
-        code = run_check(&r, &cl, ctx);
+        json_str("check", files[0]);
+        json_array("lists");
+        for (size_t i = 0; i < nfiles; i++) json_str(NULL, files[i]);
         json_close();
-        json_u64("matched", r.ok);
-        json_u64("mismatched", r.mismatched);
-        json_u64("unreadable", r.unreadable);
-        json_u64("improperly_formatted", cl.bad);
+        json_array("files");
+        code = EXIT_OK;
+        for (size_t i = 0; i < nfiles && !r.stopped; i++) {
+            /* as sha256sum -c A B: each list checked and summed up; the worst outcome is the exit */
+            check_list cl = {.path = files[i], .algo_given = w != NULL, .length_given = length != 0, .warn = warn,
+                             .strict = strict, .length = (size_t)length, .sep = CHECK_SEP_UNKNOWN};
+            int one = run_check(&r, &cl, ctx);
+            if (r.stopped || one > code) code = one;
+        }
+        json_close();
+        json_u64("matched", r.all_ok);
+        json_u64("mismatched", r.all_mismatched);
+        json_u64("unreadable", r.all_unreadable);
+        json_u64("improperly_formatted", r.all_bad);
     } else {
         size_t outlen = length ? (size_t)length : kiln_hash_digest_len(r.algo);
-        if (nfiles == 0) files[nfiles++] = "-";
         uint64_t small = 0;
         for (size_t i = 0; i < nfiles; i++) small += small_size(files[i]);
         r.count = nfiles;

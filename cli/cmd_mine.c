@@ -80,13 +80,53 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
 
 enum { SOLO = 1, POOL = 2, RPC = 4 };
 
-int cmd_mine(int argc, char **argv)
+#define CONFIG_MAX 64 /* settings a -c FILE may hold */
+
+/* -c FILE (cpuminer's and cgminer's JSON configuration): its settings go before the command line's
+ * arguments, so that the command line wins, and the table parses them all again; a setting whose
+ * option the command line gives is left out (so --pool on the command line replaces the file's
+ * pools). 0, or the exit code after one line. *merged and *hold: freed by the caller. */
+static int apply_config(cli_command *c, int argc, char **argv, const char *path, char ***merged, void **hold)
+{
+    const char *keys[CONFIG_MAX], *vals[CONFIG_MAX];
+    int n = pool_config_read(c->name, path, keys, vals, CONFIG_MAX, hold);
+    if (n < 0) return EXIT_USAGE;
+    char **m = calloc((size_t)(2 * n + argc + 1), sizeof *m);
+    if (!m) return cli_error(EXIT_DEVICE, c->name, "out of memory");
+    *merged = m;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        /* cpuminer names the pool url; the rest are kiln's long option names */
+        snprintf(name, sizeof name, "--%s", strcmp(keys[i], "url") == 0 ? "pool" : keys[i]);
+        cli_option *o = cli_find(c, name);
+        if (!o || strcmp(name, "--config") == 0 || strcmp(name, "--json") == 0)
+            return cli_error(EXIT_USAGE, c->name, "%s: unknown setting \"%s\" (the keys are kiln mine's long option names, and url)",
+                             path, keys[i]);
+        if ((o->kind == OPT_FLAG) != (vals[i] == NULL))
+            return cli_error(EXIT_USAGE, c->name, "%s: \"%s\" %s", path, keys[i],
+                             o->kind == OPT_FLAG ? "is a switch: give it true or false" : "needs a value, not true");
+        if (cli_peek(c, argc, argv, o->name, NULL)) continue;
+        m[k++] = (char *)o->name;
+        if (vals[i]) m[k++] = (char *)vals[i];
+    }
+    for (int i = 0; i < argc; i++) m[k++] = argv[i];
+    for (size_t i = 0; i < c->nopts; i++) c->opts[i].given = 0;
+    int code = cli_parse(c, k, m);
+    return code == CLI_HELP ? EXIT_USAGE : code;
+}
+
+/* kiln mine; *merged and *hold keep what -c FILE read (the parsed values point into them) until
+ * the caller frees them. */
+static int mine(int argc, char **argv, char ***merged, void **hold)
 {
     const char *cmd = "mine", *header_hex = NULL, *bits_hex = NULL, *target_hex = NULL;
     const char *algo_s = "sha256d", *api_listen = NULL;
     uint64_t temp_limit = 0;
     uint64_t start = 0, count = 0, space = UINT64_C(1) << 32;
-    int demo = 0, all = 0;
+    int demo = 0, all = 0, benchmark = 0;
+    const char *config = NULL, *proxy = NULL;
+    uint64_t retries = 0;
     pool_args pa;
     memset(&pa, 0, sizeof pa);
     pa.device = "auto";
@@ -105,10 +145,23 @@ int cmd_mine(int argc, char **argv)
         {"--count", OPT_U64, &count, "N", "nonces to try (default: to the end of the nonce space)", .modes = SOLO,
          .lo = 1, .hi = UINT64_C(1) << 32},
         {"--all", OPT_FLAG, &all, NULL, "report every nonce meeting the target, not only the first", .modes = SOLO},
+        {"--benchmark", OPT_FLAG, &benchmark, NULL,
+         "hash a built-in header without a pool and report the rate, as cpuminer --benchmark (for --duration, default 10 s)",
+         .modes = SOLO},
         {"--pool", OPT_LIST, pa.urls, "stratum+tcp://HOST:PORT", "mine for a Stratum pool (stratum+ssl:// for TLS); several are tried in order",
-         .modes = POOL, .hi = POOL_ARGS_MAX_URLS},
-        {"--user", OPT_STR, &pa.user, "U", "the pool's worker name", .modes = POOL},
-        {"--pass", OPT_STR, &pa.pass, "P", "the worker's password (default x)", .modes = POOL},
+         .modes = POOL, .hi = POOL_ARGS_MAX_URLS, .short_name = 'o'},
+        {"--user", OPT_STR, &pa.user, "U", "the pool's worker name", .modes = POOL, .short_name = 'u'},
+        {"--pass", OPT_STR, &pa.pass, "P", "the worker's password (default x)", .modes = POOL, .short_name = 'p'},
+        {"--retries", OPT_U64, &retries, "N",
+         "try a pool that does not answer N more times, then the next; a round over the pools that all failed ends the run "
+         "(exit 3) (default: retried with backoff up to 30 s for the whole run)",
+         .modes = POOL, .hi = 1000000, .short_name = 'r'},
+        {"--proxy", OPT_STR, &proxy, "URL", "refused: kiln connects to the pool itself, through no proxy (cpuminer's -x)",
+         .short_name = 'x'},
+        {"--config", OPT_STR, &config, "FILE",
+         "read settings from a JSON file as cpuminer and cgminer do: {\"url\": ..., \"user\": ..., \"threads\": 4}, kiln's long "
+         "option names, cgminer's \"pools\" array; the command line wins",
+         .short_name = 'c'},
         {"--stats-interval", OPT_SECONDS, &pa.stats_interval, "S", "seconds between rate lines (default 30)",
          .modes = POOL | RPC, .hi = 1000000},
         {"--no-version-rolling", OPT_FLAG, &pa.no_version_rolling, NULL, "do not ask the pool for BIP 310 version rolling",
@@ -130,9 +183,9 @@ int cmd_mine(int argc, char **argv)
          .modes = RPC, .hi = 3600},
         {"--blocks", OPT_U64, &sa.max_blocks, "N", "stop after submitting N blocks", .modes = RPC, .lo = 1,
          .hi = UINT32_MAX},
-        {"--algo", OPT_ALGO, &algo_s, "A", "proof of work (default sha256d)", .kinds = KILN_KIND_SEARCH},
+        {"--algo", OPT_ALGO, &algo_s, "A", "proof of work (default sha256d)", .kinds = KILN_KIND_SEARCH, .short_name = 'a'},
         {"--device", OPT_DEVICE, &pa.device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to mine (default auto); a set splits the nonces", .modes = 0},
-        {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096},
+        {"--threads", OPT_U64, &pa.threads, "N", "CPU threads (0: one per core)", .hi = 4096, .short_name = 't'},
         {"--duration", OPT_SECONDS, &pa.duration, "S", "stop after S seconds", .hi = 10000000},
         {"--api-listen", OPT_STR, &api_listen, "[ADDR:]PORT",
          "serve GET /status (JSON) and /metrics (Prometheus) here, read-only (loopback unless ADDR; port 0: any)",
@@ -143,9 +196,16 @@ int cmd_mine(int argc, char **argv)
         CLI_OPT_PROGRESS(&out, SOLO),
     };
     cli_command c = CLI_COMMAND(
-        cmd, "(--header HEX160 | --demo | --pool URL --user U | --rpc URL --coinbase-addr ADDR) [options]", NULL, opts);
+        cmd, "(--header HEX160 | --demo | --benchmark | --pool URL --user U | --rpc URL --coinbase-addr ADDR) [options]",
+        "cpuminer's and cgminer's short options are kiln's: -a ALGO -o URL -u USER -p PASS -t N -r N -c FILE.\n", opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
+    if (config && (code = apply_config(&c, argc, argv, config, merged, hold)) != 0) return json_end(code);
+    if (proxy)
+        return json_end(cli_error(EXIT_USAGE, cmd,
+                                  "-x/--proxy: kiln has no proxy support; it connects to the pool itself (reach a pool "
+                                  "behind a proxy through a tunnel, such as ssh -L, and give that as --pool)"));
+    pa.retries = cli_given(&c, "--retries") ? (int)retries : -1;
     pa.json = out.json;
     pa.nurls = cli_given(&c, "--pool");
     if (pa.nurls && sa.url) return json_end(cli_error(EXIT_USAGE, cmd, "--pool and --rpc exclude each other"));
@@ -181,8 +241,12 @@ int cmd_mine(int argc, char **argv)
         return json_end(code);
     }
     if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
-    if (demo == (header_hex != NULL))
-        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --header or --demo (see kiln mine --help)"));
+    if (benchmark && (demo || header_hex || bits_hex || target_hex || all))
+        return json_end(cli_error(EXIT_USAGE, cmd, "--benchmark hashes a built-in header for the rate: not with "
+                                                   "--header, --demo, --bits, --target or --all"));
+    if (!benchmark && demo == (header_hex != NULL))
+        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --benchmark, --header or --demo (see kiln mine --help)"));
+    if (benchmark && !cli_given(&c, "--duration")) pa.duration = 10;
     if (bits_hex && target_hex) return json_end(cli_error(EXIT_USAGE, cmd, "give --bits or --target, not both"));
 
     kiln_scan_job job;
@@ -205,9 +269,12 @@ int cmd_mine(int argc, char **argv)
             goto done;                                                                                    \
         }                                                                                                 \
     } while (0)
-    CHECK(kiln_header_from_hex(ctx, demo ? DEMO_HEADER_HEX : header_hex, job.header));
-    if (demo) kiln_header_set_nonce(job.header, 0);
-    if (target_hex) {
+    CHECK(kiln_header_from_hex(ctx, demo || benchmark ? DEMO_HEADER_HEX : header_hex, job.header));
+    if (demo || benchmark) kiln_header_set_nonce(job.header, 0);
+    if (benchmark) {
+        memset(job.target, 0, 32);
+        job.target[0] = 1; /* 1: met by no hash in practice, so every nonce is hashed */
+    } else if (target_hex) {
         static const uint8_t zero[32];
         CHECK(kiln_target_from_hex(ctx, target_hex, job.target));
         if (memcmp(job.target, zero, 32) == 0) {
@@ -243,7 +310,7 @@ int cmd_mine(int argc, char **argv)
     m.snap.started = cli_now();
     snprintf(m.snap.mode, sizeof m.snap.mode, "solo");
     snprintf(m.snap.algo, sizeof m.snap.algo, "%s", pa.algo->name);
-    snprintf(m.snap.source, sizeof m.snap.source, "%s", demo ? "demo" : "header");
+    snprintf(m.snap.source, sizeof m.snap.source, "%s", benchmark ? "benchmark" : demo ? "demo" : "header");
     m.snap.online = 1;
     m.snap.temp_limit = pa.temp_limit;
     solo_publish(&m, 0, m.snap.started);
@@ -252,7 +319,10 @@ int cmd_mine(int argc, char **argv)
     job.on_found = on_found;
     job.on_progress = on_progress;
     job.user = &m;
-    if (demo)
+    if (benchmark)
+        fprintf(stderr, "kiln: benchmark: %s on %s for %g s, no pool\n", pa.algo->name, kiln_ctx_device_name(ctx),
+                pa.duration);
+    else if (demo)
         fprintf(stderr, "kiln: mining Bitcoin block %d (nonce cleared), nonces %llu..%llu on %s\n", DEMO_HEIGHT,
                 (unsigned long long)start, (unsigned long long)(start + count - 1), kiln_ctx_device_name(ctx));
     json_object(NULL);
@@ -290,7 +360,8 @@ int cmd_mine(int argc, char **argv)
     if (res.false_candidates)
         fprintf(stderr, "kiln mine: warning: %llu device candidates failed the CPU re-check\n",
                 (unsigned long long)res.false_candidates);
-    if (st == KILN_NOT_FOUND) code = cli_error(EXIT_NOT_FOUND, cmd, "no nonce in the range meets the target");
+    if (st == KILN_NOT_FOUND && benchmark) code = EXIT_OK; /* the whole nonce space hashed: the rate is the result */
+    else if (st == KILN_NOT_FOUND) code = cli_error(EXIT_NOT_FOUND, cmd, "no nonce in the range meets the target");
     else if (st != KILN_OK && st != KILN_STOPPED) code = cli_fail(cmd, ctx, st);
     else code = EXIT_OK;
 done:
@@ -298,4 +369,14 @@ done:
     api_stop();
     kiln_ctx_free(ctx);
     return json_end(code);
+}
+
+int cmd_mine(int argc, char **argv)
+{
+    char **merged = NULL;
+    void *hold = NULL;
+    int code = mine(argc, argv, &merged, &hold);
+    free(merged);
+    pool_config_free(hold);
+    return code;
 }

@@ -94,6 +94,7 @@ static void bash_arm(FILE *f, const cli_command *c, int files, const cli_option 
         value_words(o, &w, &is_file);
         if (with ? o != with : (is_file != files || w.n)) continue;
         fprintf(f, "%s%s", n++ ? "|" : "        ", o->name);
+        if (o->short_name) fprintf(f, "|-%c", o->short_name);
     }
     if (!n) return;
     if (with) {
@@ -129,7 +130,10 @@ static void bash_command(const cli_command *c, void *arg)
     }
     if (c->pos) fprintf(f, "        if [[ $cur == -* ]]; then\n    ");
     fprintf(f, "        _kiln_words \"$cur\"");
-    for (size_t i = 0; i < c->nopts; i++) fprintf(f, " %s", c->opts[i].name);
+    for (size_t i = 0; i < c->nopts; i++) {
+        fprintf(f, " %s", c->opts[i].name);
+        if (c->opts[i].short_name) fprintf(f, " -%c", c->opts[i].short_name);
+    }
     fprintf(f, " -h --help\n");
     if (c->pos) {
         fprintf(f, "        else\n            ");
@@ -206,31 +210,34 @@ static void zsh_command(const cli_command *c, void *arg)
     fprintf(f, "    %s)\n      _arguments -S \\\n", k->e->name);
     for (size_t i = 0; i < c->nopts; i++) {
         const cli_option *o = &c->opts[i];
-        char help[1536];
+        char help[1536], shortn[3] = {'-', o->short_name, 0};
         cli_option_help(o, 0, help, sizeof help);
-        fprintf(f, "        '%s%s%s[", o->kind == OPT_LIST ? "*" : "", o->name, o->kind == OPT_FLAG ? "" : "=");
-        zquote(f, help, "[]\\");
-        fputc(']', f);
-        if (o->kind != OPT_FLAG) {
-            render_words w;
-            int files;
-            value_words(o, &w, &files);
-            fputc(':', f);
-            zquote(f, o->value, ":\\");
-            fputc(':', f);
-            if (files) {
-                fputs("_files", f);
-            } else if (w.n) {
-                fputs("_kiln_values", f);
-                for (int j = 0; j < w.n; j++) {
-                    fputc(' ', f);
-                    zquote(f, w.word[j], ":\\");
+        for (int sn = 0; sn < (o->short_name ? 2 : 1); sn++) { /* the long name, then the short one */
+            fprintf(f, "        '%s%s%s[", o->kind == OPT_LIST ? "*" : "", sn ? shortn : o->name,
+                    o->kind == OPT_FLAG ? "" : sn ? "+" : "=");
+            zquote(f, help, "[]\\");
+            fputc(']', f);
+            if (o->kind != OPT_FLAG) {
+                render_words w;
+                int files;
+                value_words(o, &w, &files);
+                fputc(':', f);
+                zquote(f, o->value, ":\\");
+                fputc(':', f);
+                if (files) {
+                    fputs("_files", f);
+                } else if (w.n) {
+                    fputs("_kiln_values", f);
+                    for (int j = 0; j < w.n; j++) {
+                        fputc(' ', f);
+                        zquote(f, w.word[j], ":\\");
+                    }
+                } else {
+                    fputc(' ', f); /* a number, hex, a name: the message only */
                 }
-            } else {
-                fputc(' ', f); /* a number, hex, a name: the message only */
             }
+            fprintf(f, "' \\\n");
         }
-        fprintf(f, "' \\\n");
     }
     fprintf(f, "        '(- *)'{-h,--help}'[this help]'");
     if (args_are_commands(k->e)) {

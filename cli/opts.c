@@ -37,13 +37,20 @@ void cli_option_help(const cli_option *o, int with_list, char *out, size_t n)
              o->kind == OPT_LIST ? " (repeatable)" : "");
 }
 
+void cli_option_names(const cli_option *o, char *out, size_t n)
+{
+    if (o->short_name) snprintf(out, n, "-%c, %s", o->short_name, o->name);
+    else snprintf(out, n, "%s", o->name);
+}
+
 static void help(const cli_command *c)
 {
     printf("usage: kiln %s %s\noptions:\n", c->name, c->usage);
     for (size_t i = 0; i < c->nopts; i++) {
         const cli_option *o = &c->opts[i];
-        char left[64], right[1536];
-        snprintf(left, sizeof left, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
+        char left[96], names[48], right[1536];
+        cli_option_names(o, names, sizeof names);
+        snprintf(left, sizeof left, "%s%s%s", names, o->value ? " " : "", o->value ? o->value : "");
         cli_option_help(o, 1, right, sizeof right);
         if (strlen(left) > 26) printf("  %s\n%29s", left, ""); /* a long value name gets a line of its own */
         else printf("  %-26s ", left);
@@ -92,6 +99,44 @@ static int positional(cli_command *c, const char *arg)
     return 0;
 }
 
+/* The option arg names ("--algo", "--algo=A", "-a", "-aA"), NULL when none; *eq: where its
+ * value follows (eq + 1), NULL when the next argument holds it. */
+static cli_option *match(cli_command *c, const char *arg, const char **eq)
+{
+    *eq = strchr(arg, '=');
+    size_t n = *eq ? (size_t)(*eq - arg) : strlen(arg);
+    cli_option *o = NULL;
+    for (size_t j = 0; j < c->nopts && !o; j++)
+        if (strncmp(c->opts[j].name, arg, n) == 0 && c->opts[j].name[n] == '\0') o = &c->opts[j];
+    if (!o && arg[1] != '-') { /* a short name: -a VALUE, -aVALUE (no '=' form), -z */
+        *eq = NULL;
+        for (size_t j = 0; j < c->nopts && !o; j++)
+            if (c->opts[j].short_name == arg[1]) o = &c->opts[j];
+        if (o && arg[2] != '\0') {
+            if (o->kind == OPT_FLAG) o = NULL; /* flags are not bundled: -zc is unknown */
+            else *eq = arg + 1; /* the value follows at eq + 1 */
+        }
+    }
+    return o;
+}
+
+int cli_peek(cli_command *c, int argc, char **argv, const char *name, const char **value)
+{
+    int times = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *eq;
+        if (arg[0] != '-' || arg[1] == '\0') continue;
+        if (strcmp(arg, "--") == 0 && c->pos) break;
+        cli_option *o = match(c, arg, &eq);
+        if (!o) continue;
+        const char *v = eq ? eq + 1 : o->kind != OPT_FLAG && i + 1 < argc ? argv[++i] : NULL;
+        if (strcmp(o->name, name) != 0) continue;
+        times++;
+        if (value) *value = v;
+    }
+    return times;
+}
+
 /* One pass over argv. With dry set nothing is stored, printed or refused: the pass only tells
  * whether the flag `find` is given (1), as an option and not as another option's value. */
 static int scan(cli_command *c, int argc, char **argv, const char *find)
@@ -115,11 +160,8 @@ static int scan(cli_command *c, int argc, char **argv, const char *find)
             else help(c);
             return CLI_HELP;
         }
-        const char *eq = strchr(arg, '=');
-        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-        cli_option *o = NULL;
-        for (size_t j = 0; j < c->nopts && !o; j++)
-            if (strncmp(c->opts[j].name, arg, n) == 0 && c->opts[j].name[n] == '\0') o = &c->opts[j];
+        const char *eq;
+        cli_option *o = match(c, arg, &eq);
         if (dry) {
             if (o && o->kind == OPT_FLAG && !eq && strcmp(o->name, find) == 0) return 1;
             if (o && o->kind != OPT_FLAG && !eq) i++;

@@ -33,6 +33,8 @@ typedef struct cli_option {
     int bench; /* OPT_ALGO: list bench (1) or tune (2) names */
     int gpu_only; /* applies to GPU devices only */
     int given; /* set by the parser: times the option was seen */
+    char short_name; /* 'a': also given as -a VALUE (or -aVALUE), as the tools users know name it; 0: none.
+                        --help, the manual and the completions show it */
 } cli_option;
 
 typedef struct cli_command {
@@ -81,6 +83,11 @@ void cli_set_help_hook(cli_help_hook fn, void *arg);
 /* The text of an option's --help line: its help, then (with_list) the algorithm names it accepts,
  * "(GPU only)" and "(repeatable)". The manual leaves the names out to list them described. */
 void cli_option_help(const cli_option *o, int with_list, char *out, size_t n);
+/* "-a, --algo" (with the short name) or "--algo": how --help and the manual name an option. */
+void cli_option_names(const cli_option *o, char *out, size_t n);
+/* Before parsing: how many times argv gives the option called name (by either name), and in
+ * *value (when not NULL) the last value given; nothing is stored or refused. */
+int cli_peek(cli_command *c, int argc, char **argv, const char *name, const char **value);
 /* The option called name (with its dashes), NULL when the table has none. */
 cli_option *cli_find(cli_command *c, const char *name);
 int cli_given(cli_command *c, const char *name);

@@ -223,8 +223,10 @@ static void options(roff *r, const cli_command *c)
     for (size_t i = 0; i < c->nopts; i++) {
         const cli_option *o = &c->opts[i];
         char help[1536];
+        char names[48];
+        cli_option_names(o, names, sizeof names);
         request(r, ".TP");
-        font(r, 'B', o->name, strlen(o->name));
+        font(r, 'B', names, strlen(names));
         if (o->value) {
             raw(r, " ");
             if (strchr(o->value, '|')) synopsis_words(r, o->value, 0);

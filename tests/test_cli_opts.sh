@@ -63,7 +63,7 @@ help_lists() {
     local out
     out=$("$kiln" $c --help 2> /dev/null) || { bad "$c --help failed"; return; }
     for o in "$@"; do
-        if printf '%s\n' "$out" | grep -q -- "^  $o\b"; then ok; else bad "$c --help lacks $o"; fi
+        if printf '%s\n' "$out" | grep -Eq -- "^  (-[a-zA-Z], )?$o\b"; then ok; else bad "$c --help lacks $o"; fi
     done
 }
 help_lists mine --header --demo --bits --target --start --count --all --pool --user --pass --stats-interval \

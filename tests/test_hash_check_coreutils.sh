@@ -3,7 +3,10 @@
 # backslash, a carriage return, leading blanks, '*', parentheses): kiln's lists are byte for byte
 # sha256sum's (plain and --tag), each accepts the other's, and the verdicts are the same bytes.
 # Then BSD/OpenSSL tagged lines (the tag must name --algo, or chooses the hash without it), and a
-# binary file given as a list (one summary line, as sha256sum, not a warning per line).
+# binary file given as a list (one summary line, as sha256sum, not a warning per line). Last, the
+# options sha256sum users bring (issue 25.5): -a, -c with several lists, --status, --strict,
+# --ignore-missing, -z, -w, each run beside sha256sum on the same files: same stdout, same stderr
+# (program name aside), same exit status.
 # Usage: test_hash_check_coreutils.sh KILN DATA_DIR
 set -u
 . "$(dirname "$0")/hash_test_util.sh"
@@ -123,5 +126,64 @@ expect_eq "$("$KILN" hash --algo sha256 --check half_wrong --quiet 2>/dev/null)"
     ok || bad "--quiet keeps the mismatch warning"
 "$KILN" hash --algo sha256 --check half_wrong --quiet > /dev/null 2>&1
 expect_eq "$?" 1 "--quiet with a mismatch: exit 1"
+
+# --- the options sha256sum users bring: kiln hash -a sha256 ARGS against sha256sum ARGS
+mkdir "$T/conv" && cd "$T/conv" || exit 1
+printf abc > abc
+printf xyz > xyz
+printf '%s\n' "$(printf 'new\nline')" > "$(printf 'n\nl')"
+sha256sum abc xyz > good.sums
+sha256sum abc > a.sums
+{ sha256sum abc; echo "garbage line"; } > bad.sums
+{ sha256sum abc; printf '%s  missing\n' "$S"; } > miss.sums
+printf '%s  missing\n' "$S" > allmiss.sums
+printf '%064d  abc\n' 0 > wrong.sums
+same_as_coreutils() {
+    local what="$*"
+    sha256sum "$@" < "${IN:-/dev/null}" > cu.out 2> cu.err
+    local cu_rc=$?
+    "$KILN" hash -a sha256 "$@" < "${IN:-/dev/null}" > k.out 2> k.err
+    local k_rc=$?
+    expect_eq "$k_rc" "$cu_rc" "exit status of '$what'"
+    same_bytes k.out cu.out "stdout of '$what'"
+    sed 's/^sha256sum: /kiln hash: /' cu.err > cu.err2
+    same_bytes k.err cu.err2 "stderr of '$what'"
+}
+same_as_coreutils -c good.sums
+same_as_coreutils -c a.sums wrong.sums bad.sums # several lists: each checked, each summed up
+same_as_coreutils --check good.sums wrong.sums
+same_as_coreutils -c --status good.sums
+same_as_coreutils --check --status wrong.sums
+same_as_coreutils -c --status bad.sums # improperly formatted lines alone do not fail...
+same_as_coreutils -c --strict bad.sums # ...unless --strict
+same_as_coreutils -c --strict --status bad.sums
+same_as_coreutils -c --status miss.sums # the missing file's error stays on stderr
+same_as_coreutils -c miss.sums
+same_as_coreutils -c --ignore-missing miss.sums
+same_as_coreutils -c --ignore-missing --quiet miss.sums
+same_as_coreutils -c --ignore-missing allmiss.sums # no file verified: a failure
+same_as_coreutils -c --ignore-missing --status allmiss.sums
+same_as_coreutils -c --ignore-missing --strict bad.sums miss.sums
+same_as_coreutils -c --status a.sums wrong.sums
+same_as_coreutils -z abc xyz "$(printf 'n\nl')" # NUL-ended lines, names unescaped
+same_as_coreutils --zero --tag abc "$(printf 'n\nl')"
+same_as_coreutils abc "$(printf 'n\nl')"
+IN=good.sums same_as_coreutils -c # no list: stdin
+IN=good.sums same_as_coreutils -c -
+# a list that cannot be read: both go on with the next list; kiln's exit is 2 (bad input, its one
+# rule for a command-line argument that cannot be read), sha256sum's 1
+"$KILN" hash -a sha256 -c nolist a.sums > k.out 2> k.err
+expect_eq "$?" 2 "-c nolist a.sums: exit 2"
+expect_eq "$(cat k.out)" "abc: OK" "-c nolist a.sums: the second list still checked"
+# the check-only options do not apply to digests, nor -z to checking (sha256sum refuses them too)
+for o in --status --strict --ignore-missing; do
+    "$KILN" hash -a sha256 $o abc > /dev/null 2> k.err
+    expect_eq "$?:$(cat k.err)" "2:kiln hash: $o does not apply to computing digests" "$o without --check"
+    sha256sum $o abc > /dev/null 2>&1 && bad "sha256sum $o abc accepted" || ok
+done
+"$KILN" hash -a sha256 -c -z a.sums > /dev/null 2> k.err
+expect_eq "$?:$(cat k.err)" "2:kiln hash: --zero does not apply to --check" "-z with --check"
+sha256sum -c -z a.sums > /dev/null 2>&1 && bad "sha256sum -c -z accepted" || ok
+cd "$T" || exit 1
 
 finish

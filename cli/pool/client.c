@@ -286,13 +286,23 @@ static void schedule_retry(pool_client *c)
         plog("the client.reconnect target failed; back to %s", u);
         c->addr = *home;
     }
-    if (c->refused[c->cur] || c->failures >= TRIES_PER_POOL) {
+    const int retries = c->opts->retries, tries = retries >= 0 ? retries + 1 : TRIES_PER_POOL;
+    if (c->refused[c->cur] || c->failures >= tries) {
         int last = c->cur == n - 1;
-        if (last && !c->ever_worked) { /* a whole round over the pools and none gave work: one rule for
-                                          * refused connects, failed handshakes and sessions dropped
+        int all_refused = 1;
+        for (int i = 0; i < n; i++) all_refused &= c->refused[i];
+        if (last && !c->ever_worked && !all_refused && retries < 0) {
+            /* no --retries: a pool that does not answer is retried for the whole run (--duration or
+             * a signal ends it), each round over the pools after a longer wait */
+            c->rounds++;
+            if (n > 1) next_pool(c);
+            c->next_attempt = now + backoff(TRIES_PER_POOL + c->rounds - 1); /* 2 s, 4 s, ... 30 s */
+            plog("no pool gave work yet; retrying in %.1f s", c->next_attempt - now);
+            return;
+        }
+        if (last && (!c->ever_worked || retries >= 0)) { /* a whole round over the pools failed: one rule
+                                          * for refused connects, failed handshakes and sessions dropped
                                           * before their first job (an over-long line) */
-            int all_refused = 1;
-            for (int i = 0; i < n; i++) all_refused &= c->refused[i];
             c->fatal = all_refused ? EXIT_USAGE : EXIT_DEVICE;
             if (all_refused) snprintf(c->fatal_msg, sizeof c->fatal_msg, "every pool refused worker '%s'", c->opts->user);
             else client_failure_text(c, c->fatal_msg, sizeof c->fatal_msg);

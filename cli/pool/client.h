@@ -30,6 +30,8 @@ typedef struct pool_opts {
     int version_rolling; /* ask for BIP 310 version rolling */
     uint32_t rolling_mask; /* the bits we ask for */
     pool_tls *tls; /* TLS settings for stratum+ssl:// URLs (NULL when none is given) */
+    int retries; /* --retries: tries of a pool after its first before the next, and a failed round
+                    over the pools ends the run (exit 3); -1: retried with backoff for the whole run */
 } pool_opts;
 
 typedef struct pool_stats {
@@ -78,6 +80,7 @@ typedef struct pool_client {
     conn_state state;
     double next_attempt, state_since, last_rx, authorized_at;
     int failures; /* consecutive failed connections or short sessions on this pool */
+    int rounds; /* rounds over the pools that all failed, no --retries: the next round's backoff */
     int refused[POOL_MAX_URLS]; /* the pool refused our worker */
     fail_kind last_fail[POOL_MAX_URLS]; /* the last failed attempt on each pool */
     char last_reason[POOL_MAX_URLS][200];

@@ -124,6 +124,7 @@ int pool_main(const pool_args *a)
     po.user = a->user;
     po.pass = a->pass ? a->pass : "x";
     po.version_rolling = !a->no_version_rolling;
+    po.retries = a->retries;
     po.rolling_mask = 0x1fffe000u; /* BIP 320's general-purpose bits */
     if (!po.user || !*po.user) return cli_error(EXIT_USAGE, cmd, "pool mining needs --user (the pool's worker name)");
     if (!utf8_ok(po.user) || !utf8_ok(po.pass)) return cli_error(EXIT_USAGE, cmd, "--user and --pass must be UTF-8");

@@ -750,6 +750,8 @@ def sc_gpu(pool, c):
         c.notify(c.new_job(), n % 3 == 0)
 
 
+# Scenarios that end with exit 3 (no pool gave work) pass --retries 2: without it kiln retries a pool
+# that does not answer for the whole run (issue 25.5); --retries 2 is the round of 3 tries they test.
 SCENARIOS = {
     "normal": (sc_normal, ["--duration", "4", "--work-nonces", "UNIT", "--stats-interval", "1"], {}),
     "diffchange": (sc_diffchange, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
@@ -763,15 +765,15 @@ SCENARIOS = {
     "reconnect": (sc_reconnect, ["--duration", "4.5", "--work-nonces", "UNIT"], {"ports": 2}),
     "rolling": (sc_rolling, ["--duration", "4", "--work-nonces", "UNIT4"], {"grant_mask": 0x00FFE000}),
     "failover": (sc_failover, ["--duration", "4", "--work-nonces", "UNIT"], {"dead_first": True}),
-    "nopool": (sc_nopool, ["--duration", "20"], {"dead_only": True}),
+    "nopool": (sc_nopool, ["--duration", "20", "--retries", "2"], {"dead_only": True}),
     "tinydiff": (sc_tinydiff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "baddiff": (sc_baddiff, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
     "hugediff": (sc_hugediff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"], {}),
     "slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"], {"slow": 0.001}),
     "unresolvable": (sc_unresolvable, ["--duration", "6", "--work-nonces", "UNIT"], {"preload": 3}),
-    "bigen1": (sc_badextranonce, ["--duration", "20"], {"en1_hex": "ab" * 100}),
-    "bigen2": (sc_badextranonce, ["--duration", "20"], {"en2_size_sent": 17}),
+    "bigen1": (sc_badextranonce, ["--duration", "20", "--retries", "2"], {"en1_hex": "ab" * 100}),
+    "bigen2": (sc_badextranonce, ["--duration", "20", "--retries", "2"], {"en2_size_sent": 17}),
     "sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"], {"sigint_after": 2.5}),
     "gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"], {}),
     # a device set (tests/test_pool_devices.sh): POOL_DEVICE=cuda:0,0 run_scenario.sh KILN gpu_devices
@@ -788,11 +790,11 @@ SCENARIOS = {
     "tls_failover": (sc_tls_failover, ["--duration", "5", "--work-nonces", "UNIT"],
                      {"tls": "good", "plain_ports": [0], "ports": 2, "both_urls": True, "scheme": "stratum+ssl",
                       "host": "localhost", "cafile": True}),
-    "tls_unknownca": (sc_normal, ["--duration", "20"], {"tls": "good", "scheme": "stratum+ssl", "host": "localhost"}),
-    "tls_wronghost": (sc_normal, ["--duration", "20"],
+    "tls_unknownca": (sc_normal, ["--duration", "20", "--retries", "2"], {"tls": "good", "scheme": "stratum+ssl", "host": "localhost"}),
+    "tls_wronghost": (sc_normal, ["--duration", "20", "--retries", "2"],
                       {"tls": "wronghost", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
-    "tls_plain": (sc_tls_plain, ["--duration", "20"], {"tls": "good", "plain_ports": [0], "scheme": "stratum+ssl"}),
-    "tls_midclose": (sc_normal, ["--duration", "20"], {"tls": "good", "midclose": True, "scheme": "stratum+ssl",
+    "tls_plain": (sc_tls_plain, ["--duration", "20", "--retries", "2"], {"tls": "good", "plain_ports": [0], "scheme": "stratum+ssl"}),
+    "tls_midclose": (sc_normal, ["--duration", "20", "--retries", "2"], {"tls": "good", "midclose": True, "scheme": "stratum+ssl",
                                                        "host": "localhost", "cafile": True}),
     # the hostile pools over TLS: a byte per TLS record, a flood read through OpenSSL's buffer, a signal
     "tls_slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"],
@@ -807,7 +809,7 @@ SCENARIOS = {
     "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
                  {"ports": 2, "both_urls": True, "late_listen": 4.5}),
     "reconnect_wait": (sc_reconnect_wait, ["--duration", "5", "--work-nonces", "UNIT"], {"ports": 2, "both_urls": True}),
-    "longline_always": (sc_longline_always, ["--duration", "20"], {}),
+    "longline_always": (sc_longline_always, ["--duration", "20", "--retries", "2"], {}),
     "sigint_handshake": (sc_silent, ["--duration", "30"], {"sigint_after": 1.5}),
     "reconnect_drain": (sc_reconnect_drain, ["--duration", "4.5", "--work-nonces", "UNIT"],
                         {"ports": 2, "answer_delay": 0.6}),
