@@ -209,11 +209,14 @@ static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, const uint8_t *pr
     kiln_hash_init(&s, algo);
     kiln_hash_update(&s, pre, pre_len);
     static uint8_t buf[CHUNK];
+    struct stat sb;
+    const int regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
     for (;;) {
         /* a regular file's reads are never interrupted: the flag is looked at every chunk */
         if (cli_interrupted()) return EINTR;
+        if (!regular && cli_wait_readable(fd)) return EINTR;
         ssize_t got = read(fd, buf, sizeof buf);
-        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue; /* EAGAIN: a FIFO's writer has nothing yet */
         if (got < 0) return errno;
         if (got == 0) break;
         kiln_hash_update(&s, buf, (size_t)got);
@@ -320,7 +323,8 @@ static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, kiln
 static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const uint8_t *expect, size_t outlen)
 {
     int is_stdin = strcmp(name, "-") == 0;
-    int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY); /* a FIFO's open ends with EINTR too */
+    /* not blocking on a FIFO's writer: the wait is stream_fd's (cli_wait_readable) */
+    int fd = is_stdin ? STDIN_FILENO : cli_interrupted() ? (errno = EINTR, -1) : open(name, O_RDONLY | O_NONBLOCK);
     int err = fd < 0 ? errno : 0;
     struct stat sb;
     int regular = !err && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);

@@ -1,3 +1,5 @@
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,4 +48,14 @@ int cli_interrupt_exit(const char *cmd)
     int sig = received ? received : SIGINT;
     const char *name = received ? cli_interrupt_name() : "SIGINT";
     return cli_error(128 + sig, cmd, "interrupted by %s", name);
+}
+
+int cli_wait_readable(int fd)
+{
+    for (;;) {
+        if (received) return 1;
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 100);
+        if (r > 0 || (r < 0 && errno != EINTR)) return 0; /* a failure is read()'s to report */
+    }
 }

@@ -18,5 +18,10 @@ int cli_interrupt_poll(void *user);
 /* Prints "kiln <cmd>: interrupted by SIGINT" (or the signal received) and returns 128 + signal,
  * the shell's convention for a command ended by a signal. */
 int cli_interrupt_exit(const char *cmd);
+/* Waits until fd (a pipe, FIFO or terminal) can be read (data, or its writer gone), looking at
+ * the flag every 100 ms: 0 when it can (or poll failed: the read reports it), 1 on a signal. A
+ * signal landing between a look at the flag and a blocking open() or read() would leave that call
+ * blocked; so inputs that may block are opened with O_NONBLOCK and read only once this says so. */
+int cli_wait_readable(int fd);
 
 #endif

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,17 +26,11 @@ typedef struct input {
     int regular; /* a regular file: its reads never block */
 } input;
 
-/* Waits until the input can be read (data, or its writer gone), looking at the interrupt flag
- * every 100 ms: a signal that lands between a look at the flag and a blocking call would leave
- * that call blocked (seen on a busy machine: SIGINT unanswered for seconds). */
+/* Waits until the input can be read (cli_wait_readable; a busy machine left SIGINT unanswered
+ * for seconds when a blocking call was entered just after the signal). */
 static int wait_readable(input *in)
 {
-    for (;;) {
-        if (cli_interrupted()) return cli_interrupt_exit(in->cmd);
-        struct pollfd p = {in->fd, POLLIN, 0};
-        int r = poll(&p, 1, 100);
-        if (r > 0 || (r < 0 && errno != EINTR)) return EXIT_OK; /* a failure is read()'s to report */
-    }
+    return cli_wait_readable(in->fd) ? cli_interrupt_exit(in->cmd) : EXIT_OK;
 }
 
 static int input_open(input *in, const char *cmd, const char *path)
