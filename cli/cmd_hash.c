@@ -200,17 +200,16 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
     free(hex);
 }
 
-/* Streams fd through the hash on the CPU, after `pre` bytes already read (and counted). 0, or an
+/* Streams fd through the hash on the CPU, after `pre` bytes already read (and counted); a fd that is not a regular file is read only
+ * once cli_wait_readable says it can be. 0, or an
  * errno (EINTR once a signal has arrived). */
-static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, const uint8_t *pre, size_t pre_len, uint8_t *digest,
-                     size_t outlen)
+static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, const uint8_t *pre, size_t pre_len,
+                     uint8_t *digest, size_t outlen)
 {
     kiln_hash_stream s;
     kiln_hash_init(&s, algo);
     kiln_hash_update(&s, pre, pre_len);
     static uint8_t buf[CHUNK];
-    struct stat sb;
-    const int regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
     for (;;) {
         /* a regular file's reads are never interrupted: the flag is looked at every chunk */
         if (cli_interrupted()) return EINTR;
@@ -350,7 +349,7 @@ static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const
         uint8_t *copy = pre ? must_alloc(r->cmd, pre) : NULL;
         if (pre) memcpy(copy, r->data + r->bytes, pre);
         flush(r);
-        if (!r->stopped) err = stream_fd(r, algo, fd, copy, pre, digest, outlen);
+        if (!r->stopped) err = stream_fd(r, algo, fd, regular, copy, pre, digest, outlen);
         free(copy);
     } else {
         flush(r);

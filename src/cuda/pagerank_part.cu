@@ -9,10 +9,10 @@
 #include <math.h>
 #include <sched.h>
 #include <string.h>
-#include <time.h>
 
 #include <new>
 
+#include "../core/clock.h"
 #include "cuda_state.h"
 #include "dev_array.cuh"
 #include "nccl_lib.h"
@@ -177,13 +177,6 @@ kiln_status collect_share_time(kiln_gpu_pr_part *p)
     return KILN_OK;
 }
 
-double seconds_now()
-{
-    timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Waits for the part's stream. Once the part exchanges through NCCL the wait is bounded: a rank
  * that died leaves its peers' broadcasts waiting for ever, so the wait polls and gives up. */
 kiln_status wait_part(kiln_gpu_pr_part *p, const char *what)
@@ -191,13 +184,13 @@ kiln_status wait_part(kiln_gpu_pr_part *p, const char *what)
     kiln_gpu *st = p->st;
 #ifdef KILN_HAVE_NCCL
     if (p->comm) {
-        const double t0 = seconds_now();
+        const double t0 = kiln_now();
         for (unsigned spin = 0;; spin++) {
             cudaError_t e = cudaStreamQuery(st->stream);
             if (e == cudaSuccess) return KILN_OK;
             if (e != cudaErrorNotReady) KILN_CUDA_TRY(e, what);
             if ((spin & 1023) == 1023) {
-                kiln_status w = kiln_nccl_wait(p->comm, st, seconds_now() - t0);
+                kiln_status w = kiln_nccl_wait(p->comm, st, kiln_now() - t0);
                 if (w != KILN_OK) return w;
                 sched_yield();
             }
