@@ -200,9 +200,9 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
     free(hex);
 }
 
-/* Streams fd through the hash on the CPU, after `pre` bytes already read (and counted); a fd that is not a regular file is read only
- * once cli_wait_readable says it can be. 0, or an
- * errno (EINTR once a signal has arrived). */
+/* Streams fd through the hash on the CPU, after `pre` bytes already read (and counted); an input
+ * that is not a regular file is read only once cli_wait_readable says it can be. 0, or an errno
+ * (EINTR once a signal has arrived). */
 static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, const uint8_t *pre, size_t pre_len,
                      uint8_t *digest, size_t outlen)
 {
