@@ -36,7 +36,7 @@ typedef struct parts_run {
 } parts_run;
 
 /* Device bytes a part of `rows` rows and m in-edges needs at its fullest (the layout's relabelling,
- * pagerank_layout.cuh: the sources twice, the per-row arrays, the map of every label, two rank
+ * pagerank_layout.cu: the sources twice, the per-row arrays, the map of every label, two rank
  * vectors), with room for the CUDA libraries' own. */
 static uint64_t part_bytes(const kiln_gpu_pr_part_spec *s)
 {

@@ -37,7 +37,6 @@
  *    (q = p folds into cp, a uniform one into base). 4 or 8 more bytes a row per given vector.
  * nstart only changes the initial y (x0 / out-degree) and the initial dangling mass.
  */
-#include <cub/cub.cuh>
 #include <algorithm>
 #include <math.h>
 #include <stdlib.h>
@@ -49,12 +48,20 @@
 #include "cuda_state.h"
 #include "dev_array.cuh"
 #include "pagerank_dev.cuh"
-#include "pagerank_iter.cuh"
-#include "pagerank_layout.cuh"
+#include "pagerank_iter.h"
+#include "pagerank_layout.h"
+
+#define LAUNCH_CHECK(what) KILN_CUDA_TRY(cudaGetLastError(), what)
 
 using namespace kiln_pr;
 
 namespace {
+
+__global__ void invert(const uint32_t *__restrict__ new2old, uint64_t n, uint32_t *__restrict__ old2new)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) old2new[new2old[i]] = (uint32_t)i;
+}
 
 double now_s()
 {

@@ -1,17 +1,19 @@
 /* PageRank on the GPU: the iteration kernel of the grid path, one launch per iteration (the layout,
- * the bins and the ring of partial sums are described at the top of pagerank.cu). Included by
- * pagerank.cu (a whole graph) and pagerank_part.cu (a part of the rows, Args::row0 its first
- * label, the teleport's dangling mass set by the host in the ring). Without relocatable device
- * code a kernel runs only from the file that compiles it, hence a header, and an unnamed
- * namespace so that the two copies stay apart. */
+ * the bins and the ring of partial sums are described at the top of pagerank.cu), for a whole
+ * graph (pagerank.cu) and a part of the rows (pagerank_part.cu: Args::row0 its first label, the
+ * teleport's dangling mass set by the host in the ring). Its instantiations, a rank type by an
+ * offset type by a visiting order by a mode, take nvcc minutes, so each (rank, offset) pair is
+ * compiled once, in a file of its own (pagerank_iter_<rank>_<offset>.cu), and the two callers
+ * reach the kernels through launch_iteration (pagerank_iter.h), whose launches are compiled
+ * beside them. */
 #ifndef KILN_CUDA_PAGERANK_ITER_CUH
 #define KILN_CUDA_PAGERANK_ITER_CUH
 
-#include "pagerank_dev.cuh"
+#include "pagerank_iter.h"
+
+namespace kiln_pr {
 
 namespace {
-
-using namespace kiln_pr;
 
 /* Sum over edges [beg, end) taken by lanes lane, lane+G, ...; with a whole block on the row eight
  * loads in flight per thread, four with 8+ lanes. */
@@ -241,8 +243,8 @@ void launch_mode(const Args<T, Off> &a, unsigned grid, cudaStream_t s, unsigned 
     pr_iteration<T, Off, Indirect, M><<<grid, kBlock, 0, s>>>(a, phase);
 }
 
-/* One iteration, the instantiation picked by the visiting order (Indirect: rows through
- * a.order, not relabelled) and the mode (MODE_* bits). */
+} // namespace
+
 template <bool Indirect, typename T, typename Off>
 void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned phase)
 {
@@ -254,6 +256,13 @@ void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream
     }
 }
 
-} // namespace
+} // namespace kiln_pr
+
+/* The launches of both visiting orders for one rank type and one offset type. */
+#define KILN_PR_ITERATION_FOR(T, Off)                                                                        \
+    template void kiln_pr::launch_iteration<false, T, Off>(const kiln_pr::Args<T, Off> &, int, unsigned,     \
+                                                           cudaStream_t, unsigned);                          \
+    template void kiln_pr::launch_iteration<true, T, Off>(const kiln_pr::Args<T, Off> &, int, unsigned,      \
+                                                          cudaStream_t, unsigned);
 
 #endif

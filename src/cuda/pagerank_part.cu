@@ -1,6 +1,6 @@
 /* PageRank over row parts (core/gpu.h, "PageRank parts"): one part of the rows, for several
  * devices of one context or one process of a split, run by the one-device iteration kernel
- * (pagerank_iter.cuh) over the one-device layout (pagerank_layout.cuh). Each part orders its own
+ * (pagerank_iter.h) over the one-device layout (pagerank_layout.h). Each part orders its own
  * rows by in-degree when it opens; the host joins the parts' orders into one relabelling, which
  * keeps every part's labels in its own range, and hands it back (pr_part_relabel), so the parts
  * exchange slices of one vector in the new labels. The host sets the global dangling mass of the
@@ -16,8 +16,10 @@
 #include "cuda_state.h"
 #include "dev_array.cuh"
 #include "nccl_lib.h"
-#include "pagerank_iter.cuh"
-#include "pagerank_layout.cuh"
+#include "pagerank_iter.h"
+#include "pagerank_layout.h"
+
+using namespace kiln_pr;
 
 struct kiln_gpu_pr_part {
     kiln_gpu *st = nullptr;
@@ -51,7 +53,7 @@ namespace {
 
 template <typename T, typename Off> struct Part final : kiln_gpu_pr_part {
     int mode = MODE_PLAIN;
-    double damping = 0.85;
+    double damping = 0; /* the spec's, set when the part opens */
     Layout<T, Off> lay;
     DevArray<T> tp, tq, yv[2];
     DevArray<Slot> ring;

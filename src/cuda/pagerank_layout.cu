@@ -1,29 +1,14 @@
-/* PageRank on the GPU: laying out rows for the iteration kernel (pagerank_iter.cuh). A layout is
- * rows [row0, row0 + rows) of the graph's in-edge CSR on one device: loaded and put in visiting
- * order (descending in-degree, stable; layout_load), then relabelled in that order with every
- * source mapped to its new label and each row's sources sorted (layout_relabel), and cut into
- * bins of like rows (make_bins). A whole graph is one layout whose sources map through the
- * inverse of its own order (pagerank.cu); the parts of several devices or processes
- * (pagerank_part.cu) each order their own rows, and the map of the sources is the union of all
- * the parts' orders, so each part's labels stay its own range and the parts can exchange slices
- * of one vector. Included by those two files: see pagerank_iter.cuh for the unnamed namespace. */
-#ifndef KILN_CUDA_PAGERANK_LAYOUT_CUH
-#define KILN_CUDA_PAGERANK_LAYOUT_CUH
-
+/* PageRank on the GPU: the layout of rows (pagerank_layout.h), compiled once for pagerank.cu and
+ * pagerank_part.cu: each would otherwise compile its own copy of the CUB sorts and scans. */
 #include <cub/cub.cuh>
-#include <string.h>
 
-#include "cuda_state.h"
-#include "dev_array.cuh"
-#include "pagerank_dev.cuh"
+#include "pagerank_layout.h"
 
-#ifndef LAUNCH_CHECK
 #define LAUNCH_CHECK(what) KILN_CUDA_TRY(cudaGetLastError(), what)
-#endif
+
+namespace kiln_pr {
 
 namespace {
-
-using namespace kiln_pr;
 
 /* out[i] = in[i] - base, narrowed to the offset type. */
 template <typename Off>
@@ -100,12 +85,6 @@ __global__ void gather_vector(const double *__restrict__ in, const uint32_t *__r
         out[i] = (O)in[perm ? perm[i] : i];
 }
 
-__global__ void invert(const uint32_t *__restrict__ new2old, uint64_t n, uint32_t *__restrict__ old2new)
-{
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) old2new[new2old[i]] = (uint32_t)i;
-}
-
 __global__ void permute_u32(const uint32_t *__restrict__ in, const uint32_t *__restrict__ new2old, uint64_t n,
                             uint32_t *__restrict__ out)
 {
@@ -141,45 +120,8 @@ template <typename V> void keep_sorted(DevArray<V> &x, DevArray<V> &y, const V *
     dst.n = count;
 }
 
-/* n host values, by row: out[i] = host[perm[i]] (host[i] without perm) in the type O. */
-template <typename O>
-kiln_status upload_vector(kiln_gpu *st, const double *host, const uint32_t *perm, uint64_t n, DevArray<O> &out)
-{
-    cudaStream_t s = st->stream;
-    DevArray<double> tmp;
-    KILN_CUDA_TRY(out.alloc(n), "cudaMalloc (vector)");
-    KILN_CUDA_TRY(tmp.alloc(n), "cudaMalloc (vector)");
-    KILN_CUDA_TRY(cudaMemcpyAsync(tmp.p, host, n * 8, cudaMemcpyHostToDevice, s), "cudaMemcpy");
-    gather_vector<O><<<grid_for(n, kBlock, st->sm_count), kBlock, 0, s>>>(tmp.p, perm, n, out.p);
-    LAUNCH_CHECK("gather_vector");
-    KILN_CUDA_TRY(cudaStreamSynchronize(s), "gather_vector");
-    return KILN_OK;
-}
+} // namespace
 
-/* Rows [row0, row0 + rows) of a graph with n vertices, in host memory. */
-struct LayoutInput {
-    uint64_t n, row0, rows;
-    const uint64_t *offsets; /* the graph's, indexed by vertex */
-    const uint32_t *sources; /* indexed by the offsets' values */
-    const double *weights; /* aligned with sources, or NULL (unweighted) */
-    const uint32_t *outdeg; /* n */
-    const double *out_weight; /* n, or NULL (unweighted) */
-};
-
-/* The rows on the device, by local row (0 .. rows); after layout_relabel the local row is the
- * visiting position and the sources are new labels. */
-template <typename T, typename Off> struct Layout {
-    uint64_t rows = 0, edges = 0;
-    DevArray<Off> off; /* rows + 1, from 0 */
-    DevArray<uint32_t> src; /* edges */
-    DevArray<T> wsh; /* weighted: each edge's share of its source's out-weight */
-    DevArray<uint32_t> odeg; /* rows: out-degree, or 1 / 0 (weighted) */
-    DevArray<uint32_t> order; /* visiting position -> local row */
-    DevArray<uint32_t> deg_sorted; /* in-degrees in visiting order, until layout_relabel */
-    unsigned long long cls[kClasses]; /* rows in each degree class */
-};
-
-/* Uploads the rows and finds their visiting order and degree classes. */
 template <typename T, typename Off> kiln_status layout_load(kiln_gpu *st, const LayoutInput &in, Layout<T, Off> &L)
 {
     cudaStream_t s = st->stream;
@@ -238,8 +180,6 @@ template <typename T, typename Off> kiln_status layout_load(kiln_gpu *st, const 
     return KILN_OK;
 }
 
-/* Puts the rows in visiting order, each source mapped through old2new (a device array over the
- * graph's n labels) and each row's sources sorted. */
 template <typename T, typename Off>
 kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2new)
 {
@@ -253,7 +193,6 @@ kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2
     DevArray<unsigned char> temp;
     KILN_CUDA_TRY(nodeg.alloc(n), "cudaMalloc");
     KILN_CUDA_TRY(noff64.alloc(n + 1), "cudaMalloc");
-    KILN_CUDA_TRY(noff.alloc(n + 1), "cudaMalloc");
     widen_degrees<<<grid_for(n + 1, kBlock, sms), kBlock, 0, s>>>(L.deg_sorted.p, n, noff64.p);
     LAUNCH_CHECK("widen_degrees");
     KILN_CUDA_TRY(cub_twice(temp,
@@ -261,8 +200,6 @@ kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2
                                 return cub::DeviceScan::ExclusiveSum(t, b, noff64.p, noff64.p, (int64_t)(n + 1), s);
                             }),
                   "cub scan");
-    narrow_offsets<Off><<<grid_for(n + 1, kBlock, sms), kBlock, 0, s>>>((const uint64_t *)noff64.p, 0, noff.p, n + 1);
-    LAUNCH_CHECK("narrow_offsets");
     DevArray<uint32_t> nsrc, nsrc_alt;
     DevArray<T> nw, nw_alt;
     KILN_CUDA_TRY(nsrc.alloc(m), "cudaMalloc (relabelled sources)");
@@ -277,8 +214,10 @@ kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2
     L.wsh.reset();
     L.off.reset();
     L.deg_sorted.reset();
-    noff64.reset();
     KILN_CUDA_TRY(nsrc_alt.alloc(m), "cudaMalloc (relabelled sources)");
+    /* the segments are given by the 64-bit offsets whatever Off is: each CUB segmented sort
+     * instantiation costs nvcc about half a minute, so one offset type, not two */
+    const unsigned long long *seg = noff64.p;
     cub::DoubleBuffer<uint32_t> keys(nsrc.p, nsrc_alt.p);
     if (weighted) {
         /* the keys are distinct within a row (duplicates were merged), so the weights follow
@@ -288,7 +227,7 @@ kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2
         KILN_CUDA_TRY(cub_twice(temp,
                                 [&](void *t, size_t &b) {
                                     return cub::DeviceSegmentedSort::SortPairs(t, b, keys, vals, (int64_t)m, (int64_t)n,
-                                                                               noff.p, noff.p + 1, s);
+                                                                               seg, seg + 1, s);
                                 }),
                       "cub segmented sort");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "segmented sort");
@@ -296,14 +235,19 @@ kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2
     } else {
         KILN_CUDA_TRY(cub_twice(temp,
                                 [&](void *t, size_t &b) {
-                                    return cub::DeviceSegmentedSort::SortKeys(t, b, keys, (int64_t)m, (int64_t)n, noff.p,
-                                                                              noff.p + 1, s);
+                                    return cub::DeviceSegmentedSort::SortKeys(t, b, keys, (int64_t)m, (int64_t)n, seg,
+                                                                              seg + 1, s);
                                 }),
                       "cub segmented sort");
         KILN_CUDA_TRY(cudaStreamSynchronize(s), "segmented sort");
     }
     temp.reset();
     keep_sorted(nsrc, nsrc_alt, keys.Current(), L.src);
+    KILN_CUDA_TRY(noff.alloc(n + 1), "cudaMalloc");
+    narrow_offsets<Off><<<grid_for(n + 1, kBlock, sms), kBlock, 0, s>>>((const uint64_t *)noff64.p, 0, noff.p, n + 1);
+    LAUNCH_CHECK("narrow_offsets");
+    KILN_CUDA_TRY(cudaStreamSynchronize(s), "narrow_offsets");
+    noff64.reset();
     L.off.p = noff.release();
     L.off.n = n + 1;
     L.odeg.reset();
@@ -312,44 +256,28 @@ kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2
     return KILN_OK;
 }
 
-/* The bins over the visiting order, whose degree classes are contiguous: a block per row of
- * class 0, then staged runs of rows (relabelled) or G lanes a row (rows through the order).
- * Returns 0, or -1 when the classes do not add up to the rows. */
-inline int make_bins(const unsigned long long cls[kClasses], bool relabelled, uint64_t rows, Bins *bins)
+template <typename O>
+kiln_status upload_vector(kiln_gpu *st, const double *host, const uint32_t *perm, uint64_t n, DevArray<O> &out)
 {
-    memset(bins, 0, sizeof *bins);
-    uint64_t row = 0, block = 0;
-    for (int c = 0; c < kClasses; c++) {
-        if (cls[c] == 0) continue;
-        const int k = bins->count++;
-        int kind, l2, rpb;
-        if (c == 0) {
-            kind = KIND_BLOCK, l2 = 8, rpb = 1;
-        } else if (!relabelled) {
-            /* G lanes a row, each group taking 2 (G >= 16) or 4 rows */
-            kind = KIND_LANES;
-            l2 = class_lanes_log2(c);
-            rpb = (kBlock >> l2) * (l2 >= 4 ? 2 : 4);
-        } else {
-            /* as many consecutive rows as fit kStageEdges, at most kStageRowsMax */
-            kind = KIND_STAGED;
-            l2 = class_lanes_log2(c);
-            rpb = kStageEdges / class_max_degree(c);
-            if (rpb > kStageRowsMax) rpb = kStageRowsMax;
-        }
-        bins->kind[k] = kind;
-        bins->lanes_log2[k] = l2;
-        bins->rows_per_block[k] = rpb;
-        bins->row_begin[k] = row;
-        bins->block_begin[k] = block;
-        row += cls[c];
-        block += (cls[c] + (uint64_t)rpb - 1) / (uint64_t)rpb;
-    }
-    bins->row_begin[bins->count] = row;
-    bins->block_begin[bins->count] = block;
-    return row == rows && block > 0 && block <= 0x7fffffffull ? 0 : -1;
+    cudaStream_t s = st->stream;
+    DevArray<double> tmp;
+    KILN_CUDA_TRY(out.alloc(n), "cudaMalloc (vector)");
+    KILN_CUDA_TRY(tmp.alloc(n), "cudaMalloc (vector)");
+    KILN_CUDA_TRY(cudaMemcpyAsync(tmp.p, host, n * 8, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+    gather_vector<O><<<grid_for(n, kBlock, st->sm_count), kBlock, 0, s>>>(tmp.p, perm, n, out.p);
+    LAUNCH_CHECK("gather_vector");
+    KILN_CUDA_TRY(cudaStreamSynchronize(s), "gather_vector");
+    return KILN_OK;
 }
 
-} // namespace
+#define KILN_PR_LAYOUT_FOR(T, Off)                                                                           \
+    template kiln_status layout_load<T, Off>(kiln_gpu *, const LayoutInput &, Layout<T, Off> &);             \
+    template kiln_status layout_relabel<T, Off>(kiln_gpu *, Layout<T, Off> &, const uint32_t *);
+KILN_PR_LAYOUT_FOR(float, uint32_t)
+KILN_PR_LAYOUT_FOR(float, uint64_t)
+KILN_PR_LAYOUT_FOR(double, uint32_t)
+KILN_PR_LAYOUT_FOR(double, uint64_t)
+template kiln_status upload_vector<float>(kiln_gpu *, const double *, const uint32_t *, uint64_t, DevArray<float> &);
+template kiln_status upload_vector<double>(kiln_gpu *, const double *, const uint32_t *, uint64_t, DevArray<double> &);
 
-#endif
+} // namespace kiln_pr

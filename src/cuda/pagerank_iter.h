@@ -1,0 +1,18 @@
+/* PageRank on the GPU: the one launch of the grid path's iteration kernel (pagerank_iter.cuh),
+ * called by pagerank.cu (a whole graph) and pagerank_part.cu (a part of the rows). */
+#ifndef KILN_CUDA_PAGERANK_ITER_H
+#define KILN_CUDA_PAGERANK_ITER_H
+
+#include "pagerank_dev.cuh"
+
+namespace kiln_pr {
+
+/* Queues iteration `phase` (its number mod 6) on s, the instantiation picked by the visiting
+ * order (Indirect: rows through a.order, not relabelled) and the mode (MODE_* bits). Defined for
+ * T float or double and Off uint32_t or uint64_t (pagerank_iter_<rank>_<offset>.cu). */
+template <bool Indirect, typename T, typename Off>
+void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned phase);
+
+} // namespace kiln_pr
+
+#endif
