@@ -9,7 +9,7 @@ namespace kiln_pr {
 
 /* Queues iteration `phase` (its number mod 6) on s, the instantiation picked by the visiting
  * order (Indirect: rows through a.order, not relabelled) and the mode (MODE_* bits). Defined for
- * T float or double and Off uint32_t or uint64_t (pagerank_iter_<rank>_<offset>.cu). */
+ * T float or double and Off uint32_t or unsigned long long (the offset types of CUDA's atomics) (pagerank_iter_<rank>_<offset>.cu). */
 template <bool Indirect, typename T, typename Off>
 void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned phase);
 

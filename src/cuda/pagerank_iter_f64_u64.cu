@@ -1,5 +1,5 @@
-/* The PageRank iteration kernels for double ranks over uint64_t offsets: a piece of its own so that
+/* The PageRank iteration kernels for double ranks over 64-bit offsets: a piece of its own so that
  * nvcc compiles the four pieces in parallel (pagerank_iter.cuh). */
 #include "pagerank_iter.cuh"
 
-KILN_PR_ITERATION_FOR(double, uint64_t)
+KILN_PR_ITERATION_FOR(double, unsigned long long)

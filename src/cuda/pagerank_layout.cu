@@ -274,9 +274,9 @@ kiln_status upload_vector(kiln_gpu *st, const double *host, const uint32_t *perm
     template kiln_status layout_load<T, Off>(kiln_gpu *, const LayoutInput &, Layout<T, Off> &);             \
     template kiln_status layout_relabel<T, Off>(kiln_gpu *, Layout<T, Off> &, const uint32_t *);
 KILN_PR_LAYOUT_FOR(float, uint32_t)
-KILN_PR_LAYOUT_FOR(float, uint64_t)
+KILN_PR_LAYOUT_FOR(float, unsigned long long)
 KILN_PR_LAYOUT_FOR(double, uint32_t)
-KILN_PR_LAYOUT_FOR(double, uint64_t)
+KILN_PR_LAYOUT_FOR(double, unsigned long long)
 template kiln_status upload_vector<float>(kiln_gpu *, const double *, const uint32_t *, uint64_t, DevArray<float> &);
 template kiln_status upload_vector<double>(kiln_gpu *, const double *, const uint32_t *, uint64_t, DevArray<double> &);
 
