@@ -25,12 +25,6 @@ void kiln_ctx_free(kiln_ctx *ctx)
     free(ctx);
 }
 
-const char *kiln_last_error(const kiln_ctx *ctx)
-{
-    if (!ctx) return "no context";
-    return ctx->err[0] ? ctx->err : "no error";
-}
-
 /* Makes the context run on the GPUs ordinals[0..n) (an ordinal may repeat: logical devices on one
  * GPU); unchanged when one is missing. */
 static kiln_status use_gpus(kiln_ctx *ctx, const int *ordinals, int n)
