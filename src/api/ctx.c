@@ -7,6 +7,7 @@
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
+#include "gpu_backend.h"
 #include "../core/clock.h"
 
 kiln_ctx *kiln_ctx_new(void)
