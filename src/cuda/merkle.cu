@@ -442,10 +442,11 @@ const algo_row *find_algo(kiln_merkle_algo algo)
     return nullptr;
 }
 
+/* Named by its kiln_merkle_algo value: the names are the registry's (src/api), above this backend.
+ * Only an algorithm given a registry row without a row of kAlgos gets here. */
 kiln_status no_merge(kiln_gpu *st, kiln_merkle_algo algo)
 {
-    return kiln_fail(st->ctx, KILN_ERR_INPUT, "merkle algorithm %s has no GPU merge in this build",
-                     kiln_merkle_algo_name(algo));
+    return kiln_fail(st->ctx, KILN_ERR_INPUT, "merkle algorithm %d has no GPU merge in this build", (int)algo);
 }
 
 kiln_status check_cfg(kiln_gpu *st, const kiln_gpu_merkle_cfg *cfg)
