@@ -4,6 +4,8 @@
 # another folder of its own layer (the workloads are independent of each other). The includes can
 # look right while a call still runs up through a declaration in include/kiln.h, so this reads the
 # built objects: each object's undefined symbols against the symbols the other objects define.
+# A header of src/ declares only functions its own folder or a layer below defines (an upward
+# call waiting to happen otherwise), and includes only such folders' headers.
 #   usage: scripts/check-layers.sh [BUILD_DIR | OBJECT_DIR | OBJECT.o ...]
 # Default: build/. An argument may be a ';'-separated list ($<TARGET_OBJECTS:kiln_objects>, as
 # tests/CMakeLists.txt passes it). A folder is searched for the objects of the library, those whose
@@ -52,23 +54,41 @@ order=${order% < }
 declare -A rank
 while read -r f i; do rank[$f]=$i; done <<<"$rank_table"
 
-# The includes first, from the sources: `#include "../X/..."` in src/L/ names a folder X that is
-# L's own or below it.
+bad_folders=0
+for dir in "$root"/src/*/; do
+    f=$(basename "$dir")
+    [ -n "${rank[$f]:-}" ] && continue
+    echo "check-layers: src/$f is in no layer: give it its place here and in docs/ARCHITECTURE.md"
+    bad_folders=$((bad_folders + 1))
+done
+
+# grep over the sources, run in src/ so that its paths start with the folder ("graph/graph.h:9:...")
+in_src() {
+    (cd "$root/src" && grep -r "$@" --include='*.c' --include='*.h' --include='*.cu' --include='*.cuh' -- */) || true
+}
+
+# The includes: `#include "../X/..."` in src/L/ names a folder X that is L's own or below it.
 bad_includes=0
 while IFS=: read -r file line text; do
-    L=${file#"$root"/src/}
-    L=${L%%/*}
+    L=${file%%/*}
     X=$(sed -E 's|.*#include "\.\./([^"/]+)/.*|\1|' <<<"$text")
     [ "$X" = "$L" ] && continue
     [ -n "${rank[$L]:-}" ] && [ -n "${rank[$X]:-}" ] && [ "${rank[$X]}" -lt "${rank[$L]}" ] && continue
-    echo "check-layers: src/${file#"$root"/src/}:$line includes ../$X/, which is not below src/$L/"
+    echo "check-layers: src/$file:$line includes ../$X/, which is not below src/$L/"
     bad_includes=$((bad_includes + 1))
-done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include "\.\./' "$root/src" --include='*.c' --include='*.h' \
-             --include='*.cu' --include='*.cuh' || true)
+done < <(in_src -nE '^[[:space:]]*#[[:space:]]*include "\.\./')
+
+# The functions the headers declare: a line that starts with a type and names kiln_...( (the
+# code's style: return type and name on one line), "layer path name" each.
+decls=$(mktemp)
+trap 'rm -f "$decls"' EXIT
+in_src -noE '^[A-Za-z_][A-Za-z0-9_ *]*[ *]kiln_[A-Za-z0-9_]+\(' | grep -E '^[^:]*\.(h|cuh):' |
+    sed -E 's|^(([^/]+)/[^:]+):[0-9]+:.*[ *](kiln_[A-Za-z0-9_]+)\($|\2 \1 \3|' >"$decls" || true
 
 # nm -A -P -g: "path: name type value size", globals only; U is undefined, every other type a
 # definition (weak ones too: C++ inline functions and templates of the CUDA code).
-nm -A -P -g "${objs[@]}" | awk -v bad_includes="$bad_includes" -v ranks="$rank_table" -v order="$order" '
+nm -A -P -g "${objs[@]}" | awk -v bad_folders="$bad_folders" -v bad_includes="$bad_includes" -v decls="$decls" \
+    -v ranks="$rank_table" -v order="$order" '
     BEGIN {
         n = split(ranks, rows, "\n")
         for (i = 1; i <= n; i++) { split(rows[i], f, " "); rank[f[1]] = f[2] }
@@ -85,21 +105,23 @@ nm -A -P -g "${objs[@]}" | awk -v bad_includes="$bad_includes" -v ranks="$rank_t
         obj = $1; sub(/:$/, "", obj)
         short = obj; k = index(short, "kiln_objects.dir/"); if (k) short = substr(short, k + 17)
         L = layer_of(obj)
-        if (!(L in rank)) { unknown[L] = 1; next }
+        if (!(L in rank)) next                         # named above
         seen[obj] = 1; lay[L] = 1
-        if ($3 == "U") { need[++nn] = obj SUBSEP $2; needshort[nn] = short; needlayer[nn] = L }
+        if ($3 == "U") { ++nn; needsym[nn] = $2; needby[nn] = short; needlayer[nn] = L; needverb[nn] = "needs" }
         else {
             if (!((($2) SUBSEP L) in defin)) { defin[$2, L] = short; deflayers[$2] = deflayers[$2] " " L }
         }
     }
     END {
         bad = bad_includes
-        for (u in unknown) {
-            printf "check-layers: src/%s is in no layer: give it its place in scripts/check-layers.sh and docs/ARCHITECTURE.md\n", u
-            bad++
+        while ((getline line < decls) > 0) {
+            split(line, f, " ")
+            if (!(f[1] in rank)) continue              # named above
+            ++nn; needsym[nn] = f[3]; needby[nn] = "src/" f[2]; needlayer[nn] = f[1]; needverb[nn] = "declares"
         }
+        ndecl = 0
         for (i = 1; i <= nn; i++) {
-            split(need[i], q, SUBSEP); sym = q[2]; L = needlayer[i]
+            sym = needsym[i]; L = needlayer[i]
             if (!(sym in deflayers)) continue          # libc, the CUDA runtime, MPI, ...
             if ((sym, L) in defin) continue             # its own folder
             m = split(deflayers[sym], dl, " ")
@@ -111,15 +133,18 @@ nm -A -P -g "${objs[@]}" | awk -v bad_includes="$bad_includes" -v ranks="$rank_t
             if (ok) continue
             how = "above it"
             for (j = 1; j <= m; j++) if (rank[dl[j]] == rank[L]) how = "beside it"
-            printf "check-layers: %s (%s) needs %s, defined only %s: %s\n", needshort[i], L, sym, how, where
+            printf "check-layers: %s (%s) %s %s, defined only %s: %s\n", needby[i], L, needverb[i], sym, how, where
             bad++
+            if (needverb[i] == "declares") ndecl++
         }
         nl = 0; for (l in lay) nl++
         no = 0; for (o in seen) no++
-        if (bad) {
-            printf "check-layers: %d include%s and %d use%s against the layers (%s)\n", bad_includes,
-                   bad_includes == 1 ? "" : "s", bad - bad_includes, bad - bad_includes == 1 ? "" : "s", order
+        if (bad || bad_folders) {
+            nuse = bad - bad_includes - ndecl
+            printf "check-layers: %d folder%s in no layer, %d include%s, %d declaration%s and %d use%s against the layers (%s)\n",
+                   bad_folders, bad_folders == 1 ? "" : "s", bad_includes, bad_includes == 1 ? "" : "s", ndecl,
+                   ndecl == 1 ? "" : "s", nuse, nuse == 1 ? "" : "s", order
             exit 1
         }
-        printf "check-layers: %d objects in %d folders, every include and every use goes down (%s)\n", no, nl, order
+        printf "check-layers: %d objects in %d folders, every include, declaration and use goes down (%s)\n", no, nl, order
     }'
