@@ -141,8 +141,8 @@ nm -A -P -g "${objs[@]}" | awk -v bad_folders="$bad_folders" -v bad_includes="$b
         no = 0; for (o in seen) no++
         if (bad || bad_folders) {
             nuse = bad - bad_includes - ndecl
-            printf "check-layers: %d folder%s in no layer, %d include%s, %d declaration%s and %d use%s against the layers (%s)\n",
-                   bad_folders, bad_folders == 1 ? "" : "s", bad_includes, bad_includes == 1 ? "" : "s", ndecl,
+            printf "check-layers: %d folder%s in no layer, %d include%s, %d declaration%s and %d use%s " \
+                   "against the layers (%s)\n", bad_folders, bad_folders == 1 ? "" : "s", bad_includes, bad_includes == 1 ? "" : "s", ndecl,
                    ndecl == 1 ? "" : "s", nuse, nuse == 1 ? "" : "s", order
             exit 1
         }

@@ -7,8 +7,8 @@
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
-#include "gpu_backend.h"
 #include "../core/clock.h"
+#include "gpu_backend.h"
 
 kiln_ctx *kiln_ctx_new(void)
 {

@@ -28,8 +28,8 @@ kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
     return st;
 }
 
-/* The message kiln_fail wrote, read back beside it: every layer may read a context's error (src/dist
- * passes one process's to the others), and nothing below src/api may call into it. */
+/* The message kiln_fail wrote, read back beside it: any layer may read a context's error (src/dist
+ * hands one process's to the others), and no layer below src/api may call into it. */
 const char *kiln_last_error(const kiln_ctx *ctx)
 {
     if (!ctx) return "no context";

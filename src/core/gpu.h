@@ -1,7 +1,8 @@
 /* The one GPU seam: a table of operations the library obtains once per context (kiln_gpu_backend,
- * src/api/gpu_backend.h, NULL when kiln is built without CUDA), and the per-context device handles
- * those operations run on. A context holds a list of devices (core/ctx.h: gpu_ordinal[], gpu_dev[]); each handle is
- * opened on first use by kiln_ctx_gpu, the only place a device is opened.
+ * src/api/gpu_backend.h, NULL when kiln is built without CUDA), and the per-context device
+ * handles those operations run on. A context holds a list of devices (core/ctx.h: gpu_ordinal[],
+ * gpu_dev[]); each handle is opened on first use by kiln_ctx_gpu, the only place a device is
+ * opened.
  *
  * Every operation reports a failure straight into the owning context (kiln_fail) and returns its
  * status; KILN_ERR_DEVICE for CUDA errors, KILN_ERR_INPUT where the caller asked for what cannot
