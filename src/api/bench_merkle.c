@@ -11,8 +11,6 @@
 #include "../core/ctx.h"
 #include "../core/mem_limit.h"
 #include "../merkle/merkle_internal.h"
-#include "../prim/goldilocks.h"
-#include "../prim/rmat.h"
 
 typedef struct build_pass {
     kiln_ctx *ctx;
@@ -31,18 +29,6 @@ static kiln_status build_once(void *user, int index, double *seconds)
     kiln_status st = kiln_merkle_build(p->ctx, p->algo, p->leaves, p->n, p->opts, p->root, NULL);
     *seconds = kiln_now() - t;
     return st;
-}
-
-/* Each draw depends on i alone: threads split the words. */
-void kiln_merkle_bench_leaves(uint8_t *leaves, uint64_t n, int field)
-{
-    const int64_t words = (int64_t)(4 * n);
-#pragma omp parallel for schedule(static, 65536)
-    for (int64_t i = 0; i < words; i++) {
-        uint64_t v = kiln_splitmix64(1 + (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15));
-        if (field && v >= KILN_GL_P) v -= KILN_GL_P;
-        for (int b = 0; b < 8; b++) leaves[8 * i + b] = (uint8_t)(v >> (8 * b));
-    }
 }
 
 kiln_status kiln_merkle_bench_build(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, const kiln_merkle_opts *opts,

@@ -8,6 +8,7 @@
 #include "../core/ctx.h"
 #include "../core/gpu.h"
 #include "../core/clock.h"
+#include "gpu_backend.h"
 
 kiln_ctx *kiln_ctx_new(void)
 {
@@ -23,12 +24,6 @@ void kiln_ctx_free(kiln_ctx *ctx)
     if (!ctx) return;
     kiln_ctx_close_gpus(ctx);
     free(ctx);
-}
-
-const char *kiln_last_error(const kiln_ctx *ctx)
-{
-    if (!ctx) return "no context";
-    return ctx->err[0] ? ctx->err : "no error";
 }
 
 /* Makes the context run on the GPUs ordinals[0..n) (an ordinal may repeat: logical devices on one

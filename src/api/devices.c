@@ -4,6 +4,7 @@
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
+#include "gpu_backend.h"
 #include "cpu_report.h"
 
 int kiln_cuda_device_count(void)

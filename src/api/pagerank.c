@@ -11,6 +11,7 @@
 #include "../core/gpu.h"
 #include "../graph/graph.h"
 #include "pagerank_parts.h"
+#include "pagerank_split.h"
 
 void kiln_pagerank_options_init(kiln_pagerank_options *opt)
 {

@@ -28,6 +28,14 @@ kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
     return st;
 }
 
+/* The message kiln_fail wrote, read back beside it: any layer may read a context's error (src/dist
+ * hands one process's to the others), and no layer below src/api may call into it. */
+const char *kiln_last_error(const kiln_ctx *ctx)
+{
+    if (!ctx) return "no context";
+    return ctx->err[0] ? ctx->err : "no error";
+}
+
 int kiln_ctx_interrupt_requested(const kiln_ctx *ctx)
 {
     return ctx && ctx->interrupt && ctx->interrupt(ctx->interrupt_user);

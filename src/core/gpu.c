@@ -1,18 +1,6 @@
-/* The GPU seam's two pieces of state: which backend is compiled in, and the per-context handles. */
+/* The GPU seam's per-context handles. Which backend is compiled in is src/api's to say
+ * (api/gpu_backend.c): naming src/cuda's table here would be a call up the layers. */
 #include "gpu.h"
-
-#ifdef KILN_HAVE_CUDA
-extern const kiln_gpu_ops kiln_cuda_ops; /* src/cuda/cuda_ops.cu */
-#endif
-
-const kiln_gpu_ops *kiln_gpu_backend(void)
-{
-#ifdef KILN_HAVE_CUDA
-    return &kiln_cuda_ops;
-#else
-    return NULL;
-#endif
-}
 
 kiln_status kiln_ctx_gpu(kiln_ctx *ctx, int i, kiln_gpu **out)
 {

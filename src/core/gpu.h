@@ -1,7 +1,8 @@
 /* The one GPU seam: a table of operations the library obtains once per context (kiln_gpu_backend,
- * NULL when kiln is built without CUDA), and the per-context device handles those operations run
- * on. A context holds a list of devices (core/ctx.h: gpu_ordinal[], gpu_dev[]); each handle is
- * opened on first use by kiln_ctx_gpu, the only place a device is opened.
+ * src/api/gpu_backend.h, NULL when kiln is built without CUDA), and the per-context device
+ * handles those operations run on. A context holds a list of devices (core/ctx.h: gpu_ordinal[],
+ * gpu_dev[]); each handle is opened on first use by kiln_ctx_gpu, the only place a device is
+ * opened.
  *
  * Every operation reports a failure straight into the owning context (kiln_fail) and returns its
  * status; KILN_ERR_DEVICE for CUDA errors, KILN_ERR_INPUT where the caller asked for what cannot
@@ -267,9 +268,6 @@ struct kiln_gpu_ops {
     void *(*host_pinned_alloc)(size_t bytes);
     void (*host_pinned_free)(void *p);
 };
-
-/* The GPU backend compiled into this build, or NULL (built without CUDA). */
-const kiln_gpu_ops *kiln_gpu_backend(void);
 
 /* The context's i-th GPU, opened on first use. KILN_ERR_DEVICE (in ctx) when the context has no
  * such GPU or it cannot be opened. */

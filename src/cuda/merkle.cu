@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../prim/merkle_merge.h"
+#include "../prim/merkle_shape.h"
 #include "cuda_state.h"
 
 #define MAX_K 12
@@ -269,9 +270,9 @@ kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t coun
     for (int l = from; l < to;) {
         if (cfg->method == KILN_MERKLE_LEVELS ||
             (A == KILN_MERKLE_RP64_256 && part_size(count, l + 1) <= COOP_MAX_PARENTS)) {
-            KILN_CUDA_TRY(launch_level<A>(st, tree + 2 * (kiln_merkle_level_offset(n, l) + (first >> l)),
+            KILN_CUDA_TRY(launch_level<A>(st, tree + 2 * (kiln_tree_level_offset(n, l) + (first >> l)),
                                           part_size(count, l),
-                                          tree + 2 * (kiln_merkle_level_offset(n, l + 1) + (first >> (l + 1))), tpb),
+                                          tree + 2 * (kiln_tree_level_offset(n, l + 1) + (first >> (l + 1))), tpb),
                           "merkle level kernel launch");
             ++*launches;
             l++;
@@ -281,7 +282,7 @@ kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t coun
         lv.h = to - l < cfg->k ? to - l : cfg->k;
         lv.c_log2 = c_log2;
         for (int j = 0; j <= lv.h; j++) {
-            lv.off[j] = kiln_merkle_level_offset(n, l + j) + (first >> (l + j));
+            lv.off[j] = kiln_tree_level_offset(n, l + j) + (first >> (l + j));
             lv.size[j] = part_size(count, l + j);
         }
         uint64_t blocks = (lv.size[0] + ((uint64_t)1 << c_log2) - 1) >> c_log2;
@@ -297,7 +298,7 @@ kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t coun
 template <int A>
 kiln_status enqueue(kiln_gpu *st, uint64_t n, const kiln_gpu_merkle_cfg *cfg, int *launches)
 {
-    return enqueue_part<A>(st, n, 0, n, 0, kiln_merkle_levels(n) - 1, cfg, launches);
+    return enqueue_part<A>(st, n, 0, n, 0, kiln_tree_levels(n) - 1, cfg, launches);
 }
 
 template <int A>
@@ -393,7 +394,7 @@ kiln_status reserve(kiln_gpu *st, uint64_t n)
         }
     }
     kiln_cuda_merkle *mk = st->merkle;
-    uint64_t need = kiln_merkle_tree_size(n);
+    uint64_t need = kiln_tree_size(n);
     if (need <= mk->cap) return KILN_OK;
     if (mk->tree) cudaFree(mk->tree);
     mk->tree = NULL;
@@ -410,7 +411,7 @@ kiln_status reserve(kiln_gpu *st, uint64_t n)
 
 kiln_status check_ready(kiln_gpu *st, uint64_t n)
 {
-    if (!st->merkle || !st->merkle->tree || kiln_merkle_tree_size(n) > st->merkle->cap || n == 0) {
+    if (!st->merkle || !st->merkle->tree || kiln_tree_size(n) > st->merkle->cap || n == 0) {
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no tree of %llu leaves on the device", (unsigned long long)n);
     }
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
@@ -441,10 +442,11 @@ const algo_row *find_algo(kiln_merkle_algo algo)
     return nullptr;
 }
 
+/* Named by its kiln_merkle_algo value: the names are the registry's (src/api), above this backend.
+ * Only an algorithm given a registry row without a row of kAlgos gets here. */
 kiln_status no_merge(kiln_gpu *st, kiln_merkle_algo algo)
 {
-    return kiln_fail(st->ctx, KILN_ERR_INPUT, "merkle algorithm %s has no GPU merge in this build",
-                     kiln_merkle_algo_name(algo));
+    return kiln_fail(st->ctx, KILN_ERR_INPUT, "merkle algorithm %d has no GPU merge in this build", (int)algo);
 }
 
 kiln_status check_cfg(kiln_gpu *st, const kiln_gpu_merkle_cfg *cfg)
@@ -516,7 +518,7 @@ kiln_status stage_pipeline(kiln_gpu *st, const algo_row *a, uint64_t n, const ki
                            kiln_gpu_merkle_fill fill, void *user, int *launches)
 {
     kiln_cuda_merkle *mk = st->merkle;
-    const int top = kiln_merkle_levels(n) - 1;
+    const int top = kiln_tree_levels(n) - 1;
     const int own = STAGE_LOG2 - CHUNK_TOP_LOG2 < top ? STAGE_LOG2 - CHUNK_TOP_LOG2 : top;
     const uint64_t chunk = (uint64_t)1 << STAGE_LOG2;
     int l = 0;

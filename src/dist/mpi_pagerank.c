@@ -8,6 +8,7 @@
  * communicator's id sent by bcast; src/api/pagerank_parts.c). */
 #include <stdlib.h>
 
+#include "../api/pagerank_split.h"
 #include "dist.h"
 
 typedef struct exchange_state {

@@ -211,11 +211,6 @@ typedef struct kiln_pr_split {
 /* kiln_pagerank_cpu over a split (NULL: the whole graph, as kiln_pagerank_cpu). */
 kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
                                     const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats);
-/* kiln_pagerank (src/api/pagerank.c) for one part of a split (NULL: kiln_pagerank itself): the
- * same checks and normalization, on the CPU or the context's first GPU (pagerank_parts.c);
- * g->info.edges counts every part's edges. */
-kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
-                               const kiln_pr_split *split, double *ranks, kiln_pagerank_result *result);
 /* One float64 iteration of problem p from x: returns sum |P(x) - x| (the verifier of device
  * results), or a negative value when out of memory. */
 double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p, const double *x, int threads);

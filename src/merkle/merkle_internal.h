@@ -39,7 +39,7 @@ kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, c
  * self-pairing for each odd level. */
 uint64_t kiln_merkle_merges(uint64_t n);
 
-/* The leaves the Merkle benches build (src/api/bench_merkle.c): word i (4 little-endian u64 a
+/* The leaves the Merkle benches build (bench_leaves.c): word i (4 little-endian u64 a
  * leaf) is splitmix64's i-th draw from seed 1, less p when it is p or more for a field kind. */
 void kiln_merkle_bench_leaves(uint8_t *leaves, uint64_t n, int field);
 

@@ -1,10 +1,11 @@
-/* Tree shape, the CPU builder, inclusion proofs and their verification, written once over the
- * merge kinds of merge.c. */
+/* Tree shape (src/prim/merkle_shape.h's arithmetic, made public), the CPU builder, inclusion
+ * proofs and their verification, written once over the merge kinds of merge.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
+#include "../prim/merkle_shape.h"
 #include "merkle_internal.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
@@ -14,30 +15,13 @@
  * enough that forking the threads again costs nothing beside them. */
 #define POLL_PER_THREAD 4096
 
-int kiln_merkle_levels(uint64_t n)
-{
-    if (n == 0) return 0;
-    int levels = 1;
-    for (; n > 1; n = (n + 1) / 2) levels++;
-    return levels;
-}
+int kiln_merkle_levels(uint64_t n) { return kiln_tree_levels(n); }
 
-uint64_t kiln_merkle_level_size(uint64_t n, int level)
-{
-    if (level < 0 || level >= kiln_merkle_levels(n)) return 0;
-    for (int l = 0; l < level; l++) n = (n + 1) / 2;
-    return n;
-}
+uint64_t kiln_merkle_level_size(uint64_t n, int level) { return kiln_tree_level_size(n, level); }
 
-uint64_t kiln_merkle_level_offset(uint64_t n, int level)
-{
-    uint64_t off = 0;
-    int levels = kiln_merkle_levels(n);
-    for (int l = 0; l < level && l < levels; l++, n = (n + 1) / 2) off += n;
-    return off;
-}
+uint64_t kiln_merkle_level_offset(uint64_t n, int level) { return kiln_tree_level_offset(n, level); }
 
-uint64_t kiln_merkle_tree_size(uint64_t n) { return kiln_merkle_level_offset(n, kiln_merkle_levels(n)); }
+uint64_t kiln_merkle_tree_size(uint64_t n) { return kiln_tree_size(n); }
 
 uint64_t kiln_merkle_merges(uint64_t n)
 {

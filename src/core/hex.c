@@ -1,6 +1,8 @@
+/* The hex codec of include/kiln.h. It sits in core, not src/api, because the layers above core
+ * parse hex too (pow/header.c: headers, nBits and targets) and calls go down only. */
 #include <string.h>
 
-#include "../core/ctx.h"
+#include "ctx.h"
 
 static int hex_value(char c)
 {
