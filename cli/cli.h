@@ -28,6 +28,11 @@ int cli_fail(const char *cmd, kiln_ctx *ctx, kiln_status st);
 
 /* Unsigned integer in decimal or 0x-hex, at most max. 0 on success, -1 otherwise. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* A finite decimal (or hex-float) number, nothing before or after it: NULL with *out set, or what is
+ * wrong with s ("empty", "not a number", "too large"). A value too small for a normal double
+ * (1e-320) is taken as strtod rounds it: it is in range, only imprecise. The one place the CLI
+ * reads a real number. */
+const char *cli_parse_real(const char *s, double *out);
 /* Positive finite number of seconds up to max. 0 on success, -1 otherwise. */
 int cli_parse_seconds(const char *s, double max, double *out);
 

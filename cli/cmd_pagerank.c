@@ -26,20 +26,6 @@ typedef struct pr_args {
     kiln_pagerank_options opt;
 } pr_args;
 
-/* A decimal number into *out: NULL, or what is wrong with s. A value too small for a normal double
- * (1e-320) is taken as strtod rounds it: it is in range, only imprecise. */
-static const char *parse_double(const char *s, double *out)
-{
-    if (!s || !*s) return "empty";
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end) return "not a number";
-    if (!isfinite(v) || (errno == ERANGE && fabs(v) >= 1)) return "too large";
-    *out = v;
-    return NULL;
-}
-
 typedef struct scored {
     double score;
     uint64_t index;
@@ -105,7 +91,7 @@ static int choose(const char *opt, const char *v, const char *const names[], con
 
 static int parse_args(int argc, char **argv, pr_args *a)
 {
-    const char *cmd = "pagerank", *damping = NULL, *tol = NULL, *format = NULL, *precision = NULL, *kernel = NULL;
+    const char *cmd = "pagerank", *format = NULL, *precision = NULL, *kernel = NULL;
     const char *graph[1] = {NULL};
     uint64_t scale = 0, edge_factor = 16, max_iter = 0, top = 0, threads = 0, repeat = 1;
     int undirected = 0, drop = 0, no_reorder = 0, weighted = 0;
@@ -129,8 +115,10 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--dangling", OPT_STR, &a->dangling, "FILE", "where dangling nodes' rank goes, same format (default the personalization)",
          .modes = 0},
         {"--nstart", OPT_STR, &a->nstart, "FILE", "starting vector, same format (default uniform)", .modes = 0},
-        {"--damping", OPT_STR, &damping, "D", "damping factor, 0 <= D < 1 (default 0.85)", .modes = 0},
-        {"--tol", OPT_STR, &tol, "T", "L1 tolerance per node (default 1e-6; 0 runs --max-iter iterations)", .modes = 0},
+        {"--damping", OPT_REAL, &a->opt.damping, "D", "damping factor, 0 <= D < 1 (default 0.85)", .modes = 0, .min = 0,
+         .max = 1, .below_max = 1},
+        {"--tol", OPT_REAL, &a->opt.tol, "T", "L1 tolerance per node (default 1e-6; 0 runs --max-iter iterations)",
+         .modes = 0, .min = 0, .max = INFINITY},
         {"--max-iter", OPT_U64, &max_iter, "N", "most iterations (default 100)", .lo = 1, .hi = 100000000},
         {"--top", OPT_U64, &top, "K", "print rank<TAB>node<TAB>score of the K best", .hi = 0x7fffffff},
         {"--output", OPT_STR, &a->output, "FILE", "write node<TAB>score for every node", .modes = 0},
@@ -166,12 +154,6 @@ static int parse_args(int argc, char **argv, pr_args *a)
         return cli_error(EXIT_USAGE, cmd, "give exactly one of GRAPH or --rmat SCALE (see kiln pagerank --help)");
     if ((code = cli_check_mode(&c, a->graph ? FILE_MODE : RMAT_MODE, a->graph ? "a graph file" : "--rmat")) != 0)
         return code;
-    const char *why = NULL;
-    if (damping && ((why = parse_double(damping, &a->opt.damping)) != NULL || a->opt.damping < 0 || a->opt.damping >= 1))
-        return cli_error(EXIT_USAGE, cmd, "bad --damping '%s': %s (expected 0 <= d < 1)", damping,
-                         why ? why : "out of range");
-    if (tol && ((why = parse_double(tol, &a->opt.tol)) != NULL || a->opt.tol < 0))
-        return cli_error(EXIT_USAGE, cmd, "bad --tol '%s': %s (expected a number >= 0)", tol, why ? why : "negative");
     static const char *const formats[] = {"auto", "snap", "mtx", "csr"};
     static const int format_ids[] = {KILN_GRAPH_AUTO, KILN_GRAPH_SNAP, KILN_GRAPH_MTX, KILN_GRAPH_CSR};
     int v = KILN_GRAPH_AUTO;

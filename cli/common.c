@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -68,13 +69,24 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
-int cli_parse_seconds(const char *s, double max, double *out)
+const char *cli_parse_real(const char *s, double *out)
 {
-    if (!s || !*s) return -1;
+    if (!s || !*s) return "empty";
+    /* strtod skips leading space and reads "nan": neither is a number a user means */
+    if (isspace((unsigned char)*s)) return "not a number";
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v <= 0 || v > max) return -1;
+    if (end == s || *end || isnan(v)) return "not a number";
+    if (isinf(v) || (errno == ERANGE && fabs(v) >= 1)) return "too large";
+    *out = v;
+    return NULL;
+}
+
+int cli_parse_seconds(const char *s, double max, double *out)
+{
+    double v;
+    if (cli_parse_real(s, &v) || !(v > 0 && v <= max)) return -1;
     *out = v;
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "opts.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,24 @@ static void help(const cli_command *c)
     if (c->notes) fputs(c->notes, stdout);
 }
 
+/* An OPT_REAL value: "bad --damping 'x': not a number (expected 0 <= D < 1)". 0 or the exit code. */
+static int store_real(const cli_command *c, cli_option *o, const char *v)
+{
+    double x = 0;
+    const char *why = cli_parse_real(v, &x);
+    if (!why && (x < o->min || x > o->max || (o->below_max && x == o->max)))
+        why = x < 0 && o->min == 0 ? "negative" : "out of range";
+    if (why) {
+        char want[96];
+        if (isinf(o->max)) snprintf(want, sizeof want, "a number >= %g", o->min);
+        else snprintf(want, sizeof want, "%g <= %s %s %g", o->min, o->value, o->below_max ? "<" : "<=", o->max);
+        return cli_error(EXIT_USAGE, c->name, "bad %s '%s': %s (expected %s)", o->name, v, why, want);
+    }
+    *(double *)o->dest = x;
+    o->given++;
+    return 0;
+}
+
 /* Stores v (the value given to o) where o says. 0 or the exit code. */
 static int store(const cli_command *c, cli_option *o, const char *v)
 {
@@ -81,6 +100,7 @@ static int store(const cli_command *c, cli_option *o, const char *v)
         *(uint64_t *)o->dest = u;
         break;
     }
+    case OPT_REAL: return store_real(c, o, v);
     case OPT_SECONDS:
         if (cli_parse_seconds(v, (double)o->hi, (double *)o->dest) != 0)
             return cli_error(EXIT_USAGE, c->name, "bad %s '%s' (expected seconds > 0, at most %llu)", o->name, v,
