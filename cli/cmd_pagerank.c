@@ -18,7 +18,7 @@
 typedef struct pr_args {
     const char *graph, *output, *save_csr, *device;
     const char *personalization, *nstart, *dangling; /* vector files, or NULL */
-    int rmat_scale, edge_factor, top, reorder, repeat, threads;
+    int rmat_scale, edge_factor, top, threads;
     cli_output out;
     uint64_t seed;
     unsigned flags;
@@ -115,11 +115,12 @@ static int parse_args(int argc, char **argv, pr_args *a)
         {"--dangling", OPT_STR, &a->dangling, "FILE", "where dangling nodes' rank goes, same format (default the personalization)",
          .modes = 0},
         {"--nstart", OPT_STR, &a->nstart, "FILE", "starting vector, same format (default uniform)", .modes = 0},
-        {"--damping", OPT_REAL, &a->opt.damping, "D", "damping factor, 0 <= D < 1 (default 0.85)", .modes = 0, .min = 0,
+        {"--damping", OPT_REAL, &a->opt.damping, "D", "damping factor, 0 <= D < 1 (default " CLI_STR(KILN_PAGERANK_DAMPING_DEFAULT) ")", .modes = 0, .min = 0,
          .max = 1, .below_max = 1},
-        {"--tol", OPT_REAL, &a->opt.tol, "T", "L1 tolerance per node (default 1e-6; 0 runs --max-iter iterations)",
+        {"--tol", OPT_REAL, &a->opt.tol, "T", "L1 tolerance per node (default " CLI_STR(KILN_PAGERANK_TOL_DEFAULT) "; 0 runs --max-iter iterations)",
          .modes = 0, .min = 0, .max = INFINITY},
-        {"--max-iter", OPT_U64, &max_iter, "N", "most iterations (default 100)", .lo = 1, .hi = 100000000},
+        {"--max-iter", OPT_U64, &max_iter, "N", "most iterations (default " CLI_STR(KILN_PAGERANK_MAX_ITER_DEFAULT) ")", .lo = 1,
+         .hi = KILN_PAGERANK_MAX_ITER_LIMIT},
         {"--top", OPT_U64, &top, "K", "print rank<TAB>node<TAB>score of the K best", .hi = 0x7fffffff},
         {"--output", OPT_STR, &a->output, "FILE", "write node<TAB>score for every node", .modes = 0},
         {"--save-csr", OPT_STR, &a->save_csr, "FILE", "write the graph as a CSR cache", .modes = 0},
@@ -175,10 +176,8 @@ static int parse_args(int argc, char **argv, pr_args *a)
     a->top = cli_given(&c, "--top") ? (int)top : -1;
     a->flags = (undirected ? KILN_GRAPH_UNDIRECTED : 0u) | (drop ? KILN_GRAPH_DROP_SELF_LOOPS : 0u) |
                (weighted ? KILN_GRAPH_WEIGHTED : 0u);
-    a->reorder = !no_reorder;
-    a->repeat = (int)repeat;
-    a->opt.reorder = a->reorder;
-    a->opt.repeat = a->repeat;
+    a->opt.reorder = !no_reorder;
+    a->opt.repeat = (int)repeat;
     if (a->top < 0 && !a->output && !a->out.json) a->top = 10;
     return 0;
 }
@@ -390,7 +389,7 @@ int cmd_pagerank(int argc, char **argv)
         json_bool("built_on_gpu", info.built_on_gpu);
         json_num("setup_seconds", res.setup_seconds, "%.6f");
         json_num("verify_residual", res.verify_residual, "%.6e");
-        json_bool("reorder", a.reorder);
+        json_bool("reorder", a.opt.reorder);
         json_str("kernel", kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA     ? "cpu"
                            : res.kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
                            : res.kernel == KILN_PR_KERNEL_PARTS   ? "parts"
@@ -409,7 +408,7 @@ int cmd_pagerank(int argc, char **argv)
             }
             json_close();
         }
-        json_int("repeat", a.repeat);
+        json_int("repeat", a.opt.repeat);
         json_bool("weighted", (a.flags & KILN_GRAPH_WEIGHTED) != 0);
         json_str("personalization", a.personalization);
         json_str("dangling", a.dangling);
