@@ -50,7 +50,8 @@ want=$("$kiln" pagerank "$graph" --damping 0 --top 3 --device cpu 2>/dev/null)
 got=$("$kiln" pagerank "$graph" --damping 1e-320 --top 3 --device cpu 2>"$tmp/err")
 code=$?
 [ "$code" = 0 ] && same_ranks "$got" "$want" && ok || bad "--damping 1e-320: exit $code, $(cat "$tmp/err")"
-# OPTION=VALUE:why; each refused in one line naming the option, its value and the range (cli/opts.c, OPT_REAL)
+# OPTION=VALUE:why; each refused in one line naming the option, its value and the range
+# (cli/common/opts.c, OPT_REAL)
 for c in "--damping=abc:not a number" "--damping=1e400:too large" "--damping=1:out of range" "--tol=-1:negative" \
     "--tol=x:not a number" "--damping=nan:not a number" "--damping=inf:too large" "--damping=1.5:out of range" \
     "--damping=-0.5:negative" "--damping=0.5x:not a number" "--damping= 0.5:not a number" "--damping=:empty" \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The option parser of every command (cli/opts.c): unknown options, missing values, conflicting
+# The option parser of every command (cli/common/opts.c): unknown options, missing values, conflicting
 # options and options that do not apply to the chosen mode exit 2 with exactly one line on
 # stderr naming the problem; --help lists every option of the command's table.
 # Usage: test_cli_opts.sh KILN DATA_DIR

@@ -3,9 +3,9 @@
 #include <math.h>
 
 #include "check.h"
-#include "cli.h"
+#include "common/cli.h"
 #include "kiln.h"
-#include "tune_cache.h"
+#include "tune/tune_cache.h"
 
 static const char genesis[] =
     "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3"
