@@ -51,7 +51,12 @@ usage_error "zero" "$kiln" mine --header "$genesis" --target 0000000000000000000
 usage_error "zero target" "$kiln" mine --header "$genesis" --bits 00000000 --device cpu
 usage_error "not both" "$kiln" mine --header "$genesis" --bits 1d00ffff --target 00ff
 usage_error "--header does not apply to pool mining" "$kiln" mine --pool stratum+tcp://127.0.0.1:1 --user u --header "$genesis"
-usage_error "--user does not apply to solo mining" "$kiln" mine --header "$genesis" --user u
+usage_error "--user does not apply to header mining" "$kiln" mine --header "$genesis" --user u
+usage_error "--rpc-poll does not apply to header mining" "$kiln" mine --demo --rpc-poll 3
+usage_error "--work-nonces does not apply to solo mining against a node" "$kiln" mine --rpc http://127.0.0.1:1 \
+    --coinbase-addr 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 --work-nonces 5
+usage_error "--all does not apply to pool mining" "$kiln" mine -o stratum+tcp://127.0.0.1:1 -u u --all
+usage_error "--stats-interval does not apply to header mining" "$kiln" mine --demo --stats-interval 5
 usage_error "--seed does not apply to a graph file" "$kiln" pagerank g.txt --seed 3
 usage_error "too many arguments" "$kiln" pagerank a.txt b.txt
 usage_error "bad --gpu-kernel 'fast' (expected auto, grid or cluster)" "$kiln" pagerank --rmat 4 --gpu-kernel fast

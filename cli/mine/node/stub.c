@@ -1,11 +1,11 @@
-/* Built without libcurl or libjansson: solo mining is refused with the reason. */
-#include "solo.h"
+/* Built without libcurl or libjansson: node mining is refused with the reason. */
+#include "node.h"
 
 #include "common/cli.h"
 
-int solo_main(const solo_args *a)
+int node_main(const mine_run *run, const node_args *a)
 {
-    (void)a;
+    (void)run, (void)a;
     return cli_error(EXIT_USAGE, "mine", "--rpc needs libcurl and libjansson, and kiln was built without them "
                                          "(install libcurl4-openssl-dev and libjansson-dev, then rebuild)");
 }

@@ -29,7 +29,7 @@ static int utf8_ok(const char *s)
     return 1;
 }
 
-/* "devices" of the --json summary: as dev_stats_json_out writes it for solo mining. */
+/* "devices" of the --json summary: as dev_stats_json_out writes it for header and node mining. */
 static json_t *devices_json(const dev_stats *ds, uint64_t total)
 {
     json_t *a = json_pack("[]"); /* not json_array(): cli/common/json_out.c takes that name in this program */
@@ -102,7 +102,7 @@ static void summary(const miner *m, const pool_client *c, const pool_stats *s, c
          (unsigned long long)s->blocks, (unsigned long long)s->reconnects);
 }
 
-int pool_main(const pool_args *a)
+int pool_main(const mine_run *run, const pool_args *a)
 {
     const char *cmd = "mine";
     static pool_opts po;
@@ -133,22 +133,22 @@ int pool_main(const pool_args *a)
         if (!(po.tls = pool_tls_new(a->cafile, !a->no_verify, err, sizeof err)))
             return cli_error(EXIT_USAGE, cmd, "%s", err);
     }
-    mo.algo = (kiln_algo)a->algo->search_algo;
-    mo.duration = a->duration;
-    mo.stats_interval = a->stats_interval;
+    mo.algo = (kiln_algo)run->algo->search_algo;
+    mo.duration = run->duration;
+    mo.stats_interval = run->stats_interval;
     mo.work_nonces = a->work_nonces;
     mo.offline_mining_s = 120;
-    mo.temp_limit = a->temp_limit;
-    const char *algo_s = a->algo->name;
-    int json = a->json;
+    mo.temp_limit = run->temp_limit;
+    const char *algo_s = run->algo->name;
+    int json = run->json;
 
     int code;
-    kiln_ctx *ctx = cli_open(cmd, a->device, (int)a->threads, &code);
+    kiln_ctx *ctx = cli_open(cmd, run->device, (int)run->threads, &code);
     if (!ctx) {
         pool_tls_free(po.tls);
         return code;
     }
-    tune_cache_apply(ctx, a->algo, KILN_KIND_SEARCH, NULL);
+    tune_cache_apply(ctx, run->algo, KILN_KIND_SEARCH, NULL);
     /* open the device and measure it now: a failure shows before any pool is contacted, the
      * start-up time does not count as mining time, and the share-rate bound holds from the start */
     double rate = 0;

@@ -4,21 +4,17 @@
 
 #include <stdint.h>
 
-#include "kiln.h"
+#include "mine/mine.h"
 
 #define POOL_ARGS_MAX_URLS 8
 
-/* What `kiln mine` parsed for pool mode (cli/mine/cmd_mine.c holds the option table). */
+/* What pool mining alone takes; the device and the run are mine_run's (mine/mine.h). */
 typedef struct pool_args {
     const char *urls[POOL_ARGS_MAX_URLS]; /* tried in order (failover) */
     int nurls;
     const char *user, *pass;
-    const kiln_workload *algo;
-    const char *device;
-    uint64_t threads, work_nonces;
-    double duration, stats_interval; /* duration 0: until a signal */
-    int json, no_version_rolling;
-    double temp_limit; /* --temp-limit (degrees C); 0: none */
+    uint64_t work_nonces;
+    int no_version_rolling;
     const char *cafile; /* TLS pools: CA certificates to trust instead of the system's */
     int no_verify; /* TLS pools: accept any certificate (warned about) */
     int retries; /* --retries N; -1 (not given): a pool that does not answer is retried for the whole run */
@@ -34,6 +30,6 @@ int pool_config_read(const char *cmd, const char *path, const char **keys, const
 void pool_config_free(void *hold);
 
 /* Runs pool mining; returns the exit code. Built without libjansson it says so and returns 2. */
-int pool_main(const pool_args *a);
+int pool_main(const mine_run *run, const pool_args *a);
 
 #endif

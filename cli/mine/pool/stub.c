@@ -2,9 +2,9 @@
 #include "common/cli.h"
 #include "pool.h"
 
-int pool_main(const pool_args *a)
+int pool_main(const mine_run *run, const pool_args *a)
 {
-    (void)a;
+    (void)run, (void)a;
     return cli_error(EXIT_USAGE, "mine", "built without pool support (install libjansson-dev and rebuild)");
 }
 

@@ -1,10 +1,10 @@
-/* The solo-mining loop: a template from the node, a coinbase paying the address, a header, and
- * kiln_scan over the template's nonce range on the context's device; each extranonce gives a new
- * Merkle root when the range is exhausted. A second thread keeps a longpoll open (BIP 22) or polls
- * the node and hands any new template over; the scan's progress callback sees it after the launch
- * in flight, so a new block switches work within one launch. Every block found is submitted and
- * the node's answer printed. */
-#include "solo.h"
+/* The node-mining loop (solo mining against a node): a template from the node, a coinbase paying
+ * the address, a header, and kiln_scan over the template's nonce range on the context's device;
+ * each extranonce gives a new Merkle root when the range is exhausted. A second thread keeps a
+ * longpoll open (BIP 22) or polls the node and hands any new template over; the scan's progress
+ * callback sees it after the launch in flight, so a new block switches work within one launch.
+ * Every block found is submitted and the node's answer printed. */
+#include "node.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -103,7 +103,8 @@ static void *feed_thread(void *arg)
 }
 
 typedef struct miner {
-    const solo_args *a;
+    const mine_run *run;
+    const node_args *a;
     kiln_ctx *ctx;
     rpc_conn *conn;
     feed f;
@@ -162,7 +163,7 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
 static void stats(miner *m, uint64_t in_scan)
 {
     double now = cli_now();
-    if (m->a->stats_interval <= 0 || now - m->stats_at < m->a->stats_interval) return;
+    if (m->run->stats_interval <= 0 || now - m->stats_at < m->run->stats_interval) return;
     uint64_t total = m->hashes + in_scan;
     char rate[32];
     format_rate((double)(total - m->stats_hashes) / (now - m->stats_at), "H/s", rate, sizeof rate);
@@ -242,7 +243,7 @@ static int fetch(miner *m, const char *how, int *code)
     uint64_t request = ++m->f.requests;
     pthread_mutex_unlock(&m->f.mu);
     int r = rpc_call(m->conn, "getblocktemplate", params, 60, &res, err, sizeof err);
-    const char *note = r != 0 && m->a->algo->search_algo == KILN_ALGO_SCRYPT && strstr(err, "mweb")
+    const char *note = r != 0 && m->run->algo->search_algo == KILN_ALGO_SCRYPT && strstr(err, "mweb")
                            ? " (Litecoin with MWEB active: kiln cannot build MWEB blocks, see docs/MINING.md)"
                            : "";
     if (r == 0) {
@@ -359,7 +360,8 @@ static void wait_for_work(miner *m)
 
 static int mine(miner *m)
 {
-    const solo_args *a = m->a;
+    const mine_run *run = m->run;
+    const node_args *a = m->a;
     uint64_t en = 0;
     int code = EXIT_OK;
     for (;;) {
@@ -388,7 +390,7 @@ static int mine(miner *m)
         size_t cb_len = 0;
         kiln_scan_job job;
         memset(&job, 0, sizeof job);
-        job.algo = (kiln_algo)a->algo->search_algo;
+        job.algo = (kiln_algo)run->algo->search_algo;
         if (build(m, en, job.header, cb, &cb_len) != 0) {
             code = cli_error(EXIT_USAGE, CMD, "the coinbase does not fit (coinbaseaux or the address is too long)");
             break;
@@ -431,14 +433,15 @@ static int mine(miner *m)
     return code;
 }
 
-int solo_main(const solo_args *a)
+int node_main(const mine_run *run, const node_args *a)
 {
     int code = EXIT_OK;
     miner *m = calloc(1, sizeof *m);
     if (!m) return cli_error(EXIT_DEVICE, CMD, "out of memory");
+    m->run = run;
     m->a = a;
     pthread_mutex_init(&m->f.mu, NULL);
-    const int scrypt = a->algo->search_algo == KILN_ALGO_SCRYPT;
+    const int scrypt = run->algo->search_algo == KILN_ALGO_SCRYPT;
     /* Litecoin's MWEB rule is not offered: kiln cannot build the extension block */
     m->rules_param = "\"rules\":[\"segwit\"],\"capabilities\":[\"longpoll\"]";
     char err[512];
@@ -469,10 +472,10 @@ int solo_main(const solo_args *a)
         goto out;
     }
     if (!(m->ctx = cli_ctx_new(CMD, &code))) goto out;
-    if ((code = cli_device(CMD, m->ctx, a->device, (int)a->threads)) != 0) goto out;
+    if ((code = cli_device(CMD, m->ctx, run->device, (int)run->threads)) != 0) goto out;
     if (fetch(m, "first", &code) != 0) goto out;
-    fprintf(stderr, "kiln mine: solo mining %s on %s (chain %s), paying %s (%s), on %s\n", a->algo->name, a->url, chain_s,
-            a->addr, addr_type_name(m->payout.type), kiln_ctx_device_name(m->ctx));
+    fprintf(stderr, "kiln mine: solo mining %s on %s (chain %s), paying %s (%s), on %s\n", run->algo->name, a->url,
+            chain_s, a->addr, addr_type_name(m->payout.type), kiln_ctx_device_name(m->ctx));
     if (!(m->f.conn = rpc_open(&auth, err, sizeof err))) {
         code = cli_error(EXIT_DEVICE, CMD, "%s", err);
         goto out;
@@ -486,18 +489,18 @@ int solo_main(const solo_args *a)
         goto out;
     }
     th_started = 1;
-    if (a->duration > 0) m->deadline = cli_now() + a->duration;
+    if (run->duration > 0) m->deadline = cli_now() + run->duration;
     m->stats_at = cli_now();
-    dev_stats_init(&m->ds, m->ctx, a->temp_limit, health_log_mine);
+    dev_stats_init(&m->ds, m->ctx, run->temp_limit, health_log_mine);
     m->snap.started = cli_now();
     snprintf(m->snap.mode, sizeof m->snap.mode, "solo");
-    snprintf(m->snap.algo, sizeof m->snap.algo, "%s", a->algo->name);
+    snprintf(m->snap.algo, sizeof m->snap.algo, "%s", run->algo->name);
     snprintf(m->snap.source, sizeof m->snap.source, "%s", a->url);
     m->snap.online = 1;
-    m->snap.temp_limit = a->temp_limit;
+    m->snap.temp_limit = run->temp_limit;
     publish(m, 0, m->snap.started);
     json_object(NULL);
-    json_str("algo", a->algo->name);
+    json_str("algo", run->algo->name);
     json_str("device", kiln_ctx_device_name(m->ctx));
     json_str("node", a->url);
     json_str("chain", chain_s);
