@@ -79,6 +79,27 @@ static int store_real(const cli_command *c, cli_option *o, const char *v)
     return 0;
 }
 
+/* An OPT_CHOICE value: a word of o->value, "bad --format 'x' (expected auto, snap, mtx or csr)"
+ * otherwise. 0 or the exit code. */
+static int store_choice(const cli_command *c, cli_option *o, const char *v)
+{
+    char list[256] = "";
+    const char *w = o->value;
+    for (int i = 0; *w; i++) {
+        size_t n = strcspn(w, "|");
+        if (strlen(v) == n && strncmp(v, w, n) == 0) {
+            *(int *)o->dest = o->choices ? o->choices[i] : i;
+            o->given++;
+            return 0;
+        }
+        size_t used = strlen(list);
+        const int last = w[n] == '\0';
+        snprintf(list + used, sizeof list - used, "%s%.*s", i == 0 ? "" : last ? " or " : ", ", (int)n, w);
+        w += n + !last;
+    }
+    return cli_error(EXIT_USAGE, c->name, "bad %s '%s' (expected %s)", o->name, v, list);
+}
+
 /* Stores v (the value given to o) where o says. 0 or the exit code. */
 static int store(const cli_command *c, cli_option *o, const char *v)
 {
@@ -101,6 +122,7 @@ static int store(const cli_command *c, cli_option *o, const char *v)
         break;
     }
     case OPT_REAL: return store_real(c, o, v);
+    case OPT_CHOICE: return store_choice(c, o, v);
     case OPT_SECONDS:
         if (cli_parse_seconds(v, (double)o->hi, (double *)o->dest) != 0)
             return cli_error(EXIT_USAGE, c->name, "bad %s '%s' (expected seconds > 0, at most %llu)", o->name, v,

@@ -15,6 +15,7 @@ typedef enum opt_kind {
     OPT_U64, /* uint64_t in lo..hi (decimal or 0x-hex) */
     OPT_SECONDS, /* double, > 0 and <= hi */
     OPT_REAL, /* double, finite, min <= v <= max (v < max with .below_max); max INFINITY: no maximum */
+    OPT_CHOICE, /* int: one of the words of `value` ("auto|grid|cluster"), stored as choices[i] (NULL: i) */
     OPT_DEVICE, /* const char *, opened by cli_open */
     OPT_ALGO, /* const char *, a name of the registry (kinds; bench/tune names when `bench`) */
     OPT_LIST, /* const char *[hi]: repeatable */
@@ -32,6 +33,7 @@ typedef struct cli_option {
     uint64_t lo, hi; /* OPT_U64 range, OPT_SECONDS / OPT_LIST maximum */
     double min, max; /* OPT_REAL range */
     int below_max; /* OPT_REAL: max itself is out of range (a damping factor is < 1) */
+    const int *choices; /* OPT_CHOICE: the value of each word, in order, or NULL: its index */
     unsigned kinds; /* OPT_ALGO: kiln_kind bits listed in --help */
     int bench; /* OPT_ALGO: list bench (1) or tune (2) names */
     int gpu_only; /* applies to GPU devices only */
