@@ -60,6 +60,10 @@ usage_error "--stats-interval does not apply to header mining" "$kiln" mine --de
 usage_error "--seed does not apply to a graph file" "$kiln" pagerank g.txt --seed 3
 usage_error "too many arguments" "$kiln" pagerank a.txt b.txt
 usage_error "bad --gpu-kernel 'fast' (expected auto, grid or cluster)" "$kiln" pagerank --rmat 4 --gpu-kernel fast
+# a choice is one of the words of the table's value, whole ("float" is no prefix of one, "" none)
+usage_error "bad --precision 'float' (expected float32 or float64)" "$kiln" pagerank --rmat 4 --precision float
+usage_error "bad --format '' (expected auto, snap, mtx or csr)" "$kiln" pagerank g.txt --format ''
+usage_error "bad --format 'snapx' (expected auto, snap, mtx or csr)" "$kiln" pagerank g.txt --format=snapx
 
 # --help: exit 0 and every option of the command (its table) listed, the pool's in mine's
 help_lists() {
