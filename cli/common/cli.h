@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "common/printf_attr.h"
 #include "kiln.h"
 
 enum {
@@ -18,11 +19,7 @@ enum {
 #define CLI_STR_(x) #x
 
 /* Prints "kiln <cmd>: <message>" on stderr and returns code. */
-int cli_error(int code, const char *cmd, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+int cli_error(int code, const char *cmd, const char *fmt, ...) CLI_PRINTF(3, 4);
 
 /* Exit code for a library status. */
 int cli_exit_for(kiln_status st);

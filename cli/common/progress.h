@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "common/printf_attr.h"
 #include "kiln.h"
 
 #define PROGRESS_DELAY_S 0.25 /* nothing is drawn before the job has run this long */
@@ -27,17 +28,9 @@ void progress_attach(kiln_ctx *ctx);
 /* The task the line names, printf-style ("bench: 2 of 9, sha256d"), and its clock started; with
  * `detail` the library's reports follow it ("...: scan 1.2 G of 4.3 G nonces, ..."), without it
  * the time spent on the task does. NULL: no task. */
-void progress_task(int detail, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void progress_task(int detail, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* Draws the task and this text (printf-style) when a drawing is due; cheap when none is. */
-void progress_show(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+void progress_show(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* 1 when progress_show would draw now: lets a caller skip building its text. */
 int progress_due(void);
 /* Erases the line if one is up (before other output on the terminal). */

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "common/printf_attr.h"
 #include "kiln.h"
 #include "tune_cache.h"
 
@@ -32,23 +33,11 @@ typedef struct tune_row {
     char text[512];
     int used;
 } tune_row;
-void tune_row_start(tune_row *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void tune_row_add(tune_row *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void tune_row_start(tune_row *r, const char *fmt, ...) CLI_PRINTF(2, 3);
+void tune_row_add(tune_row *r, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* Ends the row with its newline. */
 void tune_row_print(tune_row *r);
 /* Names the shape measured next on the progress line: "tune: shape i of n, <what>". */
-void tune_shape(int i, int n, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+void tune_shape(int i, int n, const char *fmt, ...) CLI_PRINTF(3, 4);
 
 #endif

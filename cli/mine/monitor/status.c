@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/printf_attr.h"
+
 json_t *status_health_json(const kiln_health *h)
 {
     json_t *o = json_pack("{s:s}", "source", h->source);
@@ -60,11 +62,7 @@ typedef struct buf {
     int failed;
 } buf;
 
-static void add(buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+static void add(buf *b, const char *fmt, ...) CLI_PRINTF(2, 3);
 static void add(buf *b, const char *fmt, ...)
 {
     for (;;) {

@@ -10,15 +10,13 @@
 
 #include <stddef.h>
 
+#include "common/printf_attr.h"
+
 #define LOG_WINDOW_S 10.0
 #define LOG_BURST 20
 
 void log_start(double t0);
-void plog(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+void plog(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Reports the suppressed lines of every call site whose window has ended (all of them: log_flush). */
 void log_tick(void);
 void log_flush(void);
