@@ -162,33 +162,34 @@ int tls_handshake(tls_session *s, short *events, char *err, size_t errlen)
     return -1;
 }
 
-long tls_read(tls_session *s, void *buf, size_t n, short *events, char *err, size_t errlen)
+/* One SSL_read_ex into rd, or SSL_write_ex of wr when rd is NULL: the bytes moved, -2 with
+ * *events to wait for, 0 the pool's clean end (a read), -1 an error described in err. A write
+ * that finds the connection closed is an error: the line it carried is lost. */
+static long transfer(SSL *ssl, void *rd, const void *wr, size_t n, short *events, char *err, size_t errlen)
 {
-    SSL *ssl = (SSL *)s;
-    size_t got = 0;
+    size_t moved = 0;
     ERR_clear_error();
     errno = 0;
-    int rc = SSL_read_ex(ssl, buf, n, &got);
-    if (rc == 1) return (long)got;
+    int rc = rd ? SSL_read_ex(ssl, rd, n, &moved) : SSL_write_ex(ssl, wr, n, &moved);
+    if (rc == 1) return (long)moved;
     char why[200];
     int r = classify(ssl, rc, events, why, sizeof why);
+    if (r == 0 && !rd) {
+        snprintf(why, sizeof why, "connection closed by the pool");
+        r = -1;
+    }
     if (r == -1) snprintf(err, errlen, "TLS: %s", why);
     return r;
 }
 
+long tls_read(tls_session *s, void *buf, size_t n, short *events, char *err, size_t errlen)
+{
+    return transfer((SSL *)s, buf, NULL, n, events, err, errlen);
+}
+
 long tls_write(tls_session *s, const void *buf, size_t n, short *events, char *err, size_t errlen)
 {
-    SSL *ssl = (SSL *)s;
-    size_t put = 0;
-    ERR_clear_error();
-    errno = 0;
-    int rc = SSL_write_ex(ssl, buf, n, &put);
-    if (rc == 1) return (long)put;
-    char why[200];
-    int r = classify(ssl, rc, events, why, sizeof why);
-    if (r == 0) snprintf(why, sizeof why, "connection closed by the pool");
-    if (r != -2) snprintf(err, errlen, "TLS: %s", why);
-    return r == -2 ? -2 : -1;
+    return transfer((SSL *)s, NULL, buf, n, events, err, errlen);
 }
 
 size_t tls_pending(const tls_session *s) { return (size_t)SSL_pending((const SSL *)s); }
