@@ -64,6 +64,9 @@ usage_error "bad --gpu-kernel 'fast' (expected auto, grid or cluster)" "$kiln" p
 usage_error "bad --precision 'float' (expected float32 or float64)" "$kiln" pagerank --rmat 4 --precision float
 usage_error "bad --format '' (expected auto, snap, mtx or csr)" "$kiln" pagerank g.txt --format ''
 usage_error "bad --format 'snapx' (expected auto, snap, mtx or csr)" "$kiln" pagerank g.txt --format=snapx
+usage_error "bad --method 'fast' (expected levels, subtrees, auto or all)" "$kiln" bench --algo merkle-sha256d --method fast
+usage_error "bad --method 'all' (expected auto, levels or subtrees)" "$kiln" merkle --leaves g.txt --method all
+usage_error "bad --leaves '1' (2^N with N <= 40, or a count >= 2)" "$kiln" tune --algo merkle-sha256d --leaves 1
 
 # --help: exit 0 and every option of the command (its table) listed, the pool's in mine's
 help_lists() {

@@ -29,11 +29,12 @@ static bench_fn routine(kiln_kind kind)
 int cmd_bench(int argc, char **argv)
 {
     const char *cmd = "bench", *algo_s = "all", *device = "auto", *layout_s = NULL, *leaves_s = "2^20";
-    const char *method_s = "all";
+    int method = -1; /* -1: all */
     bench_args a;
     memset(&a, 0, sizeof a);
     a.size = 32;
-    uint64_t threads = 0, N = 16384, r = 8, p = 1;
+    uint64_t threads = 0;
+    cli_scrypt_cost cost = CLI_SCRYPT_COST_DEFAULT;
     const unsigned KDF = KILN_KIND_KDF, TREE = KILN_KIND_TREE;
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
@@ -53,12 +54,10 @@ int cmd_bench(int argc, char **argv)
          .modes = KILN_KIND_PERMUTATION, .gpu_only = 1},
         {"--in-registers", OPT_FLAG, &a.in_registers, NULL, "permutation: 16 per state load and store",
          .modes = KILN_KIND_PERMUTATION, .gpu_only = 1},
-        {"-N", OPT_U64, &N, "n", "key derivation cost N (default 16384)", .modes = KDF, .hi = UINT64_MAX},
-        {"-r", OPT_U64, &r, "r", "key derivation block size r (default 8)", .modes = KDF, .hi = UINT32_MAX},
-        {"-p", OPT_U64, &p, "p", "key derivation parallelization p (default 1)", .modes = KDF, .hi = UINT32_MAX},
+        CLI_OPT_SCRYPT_COST(&cost, KDF),
         {"--leaves", OPT_STR, &leaves_s, "2^N|N", "tree leaves (default 2^20)", .modes = TREE},
-        {"--method", OPT_STR, &method_s, "levels|subtrees|auto|all", "tree build methods (default all)", .modes = TREE,
-         .gpu_only = 1},
+        {"--method", OPT_CHOICE, &method, "levels|subtrees|auto|all", "tree build methods (default all)", .modes = TREE,
+         .gpu_only = 1, .choices = (const int[]){KILN_MERKLE_LEVELS, KILN_MERKLE_SUBTREES, KILN_MERKLE_AUTO, -1}},
         {"--k", OPT_U64, &a.k, "K", "tree levels per subtree launch", .modes = TREE, .lo = 1, .hi = 12, .gpu_only = 1},
         {"--threads-per-block", OPT_U64, &a.tpb, "T", "tree GPU threads per block", .modes = TREE, .hi = 1024,
          .gpu_only = 1},
@@ -84,15 +83,13 @@ int cmd_bench(int argc, char **argv)
     char what[80];
     snprintf(what, sizeof what, "--algo %s", algo_s);
     if ((code = cli_check_mode(&c, mode, what)) != 0) return json_end(code);
-    a.sp = (kiln_scrypt_params){N, (uint32_t)r, (uint32_t)p};
+    a.sp = cli_scrypt_params(&cost);
     if (layout_s && kiln_keccak_layout_from_name(NULL, layout_s, &a.layout) != KILN_OK)
         return json_end(
             cli_error(EXIT_USAGE, cmd, "unknown --layout '%s' (expected auto, thread, unrolled or lane)", layout_s));
-    if ((mode & TREE) && (merkle_cli_leaves(leaves_s, &a.leaves) != 0 || a.leaves < 2))
-        return json_end(cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s));
-    a.method_all = strcmp(method_s, "all") == 0;
-    if (!a.method_all && merkle_cli_method(method_s, &a.method) != 0)
-        return json_end(cli_error(EXIT_USAGE, cmd, "bad --method '%s' (levels, subtrees, auto or all)", method_s));
+    if ((mode & TREE) && (code = merkle_cli_leaves_opt(cmd, leaves_s, &a.leaves)) != 0) return json_end(code);
+    a.method_all = method < 0;
+    if (!a.method_all) a.method = (kiln_merkle_method)method;
 
     kiln_ctx *ctx = cli_open(cmd, device, (int)threads, &code);
     if (!ctx) return json_end(code);

@@ -14,10 +14,6 @@ enum {
     EXIT_DEVICE = 3, /* device or system failure */
 };
 
-/* A macro's value as a string literal: a help line names a default the library defines. */
-#define CLI_STR(x) CLI_STR_(x)
-#define CLI_STR_(x) #x
-
 /* Prints "kiln <cmd>: <message>" on stderr and returns code. */
 int cli_error(int code, const char *cmd, const char *fmt, ...) CLI_PRINTF(3, 4);
 

@@ -9,6 +9,10 @@
 
 #include "kiln.h"
 
+/* A macro's value as a string literal: a help line names a default defined elsewhere. */
+#define CLI_STR(x) CLI_STR_(x)
+#define CLI_STR_(x) #x
+
 typedef enum opt_kind {
     OPT_FLAG, /* int, set to 1 */
     OPT_STR, /* const char * */
@@ -65,6 +69,28 @@ typedef struct cli_output {
     {"--quiet", OPT_FLAG, &(out)->quiet, NULL, "no progress line on stderr", .modes = (modes_)},      \
     {"--progress", OPT_FLAG, &(out)->progress, NULL, "a progress line on stderr even when it is not a terminal", \
      .modes = (modes_)}
+
+/* scrypt's cost parameters, -N, -r and -p (kiln scrypt, and the key derivation of bench and tune),
+ * declared once with RFC 7914's example values as defaults (those of tune's cache). */
+typedef struct cli_scrypt_cost {
+    uint64_t N, r, p;
+} cli_scrypt_cost;
+#define CLI_SCRYPT_N 16384
+#define CLI_SCRYPT_R 8
+#define CLI_SCRYPT_P 1
+#define CLI_SCRYPT_COST_DEFAULT {CLI_SCRYPT_N, CLI_SCRYPT_R, CLI_SCRYPT_P}
+#define CLI_OPT_SCRYPT_COST(cost, modes_)                                                                    \
+    {"-N", OPT_U64, &(cost)->N, "n", "scrypt CPU/memory cost N, a power of two > 1 (default " CLI_STR(CLI_SCRYPT_N) ")", \
+     .modes = (modes_), .hi = UINT64_MAX},                                                                  \
+    {"-r", OPT_U64, &(cost)->r, "r", "scrypt block size r (default " CLI_STR(CLI_SCRYPT_R) ")", .modes = (modes_),     \
+     .hi = UINT32_MAX},                                                                                     \
+    {"-p", OPT_U64, &(cost)->p, "p", "scrypt parallelization p (default " CLI_STR(CLI_SCRYPT_P) ")", .modes = (modes_), \
+     .hi = UINT32_MAX}
+/* The parsed cost as the library takes it (the table bounds r and p to 32 bits). */
+static inline kiln_scrypt_params cli_scrypt_params(const cli_scrypt_cost *c)
+{
+    return (kiln_scrypt_params){c->N, (uint32_t)c->r, (uint32_t)c->p};
+}
 
 #define CLI_HELP (-1)
 #define CLI_COMMAND(name, usage, notes, opts) {name, usage, notes, opts, sizeof opts / sizeof opts[0], NULL, 0, 0}

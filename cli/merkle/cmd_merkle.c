@@ -224,7 +224,7 @@ int cmd_merkle(int argc, char **argv)
 {
     const char *cmd = "merkle", *algo_s = "sha256d", *leaves_s = NULL, *block_s = NULL, *proof_s = NULL;
     const char *verify_s = NULL, *leaf_s = NULL, *index_s = NULL, *count_s = NULL, *device = "auto";
-    const char *method_s = NULL, *pow_s = "sha256d";
+    int method = KILN_MERKLE_AUTO, pow = KILN_ALGO_SHA256D;
     uint64_t k = 0, tpb = 0, threads = 0;
     int whole = 0, graph = 0;
     cli_output out = {0, 0, 0};
@@ -232,8 +232,8 @@ int cmd_merkle(int argc, char **argv)
         {"--algo", OPT_ALGO, &algo_s, "A", "the merge (default sha256d)", .kinds = KILN_KIND_TREE},
         {"--leaves", OPT_STR, &leaves_s, "FILE", "one 64-hex-digit hash per line ('-' = stdin)", .modes = 0},
         {"--block", OPT_STR, &block_s, "RAWFILE", "a raw Bitcoin block: check its Merkle root and proof of work", .modes = 0},
-        {"--pow", OPT_STR, &pow_s, "sha256d|scrypt", "the block's proof of work (default sha256d; scrypt: Litecoin)",
-         .modes = BLOCK},
+        {"--pow", OPT_CHOICE, &pow, "sha256d|scrypt", "the block's proof of work (default sha256d; scrypt: Litecoin)",
+         .modes = BLOCK, .choices = (const int[]){KILN_ALGO_SHA256D, KILN_ALGO_SCRYPT}},
         {"--verify", OPT_STR, &verify_s, "PROOFFILE", "check a proof (as --proof prints it)", .modes = 0},
         {"--proof", OPT_STR, &proof_s, "INDEX", "print the root, then the siblings of leaf INDEX from the leaf level up",
          .modes = LEAVES | BLOCK},
@@ -244,8 +244,8 @@ int cmd_merkle(int argc, char **argv)
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to build the tree (default auto); a set builds a subtree on each GPU",
          .modes = LEAVES | BLOCK},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = LEAVES | BLOCK, .hi = 4096},
-        {"--method", OPT_STR, &method_s, "auto|levels|subtrees", "how the GPU builds the tree", .modes = LEAVES | BLOCK,
-         .gpu_only = 1},
+        {"--method", OPT_CHOICE, &method, "auto|levels|subtrees", "how the GPU builds the tree", .modes = LEAVES | BLOCK,
+         .gpu_only = 1, .choices = (const int[]){KILN_MERKLE_AUTO, KILN_MERKLE_LEVELS, KILN_MERKLE_SUBTREES}},
         {"--k", OPT_U64, &k, "K", "levels per launch of the subtree kernel", .modes = LEAVES | BLOCK, .lo = 1, .hi = 12,
          .gpu_only = 1},
         {"--threads-per-block", OPT_U64, &tpb, "T", "GPU threads per block", .modes = LEAVES | BLOCK, .hi = 1024,
@@ -278,15 +278,9 @@ int cmd_merkle(int argc, char **argv)
         return json_end(cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",
                                   kiln_merkle_algo_name(KILN_MERKLE_SHA256D), algo_s));
     if ((code = cli_exclusive(&c, "--proof", "--tree")) != 0) return json_end(code);
-    kiln_algo pow = KILN_ALGO_SHA256D;
-    if (strcmp(pow_s, "scrypt") == 0) pow = KILN_ALGO_SCRYPT;
-    else if (strcmp(pow_s, "sha256d") != 0)
-        return json_end(cli_error(EXIT_USAGE, cmd, "bad --pow '%s' (sha256d or scrypt)", pow_s));
     if ((code = cli_output_start(&c, &out)) != 0) return json_end(code);
 
-    kiln_merkle_opts opts_m = {KILN_MERKLE_AUTO, (int)k, (int)tpb, graph};
-    if (method_s && merkle_cli_method(method_s, &opts_m.method) != 0)
-        return json_end(cli_error(EXIT_USAGE, cmd, "bad --method '%s' (auto, levels or subtrees)", method_s));
+    kiln_merkle_opts opts_m = {(kiln_merkle_method)method, (int)k, (int)tpb, graph};
 
     kiln_ctx *ctx = cli_open(cmd, verify_s ? "cpu" : device, (int)threads, &code);
     if (!ctx) return json_end(code);
@@ -297,7 +291,7 @@ int cmd_merkle(int argc, char **argv)
     progress_attach(ctx);
     tune_cache_apply(ctx, w, KILN_KIND_TREE, &opts_m);
     if (verify_s) code = verify_mode(&a, ctx, verify_s, leaf_s, index_s, count_s);
-    else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole, pow);
+    else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole, (kiln_algo)pow);
     else {
         uint8_t *leaves = NULL, root[NODE];
         uint64_t n = 0;

@@ -23,13 +23,10 @@ int merkle_cli_leaves(const char *s, uint64_t *n)
     return 0;
 }
 
-int merkle_cli_method(const char *s, kiln_merkle_method *m)
+int merkle_cli_leaves_opt(const char *cmd, const char *s, uint64_t *n)
 {
-    if (strcmp(s, "levels") == 0) *m = KILN_MERKLE_LEVELS;
-    else if (strcmp(s, "subtrees") == 0) *m = KILN_MERKLE_SUBTREES;
-    else if (strcmp(s, "auto") == 0) *m = KILN_MERKLE_AUTO;
-    else return -1;
-    return 0;
+    if (merkle_cli_leaves(s, n) == 0 && *n >= 2) return 0;
+    return cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", s);
 }
 
 /* ---------------------------------------------------------------- kiln bench --algo merkle-* */

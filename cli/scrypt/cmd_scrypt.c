@@ -92,16 +92,15 @@ static uint8_t *salt_from_hex(kiln_ctx *ctx, const char *hex, size_t *len, int *
 int cmd_scrypt(int argc, char **argv)
 {
     const char *cmd = "scrypt", *password = NULL, *password_file = NULL, *salt_s = NULL, *salt_hex = NULL;
-    uint64_t N = 16384, r = 8, p = 1, len = 64, threads = 0;
+    uint64_t len = 64, threads = 0;
+    cli_scrypt_cost cost = CLI_SCRYPT_COST_DEFAULT;
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--password", OPT_STR, &password, "P", "the password's bytes", .modes = 0},
         {"--password-file", OPT_STR, &password_file, "F", "read the password from a file, exactly ('-' = stdin)", .modes = 0},
         {"--salt", OPT_STR, &salt_s, "S", "the salt's bytes", .modes = 0},
         {"--salt-hex", OPT_STR, &salt_hex, "H", "the salt in hex", .modes = 0},
-        {"-N", OPT_U64, &N, "n", "CPU/memory cost, a power of two > 1 (default 16384)", .hi = UINT64_MAX},
-        {"-r", OPT_U64, &r, "r", "block size (default 8)", .hi = UINT32_MAX},
-        {"-p", OPT_U64, &p, "p", "parallelization (default 1)", .hi = UINT32_MAX},
+        CLI_OPT_SCRYPT_COST(&cost, 0),
         {"--length", OPT_U64, &len, "L", "output bytes (default 64)", .hi = SIZE_MAX},
         {"--threads", OPT_U64, &threads, "T", "CPU threads for the p lanes (0: one per core)", .hi = 4096},
         CLI_OPT_JSON(&out, 0),
@@ -120,7 +119,7 @@ int cmd_scrypt(int argc, char **argv)
     kiln_ctx *ctx = cli_ctx_new(cmd, &code);
     if (!ctx) return json_end(code);
     progress_attach(ctx);
-    kiln_scrypt_params sp = {N, (uint32_t)r, (uint32_t)p};
+    kiln_scrypt_params sp = cli_scrypt_params(&cost);
     uint8_t *pw = NULL, *salt = NULL, *key = NULL;
     char *hex = NULL;
     size_t pw_len = 0, salt_len = 0;
@@ -168,9 +167,9 @@ int cmd_scrypt(int argc, char **argv)
     kiln_hex_encode(key, (size_t)len, 0, hex);
     if (out.json) {
         json_object(NULL);
-        json_u64("N", N);
-        json_u64("r", r);
-        json_u64("p", p);
+        json_u64("N", cost.N);
+        json_u64("r", cost.r);
+        json_u64("p", cost.p);
         json_u64("length", len);
         json_str("key", hex);
         json_num("seconds", seconds, "%.6f");

@@ -70,7 +70,9 @@ static int tune_one(kiln_ctx *ctx, tune_fn fn, const kiln_workload *w, kiln_kind
     progress_end();
     /* a sweep cut short caches nothing, even when the signal came after its last measurement */
     if (code == EXIT_OK && cli_interrupted()) code = cli_interrupt_exit(cmd);
-    if (code == EXIT_OK && custom) printf("not cached: the cache holds the batch KDF's shape for N=16384, r=8, p=1\n");
+    if (code == EXIT_OK && custom)
+        printf("not cached: the cache holds the batch KDF's shape for N=%d, r=%d, p=%d\n", CLI_SCRYPT_N, CLI_SCRYPT_R,
+               CLI_SCRYPT_P);
     else if (code == EXIT_OK && best.rate > 0) tune_cache_save(ctx, name, &best);
     return code;
 }
@@ -80,7 +82,7 @@ int cmd_tune(int argc, char **argv)
     const char *cmd = "tune", *algo_s = "sha256d", *device = "auto", *leaves_s = NULL;
     tune_args a;
     memset(&a, 0, sizeof a);
-    uint64_t N = 16384, r = 8, p = 1;
+    cli_scrypt_cost cost = CLI_SCRYPT_COST_DEFAULT;
     const unsigned KDF = KILN_KIND_KDF, TREE = KILN_KIND_TREE;
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
@@ -89,15 +91,13 @@ int cmd_tune(int argc, char **argv)
          "the GPU (default auto); a set: each GPU model in it once", .modes = 0},
         {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per shape (default 0.3; key derivation 3)",
          .modes = KILN_KIND_SEARCH | KDF, .hi = 60},
-        {"-N", OPT_U64, &N, "n", "key derivation cost N (default 16384; others are not cached)", .modes = KDF,
-         .hi = UINT64_MAX},
-        {"-r", OPT_U64, &r, "r", "key derivation block size r (default 8)", .modes = KDF, .hi = UINT32_MAX},
-        {"-p", OPT_U64, &p, "p", "key derivation parallelization p (default 1)", .modes = KDF, .hi = UINT32_MAX},
+        CLI_OPT_SCRYPT_COST(&cost, KDF),
         {"--leaves", OPT_STR, &leaves_s, "2^N|N", "tree leaves (default 2^22; Rescue Prime 2^20)", .modes = TREE},
         {"--reps", OPT_U64, &a.reps, "R", "trees built per shape (default 5)", .modes = TREE, .lo = 1, .hi = 100},
         CLI_OPT_PROGRESS(&out, 0),
     };
-    cli_command c = CLI_COMMAND(cmd, "[--algo A] [options]", NULL, opts);
+    cli_command c = CLI_COMMAND(cmd, "[--algo A] [options]",
+                                "A key derivation cost other than the defaults is measured, not cached.\n", opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return code == CLI_HELP ? EXIT_OK : code;
     if ((code = cli_output_start(&c, &out)) != 0) return code;
@@ -108,9 +108,8 @@ int cmd_tune(int argc, char **argv)
     kiln_workload_bench_name(w, kind, name, sizeof name);
     snprintf(what, sizeof what, "--algo %s", name);
     if ((code = cli_check_mode(&c, kind, what)) != 0) return code;
-    if (leaves_s && (merkle_cli_leaves(leaves_s, &a.leaves) != 0 || a.leaves < 2))
-        return cli_error(EXIT_USAGE, cmd, "bad --leaves '%s' (2^N with N <= 40, or a count >= 2)", leaves_s);
-    a.sp = (kiln_scrypt_params){N, (uint32_t)r, (uint32_t)p};
+    if (leaves_s && (code = merkle_cli_leaves_opt(cmd, leaves_s, &a.leaves)) != 0) return code;
+    a.sp = cli_scrypt_params(&cost);
     kiln_tune_axis axes[4];
     int naxes = kiln_workload_tune_axes(w, kind, axes);
     tune_fn fn = NULL;
