@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "commands.h"
-#include "interrupt.h"
+#include "common/cli.h"
+#include "common/commands.h"
+#include "common/interrupt.h"
 #include "kiln_git.h" /* KILN_GIT_DESCRIBE, written at build time (share/CMakeLists.txt) */
 
 /* Output that did not reach standard output is a failure whatever the command concluded, as in

@@ -5,7 +5,7 @@
 
 #include <ctype.h>
 
-#include "solo/addr.h"
+#include "mine/node/addr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* The check-list lines of kiln hash (cli/hash_lines.h) over any bytes:
+/* The check-list lines of kiln hash (cli/hash/hash_lines.h) over any bytes:
  *  - parsing any line, under each separator state, never reads or writes outside it, and what
  *    it accepts is well formed (an even run of hex digits, a nonempty name) and formats back to
  *    one line that parses to the same tag, digest and name;
@@ -8,7 +8,7 @@
  *    limit once, and keeps the lines after it. */
 #include "fuzz_util.h"
 
-#include "hash_lines.h"
+#include "hash/hash_lines.h"
 
 static const char *const tags[] = {NULL, "SHA256", "SHA3-256", "SHAKE-128", "KECCAK-256", "SHA2-256", "MD5"};
 

@@ -4,8 +4,8 @@
  * with the library's block parser to the same transactions, its root the tree of their txids. */
 #include "fuzz_util.h"
 
-#include "solo/coinbase.h"
-#include "solo/gbt.h"
+#include "mine/node/coinbase.h"
+#include "mine/node/gbt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
  * bytes after it change nothing), as the server reads them in pieces. */
 #include "fuzz_util.h"
 
-#include "monitor/http_request.h"
+#include "mine/monitor/http_request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

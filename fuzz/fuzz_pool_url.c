@@ -5,7 +5,7 @@
  * a refused one comes with a message naming the URL's form. */
 #include "fuzz_util.h"
 
-#include "pool/url.h"
+#include "mine/pool/url.h"
 
 static int same(const pool_url *a, const pool_url *b)
 {

@@ -13,9 +13,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "pool/client.h"
-#include "pool/log.h"
-#include "progress.h"
+#include "common/progress.h"
+#include "mine/pool/client.h"
+#include "mine/pool/log.h"
 
 static void drain(int fd)
 {

@@ -728,10 +728,12 @@ typedef enum kiln_pagerank_kernel {
     KILN_PR_KERNEL_PARTS = 3,
 } kiln_pagerank_kernel;
 
+/* PageRank's parameters, one struct for every entry point (the library checks it and hands it on,
+ * its vectors normalized, to the CPU and GPU code). */
 typedef struct kiln_pagerank_options {
     double damping; /* d in [0, 1) */
     double tol; /* stop when sum |x_k - x_{k-1}| < nodes * tol; 0 runs max_iter iterations */
-    int max_iter;
+    int max_iter; /* 1..KILN_PAGERANK_MAX_ITER_LIMIT */
     kiln_precision precision;
     int reorder; /* GPU: relabel vertices by descending in-degree for locality (1, default) */
     kiln_pagerank_kernel kernel; /* GPU: which iteration kernel (default auto) */
@@ -749,7 +751,14 @@ typedef struct kiln_pagerank_options {
     const double *dangling;
 } kiln_pagerank_options;
 
-/* damping 0.85, tol 1e-6, max_iter 100 (NetworkX's defaults), precision auto, reorder 1. */
+/* PageRank's defaults (NetworkX's), written once: kiln_pagerank_options_init sets them, and the
+ * command line's help and every layer below read these names. */
+#define KILN_PAGERANK_DAMPING_DEFAULT 0.85
+#define KILN_PAGERANK_TOL_DEFAULT 1e-6
+#define KILN_PAGERANK_MAX_ITER_DEFAULT 100
+#define KILN_PAGERANK_MAX_ITER_LIMIT 100000000 /* the most iterations kiln_pagerank accepts */
+
+/* The defaults above, precision auto, reorder 1, kernel auto, no vectors. */
 void kiln_pagerank_options_init(kiln_pagerank_options *opt);
 
 /* How the rank slices of PageRank's parts travel between them each pass. */

@@ -3,7 +3,7 @@
 #   - a gzip graph with bytes after its end is refused (exit 2, naming it), as gunzip warns and exits
 #     2; members one after another and zero padding are taken, as gunzip takes them;
 #   - --damping 1e-320 (a subnormal: in range) is taken as 0 is, and a refused --damping or --tol
-#     says why (not a number, too large, out of range).
+#     says why (not a number, too large, out of range, negative, empty) in one line, exit 2.
 # usage: test_cli_input_edges.sh KILN DATA_DIR
 set -u
 kiln=$1 data=$2
@@ -50,13 +50,23 @@ want=$("$kiln" pagerank "$graph" --damping 0 --top 3 --device cpu 2>/dev/null)
 got=$("$kiln" pagerank "$graph" --damping 1e-320 --top 3 --device cpu 2>"$tmp/err")
 code=$?
 [ "$code" = 0 ] && same_ranks "$got" "$want" && ok || bad "--damping 1e-320: exit $code, $(cat "$tmp/err")"
-for c in "--damping abc:not a number" "--damping 1e400:too large" "--damping 1:out of range" "--tol -1:negative" \
-    "--tol x:not a number"; do
-    opt=${c%%:*} why=${c#*:}
-    # shellcheck disable=SC2086
-    "$kiln" pagerank "$graph" $opt --device cpu >/dev/null 2>"$tmp/err"
+# OPTION=VALUE:why; each refused in one line naming the option, its value and the range
+# (cli/common/opts.c, OPT_REAL)
+for c in "--damping=abc:not a number" "--damping=1e400:too large" "--damping=1:out of range" "--tol=-1:negative" \
+    "--tol=x:not a number" "--damping=nan:not a number" "--damping=inf:too large" "--damping=1.5:out of range" \
+    "--damping=-0.5:negative" "--damping=0.5x:not a number" "--damping= 0.5:not a number" "--damping=:empty" \
+    "--tol=:empty" "--tol=-inf:too large" "--tol=nan:not a number" "--tol=1e-6s:not a number"; do
+    opt=${c%%=*} val=${c#*=}
+    val=${val%:*} why=${c##*:}
+    "$kiln" pagerank "$graph" "$opt" "$val" --device cpu >"$tmp/out" 2>"$tmp/err"
     code=$?
-    [ "$code" = 2 ] && grep -q "$why" "$tmp/err" && ok || bad "$opt: exit $code, $(cat "$tmp/err")"
+    [ "$code" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+        grep -q "^kiln pagerank: bad $opt '$val': $why (expected " "$tmp/err" && ok || bad "$opt '$val': exit $code, $(cat "$tmp/err")"
+done
+# the ends of the ranges: 0 and just below 1 are damping factors, 0 a tolerance
+for d in 0 0.999999; do
+    "$kiln" pagerank "$graph" --damping $d --tol 0 --max-iter 3 --device cpu >/dev/null 2>"$tmp/err" && ok ||
+        bad "--damping $d refused: $(cat "$tmp/err")"
 done
 
 echo "$pass passed, $fail failed"

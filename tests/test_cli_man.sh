@@ -33,7 +33,7 @@ for c in $commands; do
     expect_eq "usage: $synopsis" "$("$KILN" "$c" --help | head -1)" "SYNOPSIS of kiln-$c(1)"
     grep -q "^kiln\\\\-$c \\\\- " "$page" && ok || bad "kiln-$c(1) has no NAME line"
     grep -q '^\.BR kiln (1)$' "$page" && ok || bad "kiln-$c(1) does not point to kiln(1)"
-    # cli/manual.c has a description of the command
+    # cli/help/manual.c has a description of the command
     expect_eq "$(sed -n '/^\.SH DESCRIPTION/{n;p}' "$page" | cut -c1-3)" "$(sed -n '/^\.SH DESCRIPTION/{n;/^\./d;p}' "$page" | cut -c1-3)" \
         "kiln-$c(1)'s DESCRIPTION starts with text"
 done

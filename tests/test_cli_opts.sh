@@ -1,5 +1,5 @@
 #!/bin/bash
-# The option parser of every command (cli/opts.c): unknown options, missing values, conflicting
+# The option parser of every command (cli/common/opts.c): unknown options, missing values, conflicting
 # options and options that do not apply to the chosen mode exit 2 with exactly one line on
 # stderr naming the problem; --help lists every option of the command's table.
 # Usage: test_cli_opts.sh KILN DATA_DIR
@@ -51,10 +51,22 @@ usage_error "zero" "$kiln" mine --header "$genesis" --target 0000000000000000000
 usage_error "zero target" "$kiln" mine --header "$genesis" --bits 00000000 --device cpu
 usage_error "not both" "$kiln" mine --header "$genesis" --bits 1d00ffff --target 00ff
 usage_error "--header does not apply to pool mining" "$kiln" mine --pool stratum+tcp://127.0.0.1:1 --user u --header "$genesis"
-usage_error "--user does not apply to solo mining" "$kiln" mine --header "$genesis" --user u
+usage_error "--user does not apply to header mining" "$kiln" mine --header "$genesis" --user u
+usage_error "--rpc-poll does not apply to header mining" "$kiln" mine --demo --rpc-poll 3
+usage_error "--work-nonces does not apply to solo mining against a node" "$kiln" mine --rpc http://127.0.0.1:1 \
+    --coinbase-addr 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 --work-nonces 5
+usage_error "--all does not apply to pool mining" "$kiln" mine -o stratum+tcp://127.0.0.1:1 -u u --all
+usage_error "--stats-interval does not apply to header mining" "$kiln" mine --demo --stats-interval 5
 usage_error "--seed does not apply to a graph file" "$kiln" pagerank g.txt --seed 3
 usage_error "too many arguments" "$kiln" pagerank a.txt b.txt
 usage_error "bad --gpu-kernel 'fast' (expected auto, grid or cluster)" "$kiln" pagerank --rmat 4 --gpu-kernel fast
+# a choice is one of the words of the table's value, whole ("float" is no prefix of one, "" none)
+usage_error "bad --precision 'float' (expected float32 or float64)" "$kiln" pagerank --rmat 4 --precision float
+usage_error "bad --format '' (expected auto, snap, mtx or csr)" "$kiln" pagerank g.txt --format ''
+usage_error "bad --format 'snapx' (expected auto, snap, mtx or csr)" "$kiln" pagerank g.txt --format=snapx
+usage_error "bad --method 'fast' (expected levels, subtrees, auto or all)" "$kiln" bench --algo merkle-sha256d --method fast
+usage_error "bad --method 'all' (expected auto, levels or subtrees)" "$kiln" merkle --leaves g.txt --method all
+usage_error "bad --leaves '1' (2^N with N <= 40, or a count >= 2)" "$kiln" tune --algo merkle-sha256d --leaves 1
 
 # --help: exit 0 and every option of the command (its table) listed, the pool's in mine's
 help_lists() {

@@ -3,7 +3,7 @@
 # ends within a second with "kiln CMD: interrupted by SIG..." and exit 128 + signal, prints no
 # result, and `pagerank --output` keeps the file that was there with no temporary file beside it.
 # These rest on the interrupt poll of the CPU PageRank loop (src/graph/pagerank_cpu.c) and on the
-# read loop of `kiln hash` giving up on EINTR once a signal came (cli/cmd_hash.c).
+# read loop of `kiln hash` giving up on EINTR once a signal came (cli/hash/cmd_hash.c).
 # usage: test_cli_signals_pagerank_hash.sh KILN DATA_DIR
 set -u
 kiln=$1

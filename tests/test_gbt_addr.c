@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "solo/addr.h"
+#include "mine/node/addr.h"
 
 static void hex(const uint8_t *b, size_t n, char *out)
 {

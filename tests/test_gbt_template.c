@@ -11,8 +11,8 @@
 
 #include "check.h"
 #include "kiln.h"
-#include "solo/coinbase.h"
-#include "solo/gbt.h"
+#include "mine/node/coinbase.h"
+#include "mine/node/gbt.h"
 
 static uint8_t *load(const char *name, size_t *len)
 {

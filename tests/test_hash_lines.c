@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "hash_lines.h"
+#include "hash/hash_lines.h"
 
 typedef struct line_case {
     const char *line;

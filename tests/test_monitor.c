@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "monitor/health_watch.h"
-#include "monitor/http_request.h"
-#include "monitor/mon.h"
+#include "mine/monitor/health_watch.h"
+#include "mine/monitor/http_request.h"
+#include "mine/monitor/mon.h"
 
 static int parse(const char *s, http_request *rq) { return http_parse(s, strlen(s), rq); }
 

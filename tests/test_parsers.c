@@ -1,9 +1,11 @@
 /* Table tests and a fuzz loop for every text parser of the core and the CLI: hex, headers,
  * nBits, targets, devices, launch shapes, numbers and the tune cache lines. */
+#include <math.h>
+
 #include "check.h"
-#include "cli.h"
+#include "common/cli.h"
 #include "kiln.h"
-#include "tune_cache.h"
+#include "tune/tune_cache.h"
 
 static const char genesis[] =
     "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3"
@@ -107,6 +109,17 @@ int main(void)
     CHECK(cli_parse_seconds("0", 10, &s) == -1 && cli_parse_seconds("nan", 10, &s) == -1 &&
               cli_parse_seconds("inf", 10, &s) == -1 && cli_parse_seconds("11", 10, &s) == -1,
           "bad seconds");
+    double r = -1;
+    CHECK(cli_parse_real("0.85", &r) == NULL && r == 0.85, "real");
+    CHECK(cli_parse_real("-2.5e-3", &r) == NULL && r == -2.5e-3, "negative real");
+    CHECK(cli_parse_real("1e-320", &r) == NULL && r > 0 && r < 1e-300, "subnormal taken");
+    CHECK(cli_parse_real("1e-400", &r) == NULL && r == 0, "underflow rounds to 0");
+    CHECK(strcmp(cli_parse_real("", &r), "empty") == 0 && strcmp(cli_parse_real(NULL, &r), "empty") == 0, "empty real");
+    CHECK(strcmp(cli_parse_real("nan", &r), "not a number") == 0 && strcmp(cli_parse_real("0.5x", &r), "not a number") == 0 &&
+              strcmp(cli_parse_real(" 0.5", &r), "not a number") == 0 && strcmp(cli_parse_real("x", &r), "not a number") == 0,
+          "not a number");
+    CHECK(strcmp(cli_parse_real("inf", &r), "too large") == 0 && strcmp(cli_parse_real("-1e400", &r), "too large") == 0,
+          "too large");
 
     /* tune cache lines */
     tune_entry e;
@@ -140,6 +153,7 @@ int main(void)
         (void)kiln_target_from_hex(NULL, str, t);
         (void)cli_parse_u64(str, UINT64_MAX, &v);
         (void)cli_parse_seconds(str, 1e9, &s);
+        if (cli_parse_real(str, &r) == NULL) CHECK(isfinite(r), "a real taken is finite");
         (void)tune_cache_parse_line(str, &e);
     }
     kiln_ctx_free(ctx);

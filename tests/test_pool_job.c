@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "pool/job.h"
 #include "kiln.h"
-#include "pool/stratum.h"
+#include "mine/pool/job.h"
+#include "mine/pool/stratum.h"
 
 #define BLOCK_HASH "0000000000000000025aff8be8a55df8f89c77296db6198f272d6577325d4069" /* block413567.json */
 

@@ -1,7 +1,7 @@
 /* The capped line reader: lines split at any chunk boundary, CRLF, empty lines, and the limit
  * (exactly max bytes pass, one more fails) without the buffer ever growing. */
 #include "check.h"
-#include "pool/linebuf.h"
+#include "mine/pool/linebuf.h"
 
 /* Feeds text in chunks of random sizes; collects lines joined by '|'. Returns the last
  * linebuf_next result (-1 when over-long). */

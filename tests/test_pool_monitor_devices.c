@@ -1,4 +1,4 @@
-/* Several devices in the mining statistics (cli/monitor/dev_stats.c, status.c), without a GPU:
+/* Several devices in the mining statistics (cli/mine/monitor/dev_stats.c, status.c), without a GPU:
  * the device ids (an ordinal given twice gets "#K", so every Prometheus label is distinct), each
  * device's rate line from known counts, and the endpoint's documents for a snapshot of two logical
  * devices: /metrics in Prometheus' text format (one series per device label, the total its own
@@ -7,8 +7,8 @@
 #include <jansson.h>
 
 #include "check.h"
-#include "monitor/dev_stats.h"
-#include "monitor/status.h"
+#include "mine/monitor/dev_stats.h"
+#include "mine/monitor/status.h"
 
 static void test_ids(void)
 {

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "pool/client.h"
-#include "pool/log.h"
-#include "progress.h"
+#include "common/progress.h"
+#include "mine/pool/client.h"
+#include "mine/pool/log.h"
 
 #define SHARES 2000
 

@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "pool/stratum.h"
+#include "mine/pool/stratum.h"
 
 #define PREV "c6c5ce115bd3005e4e0e86083ff6c64729b12b520542b54d0000000000000000"
 #define NOTIFY(id, prev, c1, c2, br, ver, bits, time, clean)                                              \

@@ -1,6 +1,6 @@
 /* Pool URL parsing: a table of accepted and refused addresses. */
 #include "check.h"
-#include "pool/url.h"
+#include "mine/pool/url.h"
 
 static const struct {
     const char *text, *host, *port; /* host NULL: must be refused */

@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "kiln.h"
-#include "tune_cache.h"
+#include "tune/tune_cache.h"
 
 static void bad(kiln_ctx *ctx, uint64_t N, uint32_t r, uint32_t p, size_t len, const char *word)
 {

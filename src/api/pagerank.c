@@ -17,9 +17,9 @@ void kiln_pagerank_options_init(kiln_pagerank_options *opt)
 {
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
-    opt->damping = 0.85;
-    opt->tol = 1e-6;
-    opt->max_iter = 100;
+    opt->damping = KILN_PAGERANK_DAMPING_DEFAULT;
+    opt->tol = KILN_PAGERANK_TOL_DEFAULT;
+    opt->max_iter = KILN_PAGERANK_MAX_ITER_DEFAULT;
     opt->precision = KILN_PRECISION_AUTO;
     opt->reorder = 1;
 }
@@ -96,16 +96,16 @@ static kiln_status vectors_make(kiln_ctx *ctx, const kiln_graph *g, const kiln_p
 }
 
 /* The one-device kernels (pagerank.cu): the whole graph on the context's only GPU. */
-static kiln_status run_one_gpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
-                               const kiln_pr_problem *prob, int use_double, double *ranks, kiln_pagerank_result *res,
-                               double *device_residual)
+static kiln_status run_one_gpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
+                               double *ranks, kiln_pagerank_result *res, double *device_residual)
 {
     kiln_gpu *gpu;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
     if (st != KILN_OK) return st;
     kiln_gpu_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg, g->weights, g->out_weight};
-    kiln_gpu_pr_params p = {opt->damping, opt->tol, opt->max_iter, use_double, opt->reorder != 0, opt->repeat > 1 ? opt->repeat : 1,
-                            (int)opt->kernel, prob->personalization, prob->dangling, prob->nstart};
+    kiln_gpu_pr_params p = {prob->damping, prob->tol, prob->max_iter, use_double, prob->reorder != 0,
+                            prob->repeat > 1 ? prob->repeat : 1, (int)prob->kernel, prob->personalization, prob->dangling,
+                            prob->nstart};
     kiln_gpu_pr_stats s;
     st = ctx->gpu->pagerank(gpu, &cg, &p, ranks, &s);
     if (st != KILN_OK) return st;
@@ -120,17 +120,17 @@ static kiln_status run_one_gpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pa
 }
 
 /* Row parts (pagerank_parts.c): several devices, or a GPU process of a split. */
-static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
-                                 const kiln_pr_problem *prob, int use_double, const kiln_pr_split *split, double *ranks,
-                                 kiln_pagerank_result *res, double *device_residual)
+static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
+                                 const kiln_pr_split *split, double *ranks, kiln_pagerank_result *res,
+                                 double *device_residual)
 {
-    if (opt->kernel == KILN_PR_KERNEL_CLUSTER)
+    if (prob->kernel == KILN_PR_KERNEL_CLUSTER)
         return kiln_fail(ctx, KILN_ERR_INPUT, "the cluster kernel runs on one GPU only (not on %s)",
                          split ? "a process of a split" : "a device set");
     kiln_pr_cpu_stats s;
     memset(&s, 0, sizeof s);
     double t = kiln_now();
-    kiln_status st = kiln_pagerank_gpu_parts(ctx, g, prob, use_double, opt->repeat, split, ranks, &s);
+    kiln_status st = kiln_pagerank_gpu_parts(ctx, g, prob, use_double, prob->repeat, split, ranks, &s);
     if (st != KILN_OK) return st;
     res->iterations = s.iterations;
     res->converged = s.converged;
@@ -141,20 +141,19 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
     res->parts = s.parts;
     memcpy(res->part_edges, s.part_edges, sizeof res->part_edges);
     memcpy(res->part_peak_bytes, s.part_peak_bytes, sizeof res->part_peak_bytes);
-    res->setup_seconds = kiln_now() - t - s.seconds * (opt->repeat > 1 ? opt->repeat : 1);
+    res->setup_seconds = kiln_now() - t - s.seconds * (prob->repeat > 1 ? prob->repeat : 1);
     res->kernel = KILN_PR_KERNEL_PARTS;
     *device_residual = s.residual;
     return KILN_OK;
 }
 
-static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
-                            const kiln_pr_problem *prob, int use_double, const kiln_pr_split *split, double *ranks,
-                            kiln_pagerank_result *res)
+static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
+                            const kiln_pr_split *split, double *ranks, kiln_pagerank_result *res)
 {
     double device_residual = 0;
     kiln_status st = split || ctx->ngpu > 1
-                         ? run_gpu_parts(ctx, g, opt, prob, use_double, split, ranks, res, &device_residual)
-                         : run_one_gpu(ctx, g, opt, prob, use_double, ranks, res, &device_residual);
+                         ? run_gpu_parts(ctx, g, prob, use_double, split, ranks, res, &device_residual)
+                         : run_one_gpu(ctx, g, prob, use_double, ranks, res, &device_residual);
     if (st != KILN_OK) return st;
     /* the device result must be (nearly) a fixed point, and a distribution; a process of a split
      * checks its rows and the sums are those of every process */
@@ -187,19 +186,18 @@ static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pager
     return KILN_OK;
 }
 
-static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
-                           const kiln_pr_problem *prob, const kiln_pr_split *split, double *ranks,
-                           kiln_pagerank_result *result)
+static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, const kiln_pr_split *split,
+                           double *ranks, kiln_pagerank_result *result)
 {
     kiln_pr_cpu_stats s;
-    int runs = opt->repeat > 1 ? opt->repeat : 1;
+    int runs = prob->repeat > 1 ? prob->repeat : 1;
     double *secs = malloc((size_t)runs * 2 * sizeof *secs), *xsecs = secs + runs;
     if (!secs) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     for (int i = 0; i < runs; i++) {
         /* the iterations poll the interrupt themselves (src/graph/pagerank_cpu.c) */
         kiln_status st = split ? KILN_OK : kiln_ctx_poll(ctx); /* a split agrees on stopping in its loop */
         if (st == KILN_OK)
-            st = kiln_pagerank_cpu_split(ctx, g, prob, opt->precision == KILN_PRECISION_FLOAT32, split, ranks, &s);
+            st = kiln_pagerank_cpu_split(ctx, g, prob, prob->precision == KILN_PRECISION_FLOAT32, split, ranks, &s);
         if (st != KILN_OK) {
             free(secs);
             return st;
@@ -213,7 +211,7 @@ static kiln_status run_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagera
     result->seconds = kiln_median(secs, (size_t)runs);
     result->exchange_seconds = kiln_median(xsecs, (size_t)runs);
     result->exchange = split ? KILN_PR_EXCHANGE_HOST : KILN_PR_EXCHANGE_NONE;
-    result->precision = opt->precision == KILN_PRECISION_FLOAT32 ? KILN_PRECISION_FLOAT32 : KILN_PRECISION_FLOAT64;
+    result->precision = prob->precision == KILN_PRECISION_FLOAT32 ? KILN_PRECISION_FLOAT32 : KILN_PRECISION_FLOAT64;
     free(secs);
     return KILN_OK;
 }
@@ -241,8 +239,9 @@ kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pa
     if (!(opt->damping >= 0 && opt->damping < 1))
         return kiln_fail(ctx, KILN_ERR_INPUT, "damping %g out of range [0, 1)", opt->damping);
     if (!(opt->tol >= 0 && isfinite(opt->tol))) return kiln_fail(ctx, KILN_ERR_INPUT, "tolerance %g must be >= 0", opt->tol);
-    if (opt->max_iter < 1 || opt->max_iter > 100000000)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "max iterations %d out of range 1..100000000", opt->max_iter);
+    if (opt->max_iter < 1 || opt->max_iter > KILN_PAGERANK_MAX_ITER_LIMIT)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "max iterations %d out of range 1..%d", opt->max_iter,
+                         KILN_PAGERANK_MAX_ITER_LIMIT);
     if ((unsigned)opt->precision > KILN_PRECISION_FLOAT64)
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown precision %d", opt->precision);
     if ((unsigned)opt->kernel > KILN_PR_KERNEL_CLUSTER)
@@ -252,13 +251,16 @@ kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pa
     pr_vectors vec;
     st = vectors_make(ctx, g, opt, &vec);
     if (st != KILN_OK) return st;
-    kiln_pr_problem prob = {opt->damping, opt->tol, opt->max_iter, vec.personalization, vec.dangling, vec.nstart};
+    kiln_pr_problem prob = *opt;
+    prob.personalization = vec.personalization;
+    prob.dangling = vec.dangling;
+    prob.nstart = vec.nstart;
     kiln_backend backend = ctx ? ctx->backend : KILN_BACKEND_CPU;
     if (backend == KILN_BACKEND_CPU) {
-        st = run_cpu(ctx, g, opt, &prob, split, ranks, result);
+        st = run_cpu(ctx, g, &prob, split, ranks, result);
     } else {
         int use_double = opt->precision == KILN_PRECISION_FLOAT64;
-        st = run_cuda(ctx, g, opt, &prob, use_double, split, ranks, result);
+        st = run_cuda(ctx, g, &prob, use_double, split, ranks, result);
         result->precision = use_double ? KILN_PRECISION_FLOAT64 : KILN_PRECISION_FLOAT32;
     }
     vectors_free(&vec);

@@ -53,7 +53,6 @@ namespace {
 
 template <typename T, typename Off> struct Part final : kiln_gpu_pr_part {
     int mode = MODE_PLAIN;
-    double damping = 0; /* the spec's, set when the part opens */
     Layout<T, Off> lay;
     DevArray<T> tp, tq, yv[2];
     DevArray<Slot> ring;
@@ -116,7 +115,7 @@ kiln_status Part<T, Off>::relabel(const kiln_gpu_pr_part_spec &s, const uint32_t
     a.st = state.p;
     a.ring = ring.p;
     a.bins = bins;
-    a.damping = damping;
+    a.damping = s.damping;
     a.inv_n = 1.0 / (double)n;
     a.threshold = -1.0; /* the host decides convergence over all the parts */
     a.row0 = v0;
@@ -155,7 +154,6 @@ kiln_status open_part(kiln_gpu *st, const kiln_gpu_pr_part_spec *s, uint32_t *or
     p->v0 = s->v0;
     p->rows = s->v1 - s->v0;
     p->elem = sizeof(T);
-    p->damping = s->damping;
     p->mode = (s->weights ? MODE_WEIGHTED : 0) | (s->personalization || s->dangling ? MODE_TELEPORT : 0);
     const LayoutInput in = {s->n, s->v0, p->rows, s->offsets, s->sources, s->weights, s->outdeg, s->out_weight};
     kiln_status ls = layout_load(st, in, p->lay);

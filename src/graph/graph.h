@@ -170,14 +170,12 @@ uint64_t kiln_scan_u64(uint64_t *a, uint64_t n, int threads);
 /* CPU PageRank in float64 (pagerank_cpu.c): NetworkX's definition,
  *   x' = d * (A^T y + D * q) + (1 - d) * p,   y[u] = x[u] / W_u,
  * W_u the out-weight sum of u (g->out_weight) or, without weights, its out-degree; D the sum of x
- * over the vertices with W_u = 0 (dangling); stop when sum |x' - x| < n * tol. */
-typedef struct kiln_pr_problem {
-    double damping, tol;
-    int max_iter;
-    /* n values each, normalized to sum 1 (the API does it), or NULL: the teleport distribution p
-     * (NULL uniform), where dangling rank goes q (NULL: p), the start x0 (NULL uniform). */
-    const double *personalization, *dangling, *nstart;
-} kiln_pr_problem;
+ * over the vertices with W_u = 0 (dangling); stop when sum |x' - x| < n * tol.
+ * The problem is the caller's kiln_pagerank_options, checked by the API, with its vectors
+ * replaced by normalized copies: n values each summing to 1, or NULL: the teleport distribution p
+ * (NULL uniform), where dangling rank goes q (NULL: p), the start x0 (NULL uniform). One carrier
+ * of the parameters, so a new one is added in kiln.h only. */
+typedef kiln_pagerank_options kiln_pr_problem;
 typedef struct kiln_pr_cpu_stats {
     int iterations, converged;
     double residual, seconds;

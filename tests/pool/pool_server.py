@@ -29,7 +29,7 @@ from fractions import Fraction
 
 DIFF1 = 0xFFFF << 208
 GPU_SCENARIOS = ("gpu", "tls_gpu", "gpu_devices")  # kiln runs on --device, not the CPU
-SHARES_PER_S = 8  # the share rate the scenarios are sized for, from kiln's measured CPU rate (under kiln's bound of 20 a second, cli/pool/client.h)
+SHARES_PER_S = 8  # the share rate the scenarios are sized for, from kiln's measured CPU rate (under kiln's bound of 20 a second, cli/mine/pool/client.h)
 
 
 def sha256d(b):

@@ -1,0 +1,29 @@
+/* kiln bench --algo scrypt-kdf: batch scrypt KDF rate (password hashes per second), by default
+ * at N=16384, r=8, p=1 (the parameters of hashcat's -m 8900 benchmark). */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "tune/tune_cache.h"
+
+kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
+{
+    tune_cache_apply(ctx, w, kind, NULL);
+    kiln_scrypt_params sp = a->sp;
+    bench_row r = {w->name, NULL, "H/s", 0, "", ""};
+    kiln_status st = kiln_bench_scrypt_kdf(ctx, sp, a->seconds > 0 ? a->seconds : 4, &r.rate);
+    if (st != KILN_OK) return st;
+    kiln_launch l;
+    kiln_scrypt_shape sh;
+    kiln_ctx_scrypt_kdf_launch(ctx, &l, &sh);
+    int n = snprintf(r.json, sizeof r.json, ", \"N\": %llu, \"r\": %u, \"p\": %u", (unsigned long long)sp.N, sp.r, sp.p);
+    if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA)
+        snprintf(r.json + n, sizeof r.json - (size_t)n, ", \"threads_per_block\": %d, \"lookup_gap\": %d",
+                 l.threads_per_block, sh.lookup_gap);
+    char label[64];
+    snprintf(label, sizeof label, "%s N=%llu r=%u p=%u", w->name, (unsigned long long)sp.N, sp.r, sp.p);
+    r.label = label;
+    if (!a->json) bench_header(30);
+    bench_row_print(ctx, &r, a->json, 30);
+    return KILN_OK;
+}

@@ -1,0 +1,59 @@
+/* Shared pieces of the command-line front end: exit codes, option parsing, errors. */
+#ifndef KILN_CLI_H
+#define KILN_CLI_H
+
+#include <stdint.h>
+
+#include "common/printf_attr.h"
+#include "kiln.h"
+
+enum {
+    EXIT_OK = 0,
+    EXIT_NOT_FOUND = 1, /* nothing found / check failed */
+    EXIT_USAGE = 2, /* bad usage or bad input */
+    EXIT_DEVICE = 3, /* device or system failure */
+};
+
+/* Prints "kiln <cmd>: <message>" on stderr and returns code. */
+int cli_error(int code, const char *cmd, const char *fmt, ...) CLI_PRINTF(3, 4);
+
+/* Exit code for a library status. */
+int cli_exit_for(kiln_status st);
+
+/* Reports a failed library call (its context's message) and returns the exit code. */
+int cli_fail(const char *cmd, kiln_ctx *ctx, kiln_status st);
+
+/* Unsigned integer in decimal or 0x-hex, at most max. 0 on success, -1 otherwise. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* A finite decimal (or hex-float) number, nothing before or after it: NULL with *out set, or what is
+ * wrong with s ("empty", "not a number", "too large"). A value too small for a normal double
+ * (1e-320) is taken as strtod rounds it: it is in range, only imprecise. The one place the CLI
+ * reads a real number. */
+const char *cli_parse_real(const char *s, double *out);
+/* Positive finite number of seconds up to max. 0 on success, -1 otherwise. */
+int cli_parse_seconds(const char *s, double max, double *out);
+
+/* Puts ctx on the device named by spec ("auto" when NULL) with `threads` CPU threads: the one
+ * place the CLI chooses a device. 0, or the exit code after printing the library's message. */
+int cli_device(const char *cmd, kiln_ctx *ctx, const char *device, int threads);
+/* A new context (on the CPU) whose long calls stop on Ctrl-C or SIGTERM (cli/common/interrupt.h): every
+ * context the CLI makes comes from here. NULL with *code set after printing "out of memory". */
+kiln_ctx *cli_ctx_new(const char *cmd, int *code);
+/* Creates a context on the device named by spec ("auto" when NULL) with `threads` CPU threads.
+ * On failure prints the error and returns NULL with *code set. */
+kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code);
+/* cli_open for `kiln tune`: the device must be a GPU (exit 2 for an explicit cpu, 3 when none). */
+kiln_ctx *cli_open_tune_gpu(const char *cmd, const char *device, int *code);
+
+/* Commands */
+int cmd_mine(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_pagerank(int argc, char **argv);
+int cmd_merkle(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
+int cmd_scrypt(int argc, char **argv);
+
+#endif

@@ -1,0 +1,692 @@
+/* kiln hash: sha256sum/sha3sum-style digests of files and stdin, and --check of such lists.
+ *
+ * Each input is streamed on the CPU in constant memory, except that when the device policy
+ * (kiln_ctx_pick for the bytes of the small files) puts the work on a GPU, regular files of at
+ * most SMALL_FILE bytes are read whole and hashed in batches on the GPU. Results are printed in
+ * input order either way. A check list is read line by line (cli/hash/hash_lines.h), so its size
+ * never matters.
+ *
+ * Failures, as the whole CLI has them: an input named on the command line that cannot be read
+ * (a FILE, or the --check list) is bad input, reported by name while the rest goes on, exit 2;
+ * a file named inside a check list that cannot be read is a failed check, as with sha256sum -c
+ * ("NAME: FAILED open or read", exit 1). Ctrl-C ends any read, even one blocked on a pipe, with
+ * "interrupted by SIGINT" and 130. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cli.h"
+#include "common/interrupt.h"
+#include "common/json_out.h"
+#include "common/opts.h"
+#include "common/progress.h"
+#include "hash_lines.h"
+
+#define SMALL_FILE (1u << 20)
+#define BATCH_BYTES (64u << 20)
+#define BATCH_FILES 65536
+#define CHUNK (1u << 16)
+/* Check-list entries held while the device policy weighs their files (auto device with a GPU
+ * only): enough files to reach its threshold, few enough bytes to stay small. */
+#define WINDOW_ENTRIES 65536
+#define WINDOW_BYTES (32u << 20)
+
+enum { DIGESTS = 1, CHECKS = 2 }; /* the command's modes, for options that apply to one */
+
+typedef struct item {
+    char *name;
+    uint64_t off, len; /* in the batch buffer */
+    uint8_t *expect; /* check mode: the listed digest (outlen bytes) */
+} item;
+
+typedef struct hash_run {
+    const char *cmd;
+    kiln_hash_algo algo; /* the --algo given (digests, and untagged check lines) */
+    int check, tag; /* --check mode; --tag output */
+    kiln_ctx *gpu; /* NULL: everything on the CPU */
+    /* the pending GPU batch, all of one algorithm and output length */
+    item *items;
+    size_t n, cap;
+    uint8_t *data;
+    uint64_t bytes, data_cap;
+    kiln_hash_algo batch_algo;
+    size_t outlen;
+    /* tallies (checking: of the list being checked; the run's totals below) */
+    size_t unreadable, mismatched, ok, missing;
+    size_t all_unreadable, all_mismatched, all_ok, all_bad;
+    /* sha256sum's: --status (no verdicts, no warnings), --ignore-missing (a listed file that does
+     * not exist is neither reported nor a failure), --zero (digest lines end with NUL, unescaped) */
+    int status, ignore_missing, zero;
+    int stopped; /* a signal arrived: nothing more is read or printed */
+    int json;
+    int quiet; /* --quiet: no progress line and, checking, no OK lines (as sha256sum -c --quiet) */
+    /* the progress line: every input (all_total 0: not known), and the one being read */
+    uint64_t all_done, all_total;
+    size_t index, count; /* count 0: a check list, of a length not known */
+    const char *cur_name;
+    uint64_t cur_done, cur_size;
+    double t0, cur_t0;
+} hash_run;
+
+static void *must_alloc(const char *cmd, size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) exit(json_end(cli_error(EXIT_DEVICE, cmd, "out of memory")));
+    return p;
+}
+
+/* name as results and messages show it (one line whatever it holds); free it. */
+static char *shown(const char *cmd, const char *name)
+{
+    size_t need = check_name_format(NULL, 0, name);
+    char *s = must_alloc(cmd, need + 1);
+    check_name_format(s, need + 1, name);
+    return s;
+}
+
+/* "kiln hash: NAME: reason" */
+static void name_error(const char *cmd, const char *name, const char *reason)
+{
+    char *s = shown(cmd, name);
+    fflush(stdout);
+    cli_error(EXIT_USAGE, cmd, "%s: %s", s, reason);
+    free(s);
+}
+
+/* The progress line: "hash [3/10] NAME: 1.20 GiB/2.00 GiB (60%), ETA 1 s; all: 2.50 GiB/4.00 GiB
+ * (62%), ETA 3 s; 850 MiB/s" (a list being checked has no count, nor a total). Names are cut to
+ * their last 20 bytes; the rate comes last, the first thing a narrow terminal may cut. */
+static void show_progress(hash_run *r)
+{
+    if (!progress_due()) return;
+    double now = cli_now();
+    char file[96], all[96] = "", rate[32] = "", which[48], *s = shown(r->cmd, r->cur_name);
+    size_t len = strlen(s);
+    const char *name = len > 20 ? s + len - 17 : s;
+    format_bytes_done(r->cur_done, r->cur_size, now - r->cur_t0, 0, file, sizeof file);
+    if (r->count != 1) format_bytes_done(r->all_done, r->all_total, now - r->t0, 0, all, sizeof all);
+    if (now > r->t0) format_bytes((double)r->all_done / (now - r->t0), rate, sizeof rate);
+    if (r->count) snprintf(which, sizeof which, "%zu/%zu", r->index, r->count);
+    else snprintf(which, sizeof which, "%zu", r->index);
+    progress_show("hash [%s] %s%s: %s%s%s; %s/s", which, len > 20 ? "..." : "", name, file, all[0] ? "; all: " : "",
+                  all, rate);
+    free(s);
+}
+
+/* Counts bytes read of the input being hashed. */
+static void advance(hash_run *r, uint64_t bytes)
+{
+    r->cur_done += bytes;
+    r->all_done += bytes;
+    show_progress(r);
+}
+
+/* The result of one input: as JSON, {"name", "algo", "bytes", "digest"} or, checking,
+ * {"name", "algo", "ok"}; an input that could not be read has "error" instead. */
+static void json_result(const hash_run *r, const char *name, kiln_hash_algo algo, const char *digest, uint64_t bytes,
+                        int ok, const char *error)
+{
+    json_object(NULL);
+    json_str("name", name);
+    json_str("algo", kiln_hash_algo_name(algo));
+    if (error) json_str("error", error);
+    else if (!r->check) json_u64("bytes", bytes);
+    if (r->check) json_bool("ok", ok);
+    else if (digest) json_str("digest", digest);
+    json_close();
+}
+
+static void report_open_error(hash_run *r, const char *name, kiln_hash_algo algo, int err)
+{
+    if (r->check && r->ignore_missing && err == ENOENT) {
+        r->missing++;
+        return;
+    }
+    name_error(r->cmd, name, strerror(err));
+    if (r->json) {
+        json_result(r, name, algo, NULL, 0, 0, strerror(err));
+    } else if (r->check && !r->status) {
+        char *s = shown(r->cmd, name);
+        printf("%s: FAILED open or read\n", s);
+        free(s);
+    }
+    r->unreadable++;
+}
+
+/* Prints one result: the digest line, or the --check verdict; bytes: the input's length. */
+static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8_t *digest, size_t outlen,
+                 const uint8_t *expect, uint64_t bytes)
+{
+    progress_clear();
+    if (r->check) {
+        int same = memcmp(digest, expect, outlen) == 0;
+        if (r->json) {
+            json_result(r, name, algo, NULL, bytes, same, NULL);
+        } else {
+            if ((!same || !r->quiet) && !r->status) {
+                char *s = shown(r->cmd, name);
+                printf("%s: %s\n", s, same ? "OK" : "FAILED");
+                free(s);
+            }
+        }
+        if (same) r->ok++;
+        else r->mismatched++;
+        return;
+    }
+    char *hex = must_alloc(r->cmd, 2 * outlen + 1);
+    kiln_hex_encode(digest, outlen, 0, hex);
+    if (r->json) {
+        json_result(r, name, algo, hex, bytes, 1, NULL);
+        free(hex);
+        return;
+    }
+    const char *tag = r->tag ? hash_tag_name(algo) : NULL;
+    if (r->zero) { /* as sha256sum -z: the name as it is, the line ended by NUL */
+        if (tag) printf("%s (%s) = %s", tag, name, hex);
+        else printf("%s  %s", hex, name);
+        putchar('\0');
+        free(hex);
+        return;
+    }
+    size_t need = hash_line_format(NULL, 0, tag, hex, name);
+    char *line = must_alloc(r->cmd, need + 1);
+    hash_line_format(line, need + 1, tag, hex, name);
+    fputs(line, stdout);
+    free(line);
+    free(hex);
+}
+
+/* Streams fd through the hash on the CPU, after `pre` bytes already read (and counted); an input
+ * that is not a regular file is read only once cli_wait_readable says it can be. 0, or an errno
+ * (EINTR once a signal has arrived). */
+static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, const uint8_t *pre, size_t pre_len,
+                     uint8_t *digest, size_t outlen)
+{
+    kiln_hash_stream s;
+    kiln_hash_init(&s, algo);
+    kiln_hash_update(&s, pre, pre_len);
+    static uint8_t buf[CHUNK];
+    for (;;) {
+        /* a regular file's reads are never interrupted: the flag is looked at every chunk */
+        if (cli_interrupted()) return EINTR;
+        if (!regular && cli_wait_readable(fd)) return EINTR;
+        ssize_t got = read(fd, buf, sizeof buf);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue; /* EAGAIN: a FIFO's writer has nothing yet */
+        if (got < 0) return errno;
+        if (got == 0) break;
+        kiln_hash_update(&s, buf, (size_t)got);
+        advance(r, (uint64_t)got);
+    }
+    kiln_hash_final(&s, digest, outlen);
+    return 0;
+}
+
+static void free_items(hash_run *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->items[i].name);
+        free(r->items[i].expect);
+    }
+    r->n = 0;
+    r->bytes = 0;
+}
+
+/* Hashes and prints the pending batch on the GPU (on the CPU if the GPU fails). */
+static void flush(hash_run *r)
+{
+    if (r->n == 0 || r->stopped) {
+        free_items(r);
+        return;
+    }
+    uint64_t *offsets = must_alloc(r->cmd, (r->n + 1) * sizeof *offsets);
+    uint8_t *out = must_alloc(r->cmd, r->n * r->outlen);
+    for (size_t i = 0; i < r->n; i++) offsets[i] = r->items[i].off;
+    offsets[r->n] = r->bytes;
+    kiln_status st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
+    if (st != KILN_OK && st != KILN_STOPPED) {
+        progress_clear();
+        fprintf(stderr, "kiln %s: GPU batch failed (%s); hashing on the CPU\n", r->cmd, kiln_last_error(r->gpu));
+        cli_device(r->cmd, r->gpu, "cpu", 0);
+        st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
+    }
+    if (st == KILN_STOPPED) r->stopped = 1;
+    for (size_t i = 0; i < r->n && !r->stopped; i++)
+        emit(r, r->items[i].name, r->batch_algo, out + i * r->outlen, r->outlen, r->items[i].expect, r->items[i].len);
+    free(offsets);
+    free(out);
+    free_items(r);
+}
+
+/* Reads a whole small regular file into the batch. Returns 1 when queued, 0 when the file must
+ * be streamed instead (it grew past SMALL_FILE: its first bytes are left in the batch buffer's
+ * tail, at *pre), or -errno. */
+static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, kiln_hash_algo algo, const uint8_t *expect,
+                      size_t outlen, uint64_t *pre)
+{
+    if (r->n && (r->outlen != outlen || r->batch_algo != algo || r->n == BATCH_FILES || r->bytes + size > BATCH_BYTES))
+        flush(r);
+    if (r->data_cap < r->bytes + SMALL_FILE + 1) {
+        uint64_t cap = r->bytes + SMALL_FILE + 1 > 2 * r->data_cap ? r->bytes + SMALL_FILE + 1 : 2 * r->data_cap;
+        uint8_t *d = realloc(r->data, cap);
+        if (!d) return -ENOMEM;
+        r->data = d;
+        r->data_cap = cap;
+    }
+    uint64_t got = 0;
+    while (got <= SMALL_FILE) {
+        if (cli_interrupted()) return -EINTR;
+        ssize_t k = read(fd, r->data + r->bytes + got, SMALL_FILE + 1 - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return -errno;
+        if (k == 0) break;
+        got += (uint64_t)k;
+        advance(r, (uint64_t)k);
+    }
+    if (got > SMALL_FILE) {
+        *pre = got;
+        return 0;
+    }
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 1024;
+        item *it = realloc(r->items, cap * sizeof *it);
+        if (!it) return -ENOMEM;
+        r->items = it;
+        r->cap = cap;
+    }
+    item *it = &r->items[r->n];
+    it->name = strdup(name);
+    it->expect = NULL;
+    if (expect) {
+        it->expect = malloc(outlen);
+        if (it->expect) memcpy(it->expect, expect, outlen);
+    }
+    if (!it->name || (expect && !it->expect)) {
+        free(it->name);
+        free(it->expect);
+        return -ENOMEM;
+    }
+    it->off = r->bytes;
+    it->len = got;
+    r->bytes += got;
+    r->outlen = outlen;
+    r->batch_algo = algo;
+    r->n++;
+    return 1;
+}
+
+/* Hashes one named input ("-" is stdin) and prints its result, or reports it unreadable. */
+static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const uint8_t *expect, size_t outlen)
+{
+    int is_stdin = strcmp(name, "-") == 0;
+    /* not blocking on a FIFO's writer: the wait is stream_fd's (cli_wait_readable) */
+    int fd = is_stdin ? STDIN_FILENO : cli_interrupted() ? (errno = EINTR, -1) : open(name, O_RDONLY | O_NONBLOCK);
+    int err = fd < 0 ? errno : 0;
+    struct stat sb;
+    int regular = !err && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    int small = !is_stdin && r->gpu && regular && (uint64_t)sb.st_size <= SMALL_FILE;
+    r->index++;
+    r->cur_name = name;
+    r->cur_done = 0;
+    r->cur_size = regular && !is_stdin ? (uint64_t)sb.st_size : 0;
+    r->cur_t0 = cli_now();
+    uint64_t pre = 0;
+    uint8_t *digest = NULL;
+    if (small) {
+        int q = queue_file(r, fd, (uint64_t)sb.st_size, name, algo, expect, outlen, &pre);
+        if (q == 1) {
+            close(fd);
+            return;
+        }
+        if (q < 0) err = -q;
+    }
+    if (!err) {
+        digest = must_alloc(r->cmd, outlen);
+        /* a file that grew past the batch limit keeps its first bytes, read already */
+        uint8_t *copy = pre ? must_alloc(r->cmd, pre) : NULL;
+        if (pre) memcpy(copy, r->data + r->bytes, pre);
+        flush(r);
+        if (!r->stopped) err = stream_fd(r, algo, fd, regular, copy, pre, digest, outlen);
+        free(copy);
+    } else {
+        flush(r);
+    }
+    if (fd >= 0 && !is_stdin) close(fd);
+    if (cli_interrupted()) r->stopped = 1;
+    else if (err) report_open_error(r, name, algo, err);
+    else emit(r, name, algo, digest, outlen, expect, r->cur_done);
+    free(digest);
+}
+
+/* The bytes a GPU batch would hash for name: a regular file's size up to SMALL_FILE; stdin,
+ * larger and unreadable files count nothing. */
+static uint64_t small_size(const char *name)
+{
+    struct stat sb;
+    if (strcmp(name, "-") != 0 && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size <= SMALL_FILE)
+        return (uint64_t)sb.st_size;
+    return 0;
+}
+
+/* A regular file's size, for the progress line's total; 0 for anything else. */
+static uint64_t regular_size(const char *name)
+{
+    struct stat sb;
+    if (strcmp(name, "-") != 0 && stat(name, &sb) == 0 && S_ISREG(sb.st_mode)) return (uint64_t)sb.st_size;
+    return 0;
+}
+
+/* The context when this run should batch small files on the GPU, else NULL (CPU streaming): the
+ * device policy's choice for a hash batch of the small files' bytes. */
+static kiln_ctx *pick_gpu(kiln_ctx *ctx, uint64_t bytes)
+{
+    return kiln_ctx_pick(ctx, KILN_KIND_HASH, bytes) == KILN_BACKEND_CUDA ? ctx : NULL;
+}
+
+/* One check-list line, parsed: what to hash and what to find. */
+typedef struct check_entry {
+    char *name; /* NULL: an improperly formatted line; the expected digest follows the name */
+    uint8_t *expect;
+    size_t outlen;
+    kiln_hash_algo algo;
+    uint64_t lineno;
+} check_entry;
+
+typedef struct check_list {
+    const char *path;
+    char *shown_path; /* as messages show it */
+    int algo_given, length_given, warn, strict;
+    size_t length;
+    int sep; /* CHECK_SEP_*: the list's digest/name separator */
+    size_t bad, good, untagged; /* untagged: lines without a tag while no --algo was given */
+    /* entries held for the device decision */
+    check_entry *held;
+    size_t n;
+    uint64_t held_bytes, small;
+} check_list;
+
+/* Parses one line into *e. 0, or 1 for a line to skip (empty, comment). */
+static int parse_entry(hash_run *r, check_list *cl, char *line, size_t len, check_entry *e)
+{
+    check_line c;
+    e->name = NULL;
+    int st = line ? check_line_parse(line, len, &cl->sep, &c) : CHECK_LINE_BAD;
+    if (st == CHECK_LINE_SKIP) return 1;
+    if (st != CHECK_LINE_OK) return 0;
+    int algo = (int)r->algo;
+    if (c.tag) {
+        /* a tag names the algorithm: it must be --algo's, or it chooses (as cksum -c does) */
+        algo = hash_tag_algo(c.tag, c.tag_len);
+        if (algo < 0 || (cl->algo_given && algo != (int)r->algo)) return 0;
+    } else if (!cl->algo_given) {
+        cl->untagged++;
+        return 0;
+    }
+    size_t outlen = c.hex_len / 2;
+    if (kiln_hash_is_xof((kiln_hash_algo)algo)) {
+        if (cl->length_given ? outlen != cl->length : outlen > HASH_MAX_LENGTH) return 0;
+    } else if (outlen != kiln_hash_digest_len((kiln_hash_algo)algo)) {
+        return 0;
+    }
+    size_t name_len = strlen(c.name);
+    e->name = must_alloc(r->cmd, name_len + 1 + outlen);
+    memcpy(e->name, c.name, name_len + 1);
+    e->expect = (uint8_t *)e->name + name_len + 1;
+    hex_to_bytes(c.hex, outlen, e->expect);
+    e->outlen = outlen;
+    e->algo = (kiln_hash_algo)algo;
+    return 0;
+}
+
+/* Checks one entry: hashes its file, or says its line was improperly formatted. */
+static void check_entry_run(hash_run *r, check_list *cl, check_entry *e)
+{
+    if (!e->name) {
+        cl->bad++;
+        if (cl->warn && !r->status) {
+            fflush(stdout);
+            progress_clear();
+            fprintf(stderr, "kiln %s: %s:%llu: improperly formatted %s%schecksum line\n", r->cmd, cl->shown_path,
+                    (unsigned long long)e->lineno, cl->algo_given ? kiln_hash_algo_name(r->algo) : "",
+                    cl->algo_given ? " " : "");
+        }
+        return;
+    }
+    cl->good++;
+    if (!r->stopped) hash_input(r, e->name, e->algo, e->expect, e->outlen);
+    free(e->name);
+}
+
+/* Checks the held entries, on the GPU when their small files weigh enough. */
+static void run_held(hash_run *r, check_list *cl, kiln_ctx *ctx)
+{
+    r->gpu = pick_gpu(ctx, cl->small);
+    for (size_t i = 0; i < cl->n; i++) check_entry_run(r, cl, &cl->held[i]);
+    flush(r);
+    cl->n = 0;
+    cl->held_bytes = cl->small = 0;
+}
+
+/* The list's summary and exit code, as sha256sum -c words it (--status: the code only). */
+static int check_summary(hash_run *r, check_list *cl, int read_err)
+{
+    fflush(stdout);
+    progress_end();
+    const char *algo = cl->algo_given ? kiln_hash_algo_name(r->algo) : "";
+    if (read_err) {
+        name_error(r->cmd, cl->path, strerror(read_err));
+    } else if (cl->good == 0) {
+        return cli_error(EXIT_USAGE, r->cmd, "%s: no properly formatted %s%schecksum lines found%s", cl->shown_path,
+                         algo, cl->algo_given ? " " : "",
+                         cl->untagged ? " (lines without an algorithm tag need --algo)" : "");
+    }
+    /* --ignore-missing and every listed file missing: nothing was verified, a failure */
+    int none = !read_err && r->ok + r->mismatched + r->unreadable == 0;
+    int code = read_err ? EXIT_USAGE
+               : r->unreadable || r->mismatched || (cl->strict && cl->bad) || none ? EXIT_NOT_FOUND
+                                                                                    : EXIT_OK;
+    if (r->status) return code;
+    if (none) return cli_error(EXIT_NOT_FOUND, r->cmd, "%s: no file was verified", cl->shown_path);
+    if (cl->bad)
+        cli_error(0, r->cmd, "WARNING: %zu line%s improperly formatted", cl->bad, cl->bad == 1 ? " is" : "s are");
+    if (r->unreadable)
+        cli_error(0, r->cmd, "WARNING: %zu listed file%s could not be read", r->unreadable,
+                  r->unreadable == 1 ? "" : "s");
+    if (r->mismatched)
+        cli_error(0, r->cmd, "WARNING: %zu computed checksum%s did NOT match", r->mismatched,
+                  r->mismatched == 1 ? "" : "s");
+    return code;
+}
+
+static int run_check(hash_run *r, check_list *cl, kiln_ctx *ctx)
+{
+    r->ok = r->mismatched = r->unreadable = r->missing = 0; /* each list has its own summary */
+    int is_stdin = strcmp(cl->path, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(cl->path, O_RDONLY);
+    if (fd < 0 && cli_interrupted()) return cli_interrupt_exit(r->cmd);
+    if (fd < 0) {
+        name_error(r->cmd, cl->path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    line_reader lr;
+    if (line_reader_init(&lr, fd, HASH_LINE_MAX) != 0) return cli_error(EXIT_DEVICE, r->cmd, "out of memory");
+    /* only an auto device with a GPU weighs the files: otherwise each line is checked as read */
+    int weigh = kiln_ctx_pick(ctx, KILN_KIND_HASH, 0) != kiln_ctx_pick(ctx, KILN_KIND_HASH, UINT64_MAX);
+    if (weigh) cl->held = must_alloc(r->cmd, WINDOW_ENTRIES * sizeof *cl->held);
+    check_entry one;
+    int read_err = 0;
+    r->gpu = pick_gpu(ctx, 0);
+    cl->shown_path = shown(r->cmd, cl->path);
+    for (;;) {
+        /* a list that never blocks (/dev/urandom) gets no EINTR: the flag is looked at every line */
+        if (cli_interrupted()) r->stopped = 1;
+        if (r->stopped) break;
+        char *line = NULL;
+        size_t len = 0;
+        int got = line_reader_next(&lr, &line, &len);
+        if (got == LINE_ERROR && errno == EINTR) continue; /* the loop's top looks at the flag */
+        if (got == LINE_ERROR) read_err = errno;
+        if (got == LINE_ERROR || got == LINE_END) break;
+        check_entry *e = weigh ? &cl->held[cl->n] : &one;
+        if (parse_entry(r, cl, got == LINE_OK ? line : NULL, len, e) != 0) continue;
+        e->lineno = lr.lineno;
+        if (!weigh) {
+            check_entry_run(r, cl, e);
+            continue;
+        }
+        if (e->name) cl->small += small_size(e->name);
+        cl->held_bytes += sizeof *e + (e->name ? strlen(e->name) + 1 + e->outlen : 0);
+        if (++cl->n == WINDOW_ENTRIES || cl->held_bytes >= WINDOW_BYTES) run_held(r, cl, ctx);
+    }
+    if (r->stopped) { /* entries held are dropped unchecked */
+        for (size_t i = 0; i < cl->n; i++) free(cl->held[i].name);
+        cl->n = 0;
+    }
+    run_held(r, cl, ctx);
+    free(cl->held);
+    line_reader_free(&lr);
+    if (!is_stdin) close(fd);
+    int code = r->stopped ? cli_interrupt_exit(r->cmd) : check_summary(r, cl, read_err);
+    free(cl->shown_path);
+    r->all_ok += r->ok;
+    r->all_mismatched += r->mismatched;
+    r->all_unreadable += r->unreadable;
+    r->all_bad += cl->bad;
+    return code;
+}
+
+/* "--length applies to A and B only": the registry's extendable-output hashes. */
+static int length_error(const char *cmd, const char *algo)
+{
+    char xofs[256] = "";
+    for (size_t i = 0; i < kiln_workload_count(); i++) {
+        const kiln_workload *w = kiln_workload_at(i);
+        size_t used = strlen(xofs);
+        if ((w->kinds & KILN_KIND_HASH) && kiln_hash_is_xof((kiln_hash_algo)w->hash_algo))
+            snprintf(xofs + used, sizeof xofs - used, "%s%s", used ? " and " : "", w->name);
+    }
+    return cli_error(EXIT_USAGE, cmd, "--length applies to %s only, not %s", xofs, algo);
+}
+
+int cmd_hash(int argc, char **argv)
+{
+    const char *cmd = "hash", *algo_s = NULL, *device = "auto";
+    uint64_t length = 0;
+    int tag = 0, warn = 0, check = 0, status = 0, strict = 0, ignore_missing = 0, zero = 0;
+    cli_output out = {0, 0, 0};
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
+    cli_option opts[] = {
+        {"--algo", OPT_ALGO, &algo_s, "A", "the hash (required, except that --check can take it from tagged lines)",
+         .kinds = KILN_KIND_HASH, .short_name = 'a'},
+        {"--length", OPT_U64, &length, "N", "output bytes of an extendable-output (SHAKE) hash (default twice its security level)", .lo = 1,
+         .hi = HASH_MAX_LENGTH},
+        {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
+        {"--zero", OPT_FLAG, &zero, NULL, "end each digest line with NUL, not newline, and leave names unescaped (sha256sum -z)",
+         .modes = DIGESTS, .short_name = 'z'},
+        {"--check", OPT_FLAG, &check, NULL,
+         "the FILEs are lists to verify ('<hex>  <name>' and 'TAG (<name>) = <hex>' lines; none: stdin), printing "
+         "'<name>: OK' (not with --quiet) or '<name>: FAILED'",
+         .modes = 0, .short_name = 'c'},
+        {"--warn", OPT_FLAG, &warn, NULL, "name each improperly formatted line of a --check list", .modes = CHECKS,
+         .short_name = 'w'},
+        {"--strict", OPT_FLAG, &strict, NULL, "exit 1 when a --check list has an improperly formatted line", .modes = CHECKS},
+        {"--status", OPT_FLAG, &status, NULL, "print no verdict and no warning: the exit status tells (errors still on stderr)",
+         .modes = CHECKS},
+        {"--ignore-missing", OPT_FLAG, &ignore_missing, NULL,
+         "a listed file that does not exist is neither reported nor a failure (a list with no file verified fails)",
+         .modes = CHECKS},
+        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all",
+         "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
+        CLI_OPT_JSON(&out, 0),
+        CLI_OPT_PROGRESS(&out, 0),
+    };
+    cli_command c = CLI_COMMAND(cmd, "--algo A [options] [FILE...]  |  --check [--algo A] [options] [LIST...]",
+                                "Prints '<hex>  <name>' per input; no FILE or '-' reads stdin; '--' ends the options.\n"
+                                "A FILE that cannot be read is reported and the others hashed (exit 2); a file of a\n"
+                                "--check list that cannot be read is a failed check (exit 1), as with sha256sum -c.\n"
+                                "Several lists are checked one after the other, each with its own warnings.\n",
+                                opts);
+    c.pos = files;
+    c.max_pos = (size_t)argc;
+    hash_run r;
+    memset(&r, 0, sizeof r);
+    r.cmd = cmd;
+    const kiln_workload *w = NULL;
+    int code = cli_parse(&c, argc, argv);
+    size_t nfiles = c.npos;
+    if (code == 0) code = cli_check_mode(&c, check ? CHECKS : DIGESTS, check ? "--check" : "computing digests");
+    if (code == 0) code = cli_output_start(&c, &out);
+    if (code == 0) code = cli_exclusive(&c, "--tag", "--json");
+    if (code == 0) code = cli_exclusive(&c, "--zero", "--json");
+    if (code == 0) code = cli_exclusive(&c, "--status", "--json");
+    if (code == 0 && !algo_s && (!check || length)) {
+        char list[1024];
+        kiln_workload_list(KILN_KIND_HASH, 0, list, sizeof list);
+        code = cli_error(EXIT_USAGE, cmd, "--algo is required%s (%s)", check ? " with --length" : "", list);
+    }
+    if (code == 0 && algo_s) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);
+    if (w) r.algo = (kiln_hash_algo)w->hash_algo;
+    if (w && length && !kiln_hash_is_xof(r.algo)) code = length_error(cmd, algo_s);
+    kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
+    if (!ctx) {
+        free(files);
+        return json_end(code == CLI_HELP ? EXIT_OK : code);
+    }
+    progress_attach(ctx);
+    r.check = check;
+    r.tag = tag;
+    r.json = out.json;
+    r.quiet = out.quiet;
+    r.status = status;
+    r.ignore_missing = ignore_missing;
+    r.zero = zero;
+    r.t0 = cli_now();
+    if (nfiles == 0) files[nfiles++] = "-";
+    json_object(NULL);
+    if (check) {
+        json_str("check", files[0]);
+        json_array("lists");
+        for (size_t i = 0; i < nfiles; i++) json_str(NULL, files[i]);
+        json_close();
+        json_array("files");
+        code = EXIT_OK;
+        for (size_t i = 0; i < nfiles && !r.stopped; i++) {
+            /* as sha256sum -c A B: each list checked and summed up; the worst outcome is the exit */
+            check_list cl = {.path = files[i], .algo_given = w != NULL, .length_given = length != 0, .warn = warn,
+                             .strict = strict, .length = (size_t)length, .sep = CHECK_SEP_UNKNOWN};
+            int one = run_check(&r, &cl, ctx);
+            if (r.stopped || one > code) code = one;
+        }
+        json_close();
+        json_u64("matched", r.all_ok);
+        json_u64("mismatched", r.all_mismatched);
+        json_u64("unreadable", r.all_unreadable);
+        json_u64("improperly_formatted", r.all_bad);
+    } else {
+        size_t outlen = length ? (size_t)length : kiln_hash_digest_len(r.algo);
+        uint64_t small = 0;
+        for (size_t i = 0; i < nfiles; i++) small += small_size(files[i]);
+        r.count = nfiles;
+        for (size_t i = 0; i < nfiles; i++) r.all_total += regular_size(files[i]);
+        r.gpu = pick_gpu(ctx, small);
+        json_str("algo", kiln_hash_algo_name(r.algo));
+        json_u64("length", outlen);
+        json_array("files");
+        for (size_t i = 0; i < nfiles && !r.stopped; i++) hash_input(&r, files[i], r.algo, NULL, outlen);
+        flush(&r);
+        progress_end();
+        json_close();
+        json_u64("unreadable", r.unreadable);
+        code = r.stopped ? cli_interrupt_exit(cmd) : r.unreadable ? EXIT_USAGE : EXIT_OK;
+    }
+    progress_end();
+    free(r.items);
+    free(r.data);
+    kiln_ctx_free(ctx);
+    free(files);
+    return json_end(code);
+}
