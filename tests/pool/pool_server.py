@@ -1061,9 +1061,12 @@ def run_checks(pool, kiln, rc, log):
     if name == "unresolvable":
         check("back" in pool.marks and "back to" in log, "came back to the pool when the redirect did not resolve")
         check(len(shares_where(pool, job=pool.marks.get("j2"), verdict="accepted")) >= 1, "mined after coming back")
-        # the bug: getaddrinfo in the mining loop cut the rate 9 times; allow a loaded machine 3
-        check(kiln.get("rate", 0) >= pool.cpu_rate / 3, "hash rate kept while resolving (%.0f H/s, measured %.0f H/s)"
-              % (kiln.get("rate", 0), pool.cpu_rate))
+        # the bug: getaddrinfo in the mining loop cut the rate 9 times; allow a loaded machine 3. The
+        # machine's rate is measured again now and the lower of the two taken: a load that came
+        # or went during the run (the rest of the suite, two cores) moves both sides alike
+        ref = min(pool.cpu_rate, measure_cpu_rate(pool.kiln_path))
+        check(kiln.get("rate", 0) >= ref / 3, "hash rate kept while resolving (%.0f H/s, measured %.0f H/s before "
+              "and after)" % (kiln.get("rate", 0), ref))
     if name in ("sigint", "tls_sigint"):
         check(pool.elapsed_kiln is not None and pool.elapsed_kiln < pool.scenario["sigint_after"] + 1.0,
               "stopped within 1 s of SIGINT (ran %.2f s)" % (pool.elapsed_kiln or -1))
@@ -1171,6 +1174,7 @@ class Pool:
         rate = measure_cpu_rate(args.kiln) if args.kiln and name not in GPU_SCENARIOS else 1e6
         print("cpu rate %.0f H/s" % rate)
         self.cpu_rate = rate
+        self.kiln_path = args.kiln
         self.base = 2.0 ** min(-8, max(-26, round(math.log2(rate / (SHARES_PER_S * 2 ** 32)))))
         unit = 2 ** min(24, max(12, round(math.log2(rate * 0.15))))
         subst = {"UNIT": str(unit), "UNIT4": str(unit // 4), "UNIT64": str(max(unit // 64, 1024)), "DURATION": str(args.duration), "DEVICE": args.device}
