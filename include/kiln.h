@@ -353,12 +353,19 @@ typedef enum kiln_hash_algo {
     KILN_HASH_KECCAK384,
     KILN_HASH_KECCAK512,
 } kiln_hash_algo;
-#define KILN_HASH_ALGO_COUNT 12
+/* The ids run from 0 to kiln_hash_algo_count() - 1; the constants above name the first twelve,
+ * later algorithms (sha512, sha384, sha512_256, ...) are found by name. The workload registry
+ * lists them all. */
+size_t kiln_hash_algo_count(void);
 
-/* Names as the CLI spells them: sha256 sha256d sha3-224 sha3-256 sha3-384 sha3-512 shake128
- * shake256 keccak224 keccak256 keccak384 keccak512. */
+/* Names as the CLI spells them (kiln_workload_list(KILN_KIND_HASH, ...) lists them). */
 kiln_status kiln_hash_algo_from_name(kiln_ctx *ctx, const char *name, kiln_hash_algo *algo);
 const char *kiln_hash_algo_name(kiln_hash_algo algo);
+/* The name in Python's hashlib ("sha3_256"), or NULL when hashlib has none. */
+const char *kiln_hash_algo_hashlib_name(kiln_hash_algo algo);
+/* Check-line tags ("SHA256 (file) = ..."): i = 0 the one --tag writes (coreutils' spelling), 1
+ * another spelling that is read too (OpenSSL 3's "SHA2-256"); NULL when there is none. */
+const char *kiln_hash_algo_tag(kiln_hash_algo algo, int i);
 /* Default output bytes: the digest size; SHAKE128 32, SHAKE256 64 (twice the security level). */
 size_t kiln_hash_digest_len(kiln_hash_algo algo);
 /* 1 for SHAKE (any output length), else 0. */
@@ -373,6 +380,7 @@ typedef struct kiln_hash_stream {
     union {
         kiln_sha256_stream sha256;
         kiln_keccak_stream keccak;
+        uint64_t state[28]; /* room for every other family's state (SHA-512's), which is private */
     } u;
 } kiln_hash_stream;
 

@@ -113,7 +113,7 @@ int main(void)
     kiln_ctx *gpu = kiln_ctx_new();
     CHECK(kiln_ctx_set_device(gpu, "cuda") == KILN_OK, "%s", kiln_last_error(gpu));
     unsigned long long seed = 0x637564616b6bull;
-    for (int a = 0; a < KILN_HASH_ALGO_COUNT; a++) {
+    for (int a = 0; a < (int)kiln_hash_algo_count(); a++) {
         kiln_hash_algo algo = (kiln_hash_algo)a;
         every_length(gpu, algo, kiln_hash_digest_len(algo), &seed);
         if (kiln_hash_is_xof(algo)) {

@@ -23,33 +23,21 @@ int hex_to_bytes(const char *hex, size_t n, uint8_t *out)
     return 0;
 }
 
-/* First tag of each row: what --tag writes (coreutils' spelling where coreutils has the hash);
- * the others are read too: OpenSSL 3 writes SHA2-256, SHAKE-128 and (3.2) KECCAK-256. */
-static const struct {
-    kiln_hash_algo algo;
-    const char *tags[2];
-} tag_table[] = {
-    {KILN_HASH_SHA256, {"SHA256", "SHA2-256"}},   {KILN_HASH_SHA256D, {"SHA256D", NULL}},
-    {KILN_HASH_SHA3_224, {"SHA3-224", NULL}},     {KILN_HASH_SHA3_256, {"SHA3-256", NULL}},
-    {KILN_HASH_SHA3_384, {"SHA3-384", NULL}},     {KILN_HASH_SHA3_512, {"SHA3-512", NULL}},
-    {KILN_HASH_SHAKE128, {"SHAKE128", "SHAKE-128"}}, {KILN_HASH_SHAKE256, {"SHAKE256", "SHAKE-256"}},
-    {KILN_HASH_KECCAK224, {"KECCAK-224", "KECCAK224"}}, {KILN_HASH_KECCAK256, {"KECCAK-256", "KECCAK256"}},
-    {KILN_HASH_KECCAK384, {"KECCAK-384", "KECCAK384"}}, {KILN_HASH_KECCAK512, {"KECCAK-512", "KECCAK512"}},
-};
-
+/* The tags come from each algorithm's descriptor: the first is what --tag writes (coreutils'
+ * spelling where coreutils has the hash), the second is read too (OpenSSL 3 writes SHA2-256,
+ * SHAKE-128 and, from 3.2, KECCAK-256). */
 const char *hash_tag_name(kiln_hash_algo algo)
 {
-    for (size_t i = 0; i < sizeof tag_table / sizeof tag_table[0]; i++)
-        if (tag_table[i].algo == algo) return tag_table[i].tags[0];
-    return "?";
+    const char *t = kiln_hash_algo_tag(algo, 0);
+    return t ? t : "?";
 }
 
 int hash_tag_algo(const char *tag, size_t len)
 {
-    for (size_t i = 0; i < sizeof tag_table / sizeof tag_table[0]; i++)
-        for (size_t j = 0; j < 2; j++) {
-            const char *t = tag_table[i].tags[j];
-            if (t && strlen(t) == len && memcmp(t, tag, len) == 0) return (int)tag_table[i].algo;
+    for (size_t a = 0; a < kiln_hash_algo_count(); a++)
+        for (int j = 0; j < 2; j++) {
+            const char *t = kiln_hash_algo_tag((kiln_hash_algo)a, j);
+            if (t && strlen(t) == len && memcmp(t, tag, len) == 0) return (int)a;
         }
     return -1;
 }

@@ -8,6 +8,8 @@ arguments are read in place.
 """
 from __future__ import annotations
 
+import hashlib as _hashlib
+
 import numpy as np
 
 from . import _kiln
@@ -16,13 +18,13 @@ from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verif
 
 __version__ = _kiln.version()
 
-#: The algorithms of kiln.new, in hashlib's spelling, as hashlib.algorithms_available lists its own
-#: (kiln.new also takes kiln's: "sha3-256", "shake128"; and any case: "SHA256").
-algorithms_available = frozenset(
-    ["sha256", "sha256d", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256",
-     "keccak224", "keccak256", "keccak384", "keccak512"])
+#: The algorithms of kiln.new, in hashlib's spelling where hashlib has the algorithm, as
+#: hashlib.algorithms_available lists its own (kiln.new also takes kiln's: "sha3-256", "shake128";
+#: and any case: "SHA256"). The library's list of algorithms makes it.
+_ALGORITHMS = [(name, pyname or name) for name, pyname in _kiln.hash_algorithms()]
+algorithms_available = frozenset(pyname for _, pyname in _ALGORITHMS)
 #: Those of hashlib.algorithms_guaranteed that kiln has.
-algorithms_guaranteed = frozenset(["sha256", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"])
+algorithms_guaranteed = frozenset(algorithms_available & _hashlib.algorithms_guaranteed)
 
 
 _EMPTY = b""
@@ -63,18 +65,10 @@ def file_digest(fileobj, digest, /, *, _bufsize=2**18):
     return digestobj
 
 
-sha256 = _constructor("sha256", "sha256")
-sha256d = _constructor("sha256d", "sha256d")
-sha3_224 = _constructor("sha3-224", "sha3_224")
-sha3_256 = _constructor("sha3-256", "sha3_256")
-sha3_384 = _constructor("sha3-384", "sha3_384")
-sha3_512 = _constructor("sha3-512", "sha3_512")
-shake_128 = _constructor("shake128", "shake_128")
-shake_256 = _constructor("shake256", "shake_256")
-keccak224 = _constructor("keccak224", "keccak224")
-keccak256 = _constructor("keccak256", "keccak256")
-keccak384 = _constructor("keccak384", "keccak384")
-keccak512 = _constructor("keccak512", "keccak512")
+# one constructor per algorithm, named as hashlib names it (kiln.sha3_256, kiln.shake_128, ...)
+for _name, _pyname in _ALGORITHMS:
+    globals()[_pyname] = _constructor(_name, _pyname)
+del _name, _pyname
 
 
 def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, length: int | None = None) -> np.ndarray:
@@ -220,8 +214,7 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
     return out
 
 
-__all__ = ["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available",
-           "algorithms_guaranteed", "file_digest", "devices",
-           "hash_batch", "keccak224", "keccak256", "keccak384", "keccak512", "merkle_proof", "merkle_root",
-           "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch", "sha256",
-           "sha256d", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256"]
+__all__ = sorted(["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available",
+                  "algorithms_guaranteed", "file_digest", "devices", "hash_batch", "merkle_proof", "merkle_root",
+                  "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch"]
+                 + [pyname for _, pyname in _ALGORITHMS])

@@ -70,14 +70,13 @@ int kiln_py_algo(const char *given)
     }
     for (size_t i = 0; i <= len; i++)
         name[i] = (char)(given[i] >= 'A' && given[i] <= 'Z' ? given[i] - 'A' + 'a' : given[i]);
-    static const struct { const char *hashlib, *kiln; } alias[] = {
-        {"sha3_224", "sha3-224"}, {"sha3_256", "sha3-256"}, {"sha3_384", "sha3-384"},
-        {"sha3_512", "sha3-512"}, {"shake_128", "shake128"}, {"shake_256", "shake256"},
-    };
+    /* hashlib's spelling ("sha3_256", "shake_128") is taken beside kiln's, from each algorithm's
+     * descriptor */
     const char *lookup = name;
-    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
-        if (strcmp(name, alias[i].hashlib) == 0)
-            lookup = alias[i].kiln;
+    for (size_t a = 0; a < kiln_hash_algo_count(); a++) {
+        const char *h = kiln_hash_algo_hashlib_name((kiln_hash_algo)a);
+        if (h && strcmp(name, h) == 0) lookup = kiln_hash_algo_name((kiln_hash_algo)a);
+    }
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) {
         PyErr_NoMemory();
@@ -101,6 +100,27 @@ static PyObject *py_version(PyObject *self, PyObject *unused)
     return PyUnicode_FromString(kiln_version());
 }
 
+/* Every hash algorithm as (kiln's name, hashlib's name or None), in id order: the module's
+ * constructors and algorithms_available are made from it. */
+static PyObject *py_hash_algorithms(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    PyObject *list = PyList_New(0);
+    for (size_t a = 0; list && a < kiln_hash_algo_count(); a++) {
+        const char *h = kiln_hash_algo_hashlib_name((kiln_hash_algo)a);
+        PyObject *t = h ? Py_BuildValue("(ss)", kiln_hash_algo_name((kiln_hash_algo)a), h)
+                        : Py_BuildValue("(sO)", kiln_hash_algo_name((kiln_hash_algo)a), Py_None);
+        if (!t || PyList_Append(list, t) < 0) {
+            Py_XDECREF(t);
+            Py_CLEAR(list);
+            break;
+        }
+        Py_DECREF(t);
+    }
+    return list;
+}
+
 static PyObject *py_build_info(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -110,6 +130,8 @@ static PyObject *py_build_info(PyObject *self, PyObject *unused)
 
 static PyMethodDef module_methods[] = {
     {"version", py_version, METH_NOARGS, "The library's version (kiln_version)."},
+    {"hash_algorithms", py_hash_algorithms, METH_NOARGS,
+     "Every hash algorithm as (kiln's name, hashlib's name or None), in the library's order."},
     {"build_info", py_build_info, METH_NOARGS, "How the library was built (kiln_build_info)."},
     {NULL, NULL, 0, NULL},
 };

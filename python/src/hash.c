@@ -35,15 +35,8 @@ static void lock_leave(HashObject *h)
 /* hashlib's name where hashlib has the algorithm, else kiln's. */
 static const char *py_name(kiln_hash_algo a)
 {
-    switch (a) {
-    case KILN_HASH_SHA3_224: return "sha3_224";
-    case KILN_HASH_SHA3_256: return "sha3_256";
-    case KILN_HASH_SHA3_384: return "sha3_384";
-    case KILN_HASH_SHA3_512: return "sha3_512";
-    case KILN_HASH_SHAKE128: return "shake_128";
-    case KILN_HASH_SHAKE256: return "shake_256";
-    default: return kiln_hash_algo_name(a);
-    }
+    const char *h = kiln_hash_algo_hashlib_name(a);
+    return h ? h : kiln_hash_algo_name(a);
 }
 
 static int update_buffer(HashObject *h, PyObject *obj)

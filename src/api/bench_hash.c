@@ -86,7 +86,7 @@ kiln_status kiln_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, 
                             double *rate)
 {
     if (!ctx || !rate) return kiln_fail(ctx, KILN_ERR_INPUT, "missing context or output");
-    if ((unsigned)algo >= KILN_HASH_ALGO_COUNT) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown hash algorithm");
+    if ((size_t)algo >= kiln_hash_algo_count()) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown hash algorithm");
     if (!(seconds > 0 && seconds <= 3600)) return kiln_fail(ctx, KILN_ERR_INPUT, "bench time out of range");
     if (msg_len > (UINT64_C(1) << 24)) return kiln_fail(ctx, KILN_ERR_INPUT, "bench message size over 16 MiB");
     if (ctx->backend == KILN_BACKEND_CPU) return cpu_bench_hash(ctx, algo, msg_len, seconds, rate);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hash_internal.h"
+#include "../hash/hash_desc.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
 
@@ -25,7 +26,7 @@ static int threads_of(const kiln_ctx *ctx) { return ctx->threads > 0 ? ctx->thre
 
 static kiln_status check_outlen(kiln_ctx *ctx, kiln_hash_algo algo, size_t outlen)
 {
-    if ((unsigned)algo >= KILN_HASH_ALGO_COUNT) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown hash algorithm %d", algo);
+    if ((size_t)algo >= kiln_hash_algo_count()) return kiln_fail(ctx, KILN_ERR_INPUT, "unknown hash algorithm %d", algo);
     if (kiln_hash_is_xof(algo) ? outlen == 0 : outlen != kiln_hash_digest_len(algo))
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s gives %zu-byte digests, not %zu", kiln_hash_algo_name(algo),
                          kiln_hash_digest_len(algo), outlen);
@@ -152,7 +153,8 @@ kiln_status kiln_hash_verify_sample(kiln_ctx *ctx, kiln_hash_algo algo, const ui
 
 kiln_gpu_hash_params kiln_hash_gpu_params(kiln_hash_algo algo, size_t outlen)
 {
-    kiln_gpu_hash_params p = {kiln_hash_rate(algo), kiln_hash_domain(algo), algo == KILN_HASH_SHA256D, outlen};
+    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
+    kiln_gpu_hash_params p = {d->gpu, d->rate, d->domain, d->variant, outlen};
     return p;
 }
 

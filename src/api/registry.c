@@ -1,8 +1,10 @@
 /* The workload registry: every algorithm name kiln knows, written once, with what it can do. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/ctx.h"
+#include "../hash/hash_desc.h"
 #include "registry_internal.h"
 
 #define SEARCH KILN_KIND_SEARCH
@@ -12,16 +14,12 @@
 #define GRAPH KILN_KIND_GRAPH
 #define PERM KILN_KIND_PERMUTATION
 
-/* Each row: name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds,
- * tune kinds, help; then the known-answer check `kiln selftest` runs for the entry (NULL: covered
- * by another entry's). Two shapes recur:
- *   a digest alone: both devices, benchmarked, nothing to tune (checked by the Keccak self-test);
- *   a digest that is also a Merkle merge: both benchmarked, the tree's launch tuned. */
-#define HASH_ONLY(name, id, help) {{name, NULL, HASH, -1, id, -1, HASH, HASH, 0, 0, help}, NULL}
-#define HASH_TREE(name, hid, tid, help, check)                                                                        \
-    {{name, NULL, HASH | TREE, -1, hid, tid, HASH | TREE, HASH | TREE, HASH, TREE, help}, check}
-
-static const registry_entry table[] = {
+/* The rows that are not only a digest, in the registry's order; HASHES marks where the hash
+ * algorithms (hash_list.c, each row made from its descriptor by hash_row) come in, those that a
+ * row here already covers (sha256d, which also mines) left out. Each row: name, short name, kinds,
+ * search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune kinds, help; then the
+ * known-answer check `kiln selftest` runs for the entry (NULL: covered by another entry's). */
+static const registry_entry fixed[] = {
     {{"sha256d", NULL, SEARCH | HASH | TREE, KILN_ALGO_SHA256D, KILN_HASH_SHA256D, KILN_MERKLE_SHA256D,
      SEARCH | HASH | TREE, SEARCH | TREE, SEARCH, SEARCH | TREE, "Bitcoin's double SHA-256: mining, digests, Merkle trees"},
      kiln_selftest_sha256d_search},
@@ -30,17 +28,7 @@ static const registry_entry table[] = {
      kiln_selftest_scrypt_search},
     {{"scrypt-kdf", NULL, KDF, -1, -1, -1, KDF, KDF, 0, KDF, "the scrypt key derivation function (RFC 7914)"},
      kiln_selftest_scrypt_kdf},
-    HASH_TREE("sha256", KILN_HASH_SHA256, KILN_MERKLE_SHA256, "SHA-256 (FIPS 180-4)", kiln_selftest_sha256),
-    HASH_ONLY("sha3-224", KILN_HASH_SHA3_224, "SHA3-224 (FIPS 202)"),
-    HASH_TREE("sha3-256", KILN_HASH_SHA3_256, KILN_MERKLE_SHA3_256, "SHA3-256 (FIPS 202)", NULL),
-    HASH_ONLY("sha3-384", KILN_HASH_SHA3_384, "SHA3-384 (FIPS 202)"),
-    HASH_ONLY("sha3-512", KILN_HASH_SHA3_512, "SHA3-512 (FIPS 202)"),
-    HASH_ONLY("shake128", KILN_HASH_SHAKE128, "SHAKE128, any output length (FIPS 202)"),
-    HASH_ONLY("shake256", KILN_HASH_SHAKE256, "SHAKE256, any output length (FIPS 202)"),
-    HASH_ONLY("keccak224", KILN_HASH_KECCAK224, "Keccak-224, original padding"),
-    HASH_TREE("keccak256", KILN_HASH_KECCAK256, KILN_MERKLE_KECCAK256, "Keccak-256, original padding (Ethereum)", NULL),
-    HASH_ONLY("keccak384", KILN_HASH_KECCAK384, "Keccak-384, original padding"),
-    HASH_ONLY("keccak512", KILN_HASH_KECCAK512, "Keccak-512, original padding"),
+    {{NULL, NULL, HASH, -1, -1, -1, 0, 0, 0, 0, NULL}, NULL}, /* HASHES */
     {{"rp64_256", "rp64", TREE, -1, -1, KILN_MERKLE_RP64_256, TREE, TREE, 0, TREE,
      "Rescue Prime over Goldilocks (Winterfell's Rp64_256), for STARK provers"},
      NULL},
@@ -50,16 +38,68 @@ static const registry_entry table[] = {
      NULL},
 };
 
-#define COUNT (sizeof table / sizeof table[0])
+#define FIXED (sizeof fixed / sizeof fixed[0])
+#define MAX_ROWS 64
 
-size_t kiln_workload_count(void) { return COUNT; }
+static registry_entry table[MAX_ROWS];
+static size_t COUNT; /* rows in table, once built */
 
-const kiln_workload *kiln_workload_at(size_t i) { return i < COUNT ? &table[i].w : NULL; }
+/* A digest's row: hashed on both devices (where a GPU kernel exists), benchmarked, its Merkle
+ * merge (if any) benchmarked and tuned; checked by its descriptor's known answer. */
+static registry_entry hash_row(kiln_hash_algo id, const kiln_hash_desc *d)
+{
+    const unsigned kinds = HASH | (d->tree >= 0 ? TREE : 0);
+    registry_entry e = {{d->name, NULL, kinds, -1, (int)id, d->tree, d->gpu != KILN_HASH_GPU_NONE ? kinds : kinds & ~HASH,
+                         kinds, HASH, kinds & TREE, d->help},
+                        NULL};
+    return e;
+}
 
-kiln_selftest_fn kiln_workload_selftest(size_t i) { return i < COUNT ? table[i].selftest : NULL; }
+static int covered(kiln_hash_algo id)
+{
+    for (size_t i = 0; i < FIXED; i++)
+        if (fixed[i].w.name && (fixed[i].w.kinds & HASH) && fixed[i].w.hash_algo == (int)id) return 1;
+    return 0;
+}
+
+static void build(void)
+{
+    for (size_t i = 0; i < FIXED && COUNT < MAX_ROWS; i++) {
+        if (fixed[i].w.name) {
+            table[COUNT++] = fixed[i];
+            continue;
+        }
+        for (size_t h = 0; h < kiln_hash_desc_count() && COUNT < MAX_ROWS; h++)
+            if (!covered((kiln_hash_algo)h)) table[COUNT++] = hash_row((kiln_hash_algo)h, kiln_hash_desc_of((kiln_hash_algo)h));
+    }
+}
+
+static pthread_once_t built = PTHREAD_ONCE_INIT;
+#define TABLE() pthread_once(&built, build)
+
+
+
+size_t kiln_workload_count(void)
+{
+    TABLE();
+    return COUNT;
+}
+
+const kiln_workload *kiln_workload_at(size_t i)
+{
+    TABLE();
+    return i < COUNT ? &table[i].w : NULL;
+}
+
+kiln_selftest_fn kiln_workload_selftest(size_t i)
+{
+    TABLE();
+    return i < COUNT ? table[i].selftest : NULL;
+}
 
 void kiln_workload_list(unsigned kinds, int which, char *out, size_t len)
 {
+    TABLE();
     int bench = which == 1, tune = which == 2;
     const char *names[64];
     char bufs[64][48];
@@ -97,6 +137,7 @@ static const char *kind_word(unsigned kinds)
 
 const kiln_workload *kiln_workload_find(kiln_ctx *ctx, const char *name, unsigned kinds)
 {
+    TABLE();
     for (size_t i = 0; name && i < COUNT; i++)
         if ((table[i].w.kinds & kinds) && strcmp(name, table[i].w.name) == 0) return &table[i].w;
     char list[1024];
@@ -115,6 +156,7 @@ const char *kiln_workload_bench_name(const kiln_workload *w, kiln_kind kind, cha
 const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, unsigned kinds, int tune,
                                              kiln_kind *kind)
 {
+    TABLE();
     for (size_t i = 0; name && i < COUNT; i++) {
         const kiln_workload *w = &table[i].w;
         unsigned usable = w->kinds & kinds & (tune ? w->tune_kinds : w->bench_kinds);

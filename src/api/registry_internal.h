@@ -18,7 +18,6 @@ typedef struct registry_entry {
 kiln_selftest_fn kiln_workload_selftest(size_t i);
 
 /* The checks (selftest.c, selftest_keccak.c). */
-kiln_status kiln_selftest_sha256(kiln_ctx *ctx);
 kiln_status kiln_selftest_sha256d_search(kiln_ctx *ctx);
 kiln_status kiln_selftest_scrypt_search(kiln_ctx *ctx);
 kiln_status kiln_selftest_scrypt_kdf(kiln_ctx *ctx);

@@ -104,12 +104,23 @@ typedef struct kiln_gpu_merkle_cfg {
  * (the callback has written the context's error, or its caller will). */
 typedef kiln_status (*kiln_gpu_merkle_fill)(void *user, uint64_t first, uint64_t count, uint8_t *dst);
 
-/* ---- batch hashing: a Keccak sponge (rate bytes, domain byte) or, with rate 0, SHA-256
- * (sha256d: applied twice); outlen bytes per digest. */
+/* ---- batch hashing */
+/* The kinds of batch kernel a GPU backend has for digests: an algorithm's descriptor
+ * (src/hash/hash_desc.h) names one, with its parameters (rate, domain, variant). */
+typedef enum kiln_hash_gpu_family {
+    KILN_HASH_GPU_NONE = 0, /* no GPU kernel: the batch runs on the CPU */
+    KILN_HASH_GPU_SHA256, /* variant 1: sha256d */
+    KILN_HASH_GPU_KECCAK, /* rate and domain */
+    KILN_HASH_GPU_SHA512, /* variant: the digest length in bytes (64, 48 or 32) */
+} kiln_hash_gpu_family;
+
+/* A batch's kernel, from the algorithm's descriptor (src/hash/hash_desc.h): the family
+ * (kiln_hash_gpu_family), and its parameters. */
 typedef struct kiln_gpu_hash_params {
-    unsigned rate;
-    uint8_t domain;
-    int sha256d;
+    kiln_hash_gpu_family family;
+    unsigned rate; /* Keccak */
+    uint8_t domain; /* Keccak */
+    int variant; /* SHA-256: 1 for sha256d; SHA-512: the digest bytes */
     size_t outlen;
 } kiln_gpu_hash_params;
 

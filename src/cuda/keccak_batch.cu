@@ -59,14 +59,18 @@ rate_launch find_rate(unsigned rate)
 cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t max_len, cudaStream_t s)
 {
     unsigned blocks = (unsigned)((a.n + TPB - 1) / TPB);
-    if (!a.offsets && p->rate == 136 && p->outlen == 32 && (a.msg_len == 32 || a.msg_len == 64))
-        return launch_keccak_fixed136(a.msg_len, a, blocks, s);
-    if (p->rate == 0) {
-        sha256_kernel<<<blocks, TPB, 0, s>>>(a, p->sha256d);
+    switch (p->family) {
+    case KILN_HASH_GPU_SHA256:
+        sha256_kernel<<<blocks, TPB, 0, s>>>(a, p->variant == 1);
         return cudaGetLastError();
+    case KILN_HASH_GPU_KECCAK: {
+        if (!a.offsets && p->rate == 136 && p->outlen == 32 && (a.msg_len == 32 || a.msg_len == 64))
+            return launch_keccak_fixed136(a.msg_len, a, blocks, s);
+        rate_launch l = find_rate(p->rate);
+        return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
     }
-    rate_launch l = find_rate(p->rate);
-    return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
+    default: return cudaErrorInvalidValue;
+    }
 }
 
 /* Device buffers of one batch, freed on every path out. */
@@ -83,8 +87,12 @@ struct buffers {
 
 kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
 {
-    bool ok = p->rate == 0 ? p->outlen == 32 : find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu;
-    if (!ok) return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for rate %u with %zu output bytes", p->rate, p->outlen);
+    bool ok = p->family == KILN_HASH_GPU_SHA256   ? p->outlen == 32
+              : p->family == KILN_HASH_GPU_KECCAK ? find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu
+                                                  : false;
+    if (!ok)
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
+                         (int)p->family, p->rate, p->outlen);
     return KILN_OK;
 }
 

@@ -1,0 +1,50 @@
+/* A hash algorithm's descriptor: everything kiln knows about one digest, written once beside its
+ * code (sha256_algos.c, keccak_algos.c, ...) and listed once (hash_list.c). The hashing front end
+ * (hash_algo.c), the workload registry, the batch and bench paths, `kiln hash`'s check lines and
+ * the Python names all read it; none of them names an algorithm. */
+#ifndef KILN_HASH_HASH_DESC_H
+#define KILN_HASH_HASH_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/gpu.h"
+#include "kiln.h"
+
+typedef struct kiln_hash_desc kiln_hash_desc;
+
+/* A family's streaming code. Its state lives in kiln_hash_stream's union and must fit it. */
+typedef struct kiln_hash_family {
+    void (*init)(kiln_hash_stream *s, const kiln_hash_desc *d);
+    kiln_status (*update)(kiln_hash_stream *s, const uint8_t *data, size_t len); /* refused after a squeeze */
+    /* outlen is the digest length, or any length >= 1 for an extendable-output function */
+    void (*final)(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, size_t outlen);
+} kiln_hash_family;
+
+struct kiln_hash_desc {
+    const char *name; /* as the CLI spells it */
+    const char *hashlib; /* Python hashlib's name, NULL when hashlib has none */
+    const char *tags[2]; /* check-line tags: the first is what --tag writes (coreutils' spelling), the
+                            second another spelling read too (OpenSSL 3's), or NULL */
+    const char *help; /* one line */
+    size_t digest; /* default output bytes */
+    size_t block; /* bytes a compression or permutation takes in */
+    int xof; /* any output length */
+    unsigned rate; /* Keccak family: the sponge's rate in bytes */
+    uint8_t domain; /* Keccak family: the padding's domain bits */
+    int variant; /* the family's own choice (see kiln_hash_gpu_family) */
+    const kiln_hash_family *family;
+    kiln_hash_gpu_family gpu; /* the GPU backends' kernel family (core/gpu.h) */
+    int tree; /* the kiln_merkle_algo merging with this digest, or -1 */
+    /* a known answer `kiln selftest` checks on the context's device: the digest (hex, default
+     * length) of the message kat_msg (kat_len bytes), or NULL when another check covers it */
+    const char *kat_msg;
+    size_t kat_len;
+    const char *kat_digest;
+};
+
+/* The hash algorithms, by id (kiln_hash_algo): the KILN_HASH_* constants are the first ids. */
+const kiln_hash_desc *kiln_hash_desc_of(kiln_hash_algo algo);
+size_t kiln_hash_desc_count(void);
+
+#endif
