@@ -131,7 +131,8 @@ if run cmake -S "$src/tests/install" -B "$T/cm" "${cmake_args[@]}" && run cmake 
     if readelf -d "$T/cm/app_static" | grep -q 'libkiln\.so'; then bad "kiln::kiln_static needs libkiln.so"; else ok; fi
 fi
 
-# ---- the Debian packages (as `make deb` makes them: libkiln0, libkiln-dev, kiln), where dpkg's tools are
+# ---- the Debian packages (libkiln0, libkiln-dev, kiln), where dpkg's tools are: CPack on this build
+# as it is configured (not reconfigured for /usr as `make deb` does: a test leaves the build alone)
 if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     if run cpack -G DEB --config "$build/CPackConfig.cmake" -B "$T/pkg"; then
         run bash "$src/tests/install/check_deb.sh" "$T"/pkg/*.deb
