@@ -7,6 +7,8 @@
 #   a fraction equal to 1e-12 relative (the last digits of a float sum may differ with the threads).
 #   The README's numbers are not kiln's: its PageRank example shows NetworkX's nx.pagerank of that
 #   graph (NetworkX 3.6.1 gives 0.0076145868447496, 0.006936420955866117, 0.006367162138306824).
+#   They are the CPU's float64 ranks (a GPU stores them in float32, README "kiln pagerank"): the
+#   examples run with no GPU visible (CUDA_VISIBLE_DEVICES empty), so `auto` is the CPU everywhere.
 # - In a ```python block, a line naming tests/data/ runs with the README's import lines before it and,
 #   after it, the lines that follow it and use a name it assigns; they must raise nothing. They run
 #   only with KILN_PYTHON, a Python that imports kiln (python/tools/ci.sh sets it): without it each
@@ -80,7 +82,7 @@ for w in $(find "$T/ex" -name '*.where' | sort -V); do
         # kiln is the kiln under test; the rest of the line as the README writes it
         # shellcheck disable=SC2317 # called by the eval'd example
         kiln() { "$KILN" "$@"; }
-        (cd "$src" && eval "$(cat "$i.cmd")") >"$T/out" 2>"$T/err"
+        (cd "$src" && export CUDA_VISIBLE_DEVICES= && eval "$(cat "$i.cmd")") >"$T/out" 2>"$T/err"
         rc=$?
         if [ "$rc" = 0 ]; then ok; else bad "$where: exit $rc: $(cat "$i.cmd")"; cat "$T/err" >&2; continue; fi
         [ -s "$i.want" ] || continue
