@@ -20,7 +20,7 @@ for opt in KILN_SANITIZE KILN_FUZZ; do
         exit 2
     fi
 done
-quiet=(-DCMAKE_MESSAGE_LOG_LEVEL=WARNING)
+quiet=(--log-level=WARNING) # for this run only, not kept in the cache
 [ -n "$verbose" ] && quiet=()
 configure() { # PREFIX ZSH_DIR
     cmake "$build" "${quiet[@]}" -DCMAKE_INSTALL_PREFIX="$1" -DKILN_ZSH_COMPLETION_DIR="$2" >/dev/null
