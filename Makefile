@@ -2,13 +2,13 @@
 #   make                          the library (libkiln.so, libkiln.a) and the CLI, build/kiln
 #   make check                    builds the tests and runs every one (CTest)
 #   make install PREFIX=/opt/kiln installs (default PREFIX /usr/local; DESTDIR honoured)
-#   make deb                      the Debian packages, build-deb/{libkiln0,libkiln-dev,kiln}_<version>-1_<arch>.deb
+#   make deb                      the Debian packages of that build, build-deb/{libkiln0,libkiln-dev,kiln}_<version>-1_<arch>.deb
 #   make demo                     mines the demo block
 # Quiet by default: configure prints a summary only and the build its warnings and errors; V=1
 # shows every step and compiler command. CMAKE_FLAGS passes options to the first configure, e.g.
 # CMAKE_FLAGS=-DKILN_CUDA=OFF (README, "Build options").
 BUILD ?= build
-DEB_BUILD ?= build-deb
+DEB_DIR ?= build-deb
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
@@ -37,20 +37,16 @@ check: all
 install: all
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
-# A build of its own, configured for /usr (multiarch library directory, no RPATH) without the tests;
-# Debian's zsh reads vendor completions from share/zsh/vendor-completions, not site-functions.
-# CPack writes three packages (cmake/KilnPackage.cmake): libkiln0, libkiln-dev and kiln.
-deb:
-	@test -f $(DEB_BUILD)/CMakeCache.txt || cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release \
-	    -DCMAKE_INSTALL_PREFIX=/usr -DKILN_TESTS=OFF -DKILN_ZSH_COMPLETION_DIR=share/zsh/vendor-completions \
-	    $(QUIET_CONFIGURE) $(CMAKE_FLAGS)
-	cmake --build $(DEB_BUILD) -j $(JOBS) $(QUIET_BUILD)
-	rm -f $(DEB_BUILD)/*.deb
-	cd $(DEB_BUILD) && cpack -G DEB $(if $(filter 1,$(V)),,>/dev/null)
-	@ls -1 $(DEB_BUILD)/*.deb
+# The packages of $(BUILD) itself, not of a build of their own: cmake/deb/make-deb.sh reconfigures
+# it for /usr (multiarch library directory, no RPATH; Debian's zsh reads vendor completions from
+# share/zsh/vendor-completions, not site-functions) without recompiling anything, runs CPack into
+# $(DEB_DIR) and configures it back. CPack writes three packages (cmake/KilnPackage.cmake):
+# libkiln0, libkiln-dev and kiln. A build made for packages alone: make deb BUILD=build-release.
+deb: all
+	@JOBS=$(JOBS) bash cmake/deb/make-deb.sh "$(BUILD)" "$(DEB_DIR)" $(if $(filter 1,$(V)),-v)
 
 demo: all
 	./$(BUILD)/kiln mine --demo
 
 clean:
-	rm -rf $(BUILD) $(DEB_BUILD)
+	rm -rf $(BUILD) $(DEB_DIR)

@@ -66,3 +66,12 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kilnConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/kilnConfigVersion.cmake COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/kilnConfig.cmake ${PROJECT_BINARY_DIR}/kilnConfigVersion.cmake
         DESTINATION ${KILN_CMAKEDIR} COMPONENT dev)
+# The same package in the build tree: find_package(kiln PATHS <build>) gives the build's own
+# libraries (the sources' include/ for the header), as the Python package does with
+# KILN_BUILD_DIR (python/CMakeLists.txt) instead of building libkiln again.
+export(EXPORT kilnStaticTargets NAMESPACE kiln:: FILE ${PROJECT_BINARY_DIR}/kilnStaticTargets.cmake)
+if(KILN_SHARED)
+  export(EXPORT kilnSharedTargets NAMESPACE kiln:: FILE ${PROJECT_BINARY_DIR}/kilnSharedTargets.cmake)
+else()
+  file(REMOVE ${PROJECT_BINARY_DIR}/kilnSharedTargets.cmake) # of an earlier configure with it
+endif()

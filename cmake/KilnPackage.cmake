@@ -1,6 +1,8 @@
-# CPack: `make deb` (or `cpack -G DEB` in a build directory) packs what `cmake --install` installs
-# into three .debs, split as Debian splits a library (libssl3, libssl-dev, openssl), one per install
-# component (cmake/KilnInstall.cmake):
+# CPack: `make deb` (cmake/deb/make-deb.sh: `cpack -G DEB` in the build, reconfigured for /usr for the
+# time of it; a bare cpack keeps the library directory the build was configured with, e.g. lib/
+# rather than /usr's multiarch one) packs what `cmake --install` installs into three .debs, split
+# as Debian splits a library (libssl3, libssl-dev, openssl), one per install component
+# (cmake/KilnInstall.cmake):
 #   libkiln0     (lib) libkiln.so.0*, with its shlibs file and libc-bin's ldconfig trigger
 #   libkiln-dev  (dev) kiln.h, libkiln.a, the libkiln.so link, kiln.pc, the CMake package;
 #                Depends: libkiln0 (= this version)

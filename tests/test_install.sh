@@ -5,7 +5,9 @@
 # bin/kiln run from the install; tests/install/app.c built with pkg-config alone, against
 # libkiln.so and against libkiln.a (which must need kiln.pc's Libs.private), and with
 # find_package(kiln); the .debs CPack makes (tests/install/check_deb.sh: their files and their
-# dependencies). app checks published answers (FIPS 180-2, RFC 7914).
+# dependencies); README.md's block for an install to a PREFIX of one's own (make install, pkg-config,
+# the program run without LD_LIBRARY_PATH: kiln.pc's rpath), run as README.md gives it. app checks
+# published answers (FIPS 180-2, RFC 7914).
 # kiln.pc's Libs.private names -l flags only: a CUDA build's static link adds -L to the toolkit's
 # library directory itself (its libcudart_static.a is outside the linker's search path).
 # Skipped in sanitizer and fuzz builds, whose libraries need the sanitizer runtime to link.
@@ -92,6 +94,33 @@ if "$cc" -o "$T/app_bare" "$src/tests/install/app.c" $(pkg-config --cflags kiln)
     bad "app links libkiln.a without Libs.private: the static check above proves nothing"
 else ok; fi
 
+# ---- README's install to a PREFIX of the user's and a program built there, run exactly as README.md
+# gives it (the block after its marker line) from the repository root, with HOME and app.c this
+# test's own: the program must run with no LD_LIBRARY_PATH, and load the libkiln.so of that install
+# (not one the dynamic linker knows from elsewhere, e.g. an installed libkiln0)
+block=$(awk '$0 == "<!-- tests/test_install.sh runs the next block -->" { f = 1; next }
+             f == 1 && /^```/ { f = 2; next } f == 2 && /^```/ { exit } f == 2' "$src/README.md")
+has "$block" 'make install PREFIX=' "README's block marked for tests/test_install.sh"
+if [ "$libdir" != lib ]; then
+    echo "(README's PREFIX block not run: this build's library directory is $libdir, not make's lib)"
+else
+    mkdir -p "$T/home" "$T/work"
+    cp "$src/tests/install/app.c" "$T/work/"
+    if (
+        cd "$T/work" || exit
+        export HOME=$T/home
+        unset LD_LIBRARY_PATH PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR MAKEFLAGS MAKELEVEL MFLAGS
+        # shellcheck disable=SC2317 # called by the block: make in the root, on this build
+        make() { command make -C "$src" BUILD="$build" "$@"; }
+        set -e
+        eval "$block"
+    ) >"$T/readme.log" 2>&1; then ok; else bad "README's PREFIX block failed:"; cat "$T/readme.log" >&2; fi
+    same "$(tail -n 1 "$T/readme.log")" ok "README's program's output"
+    same "$(readlink -f "$(env -u LD_LIBRARY_PATH ldd "$T/work/app" | sed -n 's/.*libkiln[^ ]* => \([^ ]*\).*/\1/p')")" \
+        "$(readlink -f "$T/home/.local/lib/libkiln.so.$version")" "README's program loads the libkiln.so it was built with"
+    has "$(readelf -d "$T/work/app" | grep -E 'R(UN)?PATH')" "RUNPATH.*\[$T/home/.local/lib\]" "README's program's RUNPATH (from kiln.pc)"
+fi
+
 # ---- find_package(kiln): kiln::kiln and kiln::kiln_static
 cmake_args=(-DCMAKE_PREFIX_PATH="$P" -DCMAKE_C_COMPILER="$cc" -DKILN_VERSION="$version")
 [ -n "$cuda" ] && cmake_args+=(-DCUDAToolkit_ROOT="$(dirname "$(dirname "$cuda")")")
@@ -102,7 +131,8 @@ if run cmake -S "$src/tests/install" -B "$T/cm" "${cmake_args[@]}" && run cmake 
     if readelf -d "$T/cm/app_static" | grep -q 'libkiln\.so'; then bad "kiln::kiln_static needs libkiln.so"; else ok; fi
 fi
 
-# ---- the Debian packages (as `make deb` makes them: libkiln0, libkiln-dev, kiln), where dpkg's tools are
+# ---- the Debian packages (libkiln0, libkiln-dev, kiln), where dpkg's tools are: CPack on this build
+# as it is configured (not reconfigured for /usr as `make deb` does: a test leaves the build alone)
 if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     if run cpack -G DEB --config "$build/CPackConfig.cmake" -B "$T/pkg"; then
         run bash "$src/tests/install/check_deb.sh" "$T"/pkg/*.deb

@@ -25,7 +25,14 @@ foreach(deb ${CPACK_PACKAGE_FILES})
     file(WRITE "${tree}/DEBIAN/triggers" "activate-noawait ldconfig\n")
   endif()
   file(CHMOD "${tree}/DEBIAN/triggers" FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
-  execute_process(COMMAND ${DPKG_DEB} --root-owner-group -b "${tree}" "${deb}" OUTPUT_QUIET
+  # compressed as CPack compressed it and the other packages (gzip unless
+  # CPACK_DEBIAN_COMPRESSION_TYPE), not with dpkg-deb's default xz: a CUDA build's libkiln.so is
+  # some 50 MB, which xz takes most of a minute of `make deb` to pack on two cores, gzip seconds
+  set(kiln_z gzip)
+  if(CPACK_DEBIAN_COMPRESSION_TYPE)
+    set(kiln_z ${CPACK_DEBIAN_COMPRESSION_TYPE})
+  endif()
+  execute_process(COMMAND ${DPKG_DEB} --root-owner-group -Z${kiln_z} -b "${tree}" "${deb}" OUTPUT_QUIET
                   COMMAND_ERROR_IS_FATAL ANY)
   file(REMOVE_RECURSE "${tree}")
 endforeach()

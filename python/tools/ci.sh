@@ -2,7 +2,10 @@
 # CI of the Python package (a few minutes on 2 cores), from a fresh virtual environment in WORK
 # (default build-py): install it as a user does (`pip install ./python`), run its tests and
 # NetworkX's own PageRank tests on the backend, then build a wheel and an sdist and install each
-# into a fresh environment of its own.
+# into a fresh environment of its own. With BUILD, a build directory of the project (CI's build/,
+# kiln built there too), also install it as a user does after make, linking that build's libkiln.a
+# (KILN_BUILD_DIR), into a fresh environment, and run the READMEs' Python examples on it.
+# Usage: ci.sh [WORK [BUILD]]
 #
 # Build isolation stays on: pip fetches scikit-build-core into a throwaway environment, as it does
 # on a user's machine, so CI checks the user's path (pyproject's build requirements included)
@@ -12,6 +15,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 work=$(realpath -m "${1:-build-py}")
+build=${2:+$(realpath "$2")}
 cfg=(--config-settings=cmake.define.KILN_CUDA=OFF --config-settings=cmake.define.KILN_WERROR=ON)
 rm -rf "$work"
 python3 -m venv "$work/venv"
@@ -39,3 +43,11 @@ for what in "$work"/dist/kiln-*.whl "$work"/dist/kiln-*.tar.gz; do
     "$work/fresh/bin/pip" install -q "${cfg[@]}" networkx "$what"
     (cd "$work" && "$work/fresh/bin/python" -c "$check")
 done
+if [ -n "$build" ]; then
+    echo "python: KILN_BUILD_DIR=$build pip install ./python (that build's libkiln.a), the READMEs' examples"
+    rm -rf "$work/fresh"
+    python3 -m venv "$work/fresh"
+    KILN_BUILD_DIR=$build "$work/fresh/bin/pip" install -q --config-settings=cmake.define.KILN_WERROR=ON networkx ./python
+    (cd "$work" && "$work/fresh/bin/python" -c "$check")
+    KILN_PYTHON=$work/fresh/bin/python bash tests/test_readme_examples.sh "$build/kiln" tests/data
+fi
