@@ -4,8 +4,8 @@
 #   make install PREFIX=/opt/kiln installs (default PREFIX /usr/local; DESTDIR honoured)
 #   make deb                      the Debian packages of that build, build-deb/{libkiln0,libkiln-dev,kiln}_<version>-1_<arch>.deb
 #   make demo                     mines the demo block
-# Quiet by default: configure prints a summary only and the build its warnings and errors; V=1
-# shows every step and compiler command. CMAKE_FLAGS passes options to the first configure, e.g.
+# Quiet by default: configure prints a summary only, the build one line per file it compiles (so a
+# long CUDA build is never silent) and its warnings and errors; V=1 shows every compiler command. CMAKE_FLAGS passes options to the first configure, e.g.
 # CMAKE_FLAGS=-DKILN_CUDA=OFF (README, "Build options").
 BUILD ?= build
 DEB_DIR ?= build-deb
@@ -17,7 +17,7 @@ ifeq ($(V),1)
   QUIET_CONFIGURE :=
   QUIET_BUILD := --verbose
 else
-  QUIET_CONFIGURE := -DCMAKE_MESSAGE_LOG_LEVEL=NOTICE -DCMAKE_RULE_MESSAGES=OFF
+  QUIET_CONFIGURE := -DCMAKE_MESSAGE_LOG_LEVEL=NOTICE
   QUIET_BUILD :=
   MAKEFLAGS += --no-print-directory
 endif
