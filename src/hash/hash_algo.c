@@ -6,40 +6,18 @@
 
 size_t kiln_hash_algo_count(void) { return kiln_hash_desc_count(); }
 
-size_t kiln_hash_digest_len(kiln_hash_algo algo)
-{
-    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
-    return d ? d->digest : 0;
-}
+/* A field of the algorithm's descriptor, or `none` for an id that names no algorithm. */
+#define FIELD(algo, field, none) (kiln_hash_desc_of(algo) ? kiln_hash_desc_of(algo)->field : (none))
 
-int kiln_hash_is_xof(kiln_hash_algo algo)
-{
-    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
-    return d ? d->xof : 0;
-}
-
-unsigned kiln_hash_rate(kiln_hash_algo algo)
-{
-    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
-    return d ? d->rate : 0;
-}
-
-uint8_t kiln_hash_domain(kiln_hash_algo algo)
-{
-    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
-    return d ? d->domain : 0;
-}
+size_t kiln_hash_digest_len(kiln_hash_algo algo) { return FIELD(algo, digest, 0); }
+int kiln_hash_is_xof(kiln_hash_algo algo) { return FIELD(algo, xof, 0); }
+unsigned kiln_hash_rate(kiln_hash_algo algo) { return FIELD(algo, rate, 0); }
+uint8_t kiln_hash_domain(kiln_hash_algo algo) { return FIELD(algo, domain, 0); }
+const char *kiln_hash_algo_hashlib_name(kiln_hash_algo algo) { return FIELD(algo, hashlib, NULL); }
 
 const char *kiln_hash_algo_tag(kiln_hash_algo algo, int i)
 {
-    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
-    return d && i >= 0 && i < 2 ? d->tags[i] : NULL;
-}
-
-const char *kiln_hash_algo_hashlib_name(kiln_hash_algo algo)
-{
-    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
-    return d ? d->hashlib : NULL;
+    return i >= 0 && i < 2 ? FIELD(algo, tags[i], NULL) : NULL;
 }
 
 kiln_status kiln_hash_init(kiln_hash_stream *s, kiln_hash_algo algo)
