@@ -41,7 +41,10 @@ assert [i for i, _ in dev] == ["cuda:0#0", "cuda:0#1"] and sum(int(h) for _, h i
 EOF
 
 # the endpoint: a target nothing meets, read while mining (scrypt: a GPU would search all 2^32
-# sha256d nonces within a second)
+# sha256d nonces within a second); a kiln built without libjansson has none, and says so
+if "$kiln" mine --demo --count 1 --device cpu --api-listen 0 2>&1 | grep -q "needs kiln built with libjansson"; then
+    echo "kiln built without libjansson: the endpoint is not checked"
+else
 python3 - "$kiln" "$here/monitor" "$tmp" << 'EOF' && ok || bad "the endpoint on cuda:0,0"
 import json, os, signal, subprocess, sys, time
 kiln, mon, tmp = sys.argv[1:4]
@@ -70,5 +73,6 @@ assert sorted(dict(l)["device"] for (n, l) in s if n == "kiln_hashes_total") == 
 summary = json.loads(out)
 assert p.returncode == 0 and sum(x["hashes"] for x in summary["devices"]) == summary["hashes"], (p.returncode, out)
 EOF
+fi
 echo "test_cli_mine_devices: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
