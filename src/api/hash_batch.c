@@ -87,9 +87,40 @@ static int hash_one(const kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *m, 
     return 0;
 }
 
+/* Messages of one short length through the algorithm's SIMD lanes, LANE_RUN at a time per
+ * thread, polling between runs. */
+#define LANE_RUN 256
+#define LANE_MAX_LEN 4096
+static kiln_status cpu_lanes(kiln_ctx *ctx, const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, size_t n,
+                             uint8_t *out)
+{
+    const long long runs = (long long)((n + LANE_RUN - 1) / LANE_RUN);
+    int stop = 0;
+    batch_meter b = {kiln_ctx_has_progress(ctx), 0, (uint64_t)msg_len * n};
+#pragma omp parallel for num_threads(threads_of(ctx)) schedule(dynamic, 1) if (b.total >= SMALL_BATCH_BYTES && runs > 1)
+    for (long long r = 0; r < runs; r++) {
+        int halt;
+#pragma omp atomic read
+        halt = stop;
+        if (halt) continue;
+        const size_t first = (size_t)r * LANE_RUN, count = n - first < LANE_RUN ? n - first : LANE_RUN;
+        d->lanes(d, data + first * msg_len, msg_len, count, out + first * d->digest);
+        meter_add(&b, (uint64_t)count * msg_len);
+        meter_report(ctx, &b);
+        if (kiln_ctx_interrupt_requested(ctx)) {
+#pragma omp atomic write
+            stop = 1;
+        }
+    }
+    return stop ? kiln_interrupted(ctx) : KILN_OK;
+}
+
 static kiln_status cpu_batch(kiln_ctx *ctx, kiln_hash_algo algo, const uint8_t *data, const uint64_t *offsets,
                              size_t msg_len, size_t n, uint8_t *out, size_t outlen)
 {
+    const kiln_hash_desc *d = kiln_hash_desc_of(algo);
+    if (!offsets && d->lanes && outlen == d->digest && msg_len <= LANE_MAX_LEN && n > 1)
+        return cpu_lanes(ctx, d, data, msg_len, n, out);
     long long nn = (long long)n;
     int stop = 0;
     batch_meter b = {kiln_ctx_has_progress(ctx), 0, offsets ? offsets[n] - offsets[0] : (uint64_t)msg_len * n};

@@ -34,6 +34,9 @@ struct kiln_hash_desc {
     uint8_t domain; /* Keccak family: the padding's domain bits */
     int variant; /* the family's own choice (see kiln_hash_gpu_family) */
     const kiln_hash_family *family;
+    /* n messages of msg_len bytes back to back, hashed several at a time in SIMD lanes, digests
+     * of the default length back to back; NULL where one stream at a time is as fast */
+    void (*lanes)(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out);
     kiln_hash_gpu_family gpu; /* the GPU backends' kernel family (core/gpu.h) */
     int tree; /* the kiln_merkle_algo merging with this digest, or -1 */
     /* a known answer `kiln selftest` checks on the context's device: the digest (hex, default

@@ -21,7 +21,7 @@ static const kiln_hash_family family = {init, update, final};
 /* name, hashlib's name, tags, help, digest bytes, rate, domain, Merkle merge */
 #define KECCAK_ALGO(id, name, hashlib, tag0, tag1, help, digest, rate, domain, tree)                                   \
     const kiln_hash_desc id = {name,   hashlib, {tag0, tag1}, help, digest, rate, (domain) == KILN_SHAKE_DOMAIN,      \
-                               rate,   domain,  0,            &family, KILN_HASH_GPU_KECCAK, tree, NULL, 0, NULL};
+                               rate,   domain,  0,            &family, NULL, KILN_HASH_GPU_KECCAK, tree, NULL, 0, NULL};
 
 KECCAK_ALGO(kiln_hash_sha3_224, "sha3-224", "sha3_224", "SHA3-224", NULL, "SHA3-224 (FIPS 202)", 28, 144,
             KILN_SHA3_DOMAIN, -1)

@@ -24,9 +24,9 @@ static const kiln_hash_family family = {init, update, final};
 
 const kiln_hash_desc kiln_hash_sha256 = {
     "sha256", "sha256", {"SHA256", "SHA2-256"}, "SHA-256 (FIPS 180-4)", 32, 64, 0, 0, 0, 0, &family,
-    KILN_HASH_GPU_SHA256, KILN_MERKLE_SHA256, "abc", 3,
+    NULL, KILN_HASH_GPU_SHA256, KILN_MERKLE_SHA256, "abc", 3,
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}; /* FIPS 180-4's example */
 
 const kiln_hash_desc kiln_hash_sha256d = {
     "sha256d", NULL, {"SHA256D", NULL}, "Bitcoin's double SHA-256: mining, digests, Merkle trees", 32, 64, 0, 0, 0, 1,
-    &family, KILN_HASH_GPU_SHA256, KILN_MERKLE_SHA256D, NULL, 0, NULL};
+    &family, NULL, KILN_HASH_GPU_SHA256, KILN_MERKLE_SHA256D, NULL, 0, NULL};
