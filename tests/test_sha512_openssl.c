@@ -92,6 +92,34 @@ static void fips_examples(void)
                    "9c5c2c49aa2e4eadb217ad8cc09b");
 }
 
+/* The 128-bit length field for sizes no test message reaches: 2^61 + 5 bytes is 2^64 + 40 bits,
+ * so the high word is 1; 2^64 - 1 bytes is the largest the stream counts. */
+static void padding(void)
+{
+    static const struct {
+        uint64_t total;
+        unsigned blocks;
+        uint64_t hi, lo;
+    } cases[] = {
+        {0, 1, 0, 0},
+        {111, 1, 0, 888},
+        {112, 2, 0, 896},
+        {(1ull << 61) + 5, 1, 1, 40},
+        {~0ull, 2, 7, ~0ull << 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t tail[2 * KILN_SHA512_BLOCK];
+        memset(tail, 0xcc, sizeof tail);
+        unsigned rem = (unsigned)(cases[i].total % KILN_SHA512_BLOCK), n = kiln_sha512_pad(tail, cases[i].total);
+        unsigned end = n * KILN_SHA512_BLOCK;
+        int zeros = 1;
+        for (unsigned k = rem + 1; k < end - 16; k++) zeros &= tail[k] == 0;
+        CHECK(n == cases[i].blocks && tail[rem] == 0x80 && zeros && kiln_load_be64(tail + end - 16) == cases[i].hi &&
+                  kiln_load_be64(tail + end - 8) == cases[i].lo && (rem == 0 || tail[rem - 1] == 0xcc),
+              "padding of %llu bytes", (unsigned long long)cases[i].total);
+    }
+}
+
 /* FIPS 180-4 section 5.3.6: the SHA-512/t initial value is SHA-512, started from SHA-512's IV
  * XOR a5a5..., of the string "SHA-512/t". Regenerates SHA-512/256's (the header's constants)
  * and SHA-512/224's, which then goes through kiln_sha512_init_iv with a 28-byte digest (not a
@@ -254,6 +282,7 @@ int main(void)
 {
     printf("sha512 compression: %s, lanes: %s\n", kiln_sha512_impl(), kiln_sha512_lanes()->name);
     fips_examples();
+    padding();
     sha512_t_ivs();
     random_lengths();
     lanes_and_batch();

@@ -152,14 +152,15 @@ static void lanes_portable_hash(const uint64_t iv[8], const uint8_t *const *msg,
     kiln_sha512_final(&c, out[0]);
 }
 
-/* Lane k hashes the 896-bit FIPS example with its first byte XORed with k, so a kernel that mixes
- * up lanes fails; lane 0 is the example itself (the full FIPS digest), the others' leading 8
- * digest bytes are from OpenSSL (Python hashlib). Then "abc" in every lane: the one-block tail. */
+/* Lane k hashes the 896-bit FIPS example with every byte XORed with k, so that every message word
+ * differs between lanes and a kernel that mixes up lanes fails. Lane 0 is the example itself (the
+ * full FIPS digest); the others' leading 8 digest bytes are from OpenSSL (Python hashlib). Then
+ * "abc" in every lane: a one-block tail. */
 int kiln_sha512_lanes_selftest(const kiln_sha512_lanes_impl *l)
 {
-    static const uint64_t lead[8] = {0x8e959b75dae313daull, 0xf5a286d5b0c16a56ull, 0x3044fe7a08237f75ull,
-                                     0xc2e482906591ccacull, 0xc85815ea3af5b05full, 0x84fb8ddaef896624ull,
-                                     0xa65f0ffa5f327fb9ull, 0x22f26b55e1855b8dull};
+    static const uint64_t lead[8] = {0x8e959b75dae313daull, 0x8c9ee1f02ce76c04ull, 0x529085f45f040ba6ull,
+                                     0xa324839bcffba08aull, 0xaba2eba9c5ce3201ull, 0x3fdf435736d9d2b5ull,
+                                     0x39716e22fe353ba6ull, 0xc3f4c0a1c750125eull};
     if (l->lanes == 0 || l->lanes > 8) return 0;
     uint64_t iv[8];
     kiln_sha512_iv(KILN_SHA512_VARIANT_512, iv);
@@ -167,8 +168,7 @@ int kiln_sha512_lanes_selftest(const kiln_sha512_lanes_impl *l)
     const uint8_t *in[8];
     uint8_t *out[8];
     for (unsigned k = 0; k < l->lanes; k++) {
-        memcpy(msgs[k], fips_two_block_msg, 112);
-        msgs[k][0] ^= (uint8_t)k;
+        for (int i = 0; i < 112; i++) msgs[k][i] = (uint8_t)(fips_two_block_msg[i] ^ k);
         in[k] = msgs[k];
         out[k] = digests[k];
     }
