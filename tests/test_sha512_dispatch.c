@@ -74,6 +74,7 @@ int main(void)
     const char *want_blocks = "portable", *want_lanes = "portable";
 #if defined(KILN_X86_KERNELS)
     if (kiln_cpu()->avx2) want_blocks = "avx2", want_lanes = "avx2x4";
+    if (kiln_cpu()->avx512) want_lanes = "avx512x8";
 #endif
     CHECK_STR(kiln_sha512_impl(), want_blocks);
     CHECK_STR(kiln_sha512_lanes()->name, want_lanes);
@@ -86,6 +87,7 @@ int main(void)
 #if defined(KILN_X86_KERNELS)
     const struct blocks_impl avx2 = {kiln_sha512_blocks_avx2};
     const kiln_sha512_lanes_impl avx2x4 = {"avx2x4", 4, kiln_sha512_lanes_avx2};
+    const kiln_sha512_lanes_impl avx512x8 = {"avx512x8", 8, kiln_sha512_lanes_avx512};
 #endif
     const kiln_cpu_candidate blocks_list[] = {
         {"broken", 0, &broken, blocks_selftest},
@@ -97,6 +99,7 @@ int main(void)
     const kiln_cpu_candidate lanes_list[] = {
         {"swapped", 0, &swapped, lanes_selftest},
 #if defined(KILN_X86_KERNELS)
+        {"avx512x8", KILN_NEEDS_AVX512, &avx512x8, lanes_selftest},
         {"avx2x4", KILN_NEEDS_AVX2, &avx2x4, lanes_selftest},
 #endif
         {"portable", 0, kiln_sha512_lanes_portable(), NULL},

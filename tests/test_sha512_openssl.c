@@ -1,7 +1,7 @@
 /* SHA-512, SHA-384 and SHA-512/256 against FIPS 180-4's examples and, for random messages of
  * every length 0..1000 and random streaming splits, against OpenSSL (an independent
  * implementation, used only here): the stream with the compression picked at run time, the
- * portable and the AVX2 compressions alone, every lane kernel with a different message per lane,
+ * portable and the AVX2 compressions alone, every lane kernel the CPU can run with a different message per lane,
  * and the batch helper. SHA-384 has no CAVP file here, so this is its known-answer test. */
 #include <openssl/evp.h>
 
@@ -252,6 +252,10 @@ static void lanes_and_batch(void)
     if (kiln_cpu()->avx2) {
         const kiln_sha512_lanes_impl avx2 = {"avx2x4", 4, kiln_sha512_lanes_avx2};
         lanes_one(&avx2);
+    }
+    if (kiln_cpu()->avx512) {
+        const kiln_sha512_lanes_impl avx512 = {"avx512x8", 8, kiln_sha512_lanes_avx512};
+        lanes_one(&avx512);
     }
 #endif
     /* batches whose count is not a multiple of the lane width: the rest goes one at a time */

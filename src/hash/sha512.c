@@ -187,11 +187,13 @@ static int lanes_selftest(const void *impl) { return kiln_sha512_lanes_selftest(
 
 static const kiln_sha512_lanes_impl lanes_portable = {"portable", 1, lanes_portable_hash};
 #if defined(KILN_X86_KERNELS)
+static const kiln_sha512_lanes_impl lanes_avx512 = {"avx512x8", 8, kiln_sha512_lanes_avx512};
 static const kiln_sha512_lanes_impl lanes_avx2 = {"avx2x4", 4, kiln_sha512_lanes_avx2};
 #endif
 
 static const kiln_cpu_candidate lanes_candidates[] = {
 #if defined(KILN_X86_KERNELS)
+    {"avx512x8", KILN_NEEDS_AVX512, &lanes_avx512, lanes_selftest},
     {"avx2x4", KILN_NEEDS_AVX2, &lanes_avx2, lanes_selftest},
 #endif
     {"portable", 0, &lanes_portable, NULL},

@@ -68,10 +68,12 @@ int kiln_sha512_blocks_selftest(kiln_sha512_blocks_fn blocks);
 int kiln_sha512_lanes_selftest(const kiln_sha512_lanes_impl *lanes);
 
 #if defined(KILN_X86_KERNELS)
-/* AVX2; only call when the CPU has it. */
+/* AVX2 (the compression, four lanes) and AVX-512 (eight lanes); only call when the CPU has them. */
 void kiln_sha512_blocks_avx2(uint64_t state[8], const uint8_t *blocks, size_t n);
 void kiln_sha512_lanes_avx2(const uint64_t iv[8], const uint8_t *const *msg, size_t len, uint8_t *const *out,
                             unsigned outlen);
+void kiln_sha512_lanes_avx512(const uint64_t iv[8], const uint8_t *const *msg, size_t len, uint8_t *const *out,
+                              unsigned outlen);
 #endif
 
 #endif
