@@ -89,6 +89,7 @@ void kiln_sha512_init(kiln_sha512_ctx *c, kiln_sha512_variant v)
 
 void kiln_sha512_update(kiln_sha512_ctx *c, const void *data, size_t len)
 {
+    if (len == 0) return; /* data may then be NULL, which memcpy may not be given */
     const uint8_t *p = data;
     kiln_sha512_blocks_fn blocks = kiln_sha512_blocks();
     size_t fill = (size_t)(c->total % KILN_SHA512_BLOCK);

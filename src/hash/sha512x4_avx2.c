@@ -2,6 +2,7 @@
  * rotate and no three-input logic: a rotation is two shifts and an OR, except by 8 bits, which
  * is one byte shuffle, and Maj reuses the previous round's a ^ b (MAJ_FROM_BC). */
 #include <immintrin.h>
+#include <stdint.h>
 
 #define LANES 4
 #define LANES_FN kiln_sha512_lanes_avx2

@@ -2,6 +2,7 @@
  * instruction and every three-input function (the sigmas' XOR, Ch, Maj) one vpternlogq, about
  * half the operations of the AVX2 round for twice the lanes. */
 #include <immintrin.h>
+#include <stdint.h>
 
 #define LANES 8
 #define LANES_FN kiln_sha512_lanes_avx512
