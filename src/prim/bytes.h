@@ -32,6 +32,18 @@ KILN_HD void kiln_store_le32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
+/* 64-bit big-endian words, as SHA-512 reads and writes them. */
+KILN_HD uint64_t kiln_load_be64(const uint8_t *p)
+{
+    return ((uint64_t)kiln_load_be32(p) << 32) | kiln_load_be32(p + 4);
+}
+
+KILN_HD void kiln_store_be64(uint8_t *p, uint64_t v)
+{
+    kiln_store_be32(p, (uint32_t)(v >> 32));
+    kiln_store_be32(p + 4, (uint32_t)v);
+}
+
 KILN_HD uint32_t kiln_bswap32(uint32_t v)
 {
     return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
