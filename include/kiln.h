@@ -198,7 +198,7 @@ typedef struct kiln_device_info {
     int units; /* CPU: online cores; GPU: multiprocessors */
     int cc_major, cc_minor; /* GPU compute capability */
     uint64_t memory_bytes; /* GPU global memory; 0 for the CPU */
-    char features[96]; /* CPU: its SIMD/SHA extensions, then the kernel each CPU
+    char features[160]; /* CPU: its SIMD/SHA extensions, then the kernel each CPU
                         * dispatch chose ("sha256=sha-ni keccak=avx512 ..."); GPU: empty */
 } kiln_device_info;
 

@@ -95,10 +95,16 @@ int main(void)
 #endif
     CHECK_STR(d.name, want_d);
     CHECK_STR(s.name, want_s);
-    char report[128], want[128];
+    char report[192], want[192];
     kiln_cpu_dispatch_report(report, sizeof report);
-    snprintf(want, sizeof want, "sha256=%s keccak=%s sha256d=%s scrypt=%s", kiln_sha256_impl(), kiln_keccak_impl(),
-             want_d, want_s);
+    /* SHA-512: the compression (AVX2 where there is AVX2), then the lanes (the widest the CPU has) */
+    const char *want_512 = f->avx2 ? "avx2" : "portable";
+    const char *want_lanes = f->avx512 ? "avx512x8" : f->avx2 ? "avx2x4" : "portable";
+#if !defined(KILN_X86_KERNELS)
+    want_512 = want_lanes = "portable";
+#endif
+    snprintf(want, sizeof want, "sha256=%s keccak=%s sha512=%s/%s sha256d=%s scrypt=%s", kiln_sha256_impl(),
+             kiln_keccak_impl(), want_512, want_lanes, want_d, want_s);
     CHECK_STR(report, want);
     printf("%s\n", report);
     return check_summary();

@@ -127,12 +127,12 @@ int check_line_parse(char *line, size_t len, int *sep, check_line *out)
     p += escaped;
     out->tag = NULL;
     out->tag_len = 0;
-    /* a tag is letters, digits and '-' with something a digest cannot hold (every tag has an
-     * 'S' or a 'K'), so "abcd (x) = ..." stays a digest and a name */
+    /* a tag is letters, digits, '-' and '/' (OpenSSL's SHA2-512/256) with something a digest
+     * cannot hold (every tag has an 'S' or a 'K'), so "abcd (x) = ..." stays a digest and a name */
     size_t t = 0;
     int non_hex = 0;
     while (p + t < end && ((p[t] >= 'A' && p[t] <= 'Z') || (p[t] >= 'a' && p[t] <= 'z') ||
-                           (p[t] >= '0' && p[t] <= '9') || p[t] == '-')) {
+                           (p[t] >= '0' && p[t] <= '9') || p[t] == '-' || p[t] == '/')) {
         non_hex |= hexval(p[t]) < 0;
         t++;
     }

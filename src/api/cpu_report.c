@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 
+#include "../hash/sha512_host.h"
 #include "../pow/sha256d_cpu.h"
 #include "../scrypt/scrypt_cpu.h"
 #include "kiln.h"
@@ -13,6 +14,6 @@ void kiln_cpu_dispatch_report(char *out, size_t len)
     if (!out || len == 0) return;
     kiln_sha256d_cpu_impls(&sha256d, 1);
     kiln_scrypt_cpu_impls(&scrypt, 1);
-    snprintf(out, len, "sha256=%s keccak=%s sha256d=%s scrypt=%s", kiln_sha256_impl(), kiln_keccak_impl(),
-             sha256d.name, scrypt.name);
+    snprintf(out, len, "sha256=%s keccak=%s sha512=%s/%s sha256d=%s scrypt=%s", kiln_sha256_impl(),
+             kiln_keccak_impl(), kiln_sha512_impl(), kiln_sha512_lanes()->name, sha256d.name, scrypt.name);
 }

@@ -111,7 +111,7 @@ typedef enum kiln_hash_gpu_family {
     KILN_HASH_GPU_NONE = 0, /* no GPU kernel: the batch runs on the CPU */
     KILN_HASH_GPU_SHA256, /* variant 1: sha256d */
     KILN_HASH_GPU_KECCAK, /* rate and domain */
-    KILN_HASH_GPU_SHA512, /* variant: the digest length in bytes (64, 48 or 32) */
+    KILN_HASH_GPU_SHA512, /* variant: a kiln_sha512_variant (src/prim/sha512.h) */
 } kiln_hash_gpu_family;
 
 /* A batch's kernel, from the algorithm's descriptor (src/hash/hash_desc.h): the family
@@ -120,7 +120,7 @@ typedef struct kiln_gpu_hash_params {
     kiln_hash_gpu_family family;
     unsigned rate; /* Keccak */
     uint8_t domain; /* Keccak */
-    int variant; /* SHA-256: 1 for sha256d; SHA-512: the digest bytes */
+    int variant; /* SHA-256: 1 for sha256d; SHA-512: the kiln_sha512_variant */
     size_t outlen;
 } kiln_gpu_hash_params;
 

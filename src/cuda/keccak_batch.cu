@@ -9,6 +9,8 @@
 #include "cuda_state.h"
 #include "event_timer.cuh"
 #include "keccak_batch_kernels.cuh"
+#include "../prim/sha512.h"
+#include "sha512_batch.h"
 
 namespace {
 
@@ -69,6 +71,7 @@ cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t 
         rate_launch l = find_rate(p->rate);
         return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
     }
+    case KILN_HASH_GPU_SHA512: return kiln_cuda_sha512_batch_launch(a, p->variant, blocks, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -89,7 +92,10 @@ kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
 {
     bool ok = p->family == KILN_HASH_GPU_SHA256   ? p->outlen == 32
               : p->family == KILN_HASH_GPU_KECCAK ? find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu
-                                                  : false;
+              : p->family == KILN_HASH_GPU_SHA512
+                  ? p->variant >= 0 && p->variant <= 2 &&
+                        p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
+                  : false;
     if (!ok)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);
