@@ -67,6 +67,32 @@ static kiln_status check_flags(kiln_ctx *ctx, unsigned flags)
     return KILN_OK;
 }
 
+/* The end of every entry point that makes a graph: *out = g when st is KILN_OK, else g freed. */
+static kiln_status hand_out(kiln_status st, kiln_graph *g, kiln_graph **out)
+{
+    if (st != KILN_OK) {
+        kiln_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return KILN_OK;
+}
+
+/* Whether weight (NULL: none) is finite and >= 0 on edge i; else the error naming it. */
+static kiln_status check_weight(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight, size_t i)
+{
+    if (weight && (!(weight[i] >= 0) || !isfinite(weight[i])))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
+                         i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
+    return KILN_OK;
+}
+
+/* The CSR's weights from the caller's (NULL: 1 an edge) into w (NULL: unweighted); -0 -> +0. */
+static void copy_weights(double *w, const double *weight, size_t count)
+{
+    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0;
+}
+
 kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
                             kiln_graph **out)
 {
@@ -79,12 +105,7 @@ kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format f
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     st = kiln_graph_load_input(ctx, path, format, flags, build, g);
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 /* Both edge-list entry points: weight NULL with KILN_GRAPH_WEIGHTED weighs every edge 1. */
@@ -99,9 +120,7 @@ static kiln_status from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t
     if (st != KILN_OK) return st;
     const int weighted = (flags & KILN_GRAPH_WEIGHTED) != 0;
     for (size_t i = 0; weight && i < count; i++)
-        if (!(weight[i] >= 0) || !isfinite(weight[i]))
-            return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
-                             i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
+        if ((st = check_weight(ctx, src, dst, weight, i)) != KILN_OK) return st;
     kiln_raw_edges raw;
     memset(&raw, 0, sizeof raw);
     raw.src = malloc(count * sizeof *raw.src);
@@ -117,19 +136,14 @@ static kiln_status from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t
     memcpy(raw.src, src, count * sizeof *src);
     memcpy(raw.dst, dst, count * sizeof *dst);
     raw.count = raw.cap = count;
-    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0; /* -0 -> +0 */
+    copy_weights(w, weight, count);
     kiln_edges e;
     st = kiln_ids_remap(ctx, &raw, &e, &g->ids);
     kiln_raw_edges_free(&raw);
     if (st == KILN_OK) st = build(ctx, &e, w, flags, g);
     kiln_edges_free(&e);
     free(w);
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
@@ -171,9 +185,7 @@ kiln_status kiln_graph_from_edges_n(kiln_ctx *ctx, const uint64_t *src, const ui
         if (src[i] >= nodes || dst[i] >= nodes)
             return kiln_fail(ctx, KILN_ERR_INPUT, "edge %zu: %llu -> %llu names a node outside 0..%llu", i,
                              (unsigned long long)src[i], (unsigned long long)dst[i], (unsigned long long)nodes - 1);
-        if (weight && (!(weight[i] >= 0) || !isfinite(weight[i])))
-            return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
-                             i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
+        if ((st = check_weight(ctx, src, dst, weight, i)) != KILN_OK) return st;
     }
     const int weighted = (flags & KILN_GRAPH_WEIGHTED) != 0;
     kiln_edges e = {.count = count, .n = nodes};
@@ -191,16 +203,11 @@ kiln_status kiln_graph_from_edges_n(kiln_ctx *ctx, const uint64_t *src, const ui
         e.src[i] = (uint32_t)src[i];
         e.dst[i] = (uint32_t)dst[i];
     }
-    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0; /* -0 -> +0 */
+    copy_weights(w, weight, count);
     st = build(ctx, &e, w, flags, g);
     kiln_edges_free(&e);
     free(w);
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 /* RMAT on a device set: each device builds the CSR of an equal range of rows from every edge it
@@ -335,12 +342,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
             st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         g->info.build_seconds = kiln_now() - t0;
     }
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path)
