@@ -15,11 +15,7 @@
 
 static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
 {
-    g->n = c->n;
-    g->m = c->m;
-    g->offsets = c->offsets;
-    g->sources = c->sources;
-    g->outdeg = c->outdeg;
+    kiln_graph_take_csr(g, c->n, c->m, c->offsets, c->sources, c->outdeg);
     g->info.edges_read = c->edges_read;
     g->info.self_loops_removed = c->self_loops_removed;
     g->info.duplicates_removed = c->duplicates_removed;
