@@ -83,10 +83,23 @@ static kiln_status check_weight(kiln_ctx *ctx, const uint64_t *src, const uint64
     return KILN_OK;
 }
 
-/* The CSR's weights from the caller's (NULL: 1 an edge) into w (NULL: unweighted); -0 -> +0. */
-static void copy_weights(double *w, const double *weight, size_t count)
+/* What both edge-list entry points need besides their edge arrays (edges_ok: allocated): the
+ * handle and, weighted, the CSR's weights, from the caller's (NULL: 1 an edge; -0 -> +0). KILN_OK,
+ * or out of memory with *w and *g NULL. */
+static kiln_status alloc_graph(kiln_ctx *ctx, int edges_ok, int weighted, const double *weight, size_t count,
+                               double **w, kiln_graph **g)
 {
-    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0;
+    *w = weighted ? malloc((count ? count : 1) * sizeof **w) : NULL;
+    *g = kiln_graph_alloc();
+    if (!edges_ok || !*g || (weighted && !*w)) {
+        free(*w);
+        free(*g);
+        *w = NULL;
+        *g = NULL;
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+    }
+    for (size_t i = 0; *w && i < count; i++) (*w)[i] = weight ? weight[i] + 0.0 : 1.0;
+    return KILN_OK;
 }
 
 kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
@@ -121,18 +134,15 @@ static kiln_status from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t
     memset(&raw, 0, sizeof raw);
     raw.src = malloc(count * sizeof *raw.src);
     raw.dst = malloc(count * sizeof *raw.dst);
-    double *w = weighted ? malloc(count * sizeof *w) : NULL;
-    kiln_graph *g = kiln_graph_alloc();
-    if (!raw.src || !raw.dst || !g || (weighted && !w)) {
+    double *w;
+    kiln_graph *g;
+    if ((st = alloc_graph(ctx, raw.src && raw.dst, weighted, weight, count, &w, &g)) != KILN_OK) {
         kiln_raw_edges_free(&raw);
-        free(w);
-        free(g);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+        return st;
     }
     memcpy(raw.src, src, count * sizeof *src);
     memcpy(raw.dst, dst, count * sizeof *dst);
     raw.count = raw.cap = count;
-    copy_weights(w, weight, count);
     kiln_edges e;
     st = kiln_ids_remap(ctx, &raw, &e, &g->ids);
     kiln_raw_edges_free(&raw);
@@ -187,19 +197,16 @@ kiln_status kiln_graph_from_edges_n(kiln_ctx *ctx, const uint64_t *src, const ui
     kiln_edges e = {.count = count, .n = nodes};
     e.src = malloc((count ? count : 1) * sizeof *e.src);
     e.dst = malloc((count ? count : 1) * sizeof *e.dst);
-    double *w = weighted ? malloc((count ? count : 1) * sizeof *w) : NULL;
-    kiln_graph *g = kiln_graph_alloc();
-    if (!e.src || !e.dst || !g || (weighted && !w)) {
+    double *w;
+    kiln_graph *g;
+    if ((st = alloc_graph(ctx, e.src && e.dst, weighted, weight, count, &w, &g)) != KILN_OK) {
         kiln_edges_free(&e);
-        free(w);
-        free(g);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+        return st;
     }
     for (size_t i = 0; i < count; i++) {
         e.src[i] = (uint32_t)src[i];
         e.dst[i] = (uint32_t)dst[i];
     }
-    copy_weights(w, weight, count);
     st = build(ctx, &e, w, flags, g);
     kiln_edges_free(&e);
     free(w);
