@@ -15,11 +15,7 @@
 
 static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
 {
-    g->n = c->n;
-    g->m = c->m;
-    g->offsets = c->offsets;
-    g->sources = c->sources;
-    g->outdeg = c->outdeg;
+    kiln_graph_take_csr(g, c->n, c->m, c->offsets, c->sources, c->outdeg);
     g->info.edges_read = c->edges_read;
     g->info.self_loops_removed = c->self_loops_removed;
     g->info.duplicates_removed = c->duplicates_removed;
@@ -67,6 +63,45 @@ static kiln_status check_flags(kiln_ctx *ctx, unsigned flags)
     return KILN_OK;
 }
 
+/* The end of every entry point that makes a graph: *out = g when st is KILN_OK, else g freed. */
+static kiln_status hand_out(kiln_status st, kiln_graph *g, kiln_graph **out)
+{
+    if (st != KILN_OK) {
+        kiln_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return KILN_OK;
+}
+
+/* Whether weight (NULL: none) is finite and >= 0 on edge i; else the error naming it. */
+static kiln_status check_weight(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, const double *weight, size_t i)
+{
+    if (weight && (!(weight[i] >= 0) || !isfinite(weight[i])))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
+                         i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
+    return KILN_OK;
+}
+
+/* What both edge-list entry points need besides their edge arrays (edges_ok: allocated): the
+ * handle and, weighted, the CSR's weights, from the caller's (NULL: 1 an edge; -0 -> +0). KILN_OK,
+ * or out of memory with *w and *g NULL. */
+static kiln_status alloc_graph(kiln_ctx *ctx, int edges_ok, int weighted, const double *weight, size_t count,
+                               double **w, kiln_graph **g)
+{
+    *w = weighted ? malloc((count ? count : 1) * sizeof **w) : NULL;
+    *g = kiln_graph_alloc();
+    if (!edges_ok || !*g || (weighted && !*w)) {
+        free(*w);
+        free(*g);
+        *w = NULL;
+        *g = NULL;
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+    }
+    for (size_t i = 0; *w && i < count; i++) (*w)[i] = weight ? weight[i] + 0.0 : 1.0;
+    return KILN_OK;
+}
+
 kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format format, unsigned flags,
                             kiln_graph **out)
 {
@@ -79,12 +114,7 @@ kiln_status kiln_graph_load(kiln_ctx *ctx, const char *path, kiln_graph_format f
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     st = kiln_graph_load_input(ctx, path, format, flags, build, g);
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 /* Both edge-list entry points: weight NULL with KILN_GRAPH_WEIGHTED weighs every edge 1. */
@@ -99,37 +129,27 @@ static kiln_status from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t
     if (st != KILN_OK) return st;
     const int weighted = (flags & KILN_GRAPH_WEIGHTED) != 0;
     for (size_t i = 0; weight && i < count; i++)
-        if (!(weight[i] >= 0) || !isfinite(weight[i]))
-            return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
-                             i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
+        if ((st = check_weight(ctx, src, dst, weight, i)) != KILN_OK) return st;
     kiln_raw_edges raw;
     memset(&raw, 0, sizeof raw);
     raw.src = malloc(count * sizeof *raw.src);
     raw.dst = malloc(count * sizeof *raw.dst);
-    double *w = weighted ? malloc(count * sizeof *w) : NULL;
-    kiln_graph *g = kiln_graph_alloc();
-    if (!raw.src || !raw.dst || !g || (weighted && !w)) {
+    double *w;
+    kiln_graph *g;
+    if ((st = alloc_graph(ctx, raw.src && raw.dst, weighted, weight, count, &w, &g)) != KILN_OK) {
         kiln_raw_edges_free(&raw);
-        free(w);
-        free(g);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+        return st;
     }
     memcpy(raw.src, src, count * sizeof *src);
     memcpy(raw.dst, dst, count * sizeof *dst);
     raw.count = raw.cap = count;
-    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0; /* -0 -> +0 */
     kiln_edges e;
     st = kiln_ids_remap(ctx, &raw, &e, &g->ids);
     kiln_raw_edges_free(&raw);
     if (st == KILN_OK) st = build(ctx, &e, w, flags, g);
     kiln_edges_free(&e);
     free(w);
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 kiln_status kiln_graph_from_edges(kiln_ctx *ctx, const uint64_t *src, const uint64_t *dst, size_t count,
@@ -171,36 +191,26 @@ kiln_status kiln_graph_from_edges_n(kiln_ctx *ctx, const uint64_t *src, const ui
         if (src[i] >= nodes || dst[i] >= nodes)
             return kiln_fail(ctx, KILN_ERR_INPUT, "edge %zu: %llu -> %llu names a node outside 0..%llu", i,
                              (unsigned long long)src[i], (unsigned long long)dst[i], (unsigned long long)nodes - 1);
-        if (weight && (!(weight[i] >= 0) || !isfinite(weight[i])))
-            return kiln_fail(ctx, KILN_ERR_INPUT, "weight[%zu] of edge %llu -> %llu is %g: weights must be finite and >= 0",
-                             i, (unsigned long long)src[i], (unsigned long long)dst[i], weight[i]);
+        if ((st = check_weight(ctx, src, dst, weight, i)) != KILN_OK) return st;
     }
     const int weighted = (flags & KILN_GRAPH_WEIGHTED) != 0;
     kiln_edges e = {.count = count, .n = nodes};
     e.src = malloc((count ? count : 1) * sizeof *e.src);
     e.dst = malloc((count ? count : 1) * sizeof *e.dst);
-    double *w = weighted ? malloc((count ? count : 1) * sizeof *w) : NULL;
-    kiln_graph *g = kiln_graph_alloc();
-    if (!e.src || !e.dst || !g || (weighted && !w)) {
+    double *w;
+    kiln_graph *g;
+    if ((st = alloc_graph(ctx, e.src && e.dst, weighted, weight, count, &w, &g)) != KILN_OK) {
         kiln_edges_free(&e);
-        free(w);
-        free(g);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %zu edges", count);
+        return st;
     }
     for (size_t i = 0; i < count; i++) {
         e.src[i] = (uint32_t)src[i];
         e.dst[i] = (uint32_t)dst[i];
     }
-    for (size_t i = 0; w && i < count; i++) w[i] = weight ? weight[i] + 0.0 : 1.0; /* -0 -> +0 */
     st = build(ctx, &e, w, flags, g);
     kiln_edges_free(&e);
     free(w);
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 /* RMAT on a device set: each device builds the CSR of an equal range of rows from every edge it
@@ -335,12 +345,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
             st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         g->info.build_seconds = kiln_now() - t0;
     }
-    if (st != KILN_OK) {
-        kiln_graph_free(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    return hand_out(st, g, out);
 }
 
 kiln_status kiln_graph_save_csr(kiln_ctx *ctx, const kiln_graph *g, const char *path)

@@ -37,6 +37,23 @@ __device__ __forceinline__ bool message(const batch_args &a, uint64_t i, uint64_
     return true;
 }
 
+/* A zero Keccak state, in registers. */
+__device__ __forceinline__ void zero_state(uint64_t s[25])
+{
+#pragma unroll
+    for (int k = 0; k < 25; k++) s[k] = 0;
+}
+
+/* This thread's message i (its bytes [off, off + len) of a.data) and a zero state s; false past
+ * the end of the batch. */
+__device__ __forceinline__ bool start(const batch_args &a, uint64_t *i, uint64_t *off, uint64_t *len, uint64_t s[25])
+{
+    *i = (uint64_t)blockIdx.x * TPB + threadIdx.x;
+    if (!message(a, *i, off, len)) return false;
+    zero_state(s);
+    return true;
+}
+
 template <int RATE>
 __device__ __forceinline__ void squeeze_all(uint64_t s[25], uint8_t *o, unsigned outlen)
 {
@@ -56,11 +73,8 @@ __device__ __forceinline__ void squeeze_all(uint64_t s[25], uint8_t *o, unsigned
 template <int RATE, int DIGEST>
 __global__ void __launch_bounds__(TPB) keccak_short_kernel(const batch_args a)
 {
-    uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x, off, len;
-    if (!message(a, i, &off, &len)) return;
-    uint64_t s[25];
-#pragma unroll
-    for (int k = 0; k < 25; k++) s[k] = 0;
+    uint64_t i, off, len, s[25];
+    if (!start(a, &i, &off, &len, s)) return;
     kiln_dev::absorb_last<RATE>(s, a.data, off, (unsigned)len, a.domain);
     kiln_keccak_f1600(s);
     if constexpr (DIGEST != 0) kiln_dev::squeeze_block<RATE>(s, a.out + i * DIGEST, DIGEST, (DIGEST & 7) == 0);
@@ -70,11 +84,8 @@ __global__ void __launch_bounds__(TPB) keccak_short_kernel(const batch_args a)
 template <int RATE>
 __global__ void __launch_bounds__(TPB) keccak_long_kernel(const batch_args a)
 {
-    uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x, off, len;
-    if (!message(a, i, &off, &len)) return;
-    uint64_t s[25];
-#pragma unroll
-    for (int k = 0; k < 25; k++) s[k] = 0;
+    uint64_t i, off, len, s[25];
+    if (!start(a, &i, &off, &len, s)) return;
     for (;;) {
         bool last = len < RATE;
         if (last) kiln_dev::absorb_last<RATE>(s, a.data, off, (unsigned)len, a.domain);
@@ -97,8 +108,7 @@ __global__ void __launch_bounds__(TPB) keccak_fixed_kernel(const batch_args a)
     uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x;
     if (i >= a.n) return;
     uint64_t s[25];
-#pragma unroll
-    for (int k = 0; k < 25; k++) s[k] = 0;
+    zero_state(s);
     const ulonglong2 *m = (const ulonglong2 *)(a.data + i * (LEN / 8));
 #pragma unroll
     for (int k = 0; k < LEN / 16; k++) {

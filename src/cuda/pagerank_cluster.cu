@@ -142,14 +142,9 @@ __device__ __forceinline__ void cluster_rows(const Args<T, Off> &a, const Slice<
             cluster_rows_block<M>(a, sl, y_in, y_out, c, b0, b1, row_part, res, dang);
             continue;
         }
-        switch (a.bins.lanes_log2[k]) {
-        case 5: cluster_rows_lanes<32, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
-        case 4: cluster_rows_lanes<16, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
-        case 3: cluster_rows_lanes<8, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
-        case 2: cluster_rows_lanes<4, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
-        case 1: cluster_rows_lanes<2, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
-        default: cluster_rows_lanes<1, M>(a, sl, y_in, y_out, c, b0, b1, res, dang); break;
-        }
+        with_lanes(a.bins.lanes_log2[k], [&](auto g) {
+            cluster_rows_lanes<decltype(g)::value, M>(a, sl, y_in, y_out, c, b0, b1, res, dang);
+        });
     }
 }
 

@@ -151,6 +151,25 @@ template <int M, typename T, typename Off> __device__ __forceinline__ Coef<T> ma
     return c;
 }
 
+/* G lanes a row as a type, so a lambda can take it as a template argument (decltype(g)::value). */
+template <int G> struct Lanes {
+    static constexpr int value = G;
+};
+
+/* Runs rows(Lanes<G>{}) with G = 2^lanes_log2 lanes a row, 1 to 32: a degree bin's lane count,
+ * known at run time, as the row loops' compile-time G. */
+template <typename F> __device__ __forceinline__ void with_lanes(int lanes_log2, F &&rows)
+{
+    switch (lanes_log2) {
+    case 5: rows(Lanes<32>{}); break;
+    case 4: rows(Lanes<16>{}); break;
+    case 3: rows(Lanes<8>{}); break;
+    case 2: rows(Lanes<4>{}); break;
+    case 1: rows(Lanes<2>{}); break;
+    default: rows(Lanes<1>{}); break;
+    }
+}
+
 /* ---- the cluster path (pagerank_cluster.cu) */
 
 constexpr int kClusterMax = 8; /* blocks of a cluster: the portable cluster size */

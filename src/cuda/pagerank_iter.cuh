@@ -52,10 +52,14 @@ __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__
     return s0 + s1;
 }
 
-/* Rows [first, last) of the visiting order, G lanes a row, consecutive groups on consecutive rows. */
-template <int G, bool Indirect, int M, typename T, typename Off>
-__device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
-                                           uint64_t first, uint64_t last, double &res, double &dang)
+/* Rows [first, last), G lanes a row, consecutive groups on consecutive rows: row_sum(p, active,
+ * lane, v) returns this lane's part of the sum of row p (0 where !active: p is past last) and sets
+ * v to the row's vertex; the lanes' parts are added and lane 0 finishes the row. Its callers
+ * capture by name: with [&] nvcc gives res and dang each other's registers (the same SASS else). */
+template <int G, int M, typename T, typename Off, typename RowSum>
+__device__ __forceinline__ void rows_grouped(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
+                                             uint64_t first, uint64_t last, double &res, double &dang,
+                                             RowSum &&row_sum)
 {
     constexpr int groups = kBlock / G;
     const int lane = threadIdx.x & (G - 1);
@@ -64,17 +68,28 @@ __device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in,
         const uint64_t p = p0 + (uint64_t)group;
         const bool active = p < last;
         uint32_t v = 0;
-        Off beg = 0, end = 0;
-        if (active) {
-            v = Indirect ? a.order[p] : (uint32_t)p;
-            beg = a.off[v];
-            end = a.off[v + 1];
-        }
-        T sum = gather<G, M>(a, y_in, beg, end, lane);
+        T sum = row_sum(p, active, lane, v);
 #pragma unroll
         for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
         if (active && lane == 0) finish_row<M>(a, v, sum, y_in, y_out, c, res, dang);
     }
+}
+
+/* Rows [first, last) of the visiting order, gathered from global memory. */
+template <int G, bool Indirect, int M, typename T, typename Off>
+__device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
+                                           uint64_t first, uint64_t last, double &res, double &dang)
+{
+    rows_grouped<G, M>(a, y_in, y_out, c, first, last, res, dang,
+                       [&a, y_in](uint64_t p, bool active, int lane, uint32_t &v) {
+                           Off beg = 0, end = 0;
+                           if (active) {
+                               v = Indirect ? a.order[p] : (uint32_t)p;
+                               beg = a.off[v];
+                               end = a.off[v + 1];
+                           }
+                           return gather<G, M>(a, y_in, beg, end, lane);
+                       });
 }
 
 /* One row for the whole block. */
@@ -124,23 +139,18 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
         }
     }
     __syncthreads();
-    constexpr int groups = kBlock / G;
-    const int lane = threadIdx.x & (G - 1);
-    const int group = threadIdx.x / G;
-    for (uint64_t p0 = first; p0 < last; p0 += groups) {
-        const uint64_t p = p0 + (uint64_t)group;
-        const bool active = p < last;
-        int b = 0, e = 0;
-        if (active) {
-            b = (int)(a.off[p] - e0);
-            e = (int)(a.off[p + 1] - e0);
-        }
-        T sum = 0;
-        for (int k = b + lane; k < e; k += G) sum += vals[k];
-#pragma unroll
-        for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o, G);
-        if (active && lane == 0) finish_row<M>(a, (uint32_t)p, sum, y_in, y_out, c, res, dang);
-    }
+    rows_grouped<G, M>(a, y_in, y_out, c, first, last, res, dang,
+                       [&a, e0, vals](uint64_t p, bool active, int lane, uint32_t &v) {
+                           int b = 0, e = 0;
+                           if (active) {
+                               b = (int)(a.off[p] - e0);
+                               e = (int)(a.off[p + 1] - e0);
+                           }
+                           v = (uint32_t)p;
+                           T sum = 0;
+                           for (int k = b + lane; k < e; k += G) sum += vals[k];
+                           return sum;
+                       });
 }
 
 /* Iteration j (from 1); phase = j mod 6 gives the parity of the rank buffers and the ring entry. */
@@ -192,24 +202,14 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
         row_block<Indirect, M>(a, y_in, y_out, c, first, res, dang);
     } else if (a.bins.kind[k] == KIND_STAGED) {
         if constexpr (!Indirect) {
-            switch (a.bins.lanes_log2[k]) {
-            case 5: rows_staged<32, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
-            case 4: rows_staged<16, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
-            case 3: rows_staged<8, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
-            case 2: rows_staged<4, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
-            case 1: rows_staged<2, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
-            default: rows_staged<1, M>(a, y_in, y_out, c, first, last, stage, res, dang); break;
-            }
+            with_lanes(a.bins.lanes_log2[k], [&](auto g) {
+                rows_staged<decltype(g)::value, M>(a, y_in, y_out, c, first, last, stage, res, dang);
+            });
         }
     } else {
-        switch (a.bins.lanes_log2[k]) {
-        case 5: rows_lanes<32, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
-        case 4: rows_lanes<16, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
-        case 3: rows_lanes<8, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
-        case 2: rows_lanes<4, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
-        case 1: rows_lanes<2, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
-        default: rows_lanes<1, Indirect, M>(a, y_in, y_out, c, first, last, res, dang); break;
-        }
+        with_lanes(a.bins.lanes_log2[k], [&](auto g) {
+            rows_lanes<decltype(g)::value, Indirect, M>(a, y_in, y_out, c, first, last, res, dang);
+        });
     }
 
     /* block sums of the two global quantities, in float64 */

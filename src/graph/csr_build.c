@@ -68,6 +68,14 @@ static int sort_row_w(uint32_t *a, double *w, uint64_t n)
     return 0;
 }
 
+/* Why a step of the build could not go on: the interrupt asked for (stop), else no memory for
+ * count of what. */
+static kiln_status stopped(kiln_ctx *ctx, int stop, uint64_t count, const char *what)
+{
+    return stop ? kiln_interrupted(ctx)
+                : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu %s", (unsigned long long)count, what);
+}
+
 kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flags, kiln_graph *g)
 {
     return kiln_csr_build_cpu_weighted(ctx, e, NULL, flags, g);
@@ -83,15 +91,18 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
     const int64_t count = (int64_t)e->count;
     double t0 = kiln_now();
 
+    /* the scratch arrays, freed at done whatever happens; the CSR's own, g's on success */
     uint64_t *off = calloc(n + 1, sizeof *off);
     uint64_t *cursor = malloc((n ? n : 1) * sizeof *cursor);
+    uint32_t *tmp = NULL, *src = NULL, *outdeg = NULL;
+    double *tmpw = NULL, *weights = NULL;
+    uint64_t *noff = NULL, loops = 0, m = 0;
+    kiln_status st = KILN_OK;
     if (!off || !cursor) {
-        free(off);
-        free(cursor);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
+        goto done;
     }
     /* in-degree counts (arcs, before merging duplicates) */
-    uint64_t loops = 0;
 #pragma omp parallel for num_threads(threads) reduction(+ : loops)
     for (int64_t i = 0; i < count; i++) {
         uint32_t s = e->src[i], d = e->dst[i];
@@ -111,14 +122,11 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
      * are the count, the scatter, the row sort and the copy out */
     kiln_ctx_report(ctx, "csr build", "passes", 1, 4);
     int stop = kiln_ctx_interrupt_requested(ctx);
-    uint32_t *tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *tmp);
-    double *tmpw = w && tmp ? malloc((arcs ? arcs : 1) * sizeof *tmpw) : NULL;
+    tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *tmp);
+    tmpw = w && tmp ? malloc((arcs ? arcs : 1) * sizeof *tmpw) : NULL;
     if (!tmp || (w && !tmpw)) {
-        free(off);
-        free(cursor);
-        free(tmp);
-        return stop ? kiln_interrupted(ctx)
-                    : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)arcs);
+        st = stopped(ctx, stop, arcs, "edges");
+        goto done;
     }
     memcpy(cursor, off, n * sizeof *cursor);
 #pragma omp parallel for num_threads(threads)
@@ -167,31 +175,20 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
     }
     kiln_ctx_report(ctx, "csr build", "passes", 3, 4);
     stop = kiln_ctx_interrupt_requested(ctx);
-    uint64_t *noff = stop || oom ? NULL : malloc((n + 1) * sizeof *noff);
+    noff = stop || oom ? NULL : malloc((n + 1) * sizeof *noff);
     if (!noff) {
-        free(off);
-        free(cursor);
-        free(tmp);
-        free(tmpw);
-        return stop ? kiln_interrupted(ctx)
-                    : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
+        st = stopped(ctx, stop, n, "vertices");
+        goto done;
     }
     memcpy(noff, cursor, n * sizeof *noff);
     noff[n] = 0;
-    uint64_t m = kiln_scan_u64(noff, n + 1, threads);
-    uint32_t *src = malloc((m ? m : 1) * sizeof *src);
-    uint32_t *outdeg = calloc(n ? n : 1, sizeof *outdeg);
-    double *weights = tmpw ? malloc((m ? m : 1) * sizeof *weights) : NULL;
+    m = kiln_scan_u64(noff, n + 1, threads);
+    src = malloc((m ? m : 1) * sizeof *src);
+    outdeg = calloc(n ? n : 1, sizeof *outdeg);
+    weights = tmpw ? malloc((m ? m : 1) * sizeof *weights) : NULL;
     if (!src || !outdeg || (tmpw && !weights)) {
-        free(off);
-        free(cursor);
-        free(tmp);
-        free(tmpw);
-        free(noff);
-        free(src);
-        free(outdeg);
-        free(weights);
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)m);
+        st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)m);
+        goto done;
     }
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (int64_t v = 0; v < nn; v++) {
@@ -202,24 +199,26 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
             outdeg[src[j]]++;
         }
     }
+done:
     free(off);
     free(cursor);
     free(tmp);
     free(tmpw);
-    g->n = n;
-    g->m = m;
-    g->offsets = noff;
-    g->sources = src;
-    g->outdeg = outdeg;
+    if (st != KILN_OK) {
+        free(noff);
+        free(src);
+        free(outdeg);
+        free(weights);
+        return st;
+    }
+    kiln_graph_take_csr(g, n, m, noff, src, outdeg);
     g->weights = weights;
     g->info.edges_read = (uint64_t)count * (both ? 2u : 1u);
     g->info.self_loops_removed = drop_loops ? loops : 0;
     g->info.duplicates_removed = g->info.edges_read - g->info.self_loops_removed - m;
     g->info.built_on_gpu = 0;
-    if (weights) {
-        kiln_status st = kiln_graph_out_weights(ctx, g);
-        if (st != KILN_OK) return st; /* g's arrays are the caller's to free */
-    }
+    /* on failure g's arrays are the caller's to free */
+    if (weights && (st = kiln_graph_out_weights(ctx, g)) != KILN_OK) return st;
     g->info.build_seconds = kiln_now() - t0;
     kiln_graph_finish_info(g, threads);
     return KILN_OK;

@@ -272,17 +272,6 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kil
     kiln_graph_finish_info(g, threads);
     return KILN_OK;
 fail:
-    free(g->offsets);
-    free(g->sources);
-    free(g->outdeg);
-    free(g->ids);
-    free(g->weights);
-    free(g->out_weight);
-    g->offsets = NULL;
-    g->sources = NULL;
-    g->outdeg = NULL;
-    g->ids = NULL;
-    g->weights = NULL;
-    g->out_weight = NULL;
+    kiln_graph_release(g);
     return st;
 }

@@ -7,16 +7,36 @@
 
 kiln_graph *kiln_graph_alloc(void) { return calloc(1, sizeof(kiln_graph)); }
 
-void kiln_graph_free(kiln_graph *g)
+void kiln_graph_release(kiln_graph *g)
 {
-    if (!g) return;
     free(g->offsets);
     free(g->sources);
     free(g->outdeg);
     free(g->ids);
     free(g->weights);
     free(g->out_weight);
+    g->offsets = NULL;
+    g->sources = NULL;
+    g->outdeg = NULL;
+    g->ids = NULL;
+    g->weights = NULL;
+    g->out_weight = NULL;
+}
+
+void kiln_graph_free(kiln_graph *g)
+{
+    if (!g) return;
+    kiln_graph_release(g);
     free(g);
+}
+
+void kiln_graph_take_csr(kiln_graph *g, uint64_t n, uint64_t m, uint64_t *offsets, uint32_t *sources, uint32_t *outdeg)
+{
+    g->n = n;
+    g->m = m;
+    g->offsets = offsets;
+    g->sources = sources;
+    g->outdeg = outdeg;
 }
 
 void kiln_graph_get_info(const kiln_graph *g, kiln_graph_info *info)

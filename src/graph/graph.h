@@ -163,6 +163,10 @@ kiln_status kiln_graph_load_input(kiln_ctx *ctx, const char *path, kiln_graph_fo
 
 /* Allocates an empty handle; kiln_graph_free releases it and its arrays. */
 kiln_graph *kiln_graph_alloc(void);
+/* Frees g's arrays and sets them NULL, keeping the handle (a load that failed half way). */
+void kiln_graph_release(kiln_graph *g);
+/* g takes a built CSR: n vertices, m in-edges, its arrays (g frees them from now on). */
+void kiln_graph_take_csr(kiln_graph *g, uint64_t n, uint64_t m, uint64_t *offsets, uint32_t *sources, uint32_t *outdeg);
 
 /* Exclusive prefix sum of a[0..n) in place with `threads` threads; returns the total. */
 uint64_t kiln_scan_u64(uint64_t *a, uint64_t n, int threads);

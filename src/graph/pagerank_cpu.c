@@ -24,6 +24,20 @@ static inline double out_scale(const kiln_graph *g, int64_t v)
     return g->out_weight ? g->out_weight[v] : (double)g->outdeg[v];
 }
 
+/* The end of row v in either pass below, with x (its new rank), y_in, y_out, res and dang in
+ * scope: SCALED whether v has a nonzero scale W (else it is dangling, and x adds to dang). */
+#define KILN_PR_ROW_END(T, SCALED, W)                                                                  \
+    do {                                                                                               \
+        double old = (SCALED) ? (double)y_in[v] * (W) : (double)y_in[v];                               \
+        res += fabs(x - old);                                                                          \
+        if (SCALED) {                                                                                  \
+            y_out[v] = (T)(x / (W));                                                                   \
+        } else {                                                                                       \
+            y_out[v] = (T)x;                                                                           \
+            dang += x;                                                                                 \
+        }                                                                                              \
+    } while (0)
+
 /* One plain pull pass over rows [v0, v1): y_out from y_in (storage type T); returns the L1 change,
  * *dangling_out the new dangling mass, both over those rows. */
 #define KILN_PR_PASS_PLAIN(NAME, T)                                                                    \
@@ -40,14 +54,7 @@ static inline double out_scale(const kiln_graph *g, int64_t v)
             for (uint64_t j = off[v]; j < off[v + 1]; j++) s += (double)y_in[src[j]];                  \
             double x = damping * s + base;                                                             \
             uint32_t d = od[v];                                                                        \
-            double old = d ? (double)y_in[v] * (double)d : (double)y_in[v];                            \
-            res += fabs(x - old);                                                                      \
-            if (d) {                                                                                   \
-                y_out[v] = (T)(x / (double)d);                                                         \
-            } else {                                                                                   \
-                y_out[v] = (T)x;                                                                       \
-                dang += x;                                                                             \
-            }                                                                                          \
+            KILN_PR_ROW_END(T, d, (double)d);                                                          \
         }                                                                                              \
         *dangling_out = dang;                                                                          \
         return res;                                                                                    \
@@ -77,14 +84,7 @@ KILN_PR_PASS_PLAIN(pass_plain_f32, float)
             }                                                                                          \
             double x = d * s + dmass * (qv ? qv[v] : uniform) + teleport * (pv ? pv[v] : uniform);     \
             double W = out_scale(g, v);                                                                \
-            double old = W > 0 ? (double)y_in[v] * W : (double)y_in[v];                                \
-            res += fabs(x - old);                                                                      \
-            if (W > 0) {                                                                               \
-                y_out[v] = (T)(x / W);                                                                 \
-            } else {                                                                                   \
-                y_out[v] = (T)x;                                                                       \
-                dang += x;                                                                             \
-            }                                                                                          \
+            KILN_PR_ROW_END(T, W > 0, W);                                                              \
         }                                                                                              \
         *dangling_out = dang;                                                                          \
         return res;                                                                                    \
@@ -159,103 +159,56 @@ static void to_y(const kiln_graph *g, const double *x, double *y, double *dangli
     *dangling = dang;
 }
 
-/* The iterations in float32 storage: y in two float vectors, x written into ranks at the end. */
-static kiln_status iterate_f32(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p,
-                               const kiln_pr_split *split, double *ranks, int threads, kiln_pr_cpu_stats *stats)
-{
-    const int64_t n = (int64_t)g->n;
-    int64_t v0, v1;
-    row_range(g, split, &v0, &v1);
-    float *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
-    if (all_ready(split, !a || !b)) {
-        free(a);
-        free(b);
-        return a && b ? kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed")
-                      : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
-    }
-    double dang;
-    /* the first y in float64 (into ranks, whose room is free until the end), then narrowed */
-    to_y(g, p->nstart, ranks, &dang, threads);
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t v = 0; v < n; v++) a[v] = (float)ranks[v];
-    const double threshold = (double)n * p->tol;
-    double t0 = kiln_now(), res = 0, spent = 0;
-    int it = 0, converged = 0;
-    while (it < p->max_iter) {
-        int stop = kiln_ctx_interrupt_requested(ctx);
-        if (stop && !split) {
-            free(a);
-            free(b);
-            return kiln_interrupted(ctx);
-        }
-        res = pass_f32(g, p, a, b, v0, v1, dang, &dang, threads);
-        if (meet(split, b, sizeof *b, &res, &dang, &stop, &spent) != 0 || stop) {
-            free(a);
-            free(b);
-            return stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
-        }
-        float *t = a;
-        a = b;
-        b = t;
-        it++;
-        kiln_ctx_report_residual(ctx, "pagerank", "iterations", (uint64_t)it, (uint64_t)p->max_iter, res);
-        if (res < threshold) {
-            converged = 1;
-            break;
-        }
-    }
-    stats->seconds = kiln_now() - t0;
-    stats->exchange_seconds = spent;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t v = 0; v < n; v++) {
-        double W = out_scale(g, v);
-        ranks[v] = W > 0 ? (double)a[v] * W : (double)a[v];
-    }
-    free(a);
-    free(b);
-    stats->iterations = it;
-    stats->converged = converged;
-    stats->residual = res;
-    return KILN_OK;
-}
-
 kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
                               double *ranks, kiln_pr_cpu_stats *stats)
 {
     return kiln_pagerank_cpu_split(ctx, g, p, single, NULL, ranks, stats);
 }
 
+/* The iterations, in either storage: y ping-pongs between a and b, two float vectors of our own
+ * (single) or ranks and one double vector; x is written into ranks at the end. */
 kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
                                     const kiln_pr_split *split, double *ranks, kiln_pr_cpu_stats *stats)
 {
     const int threads = kiln_graph_threads_for(ctx, g->n + g->m);
-    if (single) return iterate_f32(ctx, g, p, split, ranks, threads, stats);
     const int64_t n = (int64_t)g->n;
+    const size_t elem = single ? sizeof(float) : sizeof(double);
     int64_t v0, v1;
     row_range(g, split, &v0, &v1);
-    double *y = malloc((size_t)n * sizeof *y);
-    if (all_ready(split, !y)) {
+    void *own = single ? malloc((size_t)n * elem) : NULL, *y = malloc((size_t)n * elem);
+    const int nomem = !y || (single && !own);
+    if (all_ready(split, nomem)) {
+        free(own);
         free(y);
-        return y ? kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed")
-                 : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n);
+        return nomem ? kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n)
+                     : kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed");
     }
-    double *a = ranks, *b = y, dang;
-    to_y(g, p->nstart, a, &dang, threads);
+    void *a = single ? own : (void *)ranks, *b = y;
+    double dang;
+    /* the first y in float64 (into ranks, whose room is free until the end), narrowed for float32 */
+    to_y(g, p->nstart, ranks, &dang, threads);
+    if (single) {
+        float *af = a;
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t v = 0; v < n; v++) af[v] = (float)ranks[v];
+    }
     const double threshold = (double)n * p->tol;
     double t0 = kiln_now(), res = 0, spent = 0;
     int it = 0, converged = 0;
+    kiln_status st = KILN_OK;
     while (it < p->max_iter) {
         int stop = kiln_ctx_interrupt_requested(ctx);
         if (stop && !split) {
-            free(y);
-            return kiln_interrupted(ctx);
+            st = kiln_interrupted(ctx);
+            break;
         }
-        res = pass(g, p, a, b, v0, v1, dang, &dang, threads);
-        if (meet(split, b, sizeof *b, &res, &dang, &stop, &spent) != 0 || stop) {
-            free(y);
-            return stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+        res = single ? pass_f32(g, p, a, b, v0, v1, dang, &dang, threads)
+                     : pass(g, p, a, b, v0, v1, dang, &dang, threads);
+        if (meet(split, b, elem, &res, &dang, &stop, &spent) != 0 || stop) {
+            st = stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+            break;
         }
-        double *t = a;
+        void *t = a;
         a = b;
         b = t;
         it++;
@@ -266,20 +219,30 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
             break;
         }
     }
-    double secs = kiln_now() - t0;
-    /* x from y, into ranks */
+    if (st == KILN_OK) {
+        double secs = kiln_now() - t0;
+        /* x from y, into ranks (a may be ranks itself: each element is read before it is written) */
+        if (single) {
+            const float *af = a;
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t v = 0; v < n; v++) {
-        double W = out_scale(g, v);
-        ranks[v] = W > 0 ? a[v] * W : a[v];
+            for (int64_t v = 0; v < n; v++) {
+                double W = out_scale(g, v);
+                ranks[v] = W > 0 ? (double)af[v] * W : (double)af[v];
+            }
+        } else {
+            const double *ad = a;
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (int64_t v = 0; v < n; v++) {
+                double W = out_scale(g, v);
+                ranks[v] = W > 0 ? ad[v] * W : ad[v];
+            }
+        }
+        *stats = (kiln_pr_cpu_stats){
+            .iterations = it, .converged = converged, .residual = res, .seconds = secs, .exchange_seconds = spent};
     }
+    free(own);
     free(y);
-    stats->iterations = it;
-    stats->converged = converged;
-    stats->residual = res;
-    stats->seconds = secs;
-    stats->exchange_seconds = spent;
-    return KILN_OK;
+    return st;
 }
 
 double kiln_pagerank_cpu_residual(const kiln_graph *g, const kiln_pr_problem *p, const double *x, int threads)
