@@ -15,6 +15,9 @@ typedef struct kiln_hash_desc kiln_hash_desc;
 
 /* A family's streaming code. Its state lives in kiln_hash_stream's union and must fit it. */
 typedef struct kiln_hash_family {
+    const char *name; /* in the CPU dispatch report ("sha256=sha-ni keccak=avx512 ...") */
+    /* writes the CPU kernels the dispatch chose for the family ("avx2/avx512x8") */
+    void (*cpu_impl)(char *out, size_t len);
     void (*init)(kiln_hash_stream *s, const kiln_hash_desc *d);
     kiln_status (*update)(kiln_hash_stream *s, const uint8_t *data, size_t len); /* refused after a squeeze */
     /* outlen is the digest length, or any length >= 1 for an extendable-output function */

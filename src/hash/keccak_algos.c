@@ -1,5 +1,7 @@
 /* The Keccak sponge's hash algorithms (hash_desc.h): SHA-3 and SHAKE (FIPS 202) and Keccak with
  * its original padding (Ethereum's keccak256). One family, told apart by rate and domain. */
+#include <stdio.h>
+
 #include "../prim/keccak.h"
 #include "hash_desc.h"
 
@@ -16,7 +18,9 @@ static void final(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, si
     kiln_keccak_squeeze(&s->u.keccak, out, outlen);
 }
 
-static const kiln_hash_family family = {init, update, final};
+static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s", kiln_keccak_impl()); }
+
+static const kiln_hash_family family = {"keccak", cpu_impl, init, update, final};
 
 /* name, hashlib's name, tags, help, digest bytes, rate, domain, Merkle merge */
 #define KECCAK_ALGO(id, name, hashlib, tag0, tag1, help, digest, rate, domain, tree)                                   \

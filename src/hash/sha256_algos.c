@@ -1,4 +1,6 @@
 /* SHA-256 and Bitcoin's sha256d as hash algorithms (hash_desc.h). */
+#include <stdio.h>
+
 #include "hash_desc.h"
 
 static void init(kiln_hash_stream *s, const kiln_hash_desc *d)
@@ -20,7 +22,9 @@ static void final(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, si
     if (d->variant == 1) kiln_sha256(out, 32, out);
 }
 
-static const kiln_hash_family family = {init, update, final};
+static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s", kiln_sha256_impl()); }
+
+static const kiln_hash_family family = {"sha256", cpu_impl, init, update, final};
 
 const kiln_hash_desc kiln_hash_sha256 = {
     "sha256", "sha256", {"SHA256", "SHA2-256"}, "SHA-256 (FIPS 180-4)", 32, 64, 0, 0, 0, 0, &family,

@@ -1,5 +1,6 @@
 /* SHA-512, SHA-384 and SHA-512/256 (FIPS 180-4) as hash algorithms (hash_desc.h): one family, the
  * variant (kiln_sha512_variant) choosing the initial value and the digest's length. */
+#include <stdio.h>
 #include <string.h>
 
 #include "hash_desc.h"
@@ -32,7 +33,10 @@ static void lanes(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, 
     kiln_sha512_batch((kiln_sha512_variant)d->variant, data, msg_len, n, out);
 }
 
-static const kiln_hash_family family = {init, update, final};
+/* the compression for one stream, then the lanes for batches */
+static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s/%s", kiln_sha512_impl(), kiln_sha512_lanes()->name); }
+
+static const kiln_hash_family family = {"sha512", cpu_impl, init, update, final};
 
 /* The tags: coreutils' sha512sum and sha384sum write SHA512 and SHA384 with --tag, FreeBSD's
  * sha512t256 SHA512t256; OpenSSL 3 writes SHA2-512, SHA2-384 and SHA2-512/256. The known answers
