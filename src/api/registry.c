@@ -42,16 +42,15 @@ static const registry_entry fixed[] = {
 #define MAX_ROWS 64
 
 static registry_entry table[MAX_ROWS];
-static size_t COUNT; /* rows in table, once built */
+static size_t rows; /* in table, once built */
 
 /* A digest's row: hashed on both devices (where a GPU kernel exists), benchmarked, its Merkle
  * merge (if any) benchmarked and tuned; checked by its descriptor's known answer. */
 static registry_entry hash_row(kiln_hash_algo id, const kiln_hash_desc *d)
 {
     const unsigned kinds = HASH | (d->tree >= 0 ? TREE : 0);
-    registry_entry e = {{d->name, NULL, kinds, -1, (int)id, d->tree, d->gpu != KILN_HASH_GPU_NONE ? kinds : kinds & ~HASH,
-                         kinds, HASH, kinds & TREE, d->help},
-                        NULL};
+    const unsigned gpu = d->gpu != KILN_HASH_GPU_NONE ? kinds : kinds & ~HASH;
+    registry_entry e = {{d->name, NULL, kinds, -1, (int)id, d->tree, gpu, kinds, HASH, kinds & TREE, d->help}, NULL};
     return e;
 }
 
@@ -64,37 +63,36 @@ static int covered(kiln_hash_algo id)
 
 static void build(void)
 {
-    for (size_t i = 0; i < FIXED && COUNT < MAX_ROWS; i++) {
+    for (size_t i = 0; i < FIXED && rows < MAX_ROWS; i++) {
         if (fixed[i].w.name) {
-            table[COUNT++] = fixed[i];
+            table[rows++] = fixed[i];
             continue;
         }
-        for (size_t h = 0; h < kiln_hash_desc_count() && COUNT < MAX_ROWS; h++)
-            if (!covered((kiln_hash_algo)h)) table[COUNT++] = hash_row((kiln_hash_algo)h, kiln_hash_desc_of((kiln_hash_algo)h));
+        for (size_t h = 0; h < kiln_hash_desc_count() && rows < MAX_ROWS; h++)
+            if (!covered((kiln_hash_algo)h))
+                table[rows++] = hash_row((kiln_hash_algo)h, kiln_hash_desc_of((kiln_hash_algo)h));
     }
 }
 
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 #define TABLE() pthread_once(&built, build)
 
-
-
 size_t kiln_workload_count(void)
 {
     TABLE();
-    return COUNT;
+    return rows;
 }
 
 const kiln_workload *kiln_workload_at(size_t i)
 {
     TABLE();
-    return i < COUNT ? &table[i].w : NULL;
+    return i < rows ? &table[i].w : NULL;
 }
 
 kiln_selftest_fn kiln_workload_selftest(size_t i)
 {
     TABLE();
-    return i < COUNT ? table[i].selftest : NULL;
+    return i < rows ? table[i].selftest : NULL;
 }
 
 void kiln_workload_list(unsigned kinds, int which, char *out, size_t len)
@@ -104,7 +102,7 @@ void kiln_workload_list(unsigned kinds, int which, char *out, size_t len)
     const char *names[64];
     char bufs[64][48];
     int n = 0;
-    for (size_t i = 0; i < COUNT && n < 64; i++) {
+    for (size_t i = 0; i < rows && n < 64; i++) {
         for (unsigned k = 1; k <= KILN_KIND_PERMUTATION && n < 64; k <<= 1) {
             if (!(kinds & k & table[i].w.kinds)) continue;
             if (bench && !(table[i].w.bench_kinds & k)) continue;
@@ -138,7 +136,7 @@ static const char *kind_word(unsigned kinds)
 const kiln_workload *kiln_workload_find(kiln_ctx *ctx, const char *name, unsigned kinds)
 {
     TABLE();
-    for (size_t i = 0; name && i < COUNT; i++)
+    for (size_t i = 0; name && i < rows; i++)
         if ((table[i].w.kinds & kinds) && strcmp(name, table[i].w.name) == 0) return &table[i].w;
     char list[1024];
     kiln_workload_list(kinds, 0, list, sizeof list);
@@ -157,7 +155,7 @@ const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, un
                                              kiln_kind *kind)
 {
     TABLE();
-    for (size_t i = 0; name && i < COUNT; i++) {
+    for (size_t i = 0; name && i < rows; i++) {
         const kiln_workload *w = &table[i].w;
         unsigned usable = w->kinds & kinds & (tune ? w->tune_kinds : w->bench_kinds);
         for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1) {
