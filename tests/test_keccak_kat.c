@@ -2,7 +2,9 @@
  * vectors (ShortMsg, LongMsg, VariableOut), the Keccak team's KATs for the original padding, and
  * XKCP's intermediate values of the permutation. Each digest is computed three ways: the library's
  * streaming API (the host permutation picked at run time), the one-shot helpers, and the pure
- * sponge of src/prim/keccak.h that the GPU kernels also run. */
+ * sponge of src/prim/keccak.h that the GPU kernels also run; and once more through every host
+ * kernel this CPU can run (portable, avx2, avx512), forced, whichever the dispatch picked. Those
+ * kernels are also compared with the portable permutation on random states. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -16,6 +18,28 @@ typedef struct kat_file {
     kiln_hash_algo algo;
     int min_entries;
 } kat_file;
+
+static kiln_keccak_host_impl impls[8];
+static int n_impls;
+
+/* The sponge through one host kernel: whole blocks by its absorb, the rest by its permute. */
+static void impl_sponge(const kiln_keccak_host_impl *impl, const uint8_t *msg, size_t len, unsigned rate,
+                        uint8_t domain, uint8_t *out, size_t outlen)
+{
+    uint64_t s[25] = {0};
+    impl->absorb(s, msg, len / rate, rate);
+    size_t done = len - len % rate;
+    for (size_t i = 0; i < len % rate; i++) kiln_keccak_xor_byte(s, i, msg[done + i]);
+    kiln_keccak_pad(s, len % rate, rate, domain);
+    impl->permute(s);
+    for (size_t i = 0, pos = 0; i < outlen; i++, pos++) {
+        if (pos == rate) {
+            impl->permute(s);
+            pos = 0;
+        }
+        out[i] = kiln_keccak_get_byte(s, pos);
+    }
+}
 
 static const kat_file files[] = {
     {"sha3/SHA3_224ShortMsg.rsp", KILN_HASH_SHA3_224, 100},   {"sha3/SHA3_256ShortMsg.rsp", KILN_HASH_SHA3_256, 100},
@@ -54,6 +78,11 @@ static void one_file(const kat_file *f)
                          : kiln_hash_is_xof(f->algo) ? kiln_shake(bits, e.msg, mlen, d3, outlen)
                                                      : kiln_keccak(bits, e.msg, mlen, d3);
         CHECK(st == KILN_OK && memcmp(d3, e.md, outlen) == 0, "%s line %ld: one-shot helper differs", f->path, e.line);
+        for (int i = 0; i < n_impls; i++) {
+            memset(d3, 0, outlen);
+            impl_sponge(&impls[i], e.msg, mlen, kiln_hash_rate(f->algo), kiln_hash_domain(f->algo), d3, outlen);
+            CHECK(memcmp(d3, e.md, outlen) == 0, "%s line %ld: %s kernel differs", f->path, e.line, impls[i].name);
+        }
         free(d1), free(d2), free(d3);
         rsp_entry_free(&e);
         n++;
@@ -109,15 +138,14 @@ static void intermediate_values(void)
     char *text = rsp_slurp(test_data("keccak/KeccakF-1600-IntermediateValues.txt"), &len);
     CHECK(text != NULL, "cannot read the intermediate values");
     if (!text) return;
-    const kiln_keccak_host_impl *impls[2] = {kiln_keccak_host_portable(), kiln_keccak_host()};
     for (int ex = 0; ex < 2; ex++) {
         uint64_t in[25], want[25], s[25];
         CHECK(state_after(text, "Input of permutation:", ex, in) == 0, "example %d input", ex);
         CHECK(state_after(text, "State after permutation:", ex, want) == 0, "example %d output", ex);
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < n_impls; i++) {
             memcpy(s, in, sizeof s);
-            impls[i]->permute(s);
-            CHECK(memcmp(s, want, sizeof s) == 0, "example %d, %s permutation", ex, impls[i]->name);
+            impls[i].permute(s);
+            CHECK(memcmp(s, want, sizeof s) == 0, "example %d, %s permutation", ex, impls[i].name);
         }
         memcpy(s, in, sizeof s);
         kiln_keccak_f1600_looped(s);
@@ -151,6 +179,43 @@ static void intermediate_values(void)
     free(text);
 }
 
+/* Every usable kernel against the portable permutation on random states, one permutation at a
+ * time and through absorb at every rate the library uses (and a few blocks in a row). */
+static void random_states(void)
+{
+    unsigned long long x = 0x9e3779b97f4a7c15ull;
+    const kiln_keccak_host_impl *ref = kiln_keccak_host_portable();
+    static const unsigned rates[] = {72, 104, 136, 144, 168};
+    uint8_t blocks[5 * 168];
+    for (int t = 0; t < 1000; t++) {
+        uint64_t in[25], want[25], got[25];
+        for (int i = 0; i < 25; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            in[i] = x;
+        }
+        for (size_t i = 0; i < sizeof blocks; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            blocks[i] = (uint8_t)x;
+        }
+        unsigned rate = rates[t % 5];
+        size_t nb = (size_t)(t % 6);
+        for (int i = 0; i < n_impls; i++) {
+            memcpy(want, in, sizeof want);
+            ref->permute(want);
+            memcpy(got, in, sizeof got);
+            impls[i].permute(got);
+            CHECK(memcmp(got, want, sizeof got) == 0, "random state %d: %s permutation", t, impls[i].name);
+            memcpy(want, in, sizeof want);
+            ref->absorb(want, blocks, nb, rate);
+            memcpy(got, in, sizeof got);
+            impls[i].absorb(got, blocks, nb, rate);
+            CHECK(memcmp(got, want, sizeof got) == 0, "random state %d: %s absorb, %zu blocks of %u", t,
+                  impls[i].name, nb, rate);
+        }
+    }
+    printf("random states: %d kernels against the portable permutation\n", n_impls);
+}
+
 /* Keccak-256 of 16,777,216 copies of a 64-byte text (1 GiB), streamed: only with KILN_LONG_TESTS=1. */
 static void extremely_long(void)
 {
@@ -181,6 +246,12 @@ static void extremely_long(void)
 int main(void)
 {
     printf("host Keccak-f[1600]: %s\n", kiln_keccak_impl());
+    n_impls = kiln_keccak_host_impls(impls, 8);
+    CHECK(n_impls >= 1 && strcmp(impls[0].name, kiln_keccak_impl()) == 0 &&
+              strcmp(impls[n_impls - 1].name, "portable") == 0,
+          "%d usable kernels", n_impls);
+    for (int i = 0; i < n_impls; i++) printf("usable kernel: %s\n", impls[i].name);
+    random_states();
     intermediate_values();
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) one_file(&files[i]);
     extremely_long();

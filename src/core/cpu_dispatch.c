@@ -7,7 +7,8 @@
 unsigned kiln_cpu_have(void)
 {
     const kiln_cpu_features *f = kiln_cpu();
-    return (f->avx2 ? KILN_NEEDS_AVX2 : 0u) | (f->avx512 ? KILN_NEEDS_AVX512 : 0u) | (f->sha_ni ? KILN_NEEDS_SHANI : 0u);
+    return (f->avx2 ? KILN_NEEDS_AVX2 : 0u) | (f->avx512 ? KILN_NEEDS_AVX512 : 0u) | (f->sha_ni ? KILN_NEEDS_SHANI : 0u) |
+           (f->bmi ? KILN_NEEDS_BMI : 0u);
 }
 
 void kiln_cpu_rank(const kiln_cpu_candidate *cands, int n, unsigned have, kiln_cpu_ranking *r)

@@ -19,7 +19,7 @@
 #define KILN_X86_KERNELS 1
 #endif
 
-enum { KILN_NEEDS_AVX2 = 1u, KILN_NEEDS_AVX512 = 2u, KILN_NEEDS_SHANI = 4u };
+enum { KILN_NEEDS_AVX2 = 1u, KILN_NEEDS_AVX512 = 2u, KILN_NEEDS_SHANI = 4u, KILN_NEEDS_BMI = 8u };
 
 typedef struct kiln_cpu_candidate {
     const char *name;

@@ -28,6 +28,7 @@ static void detect(kiln_cpu_features *f)
     f->avx2 = ymm_ok && ((b >> 5) & 1);
     f->avx512 = zmm_ok && ((b >> 16) & 1) /* F */ && ((b >> 31) & 1) /* VL */ && ((b >> 30) & 1) /* BW */;
     f->sha_ni = (b >> 29) & 1;
+    f->bmi = ((b >> 3) & 1) && ((b >> 8) & 1);
 }
 
 static void read_model(char *out, size_t n)

@@ -7,6 +7,7 @@ typedef struct kiln_cpu_features {
     int avx2;
     int avx512; /* AVX-512 F, VL and BW, with the OS saving the ZMM state */
     int sha_ni;
+    int bmi; /* BMI1 and BMI2 (ANDN, RORX) */
 } kiln_cpu_features;
 
 const kiln_cpu_features *kiln_cpu(void);

@@ -53,18 +53,25 @@ static int selftest(const void *impl)
 static const kiln_keccak_host_impl portable = {"portable", permute_portable, absorb_portable};
 #if defined(KILN_X86_KERNELS)
 static const kiln_keccak_host_impl avx512 = {"avx512", kiln_keccak_f1600_zmm, kiln_keccak_absorb_zmm};
+static const kiln_keccak_host_impl avx2 = {"avx2", kiln_keccak_f1600_avx2, kiln_keccak_absorb_avx2};
 #endif
 
 /* The portable code is the reference the test suite checks; it needs no self-test to be the floor. */
 static const kiln_cpu_candidate candidates[] = {
 #if defined(KILN_X86_KERNELS)
     {"avx512", KILN_NEEDS_AVX512, &avx512, selftest},
+    {"avx2", KILN_NEEDS_AVX2 | KILN_NEEDS_BMI, &avx2, selftest},
 #endif
     {"portable", 0, &portable, NULL},
 };
 KILN_CPU_DISPATCH(ranking, candidates)
 
 const kiln_keccak_host_impl *kiln_keccak_host_portable(void) { return &portable; }
+
+int kiln_keccak_host_impls(kiln_keccak_host_impl *out, int cap)
+{
+    return kiln_cpu_ranked_copy(ranking(), out, sizeof *out, cap);
+}
 
 const kiln_keccak_host_impl *kiln_keccak_host(void) { return ranking()->usable[0]->impl; }
 

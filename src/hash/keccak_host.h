@@ -1,5 +1,5 @@
 /* Host-side Keccak-f[1600] implementations, picked once at run time: the portable code from
- * src/prim/keccak.h, or AVX-512 when the CPU has it. */
+ * src/prim/keccak.h, AVX2 (with BMI) or AVX-512 when the CPU has it. */
 #ifndef KILN_HASH_KECCAK_HOST_H
 #define KILN_HASH_KECCAK_HOST_H
 
@@ -18,10 +18,18 @@ typedef struct kiln_keccak_host_impl {
 const kiln_keccak_host_impl *kiln_keccak_host(void);
 const kiln_keccak_host_impl *kiln_keccak_host_portable(void);
 
+/* Copies the first cap usable implementations, fastest first (the same ranking kiln_keccak_host
+ * takes the first of), to out; returns how many. Tests and benchmarks force a kernel by name
+ * through it. */
+int kiln_keccak_host_impls(kiln_keccak_host_impl *out, int cap);
+
 /* AVX-512 (keccak_zmm.c); only call when kiln_cpu()->avx512. */
 #if defined(KILN_X86_KERNELS)
 void kiln_keccak_f1600_zmm(uint64_t s[25]);
 void kiln_keccak_absorb_zmm(uint64_t s[25], const uint8_t *blocks, size_t n, unsigned rate);
+/* AVX2 + BMI1/BMI2 (keccak_avx2.c); only call when kiln_cpu()->avx2 and ->bmi. */
+void kiln_keccak_f1600_avx2(uint64_t s[25]);
+void kiln_keccak_absorb_avx2(uint64_t s[25], const uint8_t *blocks, size_t n, unsigned rate);
 #endif
 
 #endif
