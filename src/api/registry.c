@@ -21,7 +21,7 @@
  * known-answer check `kiln selftest` runs for the entry (NULL: covered by another entry's). */
 static const registry_entry fixed[] = {
     {{"sha256d", NULL, SEARCH | HASH | TREE, KILN_ALGO_SHA256D, KILN_HASH_SHA256D, KILN_MERKLE_SHA256D,
-     SEARCH | HASH | TREE, SEARCH | TREE, SEARCH, SEARCH | TREE, "Bitcoin's double SHA-256: mining, digests, Merkle trees"},
+     SEARCH | HASH | TREE, SEARCH | TREE, SEARCH, SEARCH | TREE, NULL /* its hash descriptor's */},
      kiln_selftest_sha256d_search},
     {{"scrypt", NULL, SEARCH, KILN_ALGO_SCRYPT, -1, -1, SEARCH, SEARCH, SEARCH, SEARCH,
      "Litecoin's scrypt(N=1024, r=1, p=1) proof of work"},
@@ -65,7 +65,11 @@ static void build(void)
 {
     for (size_t i = 0; i < FIXED && rows < MAX_ROWS; i++) {
         if (fixed[i].w.name) {
-            table[rows++] = fixed[i];
+            table[rows] = fixed[i];
+            /* a row that also hashes says what its hash descriptor says of it */
+            if (!table[rows].w.help && (table[rows].w.kinds & HASH))
+                table[rows].w.help = kiln_hash_desc_of((kiln_hash_algo)table[rows].w.hash_algo)->help;
+            rows++;
             continue;
         }
         for (size_t h = 0; h < kiln_hash_desc_count() && rows < MAX_ROWS; h++)
