@@ -103,13 +103,14 @@ kiln_status kiln_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, 
         free(sm), free(so);
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     }
-    kiln_gpu_hash_params p = kiln_hash_gpu_params(algo, outlen);
+    const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_DIGEST, .by.digest = kiln_hash_gpu_params(algo, outlen)};
+    kiln_gpu_bench_spec spec = {n, msg_len, (flags & KILN_BENCH_OFFSETS) != 0, 3, GPU_SAMPLES};
     float ms = 0;
-    int off = (flags & KILN_BENCH_OFFSETS) != 0;
     /* a short run sizes the timed one to about `seconds` */
-    st = ctx->gpu->hash_bench(g, &p, msg_len, n, off, 3, &ms, sm, so, GPU_SAMPLES);
-    if (st == KILN_OK)
-        st = ctx->gpu->hash_bench(g, &p, msg_len, n, off, gpu_reps(seconds, ms), &ms, sm, so, GPU_SAMPLES);
+    if (!ctx->gpu->batch_bench) st = kiln_gpu_lacks(ctx, "time a batch on the device");
+    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, sm, so);
+    spec.reps = gpu_reps(seconds, ms);
+    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, sm, so);
     if (st == KILN_OK) st = kiln_hash_verify_sample(ctx, algo, sm, NULL, msg_len, GPU_SAMPLES, so, outlen);
     free(sm), free(so);
     if (st == KILN_OK) *rate = ms > 0 ? (double)n / (ms / 1000) : 0;
@@ -145,10 +146,13 @@ kiln_status kiln_bench_keccak_f1600(kiln_ctx *ctx, kiln_keccak_layout layout, in
         return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
     }
     kiln_keccak_layout lay = kiln_keccak_layout_resolve(layout);
+    const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_PERMUTE, .by.permute = lay};
+    kiln_gpu_bench_spec spec = {n, (size_t)iters, 0, 3, GPU_SAMPLES};
     float ms = 0;
-    st = ctx->gpu->keccak_bench(g, lay, n, iters, 3, &ms, before, after, GPU_SAMPLES);
-    if (st == KILN_OK)
-        st = ctx->gpu->keccak_bench(g, lay, n, iters, gpu_reps(seconds, ms), &ms, before, after, GPU_SAMPLES);
+    if (!ctx->gpu->batch_bench) st = kiln_gpu_lacks(ctx, "time a batch on the device");
+    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, before, after);
+    spec.reps = gpu_reps(seconds, ms);
+    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, before, after);
     for (int k = 0; k < GPU_SAMPLES && st == KILN_OK; k++) {
         for (int r = 0; r < iters; r++) kiln_keccak_permute(before + 25 * k);
         if (memcmp(before + 25 * k, after + 25 * k, 200) != 0)

@@ -22,11 +22,13 @@ static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *item
     kiln_gpu *g;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
-    kiln_gpu_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
-                                   ctx->scrypt_kdf_shape.lookup_gap};
+    const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_KDF,
+                              .by.kdf = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
+                                         ctx->scrypt_kdf_shape.lookup_gap}};
     uint64_t slots = 0;
     uint32_t gap = 0;
-    st = ctx->gpu->scrypt_kdf_plan(g, &cfg, UINT64_C(1) << 40, 64, &slots, &gap);
+    if (!ctx->gpu->batch_plan) return kiln_gpu_lacks(ctx, "plan a scrypt batch");
+    st = ctx->gpu->batch_plan(g, &w, UINT64_C(1) << 40, 64, &slots, &gap);
     if (st != KILN_OK) return st;
     *items = slots / sp.p > 0 ? (size_t)(slots / sp.p) : 1;
     return KILN_OK;

@@ -3,8 +3,7 @@
 #include <stdio.h>
 
 #include "../hash/hash_desc.h"
-#include "../pow/sha256d_cpu.h"
-#include "../scrypt/scrypt_cpu.h"
+#include "search_list.h"
 #include "kiln.h"
 
 /* Each hash family once (from the hash descriptors, in their order), then the searches' lanes. */
@@ -26,9 +25,12 @@ void kiln_cpu_dispatch_report(char *out, size_t len)
         if (w < 0) return;
         used += (size_t)w;
     }
-    kiln_sha256d_impl sha256d;
-    kiln_scrypt_impl scrypt;
-    kiln_sha256d_cpu_impls(&sha256d, 1);
-    kiln_scrypt_cpu_impls(&scrypt, 1);
-    if (used < len) snprintf(out + used, len - used, "sha256d=%s scrypt=%s", sha256d.name, scrypt.name);
+    for (int a = 0; a < KILN_ALGO_COUNT && used < len; a++) {
+        const kiln_search_desc *s = kiln_search_desc_of((kiln_algo)a);
+        char impl[64];
+        s->cpu_impl(impl, sizeof impl);
+        int w = snprintf(out + used, len - used, "%s%s=%s", a ? " " : "", s->name, impl);
+        if (w < 0) return;
+        used += (size_t)w;
+    }
 }

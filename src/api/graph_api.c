@@ -41,7 +41,8 @@ static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, un
         kiln_gpu *gpu;
         kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st != KILN_OK) return st;
-        if (!fits_first_gpu(ctx, gpu, e->count, e->n, flags)) return kiln_csr_build_cpu(ctx, e, flags, g);
+        if (!ctx->gpu->csr_from_edges || !fits_first_gpu(ctx, gpu, e->count, e->n, flags))
+            return kiln_csr_build_cpu(ctx, e, flags, g);
         kiln_gpu_csr c;
         double t0 = kiln_now();
         st = ctx->gpu->csr_from_edges(gpu, e->src, e->dst, e->count, e->n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
@@ -319,7 +320,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
         if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
             st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads(ctx));
-    } else if (ctx && ctx->backend == KILN_BACKEND_CUDA) {
+    } else if (ctx && ctx->backend == KILN_BACKEND_CUDA && ctx->gpu->rmat_csr) {
         kiln_gpu *gpu;
         st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st == KILN_OK) {

@@ -231,8 +231,9 @@ static kiln_status gpu_batch_part(void *arg, int device, kiln_gpu *g)
         const uint8_t *data = b->data;
         const uint8_t *chunk = !data ? NULL : offsets ? data + offsets[first] : data + first * msg_len;
         float ms;
-        kiln_status st = ctx->gpu->hash_batch(g, &b->p, chunk, offsets ? offsets + first : NULL, msg_len, count,
-                                              b->out + first * outlen, &ms);
+        const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_DIGEST, .by.digest = b->p};
+        const kiln_gpu_batch_io io = {count, chunk, offsets ? offsets + first : NULL, msg_len, b->out + first * outlen};
+        kiln_status st = ctx->gpu->batch(g, &w, &io, &ms);
         if (st != KILN_OK) return st;
         st = kiln_hash_verify_sample(ctx, b->algo, offsets ? data : chunk, offsets ? offsets + first : NULL, msg_len,
                                      count, b->out + first * outlen, outlen);
@@ -354,7 +355,9 @@ kiln_status kiln_keccak_f1600_batch(kiln_ctx *ctx, uint64_t *states, size_t n, k
         memcpy(keep + 25 * k, states + 25 * idx[k], 200);
     }
     float ms;
-    st = ctx->gpu->keccak_f1600_batch(g, kiln_keccak_layout_resolve(layout), states, n, &ms);
+    const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_PERMUTE, .by.permute = kiln_keccak_layout_resolve(layout)};
+    const kiln_gpu_batch_io io = {n, states, NULL, 200, states};
+    st = ctx->gpu->batch(g, &w, &io, &ms);
     for (size_t k = 0; k < checks && st == KILN_OK; k++) {
         kiln_keccak_permute(keep + 25 * k);
         if (memcmp(keep + 25 * k, states + 25 * idx[k], 200) != 0)

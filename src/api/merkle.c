@@ -52,7 +52,10 @@ static kiln_status gather_nodes(node_source *s, const uint64_t *idx, uint64_t co
         for (uint64_t i = 0; i < count; i++) memcpy(out + NODE * i, s->host + NODE * idx[i], NODE);
         return KILN_OK;
     }
-    return s->ctx->gpu->merkle_gather(s->gpu, idx, count, out);
+    if (s->ctx->gpu->tree_gather) return s->ctx->gpu->tree_gather(s->gpu, idx, count, out);
+    kiln_status st = KILN_OK;
+    for (uint64_t i = 0; i < count && st == KILN_OK; i++) st = s->ctx->gpu->tree_read(s->gpu, idx[i], 1, out + NODE * i);
+    return st;
 }
 
 static uint64_t splitmix(uint64_t *s)
@@ -201,8 +204,8 @@ static kiln_status stage_leaves(void *user, uint64_t first, uint64_t count, uint
 
 /* The tree of leaves[0..n) on GPU g, checked, its root in root and, when tree is not NULL, all
  * its nodes (kiln_merkle_tree_size(n) * 32 bytes) in tree. With stage, the leaves go through
- * merkle_build_staged (copied in chunks through page-locked buffers, overlapped with the build)
- * instead of one merkle_upload from the caller's memory. */
+ * tree_build_staged (copied in chunks through page-locked buffers, overlapped with the build)
+ * where the backend has it, instead of one tree_upload from the caller's memory. */
 static kiln_status tree_on(kiln_ctx *ctx, kiln_gpu *g, kiln_merkle_algo algo, const kiln_merkle_kind *kind,
                            const kiln_gpu_merkle_cfg *cfg, const uint8_t *leaves, uint64_t n, uint8_t root[32],
                            uint8_t *tree, leaf_stage *stage)
@@ -210,18 +213,21 @@ static kiln_status tree_on(kiln_ctx *ctx, kiln_gpu *g, kiln_merkle_algo algo, co
     int launches;
     float ms;
     kiln_status st;
-    if (stage) {
-        st = ctx->gpu->merkle_build_staged(g, algo, n, cfg, stage_leaves, stage, &launches);
+    if (stage && ctx->gpu->tree_build_staged) {
+        st = ctx->gpu->tree_build_staged(g, algo, n, cfg, stage_leaves, stage, &launches);
+    } else if (stage && !kiln_merkle_nodes_valid(kind, leaves, n)) {
+        stage->bad = 1;
+        st = KILN_ERR_INPUT;
     } else {
-        st = ctx->gpu->merkle_upload(g, leaves, n);
+        st = ctx->gpu->tree_upload(g, leaves, n);
         if (st == KILN_OK) st = kiln_ctx_poll(ctx);
-        if (st == KILN_OK) st = ctx->gpu->merkle_build(g, algo, n, cfg, &launches, &ms);
+        if (st == KILN_OK) st = ctx->gpu->tree_build(g, algo, n, cfg, &launches, &ms);
     }
     if (st == KILN_OK) st = kiln_ctx_poll(ctx);
     if (st != KILN_OK) return st;
     if (tree) {
         memcpy(tree, leaves, (size_t)n * NODE);
-        st = ctx->gpu->merkle_read(g, n, kiln_merkle_tree_size(n) - n, tree + NODE * n);
+        st = ctx->gpu->tree_read(g, n, kiln_merkle_tree_size(n) - n, tree + NODE * n);
         if (st != KILN_OK) return st;
     }
     return check_gpu_tree(ctx, g, kind, n, tree, root);
@@ -373,6 +379,19 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
     return build_on_gpu(ctx, algo, kind, &cfg, leaves, n, root, tree);
 }
 
+/* The bench leaves (kiln_merkle_bench_leaves) as level 0 on g: made on the device where the
+ * backend can, else on the host and uploaded. */
+static kiln_status random_leaves_on(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_kind *kind, uint64_t n)
+{
+    if (ctx->gpu->tree_random) return ctx->gpu->tree_random(g, n, 0x6b696c6e, kind->field_elements);
+    uint8_t *leaves = malloc((size_t)n * NODE);
+    if (!leaves) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu leaves", (unsigned long long)n);
+    kiln_merkle_bench_leaves(leaves, n, kind->field_elements);
+    kiln_status st = ctx->gpu->tree_upload(g, leaves, n);
+    free(leaves);
+    return st;
+}
+
 static kiln_status bench_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, uint64_t n, int reps, double *times)
 {
     uint8_t *leaves = malloc((size_t)n * NODE), root[NODE];
@@ -412,23 +431,24 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
         float ms = 0;
         uint8_t root[NODE];
         st = kiln_ctx_gpu(ctx, 0, &g);
-        if (st == KILN_OK) st = ctx->gpu->merkle_random(g, n, 0x6b696c6e, kind->field_elements);
+        if (st == KILN_OK) st = random_leaves_on(ctx, g, kind, n);
         /* the first build warms up (module load, graph capture) and is not counted */
         for (int r = -1; r < reps && st == KILN_OK; r++) {
             kiln_ctx_report(ctx, "bench", "runs", (uint64_t)(r + 1), (uint64_t)reps + 1);
             if ((st = kiln_ctx_poll(ctx)) != KILN_OK) break;
-            st = ctx->gpu->merkle_build(g, algo, n, &cfg, &res->launches, &ms);
+            st = ctx->gpu->tree_build(g, algo, n, &cfg, &res->launches, &ms);
             if (r >= 0) times[r] = ms * 1e-3;
         }
         if (st == KILN_OK && (st = check_gpu_tree(ctx, g, kind, n, NULL, root)) == KILN_OK) {
             res->seconds = kiln_median(times, (size_t)reps);
-            for (int r = -1; r < reps && st == KILN_OK; r++) {
+            /* the raw merge rate, where the backend can time one launch of merges */
+            for (int r = -1; r < reps && st == KILN_OK && ctx->gpu->tree_raw; r++) {
                 kiln_ctx_report(ctx, "bench", "runs", (uint64_t)(r + 1), (uint64_t)reps + 1);
                 if ((st = kiln_ctx_poll(ctx)) != KILN_OK) break;
-                st = ctx->gpu->merkle_raw(g, algo, n, cfg.tpb, &ms);
+                st = ctx->gpu->tree_raw(g, algo, n, cfg.tpb, &ms);
                 if (r >= 0) times[r] = ms * 1e-3;
             }
-            if (st == KILN_OK) res->raw_rate = (double)((n + 1) / 2) / kiln_median(times, (size_t)reps);
+            if (st == KILN_OK && ctx->gpu->tree_raw) res->raw_rate = (double)((n + 1) / 2) / kiln_median(times, (size_t)reps);
         }
     }
     free(times);

@@ -127,6 +127,7 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
     if (prob->kernel == KILN_PR_KERNEL_CLUSTER)
         return kiln_fail(ctx, KILN_ERR_INPUT, "the cluster kernel runs on one GPU only (not on %s)",
                          split ? "a process of a split" : "a device set");
+    if (!ctx->gpu->pr_part_open) return kiln_gpu_lacks(ctx, "run PageRank in row parts (a device set or a split)");
     kiln_pr_cpu_stats s;
     memset(&s, 0, sizeof s);
     double t = kiln_now();

@@ -8,41 +8,19 @@
 #include "../core/cpu_scan.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
-#include "../pow/sha256d_cpu.h"
-#include "../scrypt/scrypt_cpu.h"
+#include "search_list.h"
 
 #define NONCE_SPACE (UINT64_C(1) << 32)
 #define CAND_CAP 65536u
 #define LAUNCH_TARGET_S 0.05
 
-typedef struct scan_run scan_run;
-
-/* What the dispatcher needs from one mining algorithm: its proof-of-work hash on the CPU (used to
- * verify every candidate), its per-job state and its backends. Adding an algorithm = one entry in
- * `algos`. */
-typedef struct scan_algo {
-    /* PoW hash of an 80-byte header, raw bytes compared as a little-endian number */
-    void (*pow_hash)(const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32]);
-    /* the per-job state, once per kiln_scan */
-    void (*prepare)(scan_run *r);
-    kiln_cpu_search_fn cpu_search;
-    const char *cpu_memory; /* what a CPU search allocates, for its out-of-memory message */
-    /* GPU candidates of [start, start+count); *n may exceed CAND_CAP */
-    kiln_status (*cuda_range)(scan_run *r, uint32_t start, uint64_t count, uint64_t *n);
-    uint64_t cpu_first_chunk, cuda_first_chunk; /* launch sizes to start the ramp from */
-    double gpu_range_s; /* GPU range time to aim for (0 = LAUNCH_TARGET_S); may span several launches */
-} scan_algo;
-
-struct scan_run {
+typedef struct scan_run {
     kiln_ctx *ctx;
-    kiln_gpu *gpu; /* the context's GPU, when the backend is CUDA */
+    kiln_gpu *gpu; /* the context's GPU, when the backend is a GPU */
     const kiln_scan_job *job;
-    const scan_algo *algo;
+    const kiln_search_desc *algo;
     uint32_t target_top; /* most significant 32 bits of the target */
-    union {
-        kiln_sha256d_job sha256d;
-        kiln_scrypt_job scrypt;
-    } state; /* per-job state of the algorithm's backends */
+    kiln_search_state state; /* per-job state of the algorithm's backends */
     uint32_t *cand;
     uint32_t *verified;
     kiln_scan_result *res;
@@ -51,35 +29,16 @@ struct scan_run {
     int stop; /* a callback or the interrupt poll asked to stop */
     int interrupted; /* it was the interrupt poll */
     int hit; /* first nonce found and find_all is off */
-};
+} scan_run;
 
-static void sha256d_prepare(scan_run *r) { kiln_sha256d_job_init(&r->state.sha256d, r->job->header, r->job->target); }
-
-static kiln_status sha256d_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
+/* GPU candidates of [start, start+count); *n may exceed CAND_CAP */
+static kiln_status gpu_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
     float ms = 0;
-    return r->ctx->gpu->sha256d_scan(r->gpu, &r->state.sha256d, start, count, r->ctx->launch[KILN_ALGO_SHA256D],
-                                     r->cand, CAND_CAP, n, &ms);
+    kiln_gpu_search w;
+    r->algo->gpu_work(r->ctx, &r->state, &w);
+    return r->ctx->gpu->search(r->gpu, &w, start, count, r->cand, CAND_CAP, n, &ms);
 }
-
-static void scrypt_prepare(scan_run *r) { kiln_scrypt_job_init(&r->state.scrypt, r->job->header, r->job->target); }
-
-static kiln_status scrypt_cuda_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
-{
-    float ms = 0;
-    kiln_launch l = r->ctx->launch[KILN_ALGO_SCRYPT];
-    kiln_gpu_scrypt_cfg cfg = {l.threads_per_block, l.items_per_thread, r->ctx->scrypt_shape.threads_per_hash,
-                               r->ctx->scrypt_shape.lookup_gap};
-    return r->ctx->gpu->scrypt_scan(r->gpu, &r->state.scrypt, start, count, &cfg, r->cand, CAND_CAP, n, &ms);
-}
-
-static const scan_algo algos[KILN_ALGO_COUNT] = {
-    [KILN_ALGO_SHA256D] = {kiln_header_hash, sha256d_prepare, kiln_sha256d_cpu_search, "scan buffers",
-                           sha256d_cuda_range, UINT64_C(1) << 18, UINT64_C(1) << 26, 0},
-    /* a GPU wave of scrypt slots is ~10^5 hashes at a few MH/s: ranges of ~0.3 s keep it full */
-    [KILN_ALGO_SCRYPT] = {kiln_scrypt_pow_hash, scrypt_prepare, kiln_scrypt_cpu_search, "scrypt scratchpads",
-                          scrypt_cuda_range, UINT64_C(1) << 8, UINT64_C(1) << 19, 0.3},
-};
 
 /* A range over several GPUs: device i searches the i-th of equal slices into its own candidate
  * buffer, and the buffers are joined (the CPU checks them all after). */
@@ -115,7 +74,7 @@ static kiln_status device_slice(void *arg, int i, kiln_gpu *g)
     d->n[i] = 0;
     if (!count) return KILN_OK;
     double t = kiln_now();
-    kiln_status st = r.algo->cuda_range(&r, start, count, &d->n[i]);
+    kiln_status st = gpu_range(&r, start, count, &d->n[i]);
     d->busy[i] = kiln_now() - t;
     return st;
 }
@@ -148,7 +107,7 @@ static kiln_status devices_range_run(scan_run *r, uint32_t start, uint64_t count
 static kiln_status backend_range(scan_run *r, uint32_t start, uint64_t count, uint64_t *n)
 {
     if (r->ctx->backend != KILN_BACKEND_CPU)
-        return r->ctx->ngpu > 1 ? devices_range_run(r, start, count, n) : r->algo->cuda_range(r, start, count, n);
+        return r->ctx->ngpu > 1 ? devices_range_run(r, start, count, n) : gpu_range(r, start, count, n);
     *n = r->algo->cpu_search(r->ctx->threads, &r->state, start, count, r->cand, CAND_CAP);
     if (*n == UINT64_MAX) return kiln_fail(r->ctx, KILN_ERR_DEVICE, "out of memory for CPU %s", r->algo->cpu_memory);
     return KILN_OK;
@@ -229,7 +188,7 @@ static kiln_status run_range(scan_run *r, uint32_t start, uint64_t count)
 
 static kiln_status prepare_backend(scan_run *r)
 {
-    r->algo->prepare(r);
+    r->algo->prepare(&r->state, r->job->header, r->job->target);
     if (r->ctx->backend == KILN_BACKEND_CPU || r->ctx->ngpu > 1) return KILN_OK; /* several: opened per range */
     return kiln_ctx_gpu(r->ctx, 0, &r->gpu);
 }
@@ -266,7 +225,7 @@ kiln_status kiln_scan_devices(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan
     r.job = job;
     r.res = res;
     r.devs = devices;
-    r.algo = &algos[job->algo];
+    r.algo = kiln_search_desc_of(job->algo);
     r.target_top = (uint32_t)job->target[28] | (uint32_t)job->target[29] << 8 | (uint32_t)job->target[30] << 16 |
                    (uint32_t)job->target[31] << 24;
     kiln_status st = prepare_backend(&r);
@@ -282,7 +241,7 @@ kiln_status kiln_scan_devices(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan
     /* first launches are short and grow until one takes about LAUNCH_TARGET_S */
     /* several GPUs take a launch each per range */
     uint64_t chunk = ctx->backend == KILN_BACKEND_CPU ? r.algo->cpu_first_chunk
-                                                      : r.algo->cuda_first_chunk * (uint64_t)ctx->ngpu;
+                                                      : r.algo->gpu_first_chunk * (uint64_t)ctx->ngpu;
     uint64_t max_chunk = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 28) : NONCE_SPACE;
     double target_s = ctx->backend == KILN_BACKEND_CUDA && r.algo->gpu_range_s > 0 ? r.algo->gpu_range_s
                                                                                     : LAUNCH_TARGET_S;
@@ -319,6 +278,6 @@ kiln_status kiln_scan_devices(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan
 kiln_status kiln_pow_hash(kiln_algo algo, const uint8_t header[KILN_HEADER_SIZE], uint8_t hash[32])
 {
     if ((unsigned)algo >= KILN_ALGO_COUNT) return KILN_ERR_INPUT;
-    algos[algo].pow_hash(header, hash);
+    kiln_search_desc_of(algo)->pow_hash(header, hash);
     return KILN_OK;
 }

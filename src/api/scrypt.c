@@ -27,9 +27,11 @@ kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, si
     kiln_gpu *g;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
-    kiln_gpu_scrypt_kdf_cfg cfg = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
-                                   ctx->scrypt_kdf_shape.lookup_gap};
-    return ctx->gpu->scrypt_kdf(g, &cfg, in, count, out, out_len);
+    const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_KDF,
+                              .by.kdf = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
+                                         ctx->scrypt_kdf_shape.lookup_gap}};
+    const kiln_gpu_batch_io io = {count, in, NULL, out_len, out};
+    return ctx->gpu->batch(g, &w, &io, NULL);
 }
 
 kiln_status kiln_scrypt_batch(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,

@@ -21,3 +21,8 @@ void kiln_ctx_close_gpus(kiln_ctx *ctx)
         ctx->gpu_dev[i] = NULL;
     }
 }
+
+kiln_status kiln_gpu_lacks(kiln_ctx *ctx, const char *what)
+{
+    return kiln_fail(ctx, KILN_ERR_DEVICE, "the %s backend cannot %s", ctx->gpu ? ctx->gpu->name : "GPU", what);
+}

@@ -139,110 +139,162 @@ typedef struct kiln_gpu_scrypt_kdf_cfg {
     int lookup_gap; /* 0 = automatic */
 } kiln_gpu_scrypt_kdf_cfg;
 
+/* ---- the kinds of work a backend runs. The workloads describe what to run as data (which
+ * kernel of a kind, its parameters, its launch shape); a backend compiles and launches a kernel
+ * for each kind. The algorithms are values of these descriptors, not operations of the table. */
+
+/* A nonce search: one kernel per proof of work, its per-job state and its launch shape. */
+typedef enum kiln_gpu_search_kind {
+    KILN_GPU_SEARCH_SHA256D, /* job.sha256d, shape.sha256d */
+    KILN_GPU_SEARCH_SCRYPT, /* Litecoin scrypt, the whole hash on the device: job.scrypt, shape.scrypt */
+} kiln_gpu_search_kind;
+
+typedef struct kiln_gpu_search {
+    kiln_gpu_search_kind kind;
+    union {
+        const kiln_sha256d_job *sha256d;
+        const kiln_scrypt_job *scrypt;
+    } job;
+    union {
+        kiln_launch sha256d;
+        kiln_gpu_scrypt_cfg scrypt;
+    } shape;
+} kiln_gpu_search;
+
+/* A batch: n independent items from host memory, each through one kernel. */
+typedef enum kiln_gpu_batch_kind {
+    KILN_GPU_BATCH_DIGEST, /* messages -> digests: by.digest names the kernel family and its parameters */
+    KILN_GPU_BATCH_PERMUTE, /* Keccak-f[1600] states in place: by.permute, a kiln_keccak_layout other than AUTO */
+    KILN_GPU_BATCH_KDF, /* scrypt inputs (kiln_scrypt_input) -> keys: by.kdf */
+} kiln_gpu_batch_kind;
+
+typedef struct kiln_gpu_batch {
+    kiln_gpu_batch_kind kind;
+    union {
+        kiln_gpu_hash_params digest;
+        kiln_keccak_layout permute;
+        kiln_gpu_scrypt_kdf_cfg kdf;
+    } by;
+} kiln_gpu_batch;
+
+/* A batch's items. DIGEST: message i is in[offsets[i]-offsets[0] .. offsets[i+1]-offsets[0]) or,
+ * with offsets NULL, in[i*item_len .. (i+1)*item_len); digests packed into out. PERMUTE: n states
+ * of 25 lanes, in == out. KDF: in is n kiln_scrypt_input, key i's item_len bytes at out + i *
+ * item_len (parameters already checked). */
+typedef struct kiln_gpu_batch_io {
+    size_t n;
+    const void *in;
+    const uint64_t *offsets;
+    size_t item_len;
+    void *out;
+} kiln_gpu_batch_io;
+
+/* A bench of a batch kernel on n device-resident items generated on the device: one warm-up and
+ * reps timed launches, their median; the inputs and outputs of nsample evenly spaced items come
+ * back for the caller to verify. DIGEST: item_len-byte messages (with_offsets: through an offset
+ * table), sample_in nsample messages and sample_out their digests; PERMUTE: item_len permutations
+ * per load and store, sample_in and sample_out 25 lanes of each sampled state before and after
+ * the last timed launch. */
+typedef struct kiln_gpu_bench_spec {
+    size_t n, item_len;
+    int with_offsets, reps;
+    size_t nsample;
+} kiln_gpu_bench_spec;
+
+/* The operations. The first group is what every backend implements: its devices and one
+ * operation for each kind of work (search, batch, tree, graph). The second is optional: NULL where
+ * a backend has not got it, and the library then does without (the CPU builds the graph, a
+ * tree's nodes are read one by one, a bench leaves out what it cannot time, the several-device
+ * PageRank and the MPI exchange are refused). */
 struct kiln_gpu_ops {
     const char *name; /* "cuda" */
 
-    /* ---- devices */
-    /* GPUs the runtime can see; 0 when there is no driver or no device. */
+    /* ======== required */
+    /* ---- devices. device_count: GPUs the runtime can see; 0 when there is no driver or no
+     * device. open: a handle on GPU `ordinal` whose errors go to ctx. */
     int (*device_count)(void);
     kiln_status (*device_info)(kiln_ctx *ctx, int ordinal, kiln_device_info *out);
-    /* Opens a handle on GPU `ordinal` whose errors go to ctx. */
     kiln_status (*open)(kiln_ctx *ctx, int ordinal, kiln_gpu **out);
     void (*close)(kiln_gpu *g);
 
-    /* ---- nonce search. One launch over [start, start+count), count <= 2^32 - start: up to cap
+    /* ---- search: one launch over [start, start+count), count <= 2^32 - start: up to cap
      * candidate nonces (those whose most significant hash word meets the target's) go to cand,
      * unordered, and their total number to *ncand (which may exceed cap). *gpu_ms: the kernel
      * time measured with events. */
-    kiln_status (*sha256d_scan)(kiln_gpu *g, const kiln_sha256d_job *job, uint32_t start, uint64_t count,
-                                kiln_launch launch, uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms);
-    /* Litecoin scrypt, the whole hash on the GPU; candidates as above (top 32 bits of the PoW
-     * hash <= job->target_top). */
-    kiln_status (*scrypt_scan)(kiln_gpu *g, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
-                               const kiln_gpu_scrypt_cfg *cfg, uint32_t *cand, uint32_t cap, uint64_t *ncand,
-                               float *gpu_ms);
+    kiln_status (*search)(kiln_gpu *g, const kiln_gpu_search *w, uint32_t start, uint64_t count, uint32_t *cand,
+                          uint32_t cap, uint64_t *ncand, float *gpu_ms);
 
-    /* ---- scrypt batch KDF. plan: how lanes_total lanes would run (lanes resident at once and
-     * the lookup gap); KILN_ERR_INPUT when one lane cannot fit. kdf: item i's out_len bytes at
-     * out + i * out_len; parameters already checked. */
-    kiln_status (*scrypt_kdf_plan)(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uint64_t lanes_total,
-                                   size_t out_len, uint64_t *slots, uint32_t *gap);
-    kiln_status (*scrypt_kdf)(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_scrypt_input *in,
-                              size_t count, uint8_t *out, size_t out_len);
+    /* ---- batch (above); *gpu_ms as for a search, NULL when not wanted. */
+    kiln_status (*batch)(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_batch_io *io, float *gpu_ms);
 
-    /* ---- batch hashing. n messages from host memory: message i is
-     * data[offsets[i]-offsets[0] .. offsets[i+1]-offsets[0]) or, with offsets NULL,
-     * data[i*msg_len .. (i+1)*msg_len); digests packed into out. */
-    kiln_status (*hash_batch)(kiln_gpu *g, const kiln_gpu_hash_params *p, const uint8_t *data,
-                              const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out, float *gpu_ms);
-    /* Device-resident batch of n pseudo-random messages (generated there), one warm-up and reps
-     * timed launches, *median_ms their median; the messages and digests of nsample evenly spaced
-     * indices come back for the caller to verify. */
-    kiln_status (*hash_bench)(kiln_gpu *g, const kiln_gpu_hash_params *p, size_t msg_len, size_t n,
-                              int with_offsets, int reps, float *median_ms, uint8_t *sample_msgs,
-                              uint8_t *sample_out, size_t nsample);
-    /* Raw Keccak-f[1600] on n states in place; layout is a kiln_keccak_layout other than AUTO. */
-    kiln_status (*keccak_f1600_batch)(kiln_gpu *g, kiln_keccak_layout layout, uint64_t *states, size_t n,
-                                      float *gpu_ms);
-    /* n device-resident states, iters permutations per load/store; 25 lanes of nsample evenly
-     * spaced states before and after the last timed launch. */
-    kiln_status (*keccak_bench)(kiln_gpu *g, kiln_keccak_layout layout, size_t n, int iters, int reps,
-                                float *median_ms, uint64_t *sample_before, uint64_t *sample_after, size_t nsample);
+    /* ---- tree: the whole tree lives in device memory owned by the handle, level after level
+     * as kiln_merkle_level_offset lays it out, each level made of the one below by the merge of
+     * `algo` (src/prim/merkle_merge.h). upload sets level 0; build makes every level above it;
+     * read copies nodes [first, first + count) back. */
+    kiln_status (*tree_upload)(kiln_gpu *g, const uint8_t *leaves, uint64_t n);
+    kiln_status (*tree_build)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                              int *launches, float *gpu_ms);
+    kiln_status (*tree_read)(kiln_gpu *g, uint64_t first, uint64_t count, uint8_t *out);
 
-    /* ---- Merkle trees: the whole tree lives in device memory owned by the handle, level after
-     * level as kiln_merkle_level_offset lays it out. upload/random set level 0 (random: field != 0
-     * makes each u64 a canonical Goldilocks element); build makes every level above it; read copies
-     * nodes [first, first + count) back; raw is one launch of ceil(n/2) independent merges. */
-    kiln_status (*merkle_upload)(kiln_gpu *g, const uint8_t *leaves, uint64_t n);
-    kiln_status (*merkle_random)(kiln_gpu *g, uint64_t n, uint64_t seed, int field);
-    kiln_status (*merkle_build)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
-                                int *launches, float *gpu_ms);
-    kiln_status (*merkle_read)(kiln_gpu *g, uint64_t first, uint64_t count, uint8_t *out);
-    kiln_status (*merkle_raw)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms);
-    /* Nodes idx[0..count) of the tree into out (32 bytes each), in one round trip through
-     * page-locked memory: the CPU's checks of a tree read a few hundred scattered nodes. */
-    kiln_status (*merkle_gather)(kiln_gpu *g, const uint64_t *idx, uint64_t count, uint8_t *out);
-    /* upload then build in one pipeline, for leaves that come from pageable host memory: the
-     * leaves go in chunks through page-locked staging buffers (fill writes leaves [first, first +
-     * count) into one on the calling thread while earlier chunks are copied to the device on a copy
-     * stream), each chunk's lower levels are merged once it has landed, then the levels above the
-     * chunks; the same tree as merkle_upload and merkle_build (cfg->graph is not used). A fill that
-     * fails ends it with that status. Returns with nothing in flight; a failure also frees the
-     * staging buffers. */
-    kiln_status (*merkle_build_staged)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
-                                       kiln_gpu_merkle_fill fill, void *user, int *launches);
-
-    /* ---- graphs. Edges (vertex indices below n) -> in-edge CSR, the same arrays as the CPU
-     * build; RMAT generated on the device; PageRank with ranks[n] in the graph's vertex order. */
-    kiln_status (*csr_from_edges)(kiln_gpu *g, const uint32_t *src, const uint32_t *dst, uint64_t count, uint64_t n,
-                                  int undirected, int drop_loops, kiln_gpu_csr *out);
-    kiln_status (*rmat_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
-    /* Rows [v0, v1) of the RMAT graph's in-edge CSR, built on this device alone: every edge is
-     * drawn here and those whose destination (undirected: either end) is in the rows are kept, so
-     * the device never holds more than its rows' edges. out->n is the graph's n; offsets has
-     * v1 - v0 + 1 values from 0, sources the part's m; outdeg (n values) counts the part's edges
-     * by source (the parts' add up to the graph's); edges_read and self_loops_removed are the
-     * whole graph's, duplicates_removed the part's. KILN_ERR_INPUT, before the large
-     * allocations, when the part's build needs more memory than the device has free. */
-    kiln_status (*rmat_part_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, uint64_t v0, uint64_t v1,
-                                 kiln_gpu_csr *out);
-    /* The device's free and total memory now, and the most it was seen using at the fullest
-     * points of the graph builds and the PageRank parts' setup (the CUDA context and anything
-     * else on that GPU included). */
-    kiln_status (*mem_info)(kiln_gpu *g, uint64_t *free_bytes, uint64_t *total_bytes);
-    uint64_t (*mem_peak)(kiln_gpu *g);
+    /* ---- graph: PageRank over an in-edge CSR, ranks[n] in the graph's vertex order. */
     kiln_status (*pagerank)(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
                             kiln_gpu_pr_stats *stats);
 
-    /* ---- PageRank parts (above). open uploads the part's rows and gives their visiting order
-     * (order[r]: the part's row at its position r, 0-based within the part); relabel takes the
-     * graph's new label of every vertex (old2new, n values: each part's rows keep its range) and
-     * lays the rows out in those labels, after which every vector is in the new labels; put/get
-     * copy rows [first, first + count) of `cur` from/to the host (elements of 4 or 8 bytes as
-     * use_double says); launch starts a pass (cur -> own rows of next) with the last dangling mass
-     * on the part's stream, sums waits for it and gives its rows' L1 change and new dangling mass;
-     * share copies src's own rows of next into dst's next (a peer copy, or a device copy on one
-     * GPU), both passes finished; flip makes next current. */
+    /* ======== optional */
+    /* ---- batches. plan (KDF only): how n items would run (items resident at once and the
+     * lookup gap); KILN_ERR_INPUT when one cannot fit. bench: kiln_gpu_bench_spec above. */
+    kiln_status (*batch_plan)(kiln_gpu *g, const kiln_gpu_batch *w, uint64_t n, size_t item_len, uint64_t *slots,
+                              uint32_t *gap);
+    kiln_status (*batch_bench)(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_bench_spec *spec,
+                               float *median_ms, void *sample_in, void *sample_out);
+
+    /* ---- trees. random: level 0 pseudo-random from seed, generated on the device (field != 0
+     * makes each u64 a canonical Goldilocks element; without it the bench uploads
+     * kiln_merkle_bench_leaves); raw: one launch of ceil(n/2)
+     * independent merges; gather: nodes idx[0..count) into out (32 bytes each) in one round trip,
+     * for the CPU's checks of a few hundred scattered nodes; build_staged: upload then build in
+     * one pipeline, for leaves that come from pageable host memory: the leaves go in chunks
+     * through page-locked staging buffers (fill writes leaves [first, first + count) into one on
+     * the calling thread while earlier chunks are copied to the device), each chunk's lower levels
+     * are merged once it has landed, then the levels above the chunks; the same tree as
+     * tree_upload and tree_build (cfg->graph is not used). A fill that fails ends it with that
+     * status. Returns with nothing in flight; a failure also frees the staging buffers. */
+    kiln_status (*tree_random)(kiln_gpu *g, uint64_t n, uint64_t seed, int field);
+    kiln_status (*tree_raw)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, int tpb, float *gpu_ms);
+    kiln_status (*tree_gather)(kiln_gpu *g, const uint64_t *idx, uint64_t count, uint8_t *out);
+    kiln_status (*tree_build_staged)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                                     kiln_gpu_merkle_fill fill, void *user, int *launches);
+
+    /* ---- graph builds. Edges (vertex indices below n) -> in-edge CSR, the same arrays as the CPU
+     * build; RMAT generated on the device. rmat_part_csr: rows [v0, v1) of the RMAT graph's
+     * in-edge CSR, built on this device alone: every edge is drawn here and those whose
+     * destination (undirected: either end) is in the rows are kept, so the device never holds
+     * more than its rows' edges. out->n is the graph's n; offsets has v1 - v0 + 1 values from 0,
+     * sources the part's m; outdeg (n values) counts the part's edges by source (the parts' add
+     * up to the graph's); edges_read and self_loops_removed are the whole graph's,
+     * duplicates_removed the part's. KILN_ERR_INPUT, before the large allocations, when the
+     * part's build needs more memory than the device has free. */
+    kiln_status (*csr_from_edges)(kiln_gpu *g, const uint32_t *src, const uint32_t *dst, uint64_t count, uint64_t n,
+                                  int undirected, int drop_loops, kiln_gpu_csr *out);
+    kiln_status (*rmat_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
+    kiln_status (*rmat_part_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, uint64_t v0, uint64_t v1,
+                                 kiln_gpu_csr *out);
+    /* The device's free and total memory now, and the most it was seen using at the fullest
+     * points of the graph builds and the PageRank parts' setup (the runtime's own context and
+     * anything else on that device included). */
+    kiln_status (*mem_info)(kiln_gpu *g, uint64_t *free_bytes, uint64_t *total_bytes);
+    uint64_t (*mem_peak)(kiln_gpu *g);
+
+    /* ---- PageRank parts (above), one graph pass at a time. open uploads the part's rows and
+     * gives their visiting order (order[r]: the part's row at its position r, 0-based within the
+     * part); relabel takes the graph's new label of every vertex (old2new, n values: each part's
+     * rows keep its range) and lays the rows out in those labels, after which every vector is in
+     * the new labels; put/get copy rows [first, first + count) of `cur` from/to the host (elements
+     * of 4 or 8 bytes as use_double says); launch starts a pass (cur -> own rows of next) with
+     * the last dangling mass on the part's stream, sums waits for it and gives its rows' L1
+     * change and new dangling mass; share copies src's own rows of next into dst's next (a peer
+     * copy, or a device copy on one GPU), both passes finished; flip makes next current. All of
+     * them or none. */
     kiln_status (*pr_part_open)(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, uint32_t *order, kiln_gpu_pr_part **out);
     kiln_status (*pr_part_relabel)(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new);
     kiln_status (*pr_part_put)(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
@@ -255,17 +307,17 @@ struct kiln_gpu_ops {
     double (*pr_part_share_seconds)(kiln_gpu_pr_part *p);
     void (*pr_part_close)(kiln_gpu_pr_part *p);
 
-    /* ---- NCCL between parts; NULL members in a build without nccl.h. comm_available: whether
-     * libnccl.so.2 loads here (and KILN_NCCL is not "0"). comm_id: a new unique id
-     * (KILN_GPU_COMM_ID_BYTES), made by one rank and sent to the others (MPI_Bcast). comm_open:
-     * ranks rank0 .. rank0 + nlocal - 1 of a communicator of nranks, one for each of parts[0..nlocal)
-     * (each on a GPU of its own); a collective call over every rank. pr_part_allgather: every
-     * rank's own rows of next (rank r's are [bounds[r], bounds[r+1])) into every part's next, on
-     * the parts' streams, after their passes; the parts' waits (pr_part_sums, pr_part_get) then
-     * give up with an error after KILN_EXCHANGE_TIMEOUT seconds (default 300) rather than hang
-     * on a rank that died. comm_close: with abort 0 after the parts' streams are idle; with abort 1
-     * (a run that failed, whose peers may never answer) at once, before the parts are closed,
-     * so that no stream waits on an exchange for ever. */
+    /* ---- a collective library between parts (NCCL; NULL in a build without nccl.h).
+     * comm_available: whether it loads here (libnccl.so.2, and KILN_NCCL is not "0"). comm_id: a
+     * new unique id (KILN_GPU_COMM_ID_BYTES), made by one rank and sent to the others (MPI_Bcast).
+     * comm_open: ranks rank0 .. rank0 + nlocal - 1 of a communicator of nranks, one for each of
+     * parts[0..nlocal) (each on a GPU of its own); a collective call over every rank.
+     * pr_part_allgather: every rank's own rows of next (rank r's are [bounds[r], bounds[r+1]))
+     * into every part's next, on the parts' streams, after their passes; the parts' waits
+     * (pr_part_sums, pr_part_get) then give up with an error after KILN_EXCHANGE_TIMEOUT seconds
+     * (default 300) rather than hang on a rank that died. comm_close: with abort 0 after the
+     * parts' streams are idle; with abort 1 (a run that failed, whose peers may never answer) at
+     * once, before the parts are closed, so that no stream waits on an exchange for ever. */
     int (*comm_available)(void);
     kiln_status (*comm_id)(kiln_ctx *ctx, void *id);
     kiln_status (*comm_open)(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, int nlocal, int nranks, int rank0,
@@ -291,6 +343,10 @@ kiln_status kiln_ctx_gpu(kiln_ctx *ctx, int i, kiln_gpu **out);
  * results that the caller merges. */
 typedef kiln_status (*kiln_gpu_task)(void *arg, int i, kiln_gpu *g);
 kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg);
+
+/* What a caller answers when the context's backend has not got an optional operation:
+ * KILN_ERR_DEVICE, "the <backend> backend cannot <what>". */
+kiln_status kiln_gpu_lacks(kiln_ctx *ctx, const char *what);
 
 /* Closes every GPU handle of the context (the list itself stays). */
 void kiln_ctx_close_gpus(kiln_ctx *ctx);

@@ -18,6 +18,59 @@ static void pinned_free(void *p)
     if (p) cudaFreeHost(p);
 }
 
+/* The kinds of work, each sent to the kernel its descriptor names. */
+static kiln_status search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t start, uint64_t count, uint32_t *cand,
+                          uint32_t cap, uint64_t *ncand, float *gpu_ms)
+{
+    switch (w->kind) {
+    case KILN_GPU_SEARCH_SHA256D:
+        return kiln_cuda_sha256d_scan(g, w->job.sha256d, start, count, w->shape.sha256d, cand, cap, ncand, gpu_ms);
+    case KILN_GPU_SEARCH_SCRYPT:
+        return kiln_cuda_scrypt_scan(g, w->job.scrypt, start, count, &w->shape.scrypt, cand, cap, ncand, gpu_ms);
+    }
+    return kiln_fail(g->ctx, KILN_ERR_INPUT, "cuda: no search kernel of kind %d", (int)w->kind);
+}
+
+static kiln_status batch(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_batch_io *io, float *gpu_ms)
+{
+    float ms = 0;
+    if (!gpu_ms) gpu_ms = &ms;
+    switch (w->kind) {
+    case KILN_GPU_BATCH_DIGEST:
+        return kiln_cuda_hash_batch(g, &w->by.digest, (const uint8_t *)io->in, io->offsets, io->item_len, io->n,
+                                    (uint8_t *)io->out, gpu_ms);
+    case KILN_GPU_BATCH_PERMUTE:
+        return kiln_cuda_keccak_f1600_batch(g, w->by.permute, (uint64_t *)io->out, io->n, gpu_ms);
+    case KILN_GPU_BATCH_KDF:
+        return kiln_cuda_scrypt_kdf(g, &w->by.kdf, (const kiln_scrypt_input *)io->in, io->n, (uint8_t *)io->out,
+                                    io->item_len);
+    }
+    return kiln_fail(g->ctx, KILN_ERR_INPUT, "cuda: no batch kernel of kind %d", (int)w->kind);
+}
+
+static kiln_status batch_plan(kiln_gpu *g, const kiln_gpu_batch *w, uint64_t n, size_t item_len, uint64_t *slots,
+                              uint32_t *gap)
+{
+    if (w->kind != KILN_GPU_BATCH_KDF) return kiln_fail(g->ctx, KILN_ERR_INPUT, "cuda: only a KDF batch has a plan");
+    return kiln_cuda_scrypt_kdf_plan(g, &w->by.kdf, n, item_len, slots, gap);
+}
+
+static kiln_status batch_bench(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_bench_spec *b, float *median_ms,
+                               void *sample_in, void *sample_out)
+{
+    switch (w->kind) {
+    case KILN_GPU_BATCH_DIGEST:
+        return kiln_cuda_hash_bench(g, &w->by.digest, b->item_len, b->n, b->with_offsets, b->reps, median_ms,
+                                    (uint8_t *)sample_in, (uint8_t *)sample_out, b->nsample);
+    case KILN_GPU_BATCH_PERMUTE:
+        return kiln_cuda_keccak_bench(g, w->by.permute, b->n, (int)b->item_len, b->reps, median_ms,
+                                      (uint64_t *)sample_in, (uint64_t *)sample_out, b->nsample);
+    case KILN_GPU_BATCH_KDF:
+        break;
+    }
+    return kiln_fail(g->ctx, KILN_ERR_INPUT, "cuda: no bench for a batch of kind %d", (int)w->kind);
+}
+
 static kiln_gpu_ops make_ops()
 {
     kiln_gpu_ops ops;
@@ -27,27 +80,23 @@ static kiln_gpu_ops make_ops()
     ops.device_info = kiln_cuda_device_info;
     ops.open = kiln_cuda_open;
     ops.close = kiln_cuda_close;
-    ops.sha256d_scan = kiln_cuda_sha256d_scan;
-    ops.scrypt_scan = kiln_cuda_scrypt_scan;
-    ops.scrypt_kdf_plan = kiln_cuda_scrypt_kdf_plan;
-    ops.scrypt_kdf = kiln_cuda_scrypt_kdf;
-    ops.hash_batch = kiln_cuda_hash_batch;
-    ops.hash_bench = kiln_cuda_hash_bench;
-    ops.keccak_f1600_batch = kiln_cuda_keccak_f1600_batch;
-    ops.keccak_bench = kiln_cuda_keccak_bench;
-    ops.merkle_upload = kiln_cuda_merkle_upload;
-    ops.merkle_random = kiln_cuda_merkle_random;
-    ops.merkle_build = kiln_cuda_merkle_build;
-    ops.merkle_read = kiln_cuda_merkle_read;
-    ops.merkle_raw = kiln_cuda_merkle_raw;
-    ops.merkle_gather = kiln_cuda_merkle_gather;
-    ops.merkle_build_staged = kiln_cuda_merkle_build_staged;
+    ops.search = search;
+    ops.batch = batch;
+    ops.tree_upload = kiln_cuda_merkle_upload;
+    ops.tree_build = kiln_cuda_merkle_build;
+    ops.tree_read = kiln_cuda_merkle_read;
+    ops.pagerank = kiln_cuda_pagerank;
+    ops.batch_plan = batch_plan;
+    ops.batch_bench = batch_bench;
+    ops.tree_random = kiln_cuda_merkle_random;
+    ops.tree_raw = kiln_cuda_merkle_raw;
+    ops.tree_gather = kiln_cuda_merkle_gather;
+    ops.tree_build_staged = kiln_cuda_merkle_build_staged;
     ops.csr_from_edges = kiln_cuda_csr_from_edges;
     ops.rmat_csr = kiln_cuda_rmat_csr;
     ops.rmat_part_csr = kiln_cuda_rmat_part_csr;
     ops.mem_info = kiln_cuda_mem_info;
     ops.mem_peak = kiln_cuda_mem_peak;
-    ops.pagerank = kiln_cuda_pagerank;
     ops.pr_part_open = kiln_cuda_pr_part_open;
     ops.pr_part_relabel = kiln_cuda_pr_part_relabel;
     ops.pr_part_put = kiln_cuda_pr_part_put;
