@@ -7,8 +7,8 @@
  * the portable code's 270. A ymm row layout (5 lanes over 4-lane registers, pi a cross-row
  * shuffle AVX2 has no single instruction for) has not been measured against it yet. The file is
  * compiled with -mavx2; the BMI target is added here, and the dispatch asks for BMI too
- * (KILN_NEEDS_BMI). The round bodies were generated lane by lane from FIPS 202's index arithmetic
- * (section 3.2) and are checked against the portable permutation (tests/test_keccak_kat.c). */
+ * (KILN_NEEDS_BMI). The round is one macro over a named lane set, applied A -> E and E -> A, and is
+ * checked against the portable permutation (tests/test_keccak_kat.c). */
 #include "keccak_host.h"
 
 #if defined(KILN_X86_KERNELS)
@@ -18,10 +18,61 @@
 #define TARGET __attribute__((target("avx2,bmi,bmi2")))
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
+/* theta's column parities of lane set X and each column's D */
+#define THETA(X)                                                                                                       \
+    C0 = X##0 ^ X##5 ^ X##10 ^ X##15 ^ X##20;                                                                          \
+    C1 = X##1 ^ X##6 ^ X##11 ^ X##16 ^ X##21;                                                                          \
+    C2 = X##2 ^ X##7 ^ X##12 ^ X##17 ^ X##22;                                                                          \
+    C3 = X##3 ^ X##8 ^ X##13 ^ X##18 ^ X##23;                                                                          \
+    C4 = X##4 ^ X##9 ^ X##14 ^ X##19 ^ X##24;                                                                          \
+    D0 = C4 ^ ROL(C1, 1);                                                                                              \
+    D1 = C0 ^ ROL(C2, 1);                                                                                              \
+    D2 = C1 ^ ROL(C3, 1);                                                                                              \
+    D3 = C2 ^ ROL(C4, 1);                                                                                              \
+    D4 = C3 ^ ROL(C0, 1)
+
+/* rho and pi: the five lanes that land in one output row, each with its column's D */
+#define RHO_PI(x0, d0, r0, x1, d1, r1, x2, d2, r2, x3, d3, r3, x4, d4, r4)                                             \
+    B0 = ROL(x0 ^ d0, r0);                                                                                             \
+    B1 = ROL(x1 ^ d1, r1);                                                                                             \
+    B2 = ROL(x2 ^ d2, r2);                                                                                             \
+    B3 = ROL(x3 ^ d3, r3);                                                                                             \
+    B4 = ROL(x4 ^ d4, r4)
+
+/* chi on that row into y0..y4 (one ANDN and one XOR a lane) */
+#define CHI(y0, y1, y2, y3, y4)                                                                                        \
+    y0 = B0 ^ (~B1 & B2);                                                                                              \
+    y1 = B1 ^ (~B2 & B3);                                                                                              \
+    y2 = B2 ^ (~B3 & B4);                                                                                              \
+    y3 = B3 ^ (~B4 & B0);                                                                                              \
+    y4 = B4 ^ (~B0 & B1)
+
+/* One round from lane set X into lane set Y (lane (x, y) is X[x + 5y]), XKCP's shape: output row
+ * y takes the input lanes that pi moves there, rotated by rho's offsets. */
+#define ROUND(X, Y, rc)                                                                                                \
+    THETA(X);                                                                                                          \
+    B0 = X##0 ^ D0;                                                                                                    \
+    B1 = ROL(X##6 ^ D1, 44);                                                                                           \
+    B2 = ROL(X##12 ^ D2, 43);                                                                                          \
+    B3 = ROL(X##18 ^ D3, 21);                                                                                          \
+    B4 = ROL(X##24 ^ D4, 14);                                                                                          \
+    CHI(Y##0, Y##1, Y##2, Y##3, Y##4);                                                                                 \
+    Y##0 ^= (rc);                                                                                                      \
+    RHO_PI(X##3, D3, 28, X##9, D4, 20, X##10, D0, 3, X##16, D1, 45, X##22, D2, 61);                                    \
+    CHI(Y##5, Y##6, Y##7, Y##8, Y##9);                                                                                 \
+    RHO_PI(X##1, D1, 1, X##7, D2, 6, X##13, D3, 25, X##19, D4, 8, X##20, D0, 18);                                      \
+    CHI(Y##10, Y##11, Y##12, Y##13, Y##14);                                                                            \
+    RHO_PI(X##4, D4, 27, X##5, D0, 36, X##11, D1, 10, X##17, D2, 15, X##23, D3, 56);                                   \
+    CHI(Y##15, Y##16, Y##17, Y##18, Y##19);                                                                            \
+    RHO_PI(X##2, D2, 62, X##8, D3, 55, X##14, D4, 39, X##15, D0, 41, X##21, D1, 2);                                    \
+    CHI(Y##20, Y##21, Y##22, Y##23, Y##24)
+
 TARGET static inline void permute(uint64_t s[KILN_KECCAK_LANES])
 {
-    uint64_t A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15, A16, A17, A18, A19, A20, A21, A22, A23, A24;
-    uint64_t E0, E1, E2, E3, E4, E5, E6, E7, E8, E9, E10, E11, E12, E13, E14, E15, E16, E17, E18, E19, E20, E21, E22, E23, E24;
+    uint64_t A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15, A16, A17, A18, A19, A20, A21, A22,
+        A23, A24;
+    uint64_t E0, E1, E2, E3, E4, E5, E6, E7, E8, E9, E10, E11, E12, E13, E14, E15, E16, E17, E18, E19, E20, E21, E22,
+        E23, E24;
     uint64_t C0, C1, C2, C3, C4, D0, D1, D2, D3, D4, B0, B1, B2, B3, B4;
     A0 = s[0];
     A1 = s[1];
@@ -49,126 +100,8 @@ TARGET static inline void permute(uint64_t s[KILN_KECCAK_LANES])
     A23 = s[23];
     A24 = s[24];
     for (int r = 0; r < KILN_KECCAK_ROUNDS; r += 2) {
-        C0 = A0 ^ A5 ^ A10 ^ A15 ^ A20;
-        C1 = A1 ^ A6 ^ A11 ^ A16 ^ A21;
-        C2 = A2 ^ A7 ^ A12 ^ A17 ^ A22;
-        C3 = A3 ^ A8 ^ A13 ^ A18 ^ A23;
-        C4 = A4 ^ A9 ^ A14 ^ A19 ^ A24;
-        D0 = C4 ^ ROL(C1, 1);
-        D1 = C0 ^ ROL(C2, 1);
-        D2 = C1 ^ ROL(C3, 1);
-        D3 = C2 ^ ROL(C4, 1);
-        D4 = C3 ^ ROL(C0, 1);
-        B0 = A0 ^ D0;
-        B1 = ROL(A6 ^ D1, 44);
-        B2 = ROL(A12 ^ D2, 43);
-        B3 = ROL(A18 ^ D3, 21);
-        B4 = ROL(A24 ^ D4, 14);
-        E0 = B0 ^ (~B1 & B2) ^ kiln_keccak_rc(r);
-        E1 = B1 ^ (~B2 & B3);
-        E2 = B2 ^ (~B3 & B4);
-        E3 = B3 ^ (~B4 & B0);
-        E4 = B4 ^ (~B0 & B1);
-        B0 = ROL(A3 ^ D3, 28);
-        B1 = ROL(A9 ^ D4, 20);
-        B2 = ROL(A10 ^ D0, 3);
-        B3 = ROL(A16 ^ D1, 45);
-        B4 = ROL(A22 ^ D2, 61);
-        E5 = B0 ^ (~B1 & B2);
-        E6 = B1 ^ (~B2 & B3);
-        E7 = B2 ^ (~B3 & B4);
-        E8 = B3 ^ (~B4 & B0);
-        E9 = B4 ^ (~B0 & B1);
-        B0 = ROL(A1 ^ D1, 1);
-        B1 = ROL(A7 ^ D2, 6);
-        B2 = ROL(A13 ^ D3, 25);
-        B3 = ROL(A19 ^ D4, 8);
-        B4 = ROL(A20 ^ D0, 18);
-        E10 = B0 ^ (~B1 & B2);
-        E11 = B1 ^ (~B2 & B3);
-        E12 = B2 ^ (~B3 & B4);
-        E13 = B3 ^ (~B4 & B0);
-        E14 = B4 ^ (~B0 & B1);
-        B0 = ROL(A4 ^ D4, 27);
-        B1 = ROL(A5 ^ D0, 36);
-        B2 = ROL(A11 ^ D1, 10);
-        B3 = ROL(A17 ^ D2, 15);
-        B4 = ROL(A23 ^ D3, 56);
-        E15 = B0 ^ (~B1 & B2);
-        E16 = B1 ^ (~B2 & B3);
-        E17 = B2 ^ (~B3 & B4);
-        E18 = B3 ^ (~B4 & B0);
-        E19 = B4 ^ (~B0 & B1);
-        B0 = ROL(A2 ^ D2, 62);
-        B1 = ROL(A8 ^ D3, 55);
-        B2 = ROL(A14 ^ D4, 39);
-        B3 = ROL(A15 ^ D0, 41);
-        B4 = ROL(A21 ^ D1, 2);
-        E20 = B0 ^ (~B1 & B2);
-        E21 = B1 ^ (~B2 & B3);
-        E22 = B2 ^ (~B3 & B4);
-        E23 = B3 ^ (~B4 & B0);
-        E24 = B4 ^ (~B0 & B1);
-        C0 = E0 ^ E5 ^ E10 ^ E15 ^ E20;
-        C1 = E1 ^ E6 ^ E11 ^ E16 ^ E21;
-        C2 = E2 ^ E7 ^ E12 ^ E17 ^ E22;
-        C3 = E3 ^ E8 ^ E13 ^ E18 ^ E23;
-        C4 = E4 ^ E9 ^ E14 ^ E19 ^ E24;
-        D0 = C4 ^ ROL(C1, 1);
-        D1 = C0 ^ ROL(C2, 1);
-        D2 = C1 ^ ROL(C3, 1);
-        D3 = C2 ^ ROL(C4, 1);
-        D4 = C3 ^ ROL(C0, 1);
-        B0 = E0 ^ D0;
-        B1 = ROL(E6 ^ D1, 44);
-        B2 = ROL(E12 ^ D2, 43);
-        B3 = ROL(E18 ^ D3, 21);
-        B4 = ROL(E24 ^ D4, 14);
-        A0 = B0 ^ (~B1 & B2) ^ kiln_keccak_rc(r + 1);
-        A1 = B1 ^ (~B2 & B3);
-        A2 = B2 ^ (~B3 & B4);
-        A3 = B3 ^ (~B4 & B0);
-        A4 = B4 ^ (~B0 & B1);
-        B0 = ROL(E3 ^ D3, 28);
-        B1 = ROL(E9 ^ D4, 20);
-        B2 = ROL(E10 ^ D0, 3);
-        B3 = ROL(E16 ^ D1, 45);
-        B4 = ROL(E22 ^ D2, 61);
-        A5 = B0 ^ (~B1 & B2);
-        A6 = B1 ^ (~B2 & B3);
-        A7 = B2 ^ (~B3 & B4);
-        A8 = B3 ^ (~B4 & B0);
-        A9 = B4 ^ (~B0 & B1);
-        B0 = ROL(E1 ^ D1, 1);
-        B1 = ROL(E7 ^ D2, 6);
-        B2 = ROL(E13 ^ D3, 25);
-        B3 = ROL(E19 ^ D4, 8);
-        B4 = ROL(E20 ^ D0, 18);
-        A10 = B0 ^ (~B1 & B2);
-        A11 = B1 ^ (~B2 & B3);
-        A12 = B2 ^ (~B3 & B4);
-        A13 = B3 ^ (~B4 & B0);
-        A14 = B4 ^ (~B0 & B1);
-        B0 = ROL(E4 ^ D4, 27);
-        B1 = ROL(E5 ^ D0, 36);
-        B2 = ROL(E11 ^ D1, 10);
-        B3 = ROL(E17 ^ D2, 15);
-        B4 = ROL(E23 ^ D3, 56);
-        A15 = B0 ^ (~B1 & B2);
-        A16 = B1 ^ (~B2 & B3);
-        A17 = B2 ^ (~B3 & B4);
-        A18 = B3 ^ (~B4 & B0);
-        A19 = B4 ^ (~B0 & B1);
-        B0 = ROL(E2 ^ D2, 62);
-        B1 = ROL(E8 ^ D3, 55);
-        B2 = ROL(E14 ^ D4, 39);
-        B3 = ROL(E15 ^ D0, 41);
-        B4 = ROL(E21 ^ D1, 2);
-        A20 = B0 ^ (~B1 & B2);
-        A21 = B1 ^ (~B2 & B3);
-        A22 = B2 ^ (~B3 & B4);
-        A23 = B3 ^ (~B4 & B0);
-        A24 = B4 ^ (~B0 & B1);
+        ROUND(A, E, kiln_keccak_rc(r));
+        ROUND(E, A, kiln_keccak_rc(r + 1));
     }
     s[0] = A0;
     s[1] = A1;
