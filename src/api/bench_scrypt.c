@@ -22,9 +22,7 @@ static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *item
     kiln_gpu *g;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
-    const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_KDF,
-                              .by.kdf = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
-                                         ctx->scrypt_kdf_shape.lookup_gap}};
+    const kiln_gpu_batch w = kiln_scrypt_gpu_batch(ctx, sp);
     uint64_t slots = 0;
     uint32_t gap = 0;
     if (!ctx->gpu->batch_plan) return kiln_gpu_lacks(ctx, "plan a scrypt batch");

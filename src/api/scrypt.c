@@ -21,15 +21,20 @@ static kiln_status batch_args(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t
     return kiln_scrypt_check(ctx, sp, out_len);
 }
 
+kiln_gpu_batch kiln_scrypt_gpu_batch(const kiln_ctx *ctx, kiln_scrypt_params sp)
+{
+    return (kiln_gpu_batch){.kind = KILN_GPU_BATCH_KDF,
+                            .by.kdf = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
+                                       ctx->scrypt_kdf_shape.lookup_gap}};
+}
+
 kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,
                                   uint8_t *out, size_t out_len)
 {
     kiln_gpu *g;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &g);
     if (st != KILN_OK) return st;
-    const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_KDF,
-                              .by.kdf = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
-                                         ctx->scrypt_kdf_shape.lookup_gap}};
+    const kiln_gpu_batch w = kiln_scrypt_gpu_batch(ctx, sp);
     const kiln_gpu_batch_io io = {count, in, NULL, out_len, out};
     return ctx->gpu->batch(g, &w, &io, NULL);
 }
