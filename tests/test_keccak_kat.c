@@ -4,7 +4,9 @@
  * streaming API (the host permutation picked at run time), the one-shot helpers, and the pure
  * sponge of src/prim/keccak.h that the GPU kernels also run; and once more through every host
  * kernel this CPU can run (portable, avx2, avx512), forced, whichever the dispatch picked. Those
- * kernels are also compared with the portable permutation on random states. */
+ * kernels are also compared with the portable permutation on random states, and every sponge over
+ * several messages at once (the lanes kernels of batches) goes through the same answers and
+ * against the pure sponge on distinct random messages. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -21,6 +23,62 @@ typedef struct kat_file {
 
 static kiln_keccak_host_impl impls[8];
 static int n_impls;
+static kiln_keccak_lanes_impl lanes_impls[8];
+static int n_lanes;
+
+/* The known answer through every lanes kernel, the message in each of its lanes. */
+static void lanes_kat(const uint8_t *msg, size_t len, unsigned rate, uint8_t domain, const uint8_t *md, size_t outlen,
+                      const char *where)
+{
+    if (outlen > rate) return; /* the lanes squeeze one block */
+    for (int i = 0; i < n_lanes; i++) {
+        const uint8_t *in[8];
+        uint8_t dig[8][200], *o[8];
+        for (unsigned k = 0; k < lanes_impls[i].lanes; k++) {
+            in[k] = msg;
+            o[k] = dig[k];
+        }
+        lanes_impls[i].hash(in, len, rate, domain, o, outlen);
+        for (unsigned k = 0; k < lanes_impls[i].lanes; k++)
+            CHECK(memcmp(dig[k], md, outlen) == 0, "%s: %s lanes kernel, lane %u differs", where, lanes_impls[i].name, k);
+    }
+}
+
+/* Every lanes kernel against the pure sponge on distinct random messages, for every rate and
+ * domain of the hash algorithms and lengths either side of the block size. */
+static void lanes_random(void)
+{
+    uint64_t seed = 0x6b696c6e;
+    for (size_t a = 0; a < kiln_hash_algo_count(); a++) {
+        unsigned rate = kiln_hash_rate((kiln_hash_algo)a);
+        if (rate == 0) continue; /* not a Keccak sponge */
+        uint8_t domain = kiln_hash_domain((kiln_hash_algo)a);
+        size_t outlen = kiln_hash_digest_len((kiln_hash_algo)a);
+        const size_t lens[] = {0, 1, 7, 8, rate - 2, rate - 1, rate, rate + 1, 2 * rate - 1, 2 * rate, 3 * rate + 5};
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            for (int i = 0; i < n_lanes; i++) {
+                const unsigned L = lanes_impls[i].lanes;
+                uint8_t *msgs = malloc(L * (lens[li] + 1)), dig[8][200], want[200], *o[8];
+                const uint8_t *in[8];
+                for (size_t b = 0; b < L * (lens[li] + 1); b++) {
+                    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                    msgs[b] = (uint8_t)(seed >> 56);
+                }
+                for (unsigned k = 0; k < L; k++) {
+                    in[k] = msgs + k * (lens[li] + 1);
+                    o[k] = dig[k];
+                }
+                lanes_impls[i].hash(in, lens[li], rate, domain, o, outlen);
+                for (unsigned k = 0; k < L; k++) {
+                    kiln_keccak_sponge(in[k], lens[li], rate, domain, want, outlen);
+                    CHECK(memcmp(dig[k], want, outlen) == 0, "%s, %zu bytes: %s lanes kernel, lane %u differs",
+                          kiln_hash_algo_name((kiln_hash_algo)a), lens[li], lanes_impls[i].name, k);
+                }
+                free(msgs);
+            }
+        }
+    }
+}
 
 /* The sponge through one host kernel: whole blocks by its absorb, the rest by its permute. */
 static void impl_sponge(const kiln_keccak_host_impl *impl, const uint8_t *msg, size_t len, unsigned rate,
@@ -78,6 +136,7 @@ static void one_file(const kat_file *f)
                          : kiln_hash_is_xof(f->algo) ? kiln_shake(bits, e.msg, mlen, d3, outlen)
                                                      : kiln_keccak(bits, e.msg, mlen, d3);
         CHECK(st == KILN_OK && memcmp(d3, e.md, outlen) == 0, "%s line %ld: one-shot helper differs", f->path, e.line);
+        lanes_kat(e.msg, mlen, kiln_hash_rate(f->algo), kiln_hash_domain(f->algo), e.md, outlen, f->path);
         for (int i = 0; i < n_impls; i++) {
             memset(d3, 0, outlen);
             impl_sponge(&impls[i], e.msg, mlen, kiln_hash_rate(f->algo), kiln_hash_domain(f->algo), d3, outlen);
@@ -251,7 +310,11 @@ int main(void)
               strcmp(impls[n_impls - 1].name, "portable") == 0,
           "%d usable kernels", n_impls);
     for (int i = 0; i < n_impls; i++) printf("usable kernel: %s\n", impls[i].name);
+    n_lanes = kiln_keccak_lanes_impls(lanes_impls, 8);
+    CHECK(n_lanes >= 1 && strcmp(lanes_impls[n_lanes - 1].name, "portable") == 0, "%d usable lanes kernels", n_lanes);
+    for (int i = 0; i < n_lanes; i++) printf("usable lanes kernel: %s (%u lanes)\n", lanes_impls[i].name, lanes_impls[i].lanes);
     random_states();
+    lanes_random();
     intermediate_values();
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) one_file(&files[i]);
     extremely_long();

@@ -1,6 +1,7 @@
 /* Merkle trees on the CPU: real Bitcoin blocks (mainnet 413567, 1,557 legacy transactions; testnet3
  * 000000000000045e..., 15 transactions with a segwit coinbase) against their headers and listed
- * txids, the tree shape, the merges against the streaming SHA-256, inclusion proofs and their
+ * txids, the tree shape, the merges against the streaming SHA-256, the Keccak merges' known
+ * answers and whole Keccak trees against one kiln_hash a merge, inclusion proofs and their
  * tampering, and the algorithm table. */
 #include "check.h"
 #include "kiln.h"
@@ -219,6 +220,43 @@ static void keccak_merges(kiln_ctx *ctx)
     }
 }
 
+/* Whole CPU trees of the Keccak merges (whose levels go through the SIMD lanes kernels, several
+ * pairs at once) against a tree made level by level with one kiln_hash of left || right a node,
+ * at sizes around the lanes' widths and the builder's runs, odd levels included. */
+static void keccak_trees(void)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    kiln_ctx_set_device(ctx, "cpu");
+    static const struct {
+        kiln_merkle_algo algo;
+        kiln_hash_algo hash;
+    } kinds[] = {{KILN_MERKLE_SHA3_256, KILN_HASH_SHA3_256}, {KILN_MERKLE_KECCAK256, KILN_HASH_KECCAK256}};
+    static const uint64_t sizes[] = {2, 3, 5, 8, 9, 17, 33, 255, 512, 513, 1000, 4099};
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            const uint64_t n = sizes[s];
+            uint8_t *tree = malloc(32 * kiln_merkle_tree_size(n)), *level = malloc(32 * n), pair[64], root[32];
+            for (uint64_t i = 0; i < 32 * n; i++) level[i] = (uint8_t)(i * 131 + n);
+            kiln_status st = kiln_merkle_build(ctx, kinds[k].algo, level, n, NULL, root, tree);
+            CHECK(st == KILN_OK, "%s tree of %llu: %s", kiln_merkle_algo_name(kinds[k].algo), (unsigned long long)n,
+                  kiln_last_error(ctx));
+            int ok = 1;
+            for (uint64_t m = n, l = 0; m > 1; m = (m + 1) / 2, l++) {
+                for (uint64_t i = 0; i < (m + 1) / 2; i++) {
+                    memcpy(pair, level + 64 * i, 32);
+                    memcpy(pair + 32, level + 32 * (2 * i + 1 < m ? 2 * i + 1 : 2 * i), 32);
+                    kiln_hash(kinds[k].hash, pair, 64, level + 32 * i, 32);
+                }
+                ok &= memcmp(tree + 32 * kiln_merkle_level_offset(n, (int)l + 1), level, 32 * ((m + 1) / 2)) == 0;
+            }
+            CHECK(ok && memcmp(root, level, 32) == 0, "%s tree of %llu leaves differs from the one-merge reference",
+                  kiln_merkle_algo_name(kinds[k].algo), (unsigned long long)n);
+            free(tree), free(level);
+        }
+    }
+    kiln_ctx_free(ctx);
+}
+
 static void errors(kiln_ctx *ctx)
 {
     kiln_merkle_algo a;
@@ -272,6 +310,7 @@ int main(void)
     merges(ctx);
     proofs(ctx);
     keccak_merges(ctx);
+    keccak_trees();
     errors(ctx);
     kiln_ctx_free(ctx);
     return check_summary();

@@ -4,6 +4,7 @@
 
 #include "../prim/keccak.h"
 #include "hash_desc.h"
+#include "keccak_host.h"
 
 static void init(kiln_hash_stream *s, const kiln_hash_desc *d) { kiln_keccak_init(&s->u.keccak, d->rate, d->domain); }
 
@@ -18,14 +19,20 @@ static void final(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, si
     kiln_keccak_squeeze(&s->u.keccak, out, outlen);
 }
 
-static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s", kiln_keccak_impl()); }
+static void lanes(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
+{
+    kiln_keccak_batch(d->rate, d->domain, data, msg_len, n, out, d->digest);
+}
+
+/* the permutation for one stream, then the lanes for batches */
+static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s/%s", kiln_keccak_impl(), kiln_keccak_lanes()->name); }
 
 static const kiln_hash_family family = {"keccak", cpu_impl, init, update, final};
 
 /* name, hashlib's name, tags, help, digest bytes, rate, domain, Merkle merge */
 #define KECCAK_ALGO(id, name, hashlib, tag0, tag1, help, digest, rate, domain, tree)                                   \
     const kiln_hash_desc id = {name,   hashlib, {tag0, tag1}, help, digest, rate, (domain) == KILN_SHAKE_DOMAIN,      \
-                               rate,   domain,  0,            &family, NULL, KILN_HASH_GPU_KECCAK, tree, NULL, 0, NULL};
+                               rate,   domain,  0,            &family, lanes, KILN_HASH_GPU_KECCAK, tree, NULL, 0, NULL};
 
 KECCAK_ALGO(kiln_hash_sha3_224, "sha3-224", "sha3_224", "SHA3-224", NULL, "SHA3-224 (FIPS 202)", 28, 144,
             KILN_SHA3_DOMAIN, -1)

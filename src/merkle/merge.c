@@ -2,17 +2,33 @@
 #include <string.h>
 
 #include "../core/ctx.h"
+#include "../hash/keccak_host.h"
+#include "../prim/keccak.h"
 #include "../prim/merkle_merge.h"
 #include "merkle_internal.h"
 
 #define POLL_MASK ((UINT64_C(1) << 20) - 1) /* leaves checked between interrupt polls */
 
+/* A Keccak merge is the sponge of the 64-byte message left || right (prim/merkle_merge.h), so a
+ * level's pairs are a batch of 64-byte messages for the Keccak lanes kernels. */
+static void pairs_sha3_256(const uint8_t *in, uint64_t n, uint8_t *out)
+{
+    kiln_keccak_batch(136, KILN_KECCAK_DOMAIN_SHA3, in, 2 * KILN_MERKLE_NODE_SIZE, (size_t)n, out,
+                      KILN_MERKLE_NODE_SIZE);
+}
+
+static void pairs_keccak256(const uint8_t *in, uint64_t n, uint8_t *out)
+{
+    kiln_keccak_batch(136, KILN_KECCAK_DOMAIN_KECCAK, in, 2 * KILN_MERKLE_NODE_SIZE, (size_t)n, out,
+                      KILN_MERKLE_NODE_SIZE);
+}
+
 static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
-    [KILN_MERKLE_SHA256D] = {kiln_merge_sha256d, 0},
-    [KILN_MERKLE_SHA256] = {kiln_merge_sha256, 0},
-    [KILN_MERKLE_SHA3_256] = {kiln_merge_sha3_256, 0},
-    [KILN_MERKLE_KECCAK256] = {kiln_merge_keccak256, 0},
-    [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, 1},
+    [KILN_MERKLE_SHA256D] = {kiln_merge_sha256d, 0, NULL},
+    [KILN_MERKLE_SHA256] = {kiln_merge_sha256, 0, NULL},
+    [KILN_MERKLE_SHA3_256] = {kiln_merge_sha3_256, 0, pairs_sha3_256},
+    [KILN_MERKLE_KECCAK256] = {kiln_merge_keccak256, 0, pairs_keccak256},
+    [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, 1, NULL},
 };
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)

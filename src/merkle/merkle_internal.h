@@ -14,6 +14,9 @@ typedef void (*kiln_merge_fn)(const uint32_t l[8], const uint32_t r[8], uint32_t
 typedef struct kiln_merkle_kind {
     kiln_merge_fn merge;
     int field_elements; /* nodes are 4 canonical Goldilocks elements */
+    /* out[i] = merge(in[2i], in[2i + 1]) for i < n, several merges at once (the CPU's SIMD lanes),
+     * where the merge is a hash of the 64 bytes left || right; NULL: one merge at a time */
+    void (*pairs)(const uint8_t *in, uint64_t n, uint8_t *out);
 } kiln_merkle_kind;
 
 /* The kind, or an error naming the unknown or missing algorithm. */

@@ -14,6 +14,8 @@
 /* Merges per thread between interrupt polls: a few ms of the slowest merge (Rescue Prime), and
  * enough that forking the threads again costs nothing beside them. */
 #define POLL_PER_THREAD 4096
+/* Merges a thread takes at a time: a run of whole pairs goes to the kind's lanes at once. */
+#define PAIR_RUN 256
 
 int kiln_merkle_levels(uint64_t n) { return kiln_tree_levels(n); }
 
@@ -44,10 +46,21 @@ static int merge_level(const kiln_ctx *ctx, const kiln_merkle_kind *kind, const 
             if (kiln_ctx_interrupt_requested(ctx)) return 1;
         }
         int64_t end = parents - first < slice ? parents : first + slice;
+        const int64_t runs = (end - first + PAIR_RUN - 1) / PAIR_RUN;
 #pragma omp parallel for num_threads(threads) schedule(static) if (end - first >= PARALLEL_MIN)
-        for (int64_t i = first; i < end; i++) {
-            uint64_t left = 2 * (uint64_t)i, right = left + 1 < m ? left + 1 : left;
-            kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
+        for (int64_t run = 0; run < runs; run++) {
+            const int64_t i0 = first + run * PAIR_RUN, i1 = end - i0 < PAIR_RUN ? end : i0 + PAIR_RUN;
+            int64_t i = i0;
+            /* whole pairs, several at a time where the kind can (the odd level's last node is not) */
+            const int64_t whole = 2 * (uint64_t)(i1 - 1) + 1 < m ? i1 : i1 - 1;
+            if (kind->pairs && whole > i0) {
+                kind->pairs(in + NODE * 2 * (uint64_t)i0, (uint64_t)(whole - i0), out + NODE * (uint64_t)i0);
+                i = whole;
+            }
+            for (; i < i1; i++) {
+                uint64_t left = 2 * (uint64_t)i, right = left + 1 < m ? left + 1 : left;
+                kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
+            }
         }
     }
     *merged += (uint64_t)parents;
