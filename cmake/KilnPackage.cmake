@@ -81,6 +81,9 @@ endif()
 if(KILN_HAVE_MPI)
   list(APPEND KILN_DEB_DEV_SUGGESTS libopenmpi-dev)
 endif()
+if(KILN_HAVE_OPENCL)
+  list(APPEND KILN_DEB_DEV_SUGGESTS ocl-icd-opencl-dev)
+endif()
 list(JOIN KILN_DEB_DEV_SUGGESTS ", " CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS)
 
 set(CPACK_DEBIAN_CLI_PACKAGE_NAME kiln)
@@ -90,10 +93,18 @@ ${KILN_PKG_ABOUT}
 .
 This package holds the command-line tool, kiln, with its manual pages and
 its bash and zsh completions.")
+set(KILN_DEB_SUGGESTS "")
 if(KILN_HAVE_CUDA)
-  set(CPACK_DEBIAN_LIB_PACKAGE_SUGGESTS "libcuda1 | nvidia-driver")
-  set(CPACK_DEBIAN_CLI_PACKAGE_SUGGESTS "libcuda1 | nvidia-driver")
+  list(APPEND KILN_DEB_SUGGESTS "libcuda1 | nvidia-driver")
 endif()
+# An OpenCL build links the ICD loader (libOpenCL.so.1: dpkg-shlibdeps names ocl-icd-libopencl1);
+# the devices come from whichever vendor's ICD is installed.
+if(KILN_HAVE_OPENCL)
+  set(CPACK_DEBIAN_LIB_PACKAGE_DEPENDS "ocl-icd-libopencl1 | libopencl1")
+  list(APPEND KILN_DEB_SUGGESTS "opencl-icd")
+endif()
+list(JOIN KILN_DEB_SUGGESTS ", " CPACK_DEBIAN_LIB_PACKAGE_SUGGESTS)
+set(CPACK_DEBIAN_CLI_PACKAGE_SUGGESTS "${CPACK_DEBIAN_LIB_PACKAGE_SUGGESTS}")
 
 # /usr/share/doc/<package>/: copyright (cmake/deb/copyright) and changelog.Debian.gz, and lintian's
 # overrides for the package (cmake/deb/lintian-overrides, each with its reason), installed only with

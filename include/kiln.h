@@ -42,6 +42,7 @@ typedef enum kiln_status {
 typedef enum kiln_backend {
     KILN_BACKEND_CPU = 0,
     KILN_BACKEND_CUDA = 1,
+    KILN_BACKEND_OPENCL = 2, /* any vendor's device through its OpenCL driver (docs/OPENCL.md) */
 } kiln_backend;
 
 typedef struct kiln_ctx kiln_ctx;
@@ -111,9 +112,12 @@ void kiln_ctx_free(kiln_ctx *ctx);
 const char *kiln_last_error(const kiln_ctx *ctx);
 
 /* spec: "auto", "cpu", "cuda" (GPU 0), "cuda:N", a set "cuda:N,M,..." or "cuda:all" (see
- * kiln_ctx_device_count). KILN_ERR_INPUT for an unknown spec, KILN_ERR_DEVICE when a GPU asked
- * for is absent. "auto" selects the first GPU when there is
- * one, else the CPU, and leaves each workload to pick per call with kiln_ctx_pick. */
+ * kiln_ctx_device_count), and the same for OpenCL devices: "opencl" (device 0), "opencl:N",
+ * "opencl:N,M,...", "opencl:all". A context runs on one backend. KILN_ERR_INPUT for an unknown
+ * spec, KILN_ERR_DEVICE when a device asked for is absent. "auto" selects the first CUDA GPU when
+ * there is one, else the CPU (never OpenCL: it is used only when asked for), and leaves each
+ * workload to pick per call with kiln_ctx_pick. A workload the OpenCL backend has no kernel for
+ * yet fails with KILN_ERR_DEVICE saying so. */
 kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec);
 /* 1 when the device was given as "auto". */
 int kiln_ctx_device_auto(const kiln_ctx *ctx);
@@ -193,18 +197,26 @@ void kiln_ctx_set_progress(kiln_ctx *ctx, kiln_progress_fn fn, void *user);
 
 typedef struct kiln_device_info {
     kiln_backend backend;
-    int index; /* GPU ordinal; 0 for the CPU */
+    int index; /* GPU ordinal (cuda:N, opencl:N); 0 for the CPU */
     char name[128];
-    int units; /* CPU: online cores; GPU: multiprocessors */
-    int cc_major, cc_minor; /* GPU compute capability */
+    int units; /* CPU: online cores; CUDA: multiprocessors; OpenCL: compute units */
+    int cc_major, cc_minor; /* CUDA: compute capability; OpenCL: the OpenCL version the device supports */
     uint64_t memory_bytes; /* GPU global memory; 0 for the CPU */
     char features[160]; /* CPU: its SIMD/SHA extensions, then the kernel each CPU
                         * dispatch chose ("sha256=sha-ni keccak=avx512 ..."); GPU: empty */
+    char platform[64]; /* OpenCL: the platform (driver family) the device belongs to; else empty */
+    char driver[64]; /* OpenCL: the driver version; else empty */
 } kiln_device_info;
 
 /* Number of CUDA GPUs usable by this build (0 when built without CUDA or none present). */
 int kiln_cuda_device_count(void);
-/* index 0 is the CPU, 1.. are the GPUs (cuda:0 is index 1). */
+/* Number of OpenCL devices of every platform installed (0 when built without OpenCL or none):
+ * opencl:N numbers them in platform order. */
+int kiln_opencl_device_count(void);
+/* "cpu", "cuda" or "opencl": the backend's word in device specs. */
+const char *kiln_backend_name(kiln_backend backend);
+/* index 0 is the CPU, 1.. are the CUDA GPUs (cuda:0 is index 1), then the OpenCL devices
+ * (opencl:0 is index 1 + kiln_cuda_device_count()). */
 kiln_status kiln_device_get(int index, kiln_device_info *out);
 
 /* ---------------------------------------------------------------- device health */

@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 layers=(
     "prim"                      # header-only: KILN_HD functions, no objects
     "core"                      # context, errors, hex, clock, CPU dispatch, the GPU seam (gpu.h)
-    "cuda"                      # a GPU backend, reached only through the seam's table
+    "cuda opencl"               # the GPU backends, each reached only through the seam's table
     "hash"                      # the host hashes the workloads above build on
     "pow scrypt merkle graph"   # the workloads, each on its own
     "api"                       # the public functions of the workloads, the registry

@@ -55,6 +55,10 @@ if [ -n "${KILN_EXPECT_CUDA:-}" ]; then
     ON | 1 | TRUE) expect_eq "$(line nccl)" "on (PageRank parts exchanged through libnccl.so.2 when it loads)" "nccl line" ;;
     *) expect_eq "$(line nccl)" "off" "nccl line" ;;
     esac
+    case ${KILN_EXPECT_OPENCL:-} in
+    ON | 1 | TRUE) expect_eq "$(line opencl)" "on (ICD loader libOpenCL.so.1; kernels built at run time)" "opencl line" ;;
+    *) expect_eq "$(line opencl)" "off" "opencl line" ;;
+    esac
     case ${KILN_EXPECT_MPI:-} in
     ON | 1 | TRUE) expect_eq "$(line mpi)" "on (pagerank under mpirun/srun)" "mpi line" ;;
     *) expect_eq "$(line mpi)" "off" "mpi line" ;;

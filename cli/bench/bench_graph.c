@@ -8,7 +8,7 @@ kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, c
 {
     (void)kind;
     /* a graph that fills the device: RMAT scale 22 (65M edges) on a GPU, 20 on the CPU */
-    const int scale = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? 22 : 20;
+    const int scale = kiln_ctx_backend(ctx) != KILN_BACKEND_CPU ? 22 : 20;
     kiln_graph *g = NULL;
     kiln_status st = kiln_graph_rmat(ctx, scale, 16, 1, 0, &g);
     double *ranks = NULL;

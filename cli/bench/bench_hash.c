@@ -31,7 +31,7 @@ kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, 
 
 kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
 {
-    int perm = kind == KILN_KIND_PERMUTATION, gpu = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA;
+    int perm = kind == KILN_KIND_PERMUTATION, gpu = kiln_ctx_backend(ctx) != KILN_BACKEND_CPU;
     char label[64];
     bench_row r = {w->name, label, perm ? "perm/s" : "H/s", 0, "", ""};
     kiln_status st =

@@ -1,4 +1,4 @@
-/* kiln devices: the CPU and every GPU this build can use. */
+/* kiln devices: the CPU, every CUDA GPU and every OpenCL device this build can use. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,10 +15,18 @@ static void print_json(const kiln_device_info *d, int n)
     json_array(NULL);
     for (int i = 0; i < n; i++) {
         json_object(NULL);
-        json_str("device", i ? "cuda" : "cpu");
+        json_str("device", kiln_backend_name(d[i].backend));
         json_str("name", d[i].name);
         json_int("units", d[i].units);
-        if (i) {
+        if (d[i].backend == KILN_BACKEND_OPENCL) {
+            char ver[16];
+            snprintf(ver, sizeof ver, "%d.%d", d[i].cc_major, d[i].cc_minor);
+            json_int("index", d[i].index);
+            json_str("platform", d[i].platform);
+            json_str("driver", d[i].driver);
+            json_str("opencl_version", ver);
+            json_u64("memory_bytes", d[i].memory_bytes);
+        } else if (i) {
             char cc[16];
             snprintf(cc, sizeof cc, "%d.%d", d[i].cc_major, d[i].cc_minor);
             json_int("index", d[i].index);
@@ -42,7 +50,13 @@ static void print_text(const kiln_device_info *d, int n)
             continue;
         }
         char id[16];
-        snprintf(id, sizeof id, "cuda:%d", d[i].index);
+        snprintf(id, sizeof id, "%s:%d", kiln_backend_name(d[i].backend), d[i].index);
+        if (d[i].backend == KILN_BACKEND_OPENCL) {
+            printf("%-9s %s, %d compute units, OpenCL %d.%d, %.1f GiB, platform %s, driver %s\n", id, d[i].name,
+                   d[i].units, d[i].cc_major, d[i].cc_minor, (double)d[i].memory_bytes / (1024.0 * 1024 * 1024),
+                   d[i].platform, d[i].driver);
+            continue;
+        }
         kiln_health h;
         char hl[96];
         kiln_device_health(i, &h);
@@ -74,7 +88,7 @@ int cmd_devices(int argc, char **argv)
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
     /* every device is asked before anything is printed, so a failure leaves no half list */
     kiln_device_info d[1 + 64];
-    int n = 1 + kiln_cuda_device_count();
+    int n = 1 + kiln_cuda_device_count() + kiln_opencl_device_count();
     if (n > (int)(sizeof d / sizeof d[0])) n = (int)(sizeof d / sizeof d[0]);
     for (int i = 0; i < n; i++)
         if (kiln_device_get(i, &d[i]) != KILN_OK)

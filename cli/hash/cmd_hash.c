@@ -383,7 +383,7 @@ static uint64_t regular_size(const char *name)
  * device policy's choice for a hash batch of the small files' bytes. */
 static kiln_ctx *pick_gpu(kiln_ctx *ctx, uint64_t bytes)
 {
-    return kiln_ctx_pick(ctx, KILN_KIND_HASH, bytes) == KILN_BACKEND_CUDA ? ctx : NULL;
+    return kiln_ctx_pick(ctx, KILN_KIND_HASH, bytes) != KILN_BACKEND_CPU ? ctx : NULL;
 }
 
 /* One check-list line, parsed: what to hash and what to find. */
@@ -600,7 +600,8 @@ int cmd_hash(int argc, char **argv)
          "a listed file that does not exist is neither reported nor a failure (a list with no file verified fails)",
          .modes = CHECKS},
         {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all",
-         "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB", .modes = 0},
+         "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB; opencl:I, opencl:I,J or opencl:all for OpenCL devices (docs/OPENCL.md)",
+         .modes = 0},
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, 0),
     };

@@ -81,7 +81,7 @@ static void json_run(kiln_ctx *ctx, const pr_args *a, const pr_result *r)
     json_u64("self_loops", info->self_loops);
     json_u64("dangling_nodes", info->dangling);
     json_str("device", kiln_ctx_device_name(ctx));
-    json_str("backend", kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? "cuda" : "cpu");
+    json_str("backend", kiln_backend_name(kiln_ctx_backend(ctx)));
     json_str("precision", precision_name(res));
     json_num("damping", a->opt.damping, "%.15g");
     json_num("tol", a->opt.tol, "%.15g");

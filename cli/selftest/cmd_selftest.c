@@ -20,7 +20,7 @@ int cmd_selftest(int argc, char **argv)
     kiln_ctx *ctx = cli_open(cmd, device, 0, &code);
     if (!ctx) return json_end(code);
     kiln_status st = kiln_selftest(ctx);
-    const char *backend = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA ? "cuda" : "cpu";
+    const char *backend = kiln_backend_name(kiln_ctx_backend(ctx));
     if (st == KILN_OK) {
         code = EXIT_OK;
         if (!out.json) printf("selftest on %s: ok (sha256 %s)\n", kiln_ctx_device_name(ctx), kiln_sha256_impl());

@@ -80,7 +80,7 @@ def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, lengt
     buffer[offsets[i]:offsets[i+1]], offsets n + 1 nondecreasing integers from 0 (an integer array
     or a sequence of ints; floats and bools are refused). `algo` as kiln.new takes it; `length` is
     the output length of SHAKE (default: its digest length, 32 or 64 bytes). `device`: "auto",
-    "cpu", "cuda" or "cuda:N"; GPU results are spot-checked on the CPU.
+    "cpu", "cuda", "cuda:N" or "opencl:N"; GPU results are spot-checked on the CPU.
     """
     h = new(algo)
     outlen = length if length is not None else (h.digest_size or (32 if h.name == "shake_128" else 64))

@@ -39,7 +39,7 @@ kiln_ctx *kiln_py_ctx(const char *device, kiln_kind kind, uint64_t work)
     kiln_status st = kiln_ctx_set_device(ctx, device ? device : "auto");
     /* kiln_ctx_pick leaves the work to the CPU below the size where the GPU pays; the calls made
      * here then run on the CPU context. */
-    if (st == KILN_OK && kiln_ctx_device_auto(ctx) && kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA &&
+    if (st == KILN_OK && kiln_ctx_device_auto(ctx) && kiln_ctx_backend(ctx) != KILN_BACKEND_CPU &&
         kiln_ctx_pick(ctx, kind, work) == KILN_BACKEND_CPU)
         st = kiln_ctx_set_device(ctx, "cpu");
     if (st != KILN_OK) {

@@ -1,11 +1,11 @@
-/* kiln.devices(): the CPU and every CUDA GPU this build can use. */
+/* kiln.devices(): the CPU, every CUDA GPU and every OpenCL device this build can use. */
 #include "common.h"
 
 static PyObject *py_devices(PyObject *self, PyObject *unused)
 {
     (void)self;
     (void)unused;
-    int count = kiln_cuda_device_count();
+    int count = kiln_cuda_device_count() + kiln_opencl_device_count();
     PyObject *list = PyList_New(0);
     if (!list)
         return NULL;
@@ -13,12 +13,13 @@ static PyObject *py_devices(PyObject *self, PyObject *unused)
         kiln_device_info info;
         if (kiln_device_get(i, &info) != KILN_OK)
             continue;
-        PyObject *spec = i == 0 ? PyUnicode_FromString("cpu") : PyUnicode_FromFormat("cuda:%d", info.index);
-        PyObject *d = Py_BuildValue("{s:N,s:s,s:i,s:s,s:i,s:(ii),s:K,s:s}", "device", spec, "kind",
-                                    info.backend == KILN_BACKEND_CUDA ? "cuda" : "cpu", "index", info.index,
-                                    "name", info.name, "units", info.units, "compute_capability",
-                                    info.cc_major, info.cc_minor, "memory_bytes",
-                                    (unsigned long long)info.memory_bytes, "features", info.features);
+        const char *kind = kiln_backend_name(info.backend);
+        PyObject *spec = i == 0 ? PyUnicode_FromString("cpu") : PyUnicode_FromFormat("%s:%d", kind, info.index);
+        PyObject *d = Py_BuildValue("{s:N,s:s,s:i,s:s,s:i,s:(ii),s:K,s:s,s:s,s:s}", "device", spec, "kind", kind,
+                                    "index", info.index, "name", info.name, "units", info.units,
+                                    "compute_capability", info.cc_major, info.cc_minor, "memory_bytes",
+                                    (unsigned long long)info.memory_bytes, "features", info.features, "platform",
+                                    info.platform, "driver", info.driver);
         if (!d || PyList_Append(list, d) < 0) {
             Py_XDECREF(d);
             Py_DECREF(list);
@@ -32,6 +33,7 @@ static PyObject *py_devices(PyObject *self, PyObject *unused)
 PyMethodDef kiln_py_device_methods[] = {
     {"devices", py_devices, METH_NOARGS,
      "devices()\n--\n\nThe devices kiln can use: a dict each (device spec as `device=` takes it,\n"
-     "kind, index, name, units, compute_capability, memory_bytes, features), the CPU first."},
+     "kind, index, name, units, compute_capability (OpenCL: its version), memory_bytes, features,\n"
+     "platform and driver (OpenCL)), the CPU first, then CUDA, then OpenCL."},
     {NULL, NULL, 0, NULL},
 };

@@ -26,28 +26,35 @@ void kiln_ctx_free(kiln_ctx *ctx)
     free(ctx);
 }
 
-/* Makes the context run on the GPUs ordinals[0..n) (an ordinal may repeat: logical devices on one
- * GPU); unchanged when one is missing. */
-static kiln_status use_gpus(kiln_ctx *ctx, const int *ordinals, int n)
+/* The backend's word in device specs and messages. */
+static const char *backend_word(kiln_backend b) { return b == KILN_BACKEND_OPENCL ? "opencl" : "cuda"; }
+
+/* Makes the context run on the devices ordinals[0..n) of backend (an ordinal may repeat: logical
+ * devices on one GPU); unchanged when one is missing. */
+static kiln_status use_gpus(kiln_ctx *ctx, kiln_backend backend, const int *ordinals, int n)
 {
-    const kiln_gpu_ops *gpu = kiln_gpu_backend();
+    const kiln_gpu_ops *gpu = kiln_gpu_backend_of(backend);
+    const char *word = backend_word(backend), *what = backend == KILN_BACKEND_OPENCL ? "OpenCL device" : "CUDA GPU";
     int present = gpu ? gpu->device_count() : 0;
     if (present == 0)
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU available%s", gpu ? "" : " (kiln was built without CUDA)");
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "no %s available%s", what,
+                         gpu                               ? ""
+                         : backend == KILN_BACKEND_OPENCL ? " (kiln was built without OpenCL)"
+                                                           : " (kiln was built without CUDA)");
     char names[KILN_MAX_GPUS][sizeof ((kiln_device_info *)0)->name];
     for (int i = 0; i < n; i++) {
         if (ordinals[i] >= present)
-            return kiln_fail(ctx, KILN_ERR_DEVICE, "no CUDA GPU cuda:%d (%d present)", ordinals[i], present);
+            return kiln_fail(ctx, KILN_ERR_DEVICE, "no %s %s:%d (%d present)", what, word, ordinals[i], present);
         kiln_device_info info;
         kiln_status st = gpu->device_info(ctx, ordinals[i], &info);
         if (st != KILN_OK) return st;
         snprintf(names[i], sizeof names[i], "%s", info.name);
     }
     /* handles opened on other GPUs must not serve the new ones */
-    int same = ctx->ngpu == n;
+    int same = ctx->ngpu == n && ctx->gpu == gpu;
     for (int i = 0; same && i < n; i++) same = ctx->gpu_ordinal[i] == ordinals[i];
     if (!same) kiln_ctx_close_gpus(ctx);
-    ctx->backend = KILN_BACKEND_CUDA;
+    ctx->backend = backend;
     ctx->gpu = gpu;
     ctx->ngpu = n;
     for (int i = 0; i < n; i++) ctx->gpu_ordinal[i] = ordinals[i];
@@ -74,12 +81,13 @@ static kiln_status use_gpus(kiln_ctx *ctx, const int *ordinals, int n)
     return KILN_OK;
 }
 
-/* The ordinals of "cuda:LIST" (LIST: all, or N[,N]...) into ordinals; their number, or -1 (bad
- * syntax) or -2 (more than KILN_MAX_GPUS). */
-static int parse_gpu_list(const char *list, int ordinals[KILN_MAX_GPUS])
+/* The ordinals of "cuda:LIST" or "opencl:LIST" (LIST: all, or N[,N]...) into ordinals; their
+ * number, or -1 (bad syntax) or -2 (more than KILN_MAX_GPUS). */
+static int parse_gpu_list(kiln_backend backend, const char *list, int ordinals[KILN_MAX_GPUS])
 {
     if (strcmp(list, "all") == 0) {
-        int n = kiln_cuda_device_count();
+        const kiln_gpu_ops *gpu = kiln_gpu_backend_of(backend);
+        int n = gpu ? gpu->device_count() : 0;
         if (n > KILN_MAX_GPUS) n = KILN_MAX_GPUS;
         for (int i = 0; i < n; i++) ordinals[i] = i;
         return n;
@@ -108,21 +116,24 @@ static kiln_status select_device(kiln_ctx *ctx, const char *spec)
         return KILN_OK;
     }
     if (strcmp(spec, "auto") == 0) return select_device(ctx, kiln_cuda_device_count() > 0 ? "cuda" : "cpu");
+    kiln_backend backend = strncmp(spec, "opencl", 6) == 0 ? KILN_BACKEND_OPENCL : KILN_BACKEND_CUDA;
+    const char *word = backend_word(backend);
+    size_t wl = strlen(word);
     int ordinals[KILN_MAX_GPUS] = {0};
-    if (strcmp(spec, "cuda") == 0) {
-        ordinals[0] = 0;
-        return use_gpus(ctx, ordinals, 1);
-    }
-    if (strncmp(spec, "cuda:", 5) == 0) {
-        int n = parse_gpu_list(spec + 5, ordinals);
+    if (strcmp(spec, word) == 0) return use_gpus(ctx, backend, ordinals, 1);
+    if (strncmp(spec, word, wl) == 0 && spec[wl] == ':') {
+        int n = parse_gpu_list(backend, spec + wl + 1, ordinals);
         if (n == -2) return kiln_fail(ctx, KILN_ERR_INPUT, "device '%s' lists more than %d GPUs", spec, KILN_MAX_GPUS);
         if (n < 0)
-            return kiln_fail(ctx, KILN_ERR_INPUT, "bad device '%s' (expected cuda:N, cuda:N,M,... or cuda:all)", spec);
-        if (n == 0) return use_gpus(ctx, ordinals, 0); /* cuda:all on a host without GPUs: says so */
-        return use_gpus(ctx, ordinals, n);
+            return kiln_fail(ctx, KILN_ERR_INPUT, "bad device '%s' (expected %s:N, %s:N,M,... or %s:all)", spec, word,
+                             word, word);
+        /* all on a host without devices: use_gpus says so */
+        return use_gpus(ctx, backend, ordinals, n);
     }
     return kiln_fail(ctx, KILN_ERR_INPUT,
-                     "unknown device '%s' (expected auto, cpu, cuda, cuda:N, cuda:N,M,... or cuda:all)", spec);
+                     "unknown device '%s' (expected auto, cpu, cuda, cuda:N, cuda:N,M,..., cuda:all, opencl, "
+                     "opencl:N, opencl:N,M,... or opencl:all)",
+                     spec);
 }
 
 kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
@@ -137,11 +148,11 @@ kiln_backend kiln_ctx_backend(const kiln_ctx *ctx) { return ctx ? ctx->backend :
 
 const char *kiln_ctx_device_name(const kiln_ctx *ctx) { return ctx ? ctx->device_name : ""; }
 
-int kiln_ctx_device_count(const kiln_ctx *ctx) { return ctx && ctx->backend == KILN_BACKEND_CUDA ? ctx->ngpu : 1; }
+int kiln_ctx_device_count(const kiln_ctx *ctx) { return ctx && ctx->backend != KILN_BACKEND_CPU ? ctx->ngpu : 1; }
 
 int kiln_ctx_device_ordinal(const kiln_ctx *ctx, int i)
 {
-    if (!ctx || ctx->backend != KILN_BACKEND_CUDA || i < 0 || i >= ctx->ngpu) return -1;
+    if (!ctx || ctx->backend == KILN_BACKEND_CPU || i < 0 || i >= ctx->ngpu) return -1;
     return ctx->gpu_ordinal[i];
 }
 

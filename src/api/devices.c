@@ -7,10 +7,19 @@
 #include "gpu_backend.h"
 #include "cpu_report.h"
 
-int kiln_cuda_device_count(void)
+static int count_of(kiln_backend backend)
 {
-    const kiln_gpu_ops *gpu = kiln_gpu_backend();
+    const kiln_gpu_ops *gpu = kiln_gpu_backend_of(backend);
     return gpu ? gpu->device_count() : 0;
+}
+
+int kiln_cuda_device_count(void) { return count_of(KILN_BACKEND_CUDA); }
+
+int kiln_opencl_device_count(void) { return count_of(KILN_BACKEND_OPENCL); }
+
+const char *kiln_backend_name(kiln_backend backend)
+{
+    return backend == KILN_BACKEND_CUDA ? "cuda" : backend == KILN_BACKEND_OPENCL ? "opencl" : "cpu";
 }
 
 kiln_status kiln_device_get(int index, kiln_device_info *out)
@@ -27,6 +36,8 @@ kiln_status kiln_device_get(int index, kiln_device_info *out)
         kiln_cpu_dispatch_report(out->features + n, sizeof out->features - (size_t)n);
         return KILN_OK;
     }
-    if (index > kiln_cuda_device_count()) return KILN_ERR_DEVICE;
-    return kiln_gpu_backend()->device_info(NULL, index - 1, out);
+    int cuda = kiln_cuda_device_count();
+    if (index <= cuda) return kiln_gpu_backend_of(KILN_BACKEND_CUDA)->device_info(NULL, index - 1, out);
+    if (index - cuda > kiln_opencl_device_count()) return KILN_ERR_DEVICE;
+    return kiln_gpu_backend_of(KILN_BACKEND_OPENCL)->device_info(NULL, index - 1 - cuda, out);
 }

@@ -37,7 +37,7 @@ static int fits_first_gpu(kiln_ctx *ctx, kiln_gpu *gpu, uint64_t count, uint64_t
 static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags, kiln_graph *g)
 {
     if (w) return kiln_csr_build_cpu_weighted(ctx, e, w, flags, g);
-    if (kiln_ctx_pick(ctx, KILN_KIND_GRAPH, e->count) == KILN_BACKEND_CUDA) {
+    if (kiln_ctx_pick(ctx, KILN_KIND_GRAPH, e->count) != KILN_BACKEND_CPU) {
         kiln_gpu *gpu;
         kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st != KILN_OK) return st;
@@ -313,14 +313,14 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    if (ctx && ctx->backend == KILN_BACKEND_CUDA && ctx->ngpu > 1 && ctx->gpu->rmat_part_csr) {
+    if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->ngpu > 1 && ctx->gpu->rmat_part_csr) {
         st = rmat_on_devices(ctx, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
         if (st == KILN_OK) st = kiln_ctx_poll(ctx);
         if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
             st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads(ctx));
-    } else if (ctx && ctx->backend == KILN_BACKEND_CUDA && ctx->gpu->rmat_csr) {
+    } else if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->rmat_csr) {
         kiln_gpu *gpu;
         st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st == KILN_OK) {

@@ -140,7 +140,7 @@ kiln_status kiln_device_health(int index, kiln_health *out)
     absent(out, "unavailable");
     const char *fake = getenv("KILN_HEALTH_FAKE");
     if (fake && *fake) read_fake(fake, index, out);
-    else if (index > 0) read_nvml(index - 1, out);
+    else if (index > 0 && index <= kiln_cuda_device_count()) read_nvml(index - 1, out); /* NVML: CUDA GPUs only */
     return KILN_OK;
 }
 

@@ -243,7 +243,7 @@ kiln_status kiln_scan_devices(kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan
     uint64_t chunk = ctx->backend == KILN_BACKEND_CPU ? r.algo->cpu_first_chunk
                                                       : r.algo->gpu_first_chunk * (uint64_t)ctx->ngpu;
     uint64_t max_chunk = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 28) : NONCE_SPACE;
-    double target_s = ctx->backend == KILN_BACKEND_CUDA && r.algo->gpu_range_s > 0 ? r.algo->gpu_range_s
+    double target_s = ctx->backend != KILN_BACKEND_CPU && r.algo->gpu_range_s > 0 ? r.algo->gpu_range_s
                                                                                     : LAUNCH_TARGET_S;
     double t0 = r.t0 = kiln_now();
     uint64_t done = 0;

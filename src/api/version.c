@@ -1,6 +1,6 @@
 /* kiln_version and kiln_build_info: which kiln this library is and how it was built. The version
  * and the CUDA architectures come from CMake (share/kiln_build.h.in, configured from the project's
- * VERSION and CMAKE_CUDA_ARCHITECTURES); CUDA, zlib and MPI from the definitions the library is built with. */
+ * VERSION and CMAKE_CUDA_ARCHITECTURES); CUDA, OpenCL, zlib and MPI from the definitions the library is built with. */
 #include "../core/cpu_dispatch.h"
 #include "kiln.h"
 #include "kiln_build.h"
@@ -13,6 +13,12 @@ const char *kiln_build_info(void)
     return "cuda: "
 #ifdef KILN_HAVE_CUDA
            "on (architectures " KILN_BUILD_CUDA_ARCHITECTURES ")"
+#else
+           "off"
+#endif
+           "\nopencl: "
+#ifdef KILN_HAVE_OPENCL
+           "on (ICD loader libOpenCL.so.1; kernels built at run time)"
 #else
            "off"
 #endif

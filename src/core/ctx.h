@@ -19,7 +19,7 @@ typedef struct kiln_gpu_ops kiln_gpu_ops;
 struct kiln_ctx {
     kiln_backend backend;
     int device_auto; /* the device was asked for as "auto": workloads apply kiln_ctx_pick */
-    /* The GPU backend's operations, NULL unless backend is KILN_BACKEND_CUDA. */
+    /* The GPU backend's operations (src/cuda's or src/opencl's), NULL when backend is KILN_BACKEND_CPU. */
     const kiln_gpu_ops *gpu;
     /* The context's GPUs: ordinals, and their handles opened on first use by kiln_ctx_gpu. */
     int ngpu;

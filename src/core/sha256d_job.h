@@ -9,8 +9,6 @@
 #ifndef KILN_CORE_SHA256D_JOB_H
 #define KILN_CORE_SHA256D_JOB_H
 
-#include <stdint.h>
-
 #include "../prim/sha256.h"
 
 typedef struct kiln_sha256d_job {

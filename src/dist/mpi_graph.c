@@ -236,7 +236,7 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
     const int both = (flags & KILN_GRAPH_UNDIRECTED) != 0;
     kiln_rmat_spec spec;
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
-    if (ctx && ctx->backend == KILN_BACKEND_CUDA && ctx->gpu->rmat_part_csr && !(flags & KILN_GRAPH_WEIGHTED))
+    if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->rmat_part_csr && !(flags & KILN_GRAPH_WEIGHTED))
         return rmat_on_gpu(ctx, d, &spec, both, out);
     const uint64_t n = UINT64_C(1) << scale, m = (uint64_t)edge_factor << scale;
     /* this process's share of the edge numbers: the generator draws any edge on its own */

@@ -2,8 +2,6 @@
 #ifndef KILN_PRIM_BYTES_H
 #define KILN_PRIM_BYTES_H
 
-#include <stdint.h>
-
 #include "kiln_hd.h"
 
 KILN_HD uint32_t kiln_load_be32(const uint8_t *p)

@@ -9,9 +9,6 @@
 #ifndef KILN_PRIM_KECCAK_H
 #define KILN_PRIM_KECCAK_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #include "kiln_hd.h"
 
 #define KILN_KECCAK_ROUNDS 24
@@ -36,9 +33,9 @@
 #define KILN_KECCAK_PI_SRC_LIST                                                                       \
     0, 6, 12, 18, 24, 3, 9, 10, 16, 22, 1, 7, 13, 19, 20, 4, 5, 11, 17, 23, 2, 8, 14, 15, 21
 
-static const uint64_t kiln_keccak_rc_host[KILN_KECCAK_ROUNDS] = {KILN_KECCAK_RC_LIST};
-static const uint8_t kiln_keccak_rho_host[KILN_KECCAK_LANES] = {KILN_KECCAK_RHO_LIST};
-static const uint8_t kiln_keccak_pi_src_host[KILN_KECCAK_LANES] = {KILN_KECCAK_PI_SRC_LIST};
+KILN_TABLE uint64_t kiln_keccak_rc_host[KILN_KECCAK_ROUNDS] = {KILN_KECCAK_RC_LIST};
+KILN_TABLE uint8_t kiln_keccak_rho_host[KILN_KECCAK_LANES] = {KILN_KECCAK_RHO_LIST};
+KILN_TABLE uint8_t kiln_keccak_pi_src_host[KILN_KECCAK_LANES] = {KILN_KECCAK_PI_SRC_LIST};
 #if defined(__CUDACC__)
 static __device__ __constant__ uint64_t kiln_keccak_rc_dev[KILN_KECCAK_ROUNDS] = {KILN_KECCAK_RC_LIST};
 static __device__ __constant__ uint8_t kiln_keccak_rho_dev[KILN_KECCAK_LANES] = {KILN_KECCAK_RHO_LIST};

@@ -4,8 +4,6 @@
 #ifndef KILN_PRIM_SHA256_H
 #define KILN_PRIM_SHA256_H
 
-#include <stdint.h>
-
 #include "bytes.h"
 #include "kiln_hd.h"
 
@@ -34,7 +32,7 @@
         0xc67178f2u
 
 /* Host code and device code each read their own copy: device code from constant memory. */
-static const uint32_t kiln_sha256_k_host[64] = {KILN_SHA256_K_LIST};
+KILN_TABLE uint32_t kiln_sha256_k_host[64] = {KILN_SHA256_K_LIST};
 #if defined(__CUDACC__)
 static __device__ __constant__ uint32_t kiln_sha256_k_dev[64] = {KILN_SHA256_K_LIST};
 #endif

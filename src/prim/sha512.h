@@ -5,8 +5,6 @@
 #ifndef KILN_PRIM_SHA512_H
 #define KILN_PRIM_SHA512_H
 
-#include <stdint.h>
-
 #include "bytes.h"
 #include "kiln_hd.h"
 
@@ -58,7 +56,7 @@ typedef enum kiln_sha512_variant {
 
 /* Host code and device code each read their own copy: device code from constant memory, where
  * an unrolled round's fixed index becomes an operand of the add. */
-static const uint64_t kiln_sha512_k_host[80] = {KILN_SHA512_K_LIST};
+KILN_TABLE uint64_t kiln_sha512_k_host[80] = {KILN_SHA512_K_LIST};
 #if defined(__CUDACC__)
 static __device__ __constant__ uint64_t kiln_sha512_k_dev[80] = {KILN_SHA512_K_LIST};
 #endif

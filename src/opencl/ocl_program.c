@@ -1,0 +1,202 @@
+/* The embedded kernels (generated from the .cl files of kernels/ and the src/prim headers they include,
+ * cmake/embed_cl.cmake), built for a device at run time, and the program binary cached per
+ * device, driver and source beside the tune cache ($XDG_CACHE_HOME/kiln/opencl/, else
+ * ~/.cache/kiln/opencl/; KILN_OPENCL_CACHE names another folder, or "off"). The cache is an
+ * optimisation only: a folder that cannot be written, or a binary the driver refuses, means a
+ * build from source. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ocl_state.h"
+
+extern const char kiln_opencl_kernel_source[]; /* generated: opencl_kernels.c */
+
+#define BUILD_OPTIONS "-cl-std=CL1.2"
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull; /* a separator, so fields cannot run into each other */
+}
+
+/* The folder of cached binaries, or -1 when there is none (no HOME, or switched off). */
+static int cache_dir(char *out, size_t n)
+{
+    const char *own = getenv("KILN_OPENCL_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int w;
+    if (own && *own) {
+        if (strcmp(own, "off") == 0 || strcmp(own, "0") == 0) return -1;
+        w = snprintf(out, n, "%s", own);
+    } else if (xdg && *xdg) w = snprintf(out, n, "%s/kiln/opencl", xdg);
+    else if (home && *home) w = snprintf(out, n, "%s/.cache/kiln/opencl", home);
+    else return -1;
+    return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+/* The cache file of this source on this device and driver. */
+static int cache_path(kiln_gpu *g, const char *source, char *out, size_t n)
+{
+    char dir[4096], driver[256] = "", platform[256] = "";
+    if (cache_dir(dir, sizeof dir) != 0) return -1;
+    if (clGetDeviceInfo(g->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL) != CL_SUCCESS) return -1;
+    if (clGetPlatformInfo(g->platform, CL_PLATFORM_VERSION, sizeof platform - 1, platform, NULL) != CL_SUCCESS)
+        return -1;
+    driver[sizeof driver - 1] = platform[sizeof platform - 1] = '\0';
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv1a(fnv1a(fnv1a(fnv1a(fnv1a(h, source), BUILD_OPTIONS), g->name), driver), platform);
+    int w = snprintf(out, n, "%s/%016llx.bin", dir, (unsigned long long)h);
+    return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+static int make_dirs(const char *file)
+{
+    char d[4096];
+    size_t n = strlen(file);
+    if (n >= sizeof d) return -1;
+    memcpy(d, file, n + 1);
+    for (char *p = d + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(d, 0755) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+/* The first lines of the build log, joined by " | ", into buf. */
+static void build_log(kiln_gpu *g, cl_program p, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    size_t len = 0;
+    if (clGetProgramBuildInfo(p, g->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS || len == 0) return;
+    char *log = malloc(len + 1);
+    if (!log) return;
+    if (clGetProgramBuildInfo(p, g->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
+        log[len] = '\0';
+        size_t k = 0;
+        int lines = 0;
+        for (char *line = strtok(log, "\n"); line && lines < 4 && k + 1 < n; line = strtok(NULL, "\n")) {
+            if (!line[strspn(line, " \t\r")]) continue;
+            int w = snprintf(buf + k, n - k, "%s%s", lines ? " | " : "", line);
+            if (w < 0) break;
+            k += (size_t)w < n - k ? (size_t)w : n - k - 1;
+            lines++;
+        }
+    }
+    free(log);
+}
+
+kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *out)
+{
+    cl_int err;
+    *out = NULL;
+    cl_program p = clCreateProgramWithSource(g->context, 1, &source, NULL, &err);
+    KILN_OCL_TRY(g->ctx, err, "clCreateProgramWithSource");
+    err = clBuildProgram(p, 1, &g->device, BUILD_OPTIONS, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[360], buf[32];
+        build_log(g, p, log, sizeof log);
+        clReleaseProgram(p);
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "OpenCL build failed on %s: %s", g->name,
+                         log[0] ? log : kiln_ocl_error_name(err, buf));
+    }
+    *out = p;
+    return KILN_OK;
+}
+
+/* The cached binary as a built program, or NULL (none, or the driver refuses it). */
+static cl_program load_cached(kiln_gpu *g, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *bin = NULL;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (bin = malloc((size_t)size)) &&
+        fread(bin, 1, (size_t)size, f) != (size_t)size) {
+        free(bin);
+        bin = NULL;
+    }
+    fclose(f);
+    if (!bin) return NULL;
+    size_t len = (size_t)size;
+    const unsigned char *b = bin;
+    cl_int err, status;
+    cl_program p = clCreateProgramWithBinary(g->context, 1, &g->device, &len, &b, &status, &err);
+    free(bin);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+        if (p) clReleaseProgram(p);
+        return NULL;
+    }
+    if (clBuildProgram(p, 1, &g->device, BUILD_OPTIONS, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* Writes the program's binary whole (a temporary file renamed over the target) or not at all. */
+static void store_cached(kiln_gpu *g, cl_program p, const char *path)
+{
+    size_t size = 0;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0) return;
+    unsigned char *bin = malloc(size);
+    if (!bin) return;
+    char tmp[4200];
+    FILE *f = NULL;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS && make_dirs(path) == 0 &&
+        snprintf(tmp, sizeof tmp, "%s.%ld.%p.tmp", path, (long)getpid(), (void *)g) < (int)sizeof tmp &&
+        (f = fopen(tmp, "wb"))) {
+        int ok = fwrite(bin, 1, size, f) == size;
+        ok = fclose(f) == 0 && ok;
+        if (!ok || rename(tmp, path) != 0) remove(tmp);
+    }
+    free(bin);
+}
+
+kiln_status kiln_ocl_program(kiln_gpu *g, cl_program *out)
+{
+    if (!g->program) {
+        char path[4200];
+        int cached = cache_path(g, kiln_opencl_kernel_source, path, sizeof path) == 0;
+        if (cached) g->program = load_cached(g, path);
+        if (!g->program) {
+            kiln_status st = kiln_ocl_build_source(g, kiln_opencl_kernel_source, &g->program);
+            if (st != KILN_OK) return st;
+            if (cached) store_cached(g, g->program, path);
+        }
+    }
+    *out = g->program;
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out)
+{
+    cl_program p;
+    kiln_status st = kiln_ocl_program(g, &p);
+    if (st != KILN_OK) return st;
+    cl_int err;
+    *out = clCreateKernel(p, name, &err);
+    return kiln_ocl_check(g->ctx, err, "clCreateKernel");
+}
+
+kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms)
+{
+    *ms = 0;
+    if (global == 0) return KILN_OK;
+    cl_event ev;
+    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, NULL, 0, NULL, &ev),
+                 "clEnqueueNDRangeKernel");
+    cl_int err = clWaitForEvents(1, &ev);
+    cl_ulong t0 = 0, t1 = 0;
+    if (err == CL_SUCCESS &&
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS && t1 >= t0)
+        *ms = (float)((double)(t1 - t0) / 1e6);
+    clReleaseEvent(ev);
+    return kiln_ocl_check(g->ctx, err, "kernel run");
+}

@@ -1,0 +1,60 @@
+/* The OpenCL backend's own declarations: the device handle behind core/gpu.h's kiln_gpu, the
+ * flattened device list (every platform's devices, one ordinal each), the checked-call helper and
+ * the program build. Reached by the rest of the library only through kiln_opencl_ops
+ * (ocl_ops.c). */
+#ifndef KILN_OPENCL_STATE_H
+#define KILN_OPENCL_STATE_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include "../core/gpu.h"
+
+struct kiln_gpu {
+    kiln_ctx *ctx;
+    int ordinal;
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue; /* in order, profiling on: kernel times from events */
+    cl_program program; /* the embedded kernels, built on first use */
+    char name[128];
+};
+
+/* The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "OpenCL error <n>". */
+const char *kiln_ocl_error_name(cl_int err, char buf[32]);
+
+/* KILN_ERR_DEVICE "OpenCL <what> failed: <code name>" into ctx, or KILN_OK when err is CL_SUCCESS. */
+kiln_status kiln_ocl_check(kiln_ctx *ctx, cl_int err, const char *what);
+#define KILN_OCL_TRY(ctx, call, what)                                     \
+    do {                                                                  \
+        kiln_status kiln_ocl_st_ = kiln_ocl_check((ctx), (call), (what)); \
+        if (kiln_ocl_st_ != KILN_OK) return kiln_ocl_st_;                 \
+    } while (0)
+
+/* Devices of every platform, in platform order: the number (0 without a loader's platform), and
+ * device `ordinal` with its platform. */
+int kiln_ocl_device_count(void);
+kiln_status kiln_ocl_device_at(kiln_ctx *ctx, int ordinal, cl_platform_id *platform, cl_device_id *device);
+kiln_status kiln_ocl_device_info(kiln_ctx *ctx, int ordinal, kiln_device_info *out);
+kiln_status kiln_ocl_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out);
+void kiln_ocl_close(kiln_gpu *g);
+
+/* The handle's program of the embedded kernels (ocl_program.c), built on first use. */
+kiln_status kiln_ocl_program(kiln_gpu *g, cl_program *out);
+/* Builds `source` for the handle's device from source (no cache): the failure's message carries
+ * the device and the first lines of the build log. For the tests of that message. */
+kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *out);
+
+/* A kernel of the program by name (the caller releases it). */
+kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out);
+/* Runs kernel over global work-items (a 1-D range, the runtime picks the group size), waits for
+ * it and gives its time in milliseconds from the event's profiling counters. */
+kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms);
+
+/* The operations of the table (ocl_batch.c, ocl_search.c). */
+kiln_status kiln_ocl_batch(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_batch_io *io, float *gpu_ms);
+kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t start, uint64_t count, uint32_t *cand,
+                            uint32_t cap, uint64_t *ncand, float *gpu_ms);
+
+#endif

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The OpenCL backend from the command line, on the first OpenCL device (PoCL in CI): `kiln devices`
+# lists it with its platform, driver and compute units (text and JSON); `kiln hash --device
+# opencl:0` gives the CPU's digests for files across block boundaries; `kiln mine --header
+# --device opencl:0` over a range around block 840000's nonce (the --demo header) finds it;
+# malformed opencl specs are bad input (2), a missing device a device failure (3); a workload the
+# backend lacks says so. Skipped (77) without an OpenCL device unless KILN_REQUIRE_OPENCL is set.
+# usage: test_opencl_cli.sh KILN DATA_DIR
+set -u
+KILN=$1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export KILN_OPENCL_CACHE=$TMP/cache
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+run() { "$@" >"$TMP/out" 2>"$TMP/err"; echo $?; }
+
+if ! "$KILN" version | grep -q '^opencl: on'; then
+    echo "kiln built without OpenCL: skipped"
+    exit 77
+fi
+if ! "$KILN" devices | grep -q '^opencl:0 '; then
+    [ -n "${KILN_REQUIRE_OPENCL:-}" ] && { echo "FAIL: no OpenCL device (KILN_REQUIRE_OPENCL)"; exit 1; }
+    echo "no OpenCL device: skipped"
+    exit 77
+fi
+
+"$KILN" devices >"$TMP/dev"
+grep -E '^opencl:0 +.+, [0-9]+ compute units, OpenCL [0-9]+\.[0-9]+, .* GiB, platform .+, driver .+' "$TMP/dev" >/dev/null && ok ||
+    bad "kiln devices: $(cat "$TMP/dev")"
+"$KILN" devices --json >"$TMP/dev.json"
+python3 - "$TMP/dev.json" <<'PY' && ok || bad "kiln devices --json: $(cat "$TMP/dev.json")"
+import json, sys
+d = [x for x in json.load(open(sys.argv[1])) if x["device"] == "opencl"]
+assert d and d[0]["index"] == 0 and d[0]["platform"] and d[0]["driver"] and d[0]["units"] > 0, d
+PY
+
+for len in 0 3 55 56 64 111 112 128 135 136 137 1000; do
+    head -c "$len" /dev/urandom >"$TMP/m$len"
+done
+for algo in sha256 sha256d sha3-256 keccak256 shake128 sha512 sha384 sha512-256; do
+    "$KILN" hash --algo "$algo" --device cpu "$TMP"/m* >"$TMP/cpu" 2>&1
+    "$KILN" hash --algo "$algo" --device opencl:0 "$TMP"/m* >"$TMP/ocl" 2>&1
+    cmp -s "$TMP/cpu" "$TMP/ocl" && ok || bad "kiln hash --algo $algo on opencl:0: $(diff "$TMP/cpu" "$TMP/ocl" | head -5)"
+done
+
+# block 840000 (the --demo header, its nonce cleared): 3932395645, searched from 2000 before it
+"$KILN" mine --demo --start 3932393645 --count 4000 --device opencl:0 >"$TMP/mine" 2>&1 &&
+    grep -q '^nonce=3932395645 hash=0000000000000000000320283a032748cef8227873ff4872689bf23f1cda83a5' "$TMP/mine" && ok ||
+    bad "kiln mine on opencl:0: $(cat "$TMP/mine")"
+
+for spec in "opencl:" "opencl:0,," "opencl:x"; do
+    [ "$(run "$KILN" hash --algo sha256 --device "$spec" "$TMP/m3")" = 2 ] && grep -q "bad device '$spec'" "$TMP/err" && ok ||
+        bad "$spec: $(cat "$TMP/err")"
+done
+[ "$(run "$KILN" hash --algo sha256 --device opencl:63 "$TMP/m3")" = 3 ] && grep -q "no OpenCL device opencl:63" "$TMP/err" && ok ||
+    bad "opencl:63: $(cat "$TMP/err")"
+printf '%064x\n' 1 2 3 4 >"$TMP/leaves"
+[ "$(run "$KILN" merkle --leaves "$TMP/leaves" --device opencl:0)" = 3 ] && grep -q "OpenCL backend has no Merkle trees yet" "$TMP/err" && ok ||
+    bad "merkle on opencl:0: $(cat "$TMP/out" "$TMP/err")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

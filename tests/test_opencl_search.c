@@ -1,0 +1,150 @@
+/* The OpenCL backend's sha256d search on the first OpenCL device (PoCL in CI): (a) real Bitcoin
+ * blocks (tests/real_headers.h, from tests/data/headers.json): a range around each block's nonce
+ * finds that nonce and nothing else under the block's target; (b) an easy target over a random
+ * header: exactly the CPU search's nonces, no false candidate; (c) what the backend lacks is
+ * refused with a message naming it; (d) a program that does not compile fails with the device and
+ * the build log in the message (the backend's build entry, a test hook). Skipped (77) without an
+ * OpenCL device, unless KILN_REQUIRE_OPENCL is set. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kiln.h"
+#include "real_headers.h"
+#ifdef KILN_HAVE_OPENCL
+#include "opencl/ocl_state.h"
+#endif
+
+typedef struct found {
+    uint32_t nonce[4096];
+    size_t n;
+} found;
+
+static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
+{
+    (void)hash;
+    found *f = user;
+    if (f->n < sizeof f->nonce / sizeof f->nonce[0]) f->nonce[f->n] = nonce;
+    f->n++;
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static kiln_status scan(kiln_ctx *ctx, const uint8_t header[80], const uint8_t target[32], uint64_t start,
+                        uint64_t count, found *f, kiln_scan_result *res)
+{
+    kiln_scan_job job;
+    memset(&job, 0, sizeof job);
+    job.algo = KILN_ALGO_SHA256D;
+    memcpy(job.header, header, 80);
+    memcpy(job.target, target, 32);
+    job.start = start;
+    job.count = count;
+    job.find_all = 1;
+    job.on_found = on_found;
+    job.user = f;
+    f->n = 0;
+    kiln_status st = kiln_scan(ctx, &job, res);
+    size_t kept = f->n < 4096 ? f->n : 4096;
+    qsort(f->nonce, kept, sizeof f->nonce[0], cmp_u32);
+    return st;
+}
+
+static void real_blocks(kiln_ctx *ctx)
+{
+    static found f;
+    for (int i = 0; i < REAL_HEADER_COUNT && i < 3; i++) {
+        const real_header *h = &real_headers[i];
+        uint8_t header[80], target[32];
+        CHECK(kiln_header_from_hex(ctx, h->header_hex, header) == KILN_OK, "%s header", h->name);
+        CHECK(kiln_target_from_bits(ctx, h->bits, target) == KILN_OK, "%s target", h->name);
+        uint64_t start = h->nonce > 3000 ? h->nonce - 3000 : 0;
+        kiln_scan_result res;
+        kiln_status st = scan(ctx, header, target, start, 4000, &f, &res);
+        CHECK(st == KILN_OK, "%s on OpenCL: %d %s", h->name, (int)st, kiln_last_error(ctx));
+        CHECK(f.n == 1 && f.nonce[0] == h->nonce, "%s: %zu found, first %u, want nonce %u", h->name, f.n,
+              f.n ? f.nonce[0] : 0, h->nonce);
+        CHECK(res.false_candidates == 0 && res.hashes == 4000, "%s: %llu false candidates, %llu hashes", h->name,
+              (unsigned long long)res.false_candidates, (unsigned long long)res.hashes);
+    }
+}
+
+/* A target whose most significant word is 0x00ffffff: about one nonce in 256 meets it. */
+static void against_cpu(kiln_ctx *ctx)
+{
+    static found got, want;
+    uint8_t header[80], target[32];
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 80; i++) header[i] = (uint8_t)((s = s * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+    memset(target, 0xff, 32);
+    target[31] = 0;
+    kiln_ctx *cpu = kiln_ctx_new();
+    kiln_scan_result rg, rc;
+    /* a start past 2^32 - 2^16, so the range ends at the nonce space's end */
+    const uint64_t start = (UINT64_C(1) << 32) - 40000, count = 40000;
+    CHECK(scan(ctx, header, target, start, count, &got, &rg) == KILN_OK, "OpenCL easy target: %s", kiln_last_error(ctx));
+    CHECK(scan(cpu, header, target, start, count, &want, &rc) == KILN_OK, "CPU easy target: %s", kiln_last_error(cpu));
+    CHECK(got.n == want.n && got.n > 50, "OpenCL found %zu nonces, the CPU %zu", got.n, want.n);
+    CHECK(got.n == want.n && memcmp(got.nonce, want.nonce, (got.n < 4096 ? got.n : 4096) * 4) == 0,
+          "OpenCL and CPU nonces differ");
+    CHECK(rg.false_candidates == 0, "%llu false candidates", (unsigned long long)rg.false_candidates);
+    kiln_ctx_free(cpu);
+}
+
+static void lacks(kiln_ctx *ctx)
+{
+    uint8_t leaves[4 * 32] = {1, 2, 3}, root[32];
+    CHECK(kiln_merkle_build(ctx, KILN_MERKLE_SHA256D, leaves, 4, NULL, root, NULL) == KILN_ERR_DEVICE &&
+              strstr(kiln_last_error(ctx), "OpenCL backend has no Merkle trees yet"),
+          "Merkle tree on OpenCL: %s", kiln_last_error(ctx));
+}
+
+#ifdef KILN_HAVE_OPENCL
+static void build_error(kiln_ctx *ctx)
+{
+    kiln_gpu *g;
+    CHECK(kiln_ctx_gpu(ctx, 0, &g) == KILN_OK, "open: %s", kiln_last_error(ctx));
+    if (!g) return;
+    cl_program p = NULL;
+    kiln_status st = kiln_ocl_build_source(g, "__kernel void broken(__global uint *o) { o[0] = undeclared_name; }", &p);
+    const char *e = kiln_last_error(ctx);
+    CHECK(st == KILN_ERR_DEVICE && p == NULL, "a bad program builds (%d)", (int)st);
+    CHECK(strstr(e, "OpenCL build failed on ") && strstr(e, "undeclared_name"), "message without the log: %s", e);
+}
+#endif
+
+int main(void)
+{
+#ifndef KILN_HAVE_OPENCL
+    printf("kiln built without OpenCL: skipped\n");
+    return TEST_SKIP;
+#else
+    if (kiln_opencl_device_count() == 0) {
+        printf("no OpenCL device%s\n", getenv("KILN_REQUIRE_OPENCL") ? " (KILN_REQUIRE_OPENCL: a failure)" : ": skipped");
+        return getenv("KILN_REQUIRE_OPENCL") ? 1 : TEST_SKIP;
+    }
+    kiln_ctx *ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, "opencl:0") == KILN_OK, "opencl:0: %s", kiln_last_error(ctx));
+    CHECK(kiln_ctx_set_device(ctx, "opencl:99") == KILN_ERR_DEVICE && strstr(kiln_last_error(ctx), "opencl:99"),
+          "opencl:99: %s", kiln_last_error(ctx));
+    CHECK(kiln_ctx_set_device(ctx, "opencl:x") == KILN_ERR_INPUT, "opencl:x");
+    CHECK(kiln_ctx_backend(ctx) == KILN_BACKEND_OPENCL && kiln_ctx_device_count(ctx) == 1, "still opencl:0");
+    real_blocks(ctx);
+    against_cpu(ctx);
+    lacks(ctx);
+    build_error(ctx);
+    kiln_ctx_free(ctx);
+    /* auto never picks OpenCL */
+    ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, "auto") == KILN_OK && kiln_ctx_backend(ctx) != KILN_BACKEND_OPENCL, "auto");
+    kiln_ctx_free(ctx);
+    return check_summary();
+#endif
+}
