@@ -20,7 +20,7 @@ static void release(batch_res *r)
     if (r->k) clReleaseKernel(r->k);
 }
 
-static kiln_status check_params(kiln_gpu *g, const kiln_gpu_hash_params *p)
+kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p)
 {
     int ok = p->family == KILN_HASH_GPU_SHA256   ? p->outlen == 32
              : p->family == KILN_HASH_GPU_KECCAK ? p->rate >= 8 && p->rate < 200 && p->rate % 8 == 0 && p->outlen > 0 &&
@@ -43,14 +43,17 @@ static cl_mem buffer(kiln_gpu *g, cl_mem_flags flags, size_t bytes, const void *
 #define ARG(i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, (i), sizeof(v), &(v)), "clSetKernelArg")
 
 /* The digest kernel of p with its arguments set. */
-static kiln_status digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, batch_res *r, int with_offsets,
-                                 cl_ulong base, cl_ulong msg_len, cl_ulong n)
+kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, cl_mem data, cl_mem offsets,
+                                   int with_offsets, cl_ulong base, cl_ulong msg_len, cl_ulong n, cl_mem out,
+                                   cl_kernel *k)
 {
+    batch_res rr = {data, offsets, out, NULL}, *r = &rr;
     const char *name = p->family == KILN_HASH_GPU_SHA256 ? "kiln_sha256_batch"
                        : p->family == KILN_HASH_GPU_SHA512 ? "kiln_sha512_batch"
                                                             : "kiln_keccak_batch";
     kiln_status st = kiln_ocl_kernel(g, name, &r->k);
     if (st != KILN_OK) return st;
+    *k = r->k; /* the caller releases it, also on a failure below */
     ARG(0, r->data);
     ARG(1, r->offsets);
     ARG(2, with_offsets);
@@ -68,13 +71,14 @@ static kiln_status digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, bat
         ARG(6, v);
         ARG(7, r->out);
     }
+    *k = r->k;
     return KILN_OK;
 }
 
 static kiln_status digest(kiln_gpu *g, const kiln_gpu_hash_params *p, const kiln_gpu_batch_io *io, float *ms,
                           batch_res *r)
 {
-    kiln_status st = check_params(g, p);
+    kiln_status st = kiln_ocl_check_digest(g, p);
     if (st != KILN_OK || io->n == 0) return st;
     const uint64_t *offsets = io->offsets;
     uint64_t base = offsets ? offsets[0] : 0;
@@ -87,7 +91,7 @@ static kiln_status digest(kiln_gpu *g, const kiln_gpu_hash_params *p, const kiln
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (offsets)");
     r->out = buffer(g, CL_MEM_WRITE_ONLY, io->n * p->outlen, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (digests)");
-    st = digest_kernel(g, p, r, offsets != NULL, base, io->item_len, io->n);
+    st = kiln_ocl_digest_kernel(g, p, r->data, r->offsets, offsets != NULL, base, io->item_len, io->n, r->out, &r->k);
     if (st != KILN_OK) return st;
     st = kiln_ocl_run(g, r->k, io->n, ms);
     if (st != KILN_OK) return st;
@@ -106,8 +110,10 @@ static kiln_status permute(kiln_gpu *g, const kiln_gpu_batch_io *io, float *ms, 
     kiln_status st = kiln_ocl_kernel(g, "kiln_keccak_f1600_batch", &r->k);
     if (st != KILN_OK) return st;
     cl_ulong n = io->n;
+    cl_uint once = 1;
     ARG(0, r->data);
     ARG(1, n);
+    ARG(2, once);
     st = kiln_ocl_run(g, r->k, io->n, ms);
     if (st != KILN_OK) return st;
     KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->data, CL_TRUE, 0, io->n * 200, io->out, 0, NULL, NULL),

@@ -41,4 +41,5 @@ const kiln_gpu_ops kiln_opencl_ops = {
     .tree_build = tree_build,
     .tree_read = tree_read,
     .pagerank = pagerank,
+    .batch_bench = kiln_ocl_batch_bench,
 };

@@ -52,8 +52,18 @@ kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out);
  * it and gives its time in milliseconds from the event's profiling counters. */
 kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms);
 
-/* The operations of the table (ocl_batch.c, ocl_search.c). */
+/* A digest batch's parameters this backend has a kernel for, else KILN_ERR_INPUT; and that kernel
+ * with its arguments set over device buffers (ocl_batch.c). *k is the caller's to release, also
+ * after a failure. */
+kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p);
+kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, cl_mem data, cl_mem offsets,
+                                   int with_offsets, cl_ulong base, cl_ulong msg_len, cl_ulong n, cl_mem out,
+                                   cl_kernel *k);
+
+/* The operations of the table (ocl_batch.c, ocl_search.c, ocl_bench.c). */
 kiln_status kiln_ocl_batch(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_batch_io *io, float *gpu_ms);
+kiln_status kiln_ocl_batch_bench(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_bench_spec *spec,
+                                 float *median_ms, void *sample_in, void *sample_out);
 kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t start, uint64_t count, uint32_t *cand,
                             uint32_t cap, uint64_t *ncand, float *gpu_ms);
 

@@ -116,13 +116,31 @@ __kernel void kiln_keccak_batch(__global const uchar *data, __global const ulong
     }
 }
 
-/* Keccak-f[1600] on n states of 25 lanes in place. */
-__kernel void kiln_keccak_f1600_batch(__global ulong *states, ulong n)
+/* Keccak-f[1600] on n states of 25 lanes in place, iters times each (the bench's in-register
+ * mode; a batch is 1). */
+__kernel void kiln_keccak_f1600_batch(__global ulong *states, ulong n, uint iters)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
     uint64_t s[KILN_KECCAK_LANES];
     for (int k = 0; k < KILN_KECCAK_LANES; k++) s[k] = states[25 * i + k];
-    kiln_keccak_f1600(s);
+    for (uint r = 0; r < iters; r++) kiln_keccak_f1600(s);
     for (int k = 0; k < KILN_KECCAK_LANES; k++) states[25 * i + k] = s[k];
+}
+
+/* The benches' device-made inputs: splitmix64 of each word's index, and offsets i * len. */
+__kernel void kiln_fill_random(__global ulong *d, ulong words, ulong seed)
+{
+    ulong i = get_global_id(0);
+    if (i >= words) return;
+    ulong z = (i + seed) * 0x9e3779b97f4a7c15ul;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ul;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebul;
+    d[i] = z ^ (z >> 31);
+}
+
+__kernel void kiln_fill_offsets(__global ulong *o, ulong n, ulong len)
+{
+    ulong i = get_global_id(0);
+    if (i <= n) o[i] = i * len;
 }
