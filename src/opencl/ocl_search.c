@@ -1,6 +1,7 @@
 /* Nonce searches on an OpenCL device: sha256d (kernels/sha256d_search.cl). Launches cover at most
  * 2^31 nonces, so the device's 32-bit candidate counter cannot wrap; their candidates are joined
  * here. */
+#include "../core/sha256d_nonce.h"
 #include "ocl_state.h"
 
 #define MAX_LAUNCH (UINT64_C(1) << 31)
@@ -20,7 +21,9 @@ static kiln_status sha256d(kiln_gpu *g, search_res *r, const kiln_sha256d_job *j
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (candidate count)");
     kiln_status st = kiln_ocl_kernel(g, "kiln_sha256d_search", &r->k);
     if (st != KILN_OK) return st;
-    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 0, sizeof *job, job), "clSetKernelArg");
+    kiln_sha256d_folded folded;
+    kiln_sha256d_fold(&folded, job);
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 0, sizeof folded, &folded), "clSetKernelArg");
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 3, sizeof r->cand, &r->cand), "clSetKernelArg");
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 5, sizeof r->count, &r->count), "clSetKernelArg");
     uint64_t total = 0;
