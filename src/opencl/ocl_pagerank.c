@@ -96,7 +96,8 @@ static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, co
         if (!o || !w) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
         for (uint64_t v = 0; v < n; v++) o[v] = gr->out_weight[v] > 0;
         for (uint64_t j = 0; j < m; j++) {
-            double share = gr->weights[j] / gr->out_weight[gr->sources[j]];
+            /* a source whose out-weight is 0 is dangling: its edges carry nothing (not 0 / 0) */
+            double W = gr->out_weight[gr->sources[j]], share = W > 0 ? gr->weights[j] / W : 0;
             if (dbl) ((double *)w)[j] = share;
             else ((float *)w)[j] = (float)share;
         }
