@@ -4,7 +4,9 @@
 # leaf counts, and checks a real block; `kiln pagerank --device opencl:0` in float64 is within 1e-9
 # (L1) of NetworkX's values for pr_small's six cases (tests/data/pr_small.networkx.txt), and in
 # float32 within 1e-5 of the CPU's ranks, with personalization, dangling and nstart vectors and
-# weights; `kiln scrypt --device opencl:0` gives the CPU's keys. Skipped (77) without an OpenCL
+# weights; `kiln mine -a scrypt --device opencl:0` finds a real Litecoin block's nonce with the CPU's
+# output (`kiln scrypt` has no --device: the KDF batch on OpenCL is test_opencl_scrypt's).
+# Skipped (77) without an OpenCL
 # device unless KILN_REQUIRE_OPENCL is set.
 # usage: test_opencl_work_cli.sh KILN DATA_DIR
 set -u
@@ -85,6 +87,14 @@ for prec in float32 float64; do
     grep -q '"backend": "opencl"' "$TMP/out" && grep -q '"kernel": "grid"' "$TMP/out" && ok ||
         bad "rmat json: $(head -c 400 "$TMP/out")"
 done
+
+# ---- scrypt: Litecoin's scrypt_tests_vector_0 header (tests/data/litecoin_pow.json), nonce 1499913728
+H=020000004c1271c211717198227392b029a64a7971931d351b387bb80db027f270411e398a07046f7d4a08dd815412a8712f874a7ebf0507e3878bd24e20a3b73fd750a667d2f451eac7471b00de6659
+"$KILN" mine -a scrypt --header "$H" --start 1499913700 --count 40 --device cpu 2>&1 | grep '^nonce=' >"$TMP/mc"
+expect_rc 0 "mine -a scrypt on opencl:0" "$KILN" mine -a scrypt --header "$H" --start 1499913700 --count 40 --device opencl:0
+grep '^nonce=' "$TMP/out" >"$TMP/mo"
+grep -q '^nonce=1499913728 hash=00000000002bef4107f882f6115e0b01f348d21195dacd3582aa2dabd7985806$' "$TMP/mo" &&
+    cmp -s "$TMP/mc" "$TMP/mo" && ok || bad "mine -a scrypt on opencl:0: $(cat "$TMP/mo") vs cpu $(cat "$TMP/mc")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
