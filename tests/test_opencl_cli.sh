@@ -3,8 +3,8 @@
 # lists it with its platform, driver and compute units (text and JSON); `kiln hash --device
 # opencl:0` gives the CPU's digests for files across block boundaries; `kiln mine --header
 # --device opencl:0` over a range around block 840000's nonce (the --demo header) finds it;
-# malformed opencl specs are bad input (2), a missing device a device failure (3); a workload the
-# backend lacks says so. Skipped (77) without an OpenCL device unless KILN_REQUIRE_OPENCL is set.
+# malformed opencl specs are bad input (2), a missing device a device failure (3) (Merkle trees,
+# PageRank and scrypt on OpenCL: test_opencl_work_cli.sh). Skipped (77) without an OpenCL device unless KILN_REQUIRE_OPENCL is set.
 # usage: test_opencl_cli.sh KILN DATA_DIR
 set -u
 KILN=$1
@@ -56,9 +56,6 @@ for spec in "opencl:" "opencl:0,," "opencl:x"; do
 done
 [ "$(run "$KILN" hash --algo sha256 --device opencl:63 "$TMP/m3")" = 3 ] && grep -q "no OpenCL device opencl:63" "$TMP/err" && ok ||
     bad "opencl:63: $(cat "$TMP/err")"
-printf '%064x\n' 1 2 3 4 >"$TMP/leaves"
-[ "$(run "$KILN" merkle --leaves "$TMP/leaves" --device opencl:0)" = 3 ] && grep -q "OpenCL backend has no Merkle trees yet" "$TMP/err" && ok ||
-    bad "merkle on opencl:0: $(cat "$TMP/out" "$TMP/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -98,7 +98,7 @@ static void json_run(kiln_ctx *ctx, const pr_args *a, const pr_result *r)
     json_num("setup_seconds", res->setup_seconds, "%.6f");
     json_num("verify_residual", res->verify_residual, "%.6e");
     json_bool("reorder", a->opt.reorder);
-    json_str("kernel", kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA     ? "cpu"
+    json_str("kernel", kiln_ctx_backend(ctx) == KILN_BACKEND_CPU      ? "cpu"
                        : res->kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
                        : res->kernel == KILN_PR_KERNEL_PARTS   ? "parts"
                                                                : "grid");

@@ -9,8 +9,6 @@
 #ifndef KILN_CORE_SCRYPT_JOB_H
 #define KILN_CORE_SCRYPT_JOB_H
 
-#include <stdint.h>
-
 #include "../prim/hmac_sha256.h"
 #include "../prim/salsa.h"
 

@@ -1,10 +1,11 @@
-/* Batches on an OpenCL device: digests (one work-item per message, kernels/hash_batch.cl) and
- * Keccak-f[1600] permutations. The layout of a permutation batch is not used: every state is one
- * work-item with its lanes in private memory (the CUDA backend's "thread" layout). */
+/* Batches on an OpenCL device: digests (one work-item per message, kernels/hash_batch.cl),
+ * Keccak-f[1600] permutations and the scrypt KDF (ocl_scrypt.c). The layout of a permutation
+ * batch is not used: every state is one work-item with its lanes in private memory (the CUDA
+ * backend's "thread" layout). */
 #include <stdlib.h>
 
 #include "../prim/sha512.h"
-#include "ocl_state.h"
+#include "ocl_work.h"
 
 /* The buffers and kernel of one batch, released on every path out. */
 typedef struct batch_res {
@@ -129,7 +130,7 @@ kiln_status kiln_ocl_batch(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_
     switch (w->kind) {
     case KILN_GPU_BATCH_DIGEST: st = digest(g, &w->by.digest, io, &ms, &r); break;
     case KILN_GPU_BATCH_PERMUTE: st = permute(g, io, &ms, &r); break;
-    case KILN_GPU_BATCH_KDF: return kiln_fail(g->ctx, KILN_ERR_DEVICE, "the OpenCL backend has no scrypt KDF yet");
+    case KILN_GPU_BATCH_KDF: return kiln_ocl_scrypt_kdf(g, &w->by.kdf, io, gpu_ms); /* ocl_scrypt.c */
     default: return kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: no batch kernel of kind %d", (int)w->kind);
     }
     release(&r);

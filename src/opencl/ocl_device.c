@@ -124,6 +124,7 @@ kiln_status kiln_ocl_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out)
 void kiln_ocl_close(kiln_gpu *g)
 {
     if (!g) return;
+    if (g->tree) clReleaseMemObject(g->tree);
     if (g->program) clReleaseProgram(g->program);
     if (g->queue) clReleaseCommandQueue(g->queue);
     if (g->context) clReleaseContext(g->context);

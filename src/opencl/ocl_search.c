@@ -1,8 +1,8 @@
-/* Nonce searches on an OpenCL device: sha256d (kernels/sha256d_search.cl). Launches cover at most
- * 2^31 nonces, so the device's 32-bit candidate counter cannot wrap; their candidates are joined
- * here. */
+/* Nonce searches on an OpenCL device: sha256d (kernels/sha256d_search.cl) and Litecoin scrypt
+ * (ocl_scrypt.c). Launches cover at most 2^31 nonces, so the device's 32-bit candidate counter
+ * cannot wrap; their candidates are joined here. */
 #include "../core/sha256d_nonce.h"
-#include "ocl_state.h"
+#include "ocl_work.h"
 
 #define MAX_LAUNCH (UINT64_C(1) << 31)
 
@@ -74,7 +74,8 @@ kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t star
         if (r.k) clReleaseKernel(r.k);
         return st;
     }
-    case KILN_GPU_SEARCH_SCRYPT: return kiln_fail(g->ctx, KILN_ERR_DEVICE, "the OpenCL backend has no scrypt search yet");
+    case KILN_GPU_SEARCH_SCRYPT: /* the shape (threads per hash, lookup gap) is not used: ocl_scrypt.c */
+        return kiln_ocl_scrypt_search(g, w->job.scrypt, start, count, cand, cap, ncand, gpu_ms);
     }
     return kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: no search kernel of kind %d", (int)w->kind);
 }

@@ -19,6 +19,8 @@ struct kiln_gpu {
     cl_command_queue queue; /* in order, profiling on: kernel times from events */
     cl_program program; /* the embedded kernels, built on first use */
     char name[128];
+    cl_mem tree; /* the Merkle tree (ocl_tree.c), tree_cap nodes of 32 bytes, kept between builds */
+    uint64_t tree_cap;
 };
 
 /* The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "OpenCL error <n>". */

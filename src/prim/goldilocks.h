@@ -8,8 +8,6 @@
 #ifndef KILN_PRIM_GOLDILOCKS_H
 #define KILN_PRIM_GOLDILOCKS_H
 
-#include <stdint.h>
-
 #include "kiln_hd.h"
 
 #define KILN_GL_P UINT64_C(0xFFFFFFFF00000001)
@@ -55,6 +53,9 @@ KILN_HD void kiln_mul64_wide(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 #if defined(__CUDA_ARCH__)
     *lo = a * b;
     *hi = __umul64hi(a, b);
+#elif defined(KILN_OPENCL_C)
+    *lo = a * b;
+    *hi = mul_hi(a, b); /* OpenCL C has no 128-bit integers */
 #elif defined(__SIZEOF_INT128__)
     __extension__ unsigned __int128 p = (unsigned __int128)a * b;
     *lo = (uint64_t)p;

@@ -4,9 +4,6 @@
 #ifndef KILN_PRIM_HMAC_SHA256_H
 #define KILN_PRIM_HMAC_SHA256_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #include "sha256.h"
 
 /* SHA-256 compression with the message schedule kept as a 16-word ring computed as the rounds

@@ -21,6 +21,8 @@ typedef uint uint32_t;
 typedef int int32_t;
 typedef ulong uint64_t;
 typedef long int64_t;
+#define UINT64_C(c) c##UL /* <stdint.h>'s constant macros, which the primitives use */
+#define UINT32_C(c) c##U
 #define KILN_HD static inline
 #define KILN_TABLE __constant
 #elif defined(__CUDACC__)

@@ -8,8 +8,6 @@
 #ifndef KILN_PRIM_MERKLE_MERGE_H
 #define KILN_PRIM_MERKLE_MERGE_H
 
-#include <stdint.h>
-
 #include "bytes.h"
 #include "keccak.h"
 #include "kiln_hd.h"

@@ -6,8 +6,6 @@
 #ifndef KILN_PRIM_MERKLE_SHAPE_H
 #define KILN_PRIM_MERKLE_SHAPE_H
 
-#include <stdint.h>
-
 #include "kiln_hd.h"
 
 /* Levels of the tree, leaves and root included (0 for no leaves). */

@@ -10,9 +10,6 @@
 #ifndef KILN_PRIM_RESCUE_H
 #define KILN_PRIM_RESCUE_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #include "goldilocks.h"
 #include "rescue_constants.h"
 
@@ -21,8 +18,8 @@
 #define KILN_RP64_RATE 8
 #define KILN_RP64_DIGEST 4
 
-static const uint64_t kiln_rp64_ark1_host[KILN_RP64_ROUNDS * KILN_RP64_WIDTH] = {KILN_RP64_ARK1_LIST};
-static const uint64_t kiln_rp64_ark2_host[KILN_RP64_ROUNDS * KILN_RP64_WIDTH] = {KILN_RP64_ARK2_LIST};
+KILN_TABLE uint64_t kiln_rp64_ark1_host[KILN_RP64_ROUNDS * KILN_RP64_WIDTH] = {KILN_RP64_ARK1_LIST};
+KILN_TABLE uint64_t kiln_rp64_ark2_host[KILN_RP64_ROUNDS * KILN_RP64_WIDTH] = {KILN_RP64_ARK2_LIST};
 #if defined(__CUDACC__)
 static __device__ __constant__ uint64_t kiln_rp64_ark1_dev[KILN_RP64_ROUNDS * KILN_RP64_WIDTH] = {KILN_RP64_ARK1_LIST};
 static __device__ __constant__ uint64_t kiln_rp64_ark2_dev[KILN_RP64_ROUNDS * KILN_RP64_WIDTH] = {KILN_RP64_ARK2_LIST};

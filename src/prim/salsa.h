@@ -4,8 +4,6 @@
 #ifndef KILN_PRIM_SALSA_H
 #define KILN_PRIM_SALSA_H
 
-#include <stdint.h>
-
 #include "kiln_hd.h"
 
 KILN_HD uint32_t kiln_rotl32(uint32_t x, int n)

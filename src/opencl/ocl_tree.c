@@ -1,0 +1,206 @@
+/* Merkle trees on an OpenCL device (kernels/merkle.cl): the whole tree in one buffer owned by the
+ * handle, level after level as kiln_tree_level_offset lays it out, kept between builds. Two
+ * schedules, as the CUDA backend's: one launch per level, or k levels per launch merged in local
+ * memory by work-groups of subtrees. Every launch of a build is queued back to back (the queue is
+ * in order) and the build's time is from the first launch's start to the last one's end. */
+#include "../prim/merkle_shape.h"
+#include "ocl_work.h"
+
+#define MAX_K 12
+#define NODE 32
+
+static int log2_floor(uint64_t v)
+{
+    int r = 0;
+    while (v >>= 1) r++;
+    return r;
+}
+
+/* Room for the whole tree of n leaves (the buffer only grows). */
+static kiln_status reserve(kiln_gpu *g, uint64_t n)
+{
+    uint64_t need = kiln_tree_size(n);
+    if (need <= g->tree_cap) return KILN_OK;
+    if (g->tree) clReleaseMemObject(g->tree);
+    g->tree = NULL;
+    g->tree_cap = 0;
+    cl_ulong max_alloc = 0;
+    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL),
+                 "clGetDeviceInfo (largest allocation)");
+    if (need > max_alloc / NODE)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT,
+                         "a tree of %llu leaves needs %llu MiB in one buffer, over %s's largest allocation (%llu MiB)",
+                         (unsigned long long)n, (unsigned long long)(need * NODE >> 20), g->name,
+                         (unsigned long long)(max_alloc >> 20));
+    cl_int err;
+    g->tree = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)(need * NODE), NULL, &err);
+    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (Merkle tree)");
+    g->tree_cap = need;
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_tree_upload(kiln_gpu *g, const uint8_t *leaves, uint64_t n)
+{
+    if (n == 0) return kiln_fail(g->ctx, KILN_ERR_INPUT, "a tree needs at least one leaf");
+    cl_bool little = CL_FALSE;
+    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL),
+                 "clGetDeviceInfo (endianness)");
+    if (!little) /* the kernels read a node's words little-endian with plain loads */
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s is big-endian: the OpenCL Merkle kernels need a little-endian device",
+                         g->name);
+    kiln_status st = reserve(g, n);
+    if (st != KILN_OK) return st;
+    KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, g->tree, CL_TRUE, 0, (size_t)(n * NODE), leaves, 0, NULL, NULL),
+                 "clEnqueueWriteBuffer (leaves)");
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_tree_read(kiln_gpu *g, uint64_t first, uint64_t count, uint8_t *out)
+{
+    if (!g->tree || first > g->tree_cap || count > g->tree_cap - first)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "nodes %llu..%llu are not in the device's tree",
+                         (unsigned long long)first, (unsigned long long)(first + count));
+    if (count == 0) return KILN_OK;
+    KILN_OCL_TRY(g->ctx,
+                 clEnqueueReadBuffer(g->queue, g->tree, CL_TRUE, (size_t)(first * NODE), (size_t)(count * NODE), out, 0,
+                                     NULL, NULL),
+                 "clEnqueueReadBuffer (tree nodes)");
+    return KILN_OK;
+}
+
+/* One build's kernels and the events of its first and last launch. */
+typedef struct build_res {
+    cl_kernel level, subtree;
+    cl_event first, last;
+} build_res;
+
+static kiln_status enqueue(kiln_gpu *g, build_res *r, cl_kernel k, size_t global, const size_t *local)
+{
+    cl_event ev;
+    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, local, 0, NULL, &ev),
+                 "clEnqueueNDRangeKernel (Merkle)");
+    if (!r->first) r->first = ev;
+    else {
+        if (r->last) clReleaseEvent(r->last);
+        r->last = ev;
+    }
+    return KILN_OK;
+}
+
+#define ARG(k, i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg((k), (i), sizeof(v), &(v)), "clSetKernelArg (Merkle)")
+
+static kiln_status level_launch(kiln_gpu *g, build_res *r, uint64_t n, int l, cl_int algo)
+{
+    cl_ulong in = kiln_tree_level_offset(n, l), m = kiln_tree_level_size(n, l), out = kiln_tree_level_offset(n, l + 1);
+    ARG(r->level, 0, g->tree);
+    ARG(r->level, 1, in);
+    ARG(r->level, 2, m);
+    ARG(r->level, 3, out);
+    ARG(r->level, 4, algo);
+    return enqueue(g, r, r->level, (size_t)((m + 1) / 2), NULL);
+}
+
+/* The subtree kernel's levels argument (kiln_ocl_subtree_levels in merkle.cl). */
+typedef struct subtree_levels {
+    cl_ulong off[MAX_K + 1], size[MAX_K + 1];
+} subtree_levels;
+
+/* The work-group size and nodes per group (log2) of the subtree kernel: the asked size, within
+ * the kernel's limit, halved until the group's local memory (3/4 of its base nodes) fits. */
+static kiln_status subtree_shape(kiln_gpu *g, cl_kernel k, int tpb, int kk, size_t *wg, int *c_log2)
+{
+    size_t kmax = 0;
+    cl_ulong local = 0;
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL),
+                 "clGetKernelWorkGroupInfo");
+    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL),
+                 "clGetDeviceInfo (local memory)");
+    size_t w = (size_t)tpb < kmax ? (size_t)tpb : kmax;
+    if (w < 1) w = 1;
+    int c = kk + log2_floor(w);
+    while ((UINT64_C(24) << c) > local && c > kk) {
+        w = (size_t)1 << (log2_floor(w) - 1 >= 0 ? log2_floor(w) - 1 : 0);
+        c = kk + log2_floor(w);
+    }
+    if ((UINT64_C(24) << c) > local)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "k = %d needs %llu KiB of local memory a work-group; %s has %llu KiB", kk,
+                         (unsigned long long)((UINT64_C(24) << c) >> 10), g->name, (unsigned long long)(local >> 10));
+    *wg = w;
+    *c_log2 = c;
+    return KILN_OK;
+}
+
+static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                         int *launches)
+{
+    cl_int a = (cl_int)algo;
+    kiln_status st = kiln_ocl_kernel(g, "kiln_merkle_level", &r->level);
+    if (st != KILN_OK) return st;
+    size_t wg = 0;
+    int c_log2 = 0;
+    if (cfg->method == KILN_MERKLE_SUBTREES) {
+        if ((st = kiln_ocl_kernel(g, "kiln_merkle_subtree", &r->subtree)) != KILN_OK) return st;
+        if ((st = subtree_shape(g, r->subtree, cfg->tpb, cfg->k, &wg, &c_log2)) != KILN_OK) return st;
+    }
+    const int top = kiln_tree_levels(n) - 1;
+    for (int l = 0; l < top;) {
+        if (cfg->method == KILN_MERKLE_LEVELS) {
+            if ((st = level_launch(g, r, n, l, a)) != KILN_OK) return st;
+            ++*launches;
+            l++;
+            continue;
+        }
+        cl_int h = top - l < cfg->k ? top - l : cfg->k, c = c_log2;
+        subtree_levels lv = {{0}, {0}};
+        for (int j = 0; j <= h; j++) {
+            lv.off[j] = kiln_tree_level_offset(n, l + j);
+            lv.size[j] = kiln_tree_level_size(n, l + j);
+        }
+        uint64_t groups = (lv.size[0] + (UINT64_C(1) << c_log2) - 1) >> c_log2;
+        ARG(r->subtree, 0, g->tree);
+        ARG(r->subtree, 1, lv);
+        ARG(r->subtree, 2, h);
+        ARG(r->subtree, 3, c);
+        ARG(r->subtree, 4, a);
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->subtree, 5, (size_t)(UINT64_C(24) << c_log2), NULL),
+                     "clSetKernelArg (Merkle local memory)");
+        if ((st = enqueue(g, r, r->subtree, (size_t)(groups * wg), &wg)) != KILN_OK) return st;
+        ++*launches;
+        l += h;
+    }
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_tree_build(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                                int *launches, float *gpu_ms)
+{
+    *launches = 0;
+    if (gpu_ms) *gpu_ms = 0;
+    if ((int)algo < 0 || algo >= KILN_MERKLE_ALGO_COUNT)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "merkle algorithm %d has no OpenCL merge", (int)algo);
+    if (cfg->k < 1 || cfg->k > MAX_K || cfg->tpb < 1 ||
+        (cfg->method != KILN_MERKLE_LEVELS && cfg->method != KILN_MERKLE_SUBTREES))
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "bad merkle launch shape (method %d, k %d, %d work-items a group)",
+                         cfg->method, cfg->k, cfg->tpb);
+    if (!g->tree || n == 0 || kiln_tree_size(n) > g->tree_cap)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "no tree of %llu leaves on the device", (unsigned long long)n);
+    build_res r = {0};
+    kiln_status st = build(g, &r, algo, n, cfg, launches);
+    cl_int err = CL_SUCCESS;
+    if (r.first) {
+        /* wait even after a failed enqueue, so nothing is left running on the tree */
+        err = clFinish(g->queue);
+        cl_event end = r.last ? r.last : r.first;
+        cl_ulong t0 = 0, t1 = 0;
+        if (err == CL_SUCCESS && gpu_ms &&
+            clGetEventProfilingInfo(r.first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) == CL_SUCCESS &&
+            clGetEventProfilingInfo(end, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS && t1 >= t0)
+            *gpu_ms = (float)((double)(t1 - t0) / 1e6);
+    }
+    if (r.first) clReleaseEvent(r.first);
+    if (r.last) clReleaseEvent(r.last);
+    if (r.level) clReleaseKernel(r.level);
+    if (r.subtree) clReleaseKernel(r.subtree);
+    if (st == KILN_OK) st = kiln_ocl_check(g->ctx, err, "Merkle kernels");
+    return st;
+}
