@@ -11,7 +11,8 @@
 #include "../core/gpu.h"
 #include "scrypt_internal.h"
 
-/* Items per measured batch: one wave of GPU lanes, or two per CPU thread. */
+/* Items per measured batch: one wave of GPU lanes (as the backend plans it), or two per CPU
+ * thread. */
 static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *items)
 {
     if (ctx->backend == KILN_BACKEND_CPU) {
@@ -25,7 +26,14 @@ static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *item
     const kiln_gpu_batch w = kiln_scrypt_gpu_batch(ctx, sp);
     uint64_t slots = 0;
     uint32_t gap = 0;
-    if (!ctx->gpu->batch_plan) return kiln_gpu_lacks(ctx, "plan a scrypt batch");
+    if (!ctx->gpu->batch_plan) {
+        /* a backend without a plan chunks the batch itself: give it about 8 GiB of scratchpads,
+         * at most 2^16 lanes */
+        const double lane = 128.0 * sp.r * (double)sp.N, lanes = (double)(UINT64_C(8) << 30) / lane;
+        const double n = (lanes < 65536 ? lanes : 65536) / sp.p;
+        *items = n >= 1 ? (size_t)n : 1;
+        return KILN_OK;
+    }
     st = ctx->gpu->batch_plan(g, &w, UINT64_C(1) << 40, 64, &slots, &gap);
     if (st != KILN_OK) return st;
     *items = slots / sp.p > 0 ? (size_t)(slots / sp.p) : 1;
