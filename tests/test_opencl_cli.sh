@@ -8,6 +8,7 @@
 # usage: test_opencl_cli.sh KILN DATA_DIR
 set -u
 KILN=$1
+OCLDEV=${KILN_TEST_OPENCL_DEVICE:-opencl:0} # the GPU host lists PoCL before the GPU
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export KILN_OPENCL_CACHE=$TMP/cache
@@ -20,14 +21,14 @@ if ! "$KILN" version | grep -q '^opencl: on'; then
     echo "kiln built without OpenCL: skipped"
     exit 77
 fi
-if ! "$KILN" devices | grep -q '^opencl:0 '; then
+if ! "$KILN" devices | grep -q "^$OCLDEV "; then
     [ -n "${KILN_REQUIRE_OPENCL:-}" ] && { echo "FAIL: no OpenCL device (KILN_REQUIRE_OPENCL)"; exit 1; }
     echo "no OpenCL device: skipped"
     exit 77
 fi
 
 "$KILN" devices >"$TMP/dev"
-grep -E '^opencl:0 +.+, [0-9]+ compute units, OpenCL [0-9]+\.[0-9]+, .* GiB, platform .+, driver .+' "$TMP/dev" >/dev/null && ok ||
+grep -E "^$OCLDEV"' +.+, [0-9]+ compute units, OpenCL [0-9]+\.[0-9]+, .* GiB, platform .+, driver .+' "$TMP/dev" >/dev/null && ok ||
     bad "kiln devices: $(cat "$TMP/dev")"
 "$KILN" devices --json >"$TMP/dev.json"
 python3 - "$TMP/dev.json" <<'PY' && ok || bad "kiln devices --json: $(cat "$TMP/dev.json")"
@@ -41,16 +42,16 @@ for len in 0 3 55 56 64 111 112 128 135 136 137 1000; do
 done
 for algo in sha256 sha256d sha3-256 keccak256 shake128 sha512 sha384 sha512-256; do
     "$KILN" hash --algo "$algo" --device cpu "$TMP"/m* >"$TMP/cpu" 2>&1
-    "$KILN" hash --algo "$algo" --device opencl:0 "$TMP"/m* >"$TMP/ocl" 2>&1
-    cmp -s "$TMP/cpu" "$TMP/ocl" && ok || bad "kiln hash --algo $algo on opencl:0: $(diff "$TMP/cpu" "$TMP/ocl" | head -5)"
+    "$KILN" hash --algo "$algo" --device $OCLDEV "$TMP"/m* >"$TMP/ocl" 2>&1
+    cmp -s "$TMP/cpu" "$TMP/ocl" && ok || bad "kiln hash --algo $algo on $OCLDEV: $(diff "$TMP/cpu" "$TMP/ocl" | head -5)"
 done
 
 # block 840000 (the --demo header, its nonce cleared): 3932395645, searched from 2000 before it
-"$KILN" mine --demo --start 3932393645 --count 4000 --device opencl:0 >"$TMP/mine" 2>&1 &&
+"$KILN" mine --demo --start 3932393645 --count 4000 --device $OCLDEV >"$TMP/mine" 2>&1 &&
     grep -q '^nonce=3932395645 hash=0000000000000000000320283a032748cef8227873ff4872689bf23f1cda83a5' "$TMP/mine" && ok ||
-    bad "kiln mine on opencl:0: $(cat "$TMP/mine")"
+    bad "kiln mine on $OCLDEV: $(cat "$TMP/mine")"
 
-for spec in "opencl:" "opencl:0,," "opencl:x"; do
+for spec in "opencl:" "$OCLDEV,," "opencl:x"; do
     [ "$(run "$KILN" hash --algo sha256 --device "$spec" "$TMP/m3")" = 2 ] && grep -q "bad device '$spec'" "$TMP/err" && ok ||
         bad "$spec: $(cat "$TMP/err")"
 done

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "opencl_device.h"
 #include "kiln.h"
 #include "rsp.h"
 
@@ -161,7 +162,7 @@ int main(void)
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     setenv("KILN_OPENCL_CACHE", dir, 1);
     kiln_ctx *ctx = kiln_ctx_new();
-    CHECK(kiln_ctx_set_device(ctx, "opencl:0") == KILN_OK, "opencl:0: %s", kiln_last_error(ctx));
+    CHECK(kiln_ctx_set_device(ctx, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ctx));
     CHECK(kiln_ctx_backend(ctx) == KILN_BACKEND_OPENCL, "backend");
 
     abc(ctx, "sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

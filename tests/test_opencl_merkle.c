@@ -5,6 +5,7 @@
  * transactions; testnet3 000000000000045e, 15); launch counts. Skipped (77) without an OpenCL
  * device, unless KILN_REQUIRE_OPENCL is set. */
 #include "check.h"
+#include "opencl_device.h"
 #include "kiln.h"
 #include "test_data_files.h"
 
@@ -94,7 +95,7 @@ int main(void)
         return getenv("KILN_REQUIRE_OPENCL") ? 1 : TEST_SKIP;
     }
     kiln_ctx *ocl = kiln_ctx_new(), *cpu = kiln_ctx_new();
-    CHECK(kiln_ctx_set_device(ocl, "opencl:0") == KILN_OK, "opencl:0: %s", kiln_last_error(ocl));
+    CHECK(kiln_ctx_set_device(ocl, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ocl));
     CHECK(kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "cpu");
     unsigned long long seed = 2026;
     static const uint64_t sizes[] = {1, 2, 3, 5, 31, 32, 33, 255, 256, 257, 1000};

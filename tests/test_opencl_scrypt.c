@@ -6,6 +6,7 @@
  * kernels' limit refused as bad input. Skipped (77) without an OpenCL device, unless
  * KILN_REQUIRE_OPENCL is set. */
 #include "check.h"
+#include "opencl_device.h"
 #include "json_lite.h"
 #include "kiln.h"
 
@@ -184,7 +185,7 @@ int main(void)
     CHECK(ltc && rfcdoc, "test data");
     if (!ltc || !rfcdoc) return check_summary();
     kiln_ctx *ocl = kiln_ctx_new(), *cpu = kiln_ctx_new();
-    CHECK(kiln_ctx_set_device(ocl, "opencl:0") == KILN_OK, "opencl:0: %s", kiln_last_error(ocl));
+    CHECK(kiln_ctx_set_device(ocl, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ocl));
     CHECK(kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "cpu");
     rfc(ocl, rfcdoc);
     batch(cpu, ocl);

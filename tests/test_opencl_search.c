@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "opencl_device.h"
 #include "kiln.h"
 #include "real_headers.h"
 #ifdef KILN_HAVE_OPENCL
@@ -122,11 +123,11 @@ int main(void)
         return getenv("KILN_REQUIRE_OPENCL") ? 1 : TEST_SKIP;
     }
     kiln_ctx *ctx = kiln_ctx_new();
-    CHECK(kiln_ctx_set_device(ctx, "opencl:0") == KILN_OK, "opencl:0: %s", kiln_last_error(ctx));
+    CHECK(kiln_ctx_set_device(ctx, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ctx));
     CHECK(kiln_ctx_set_device(ctx, "opencl:99") == KILN_ERR_DEVICE && strstr(kiln_last_error(ctx), "opencl:99"),
           "opencl:99: %s", kiln_last_error(ctx));
     CHECK(kiln_ctx_set_device(ctx, "opencl:x") == KILN_ERR_INPUT, "opencl:x");
-    CHECK(kiln_ctx_backend(ctx) == KILN_BACKEND_OPENCL && kiln_ctx_device_count(ctx) == 1, "still opencl:0");
+    CHECK(kiln_ctx_backend(ctx) == KILN_BACKEND_OPENCL && kiln_ctx_device_count(ctx) == 1, "still %s", test_opencl_device());
     real_blocks(ctx);
     against_cpu(ctx);
     build_error(ctx);

@@ -11,6 +11,7 @@
 # usage: test_opencl_work_cli.sh KILN DATA_DIR
 set -u
 KILN=$1
+OCLDEV=${KILN_TEST_OPENCL_DEVICE:-opencl:0} # the GPU host lists PoCL before the GPU
 DATA=$2
 . "$(dirname "$0")/pagerank_cli_util.sh"
 export KILN_OPENCL_CACHE=$TMP/cache
@@ -19,12 +20,12 @@ if ! "$KILN" version | grep -q '^opencl: on'; then
     echo "kiln built without OpenCL: skipped"
     exit 77
 fi
-if ! "$KILN" devices | grep -q '^opencl:0 '; then
+if ! "$KILN" devices | grep -q "^$OCLDEV "; then
     [ -n "${KILN_REQUIRE_OPENCL:-}" ] && { echo "FAIL: no OpenCL device (KILN_REQUIRE_OPENCL)"; exit 1; }
     echo "no OpenCL device: skipped"
     exit 77
 fi
-OCL="--device opencl:0 --quiet"
+OCL="--device $OCLDEV --quiet"
 
 # ---- Merkle: leaves as 64 hex digits a line; rp64_256 leaves are 4 canonical field elements
 python3 - "$TMP" <<'PY'
@@ -45,7 +46,7 @@ for algo in sha256d sha256 sha3-256 keccak256 rp64_256; do
         done
     done
 done
-expect_rc 0 "merkle --block on opencl:0" "$KILN" merkle --block "$DATA/block413567.raw" $OCL
+expect_rc 0 "merkle --block on $OCLDEV" "$KILN" merkle --block "$DATA/block413567.raw" $OCL
 
 # ---- PageRank against NetworkX (float64) and the CPU (float32)
 near_networkx() { # ranks file, column of pr_small.networkx.txt
@@ -91,10 +92,10 @@ done
 # ---- scrypt: Litecoin's scrypt_tests_vector_0 header (tests/data/litecoin_pow.json), nonce 1499913728
 H=020000004c1271c211717198227392b029a64a7971931d351b387bb80db027f270411e398a07046f7d4a08dd815412a8712f874a7ebf0507e3878bd24e20a3b73fd750a667d2f451eac7471b00de6659
 "$KILN" mine -a scrypt --header "$H" --start 1499913700 --count 40 --device cpu 2>&1 | grep '^nonce=' >"$TMP/mc"
-expect_rc 0 "mine -a scrypt on opencl:0" "$KILN" mine -a scrypt --header "$H" --start 1499913700 --count 40 --device opencl:0
+expect_rc 0 "mine -a scrypt on $OCLDEV" "$KILN" mine -a scrypt --header "$H" --start 1499913700 --count 40 --device $OCLDEV
 grep '^nonce=' "$TMP/out" >"$TMP/mo"
 grep -q '^nonce=1499913728 hash=00000000002bef4107f882f6115e0b01f348d21195dacd3582aa2dabd7985806$' "$TMP/mo" &&
-    cmp -s "$TMP/mc" "$TMP/mo" && ok || bad "mine -a scrypt on opencl:0: $(cat "$TMP/mo") vs cpu $(cat "$TMP/mc")"
+    cmp -s "$TMP/mc" "$TMP/mo" && ok || bad "mine -a scrypt on $OCLDEV: $(cat "$TMP/mo") vs cpu $(cat "$TMP/mc")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
