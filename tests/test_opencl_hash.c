@@ -198,7 +198,7 @@ int main(void)
 
     /* a second context loads the cached binary (same answers, no new file) */
     ctx = kiln_ctx_new();
-    CHECK(kiln_ctx_set_device(ctx, "opencl:all") == KILN_OK, "opencl:all: %s", kiln_last_error(ctx));
+    CHECK(kiln_ctx_set_device(ctx, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ctx));
     abc(ctx, "sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     CHECK(cache_files(dir) == 1, "one cached binary in %s", dir);
     kiln_ctx_free(ctx);

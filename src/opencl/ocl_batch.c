@@ -2,6 +2,7 @@
  * Keccak-f[1600] permutations and the scrypt KDF (ocl_scrypt.c). The layout of a permutation
  * batch is not used: every state is one work-item with its lanes in private memory (the CUDA
  * backend's "thread" layout). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../prim/sha512.h"
@@ -49,9 +50,13 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
                                    cl_kernel *k)
 {
     batch_res rr = {data, offsets, out, NULL}, *r = &rr;
+    /* a Keccak rate of the hash algorithms has its own kernel (hash_batch.cl), any other the generic one */
+    char keccak[32] = "kiln_keccak_batch";
+    const int per_rate = p->rate == 72 || p->rate == 104 || p->rate == 136 || p->rate == 144 || p->rate == 168;
+    if (p->family == KILN_HASH_GPU_KECCAK && per_rate) snprintf(keccak, sizeof keccak, "kiln_keccak_batch_r%u", p->rate);
     const char *name = p->family == KILN_HASH_GPU_SHA256 ? "kiln_sha256_batch"
                        : p->family == KILN_HASH_GPU_SHA512 ? "kiln_sha512_batch"
-                                                            : "kiln_keccak_batch";
+                                                            : keccak;
     kiln_status st = kiln_ocl_kernel(g, name, &r->k);
     if (st != KILN_OK) return st;
     *k = r->k; /* the caller releases it, also on a failure below */
@@ -61,7 +66,12 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
     ARG(3, base);
     ARG(4, msg_len);
     ARG(5, n);
-    if (p->family == KILN_HASH_GPU_KECCAK) {
+    if (p->family == KILN_HASH_GPU_KECCAK && per_rate) {
+        cl_uint domain = p->domain, outlen = (cl_uint)p->outlen;
+        ARG(6, domain);
+        ARG(7, outlen);
+        ARG(8, r->out);
+    } else if (p->family == KILN_HASH_GPU_KECCAK) {
         cl_uint rate = p->rate, domain = p->domain, outlen = (cl_uint)p->outlen;
         ARG(6, rate);
         ARG(7, domain);

@@ -106,7 +106,9 @@ typedef struct subtree_levels {
 } subtree_levels;
 
 /* The work-group size and nodes per group (log2) of the subtree kernel: the asked size, within
- * the kernel's limit, halved until the group's local memory (3/4 of its base nodes) fits. */
+ * the kernel's limit, halved until the group's local memory (3/4 of its base nodes) fits beside
+ * what the kernel itself takes (NVIDIA's OpenCL offers 48 KiB a group, and k = 5 at 64 work-items
+ * asks for exactly that: the launch then fails with CL_OUT_OF_RESOURCES). */
 static kiln_status subtree_shape(kiln_gpu *g, cl_kernel k, int tpb, int kk, size_t *wg, int *c_log2)
 {
     size_t kmax = 0;
@@ -115,14 +117,18 @@ static kiln_status subtree_shape(kiln_gpu *g, cl_kernel k, int tpb, int kk, size
                  "clGetKernelWorkGroupInfo");
     KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL),
                  "clGetDeviceInfo (local memory)");
+    cl_ulong own = 0;
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof own, &own, NULL),
+                 "clGetKernelWorkGroupInfo (local memory)");
+    local = local > own ? local - own : 0;
     size_t w = (size_t)tpb < kmax ? (size_t)tpb : kmax;
     if (w < 1) w = 1;
     int c = kk + log2_floor(w);
-    while ((UINT64_C(24) << c) > local && c > kk) {
+    while ((UINT64_C(24) << c) >= local && c > kk) {
         w = (size_t)1 << (log2_floor(w) - 1 >= 0 ? log2_floor(w) - 1 : 0);
         c = kk + log2_floor(w);
     }
-    if ((UINT64_C(24) << c) > local)
+    if ((UINT64_C(24) << c) >= local)
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "k = %d needs %llu KiB of local memory a work-group; %s has %llu KiB", kk,
                          (unsigned long long)((UINT64_C(24) << c) >> 10), g->name, (unsigned long long)(local >> 10));
     *wg = w;

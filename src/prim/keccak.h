@@ -48,7 +48,10 @@ static __device__ __constant__ uint8_t kiln_keccak_pi_src_dev[KILN_KECCAK_LANES]
 #define KILN_NO_UNROLL _Pragma("unroll 1")
 #else
 #define KILN_KECCAK_TABLE(name) name##_host
-#if defined(__GNUC__) && !defined(__CUDACC__)
+#if defined(KILN_OPENCL_C)
+/* a GPU's OpenCL compiler, like nvcc, keeps the lanes in registers only when the rounds unroll */
+#define KILN_UNROLL_ROUNDS _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__CUDACC__)
 #define KILN_UNROLL_ROUNDS _Pragma("GCC unroll 12")
 #else
 #define KILN_UNROLL_ROUNDS

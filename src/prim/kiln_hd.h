@@ -25,6 +25,9 @@ typedef long int64_t;
 #define UINT32_C(c) c##U
 #define KILN_HD static inline
 #define KILN_TABLE __constant
+/* Loops over a block's words: unrolled, their arrays become registers. nvcc unrolls them on its
+ * own, so elsewhere this is empty. */
+#define KILN_OCL_UNROLL _Pragma("unroll")
 #elif defined(__CUDACC__)
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +38,10 @@ typedef long int64_t;
 #include <stdint.h>
 #define KILN_HD static inline
 #define KILN_TABLE static const
+#endif
+
+#ifndef KILN_OCL_UNROLL
+#define KILN_OCL_UNROLL
 #endif
 
 #endif

@@ -25,7 +25,7 @@ static __device__ __constant__ uint64_t kiln_rp64_ark1_dev[KILN_RP64_ROUNDS * KI
 static __device__ __constant__ uint64_t kiln_rp64_ark2_dev[KILN_RP64_ROUNDS * KILN_RP64_WIDTH] = {KILN_RP64_ARK2_LIST};
 #endif
 
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(KILN_OPENCL_C)
 #define KILN_RP64_UNROLL _Pragma("unroll")
 #else
 #define KILN_RP64_UNROLL

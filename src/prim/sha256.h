@@ -81,10 +81,13 @@ KILN_HD uint32_t kiln_sha256_expand(uint32_t w2, uint32_t w7, uint32_t w15, uint
 KILN_HD void kiln_sha256_compress_words(uint32_t state[8], const uint32_t block[16])
 {
     uint32_t w[64];
+    KILN_OCL_UNROLL
     for (int t = 0; t < 16; t++) w[t] = block[t];
+    KILN_OCL_UNROLL
     for (int t = 16; t < 64; t++) w[t] = kiln_sha256_expand(w[t - 2], w[t - 7], w[t - 15], w[t - 16]);
     uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
     uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
+    KILN_OCL_UNROLL
     for (int t = 0; t < 64; t += 8) {
         KILN_SHA256_ROUND(a, b, c, d, e, f, g, h, kiln_sha256_kt(t + 0) + w[t + 0]);
         KILN_SHA256_ROUND(h, a, b, c, d, e, f, g, kiln_sha256_kt(t + 1) + w[t + 1]);
@@ -108,6 +111,7 @@ KILN_HD void kiln_sha256_compress_words(uint32_t state[8], const uint32_t block[
 KILN_HD void kiln_sha256_compress_bytes(uint32_t state[8], const uint8_t block[64])
 {
     uint32_t w[16];
+    KILN_OCL_UNROLL
     for (int t = 0; t < 16; t++) w[t] = kiln_load_be32(block + 4 * t);
     kiln_sha256_compress_words(state, w);
 }

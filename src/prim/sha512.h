@@ -139,6 +139,7 @@ KILN_HD uint64_t kiln_sha512_expand(uint64_t w2, uint64_t w7, uint64_t w15, uint
 KILN_HD void kiln_sha512_compress_words(uint64_t state[8], const uint64_t block[16])
 {
     uint64_t w[16];
+    KILN_OCL_UNROLL
     for (int j = 0; j < 16; j++) w[j] = block[j];
     uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
     uint64_t e = state[4], f = state[5], g = state[6], h = state[7];
@@ -148,6 +149,7 @@ KILN_HD void kiln_sha512_compress_words(uint64_t state[8], const uint64_t block[
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
+    KILN_OCL_UNROLL
     for (int t = 16; t < 80; t += 8) KILN_SHA512_ROUNDS8(KILN_SHA512_XROUND, w, t);
     state[0] += a;
     state[1] += b;
@@ -162,6 +164,7 @@ KILN_HD void kiln_sha512_compress_words(uint64_t state[8], const uint64_t block[
 KILN_HD void kiln_sha512_compress_bytes(uint64_t state[8], const uint8_t block[128])
 {
     uint64_t w[16];
+    KILN_OCL_UNROLL
     for (int j = 0; j < 16; j++) w[j] = kiln_load_be64(block + 8 * j);
     kiln_sha512_compress_words(state, w);
 }

@@ -116,6 +116,67 @@ __kernel void kiln_keccak_batch(__global const uchar *data, __global const ulong
     }
 }
 
+/* The Keccak sponge again, one kernel per rate of the hash algorithms (R bytes, a literal): every
+ * loop over a block's lanes then has a constant trip count and unrolls, so the 25 lanes stay in
+ * registers (indexed by a run-time count they would live in local memory). Whole lanes are read
+ * straight from global memory, as 64-bit words when the message is 8-byte aligned. */
+static inline ulong kiln_ocl_lane_at(__global const uchar *p, int aligned)
+{
+    if (aligned) return *(__global const ulong *)p;
+    ulong v = 0;
+    for (int j = 7; j >= 0; j--) v = v << 8 | p[j];
+    return v;
+}
+
+#define KILN_OCL_KECCAK_RATE(R)                                                                                        \
+    __kernel void kiln_keccak_batch_r##R(__global const uchar *data, __global const ulong *offsets, int with_offsets,  \
+                                         ulong base, ulong msg_len, ulong n, uint domain, uint outlen,                 \
+                                         __global uchar *out)                                                          \
+    {                                                                                                                  \
+        ulong i = get_global_id(0), off, len;                                                                          \
+        if (i >= n) return;                                                                                            \
+        kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);                                         \
+        __global const uchar *m = data + off;                                                                          \
+        const int aligned = (((ulong)m) & 7) == 0;                                                                     \
+        uint64_t s[KILN_KECCAK_LANES];                                                                                 \
+        _Pragma("unroll") for (int k = 0; k < KILN_KECCAK_LANES; k++) s[k] = 0;                                        \
+        ulong b = 0;                                                                                                   \
+        for (; len - b >= R; b += R) {                                                                                 \
+            _Pragma("unroll") for (int k = 0; k < R / 8; k++) s[k] ^= kiln_ocl_lane_at(m + b + 8 * k, aligned);        \
+            kiln_keccak_f1600(s);                                                                                      \
+        }                                                                                                              \
+        /* the tail, the domain byte after it and 0x80 in the block's last byte, lane by lane */                      \
+        const uint rem = (uint)(len - b);                                                                              \
+        _Pragma("unroll") for (int k = 0; k < R / 8; k++) {                                                            \
+            ulong v = 0;                                                                                               \
+            _Pragma("unroll") for (int j = 7; j >= 0; j--) {                                                           \
+                const uint pos = 8 * k + j;                                                                            \
+                ulong byte = pos < rem ? m[b + pos] : pos == rem ? domain : 0;                                         \
+                if (pos == R - 1) byte |= 0x80;                                                                        \
+                v = v << 8 | byte;                                                                                     \
+            }                                                                                                          \
+            s[k] ^= v;                                                                                                 \
+        }                                                                                                              \
+        kiln_keccak_f1600(s);                                                                                          \
+        __global uchar *o = out + i * outlen;                                                                          \
+        for (uint done = 0;;) {                                                                                        \
+            _Pragma("unroll") for (int k = 0; k < R / 8; k++) {                                                        \
+                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                        \
+                    if (done + 8 * k + j < outlen) o[done + 8 * k + j] = (uchar)(s[k] >> (8 * j));                     \
+                }                                                                                                      \
+            }                                                                                                          \
+            done += R;                                                                                                 \
+            if (done >= outlen) break;                                                                                 \
+            kiln_keccak_f1600(s);                                                                                      \
+        }                                                                                                              \
+    }
+
+KILN_OCL_KECCAK_RATE(72)
+KILN_OCL_KECCAK_RATE(104)
+KILN_OCL_KECCAK_RATE(136)
+KILN_OCL_KECCAK_RATE(144)
+KILN_OCL_KECCAK_RATE(168)
+
 /* Keccak-f[1600] on n states of 25 lanes in place, iters times each (the bench's in-register
  * mode; a batch is 1). */
 __kernel void kiln_keccak_f1600_batch(__global ulong *states, ulong n, uint iters)
