@@ -23,6 +23,32 @@ static void kiln_ocl_copy_in(uchar *dst, __global const uchar *src, uint n)
     for (uint k = 0; k < n; k++) dst[k] = src[k];
 }
 
+/* Big-endian words of a message straight from global memory: one load where the message is
+ * aligned to the word, else its bytes. Padding is built word by word in loops of constant count,
+ * so every block stays in registers (an array indexed by a run-time count would live in local
+ * memory). byte(pos) is the padded message's byte: the message, 0x80 after it, then zeros. */
+static inline uint kiln_ocl_be32_at(__global const uchar *p, int aligned)
+{
+    if (aligned) return kiln_bswap32(*(__global const uint *)p);
+    return (uint)p[0] << 24 | (uint)p[1] << 16 | (uint)p[2] << 8 | p[3];
+}
+
+static inline ulong kiln_ocl_be64_at(__global const uchar *p, int aligned)
+{
+    if (aligned) {
+        ulong v = *(__global const ulong *)p;
+        return (ulong)kiln_bswap32((uint)v) << 32 | kiln_bswap32((uint)(v >> 32));
+    }
+    ulong v = 0;
+    for (int j = 0; j < 8; j++) v = v << 8 | p[j];
+    return v;
+}
+
+static inline uint kiln_ocl_pad_byte(__global const uchar *m, uint pos, uint rem)
+{
+    return pos < rem ? m[pos] : pos == rem ? 0x80u : 0u;
+}
+
 /* SHA-256, and sha256d with twice != 0 (the digest's own SHA-256, prim's one-block form). */
 __kernel void kiln_sha256_batch(__global const uchar *data, __global const ulong *offsets, int with_offsets, ulong base,
                                 ulong msg_len, ulong n, int twice, __global uchar *out)
@@ -31,33 +57,48 @@ __kernel void kiln_sha256_batch(__global const uchar *data, __global const ulong
     if (i >= n) return;
     kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
     __global const uchar *m = data + off;
-    uint32_t h[8];
+    const int aligned = (((ulong)m) & 3) == 0;
+    uint32_t h[8], w[16];
     kiln_sha256_iv(h);
-    uchar block[128];
-    ulong full = len / 64 * 64;
-    for (ulong b = 0; b < full; b += 64) {
-        kiln_ocl_copy_in(block, m + b, 64);
-        kiln_sha256_compress_bytes(h, block);
+    ulong b = 0;
+    for (; len - b >= 64; b += 64) {
+        _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_be32_at(m + b + 4 * k, aligned);
+        kiln_sha256_compress_words(h, w);
     }
-    /* the tail, the 0x80 marker, zeros and the 64-bit big-endian bit count: one or two blocks */
-    uint rem = (uint)(len - full), end = rem + 9 > 64 ? 128 : 64;
-    kiln_ocl_copy_in(block, m + full, rem);
-    block[rem] = 0x80;
-    for (uint k = rem + 1; k < end - 8; k++) block[k] = 0;
-    kiln_store_be64(block + end - 8, len << 3);
-    kiln_sha256_compress_bytes(h, block);
-    if (end == 128) kiln_sha256_compress_bytes(h, block + 64);
+    /* the tail and the 0x80 marker; the 64-bit bit count ends this block or a second one */
+    const uint rem = (uint)(len - b);
+    _Pragma("unroll") for (int k = 0; k < 16; k++) {
+        uint v = 0;
+        if (4 * k + 4 <= rem) {
+            v = kiln_ocl_be32_at(m + b + 4 * k, aligned);
+        } else {
+            _Pragma("unroll") for (int j = 0; j < 4; j++) v = v << 8 | kiln_ocl_pad_byte(m + b, 4 * k + j, rem);
+        }
+        w[k] = v;
+    }
+    if (rem + 9 > 64) {
+        kiln_sha256_compress_words(h, w);
+        _Pragma("unroll") for (int k = 0; k < 14; k++) w[k] = 0;
+    }
+    w[14] = (uint)(len >> 29);
+    w[15] = (uint)(len << 3);
+    kiln_sha256_compress_words(h, w);
     if (twice) {
         uint32_t first[8];
-        for (int j = 0; j < 8; j++) first[j] = h[j];
+        _Pragma("unroll") for (int j = 0; j < 8; j++) first[j] = h[j];
         kiln_sha256_of_digest_words(first, h);
     }
-    uchar d[32];
-    for (int j = 0; j < 8; j++) kiln_store_be32(d + 4 * j, h[j]);
-    for (int j = 0; j < 32; j++) out[i * 32 + j] = d[j];
+    __global uchar *o = out + i * 32;
+    _Pragma("unroll") for (int j = 0; j < 8; j++) {
+        o[4 * j] = (uchar)(h[j] >> 24);
+        o[4 * j + 1] = (uchar)(h[j] >> 16);
+        o[4 * j + 2] = (uchar)(h[j] >> 8);
+        o[4 * j + 3] = (uchar)h[j];
+    }
 }
 
-/* SHA-512 and its truncations (variant: a kiln_sha512_variant), padded by prim's kiln_sha512_pad. */
+/* SHA-512 and its truncations (variant: a kiln_sha512_variant): 128-byte blocks, a 128-bit bit
+ * count whose upper half is zero for any message here. */
 __kernel void kiln_sha512_batch(__global const uchar *data, __global const ulong *offsets, int with_offsets, ulong base,
                                 ulong msg_len, ulong n, int variant, __global uchar *out)
 {
@@ -65,21 +106,38 @@ __kernel void kiln_sha512_batch(__global const uchar *data, __global const ulong
     if (i >= n) return;
     kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
     __global const uchar *m = data + off;
-    uint64_t h[8];
+    const int aligned = (((ulong)m) & 7) == 0;
+    uint64_t h[8], w[16];
     kiln_sha512_iv((kiln_sha512_variant)variant, h);
-    uchar block[2 * KILN_SHA512_BLOCK];
-    ulong full = len / KILN_SHA512_BLOCK * KILN_SHA512_BLOCK;
-    for (ulong b = 0; b < full; b += KILN_SHA512_BLOCK) {
-        kiln_ocl_copy_in(block, m + b, KILN_SHA512_BLOCK);
-        kiln_sha512_compress_bytes(h, block);
+    ulong b = 0;
+    for (; len - b >= KILN_SHA512_BLOCK; b += KILN_SHA512_BLOCK) {
+        _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_be64_at(m + b + 8 * k, aligned);
+        kiln_sha512_compress_words(h, w);
     }
-    kiln_ocl_copy_in(block, m + full, (uint)(len - full));
-    unsigned blocks = kiln_sha512_pad(block, len);
-    for (unsigned b = 0; b < blocks; b++) kiln_sha512_compress_bytes(h, block + b * KILN_SHA512_BLOCK);
-    unsigned dl = kiln_sha512_digest_len((kiln_sha512_variant)variant);
-    uchar d[64];
-    kiln_sha512_store_digest(h, d, dl);
-    for (unsigned j = 0; j < dl; j++) out[i * dl + j] = d[j];
+    const uint rem = (uint)(len - b);
+    _Pragma("unroll") for (int k = 0; k < 16; k++) {
+        ulong v = 0;
+        if (8 * k + 8 <= rem) {
+            v = kiln_ocl_be64_at(m + b + 8 * k, aligned);
+        } else {
+            _Pragma("unroll") for (int j = 0; j < 8; j++) v = v << 8 | kiln_ocl_pad_byte(m + b, 8 * k + j, rem);
+        }
+        w[k] = v;
+    }
+    if (rem + 17 > KILN_SHA512_BLOCK) {
+        kiln_sha512_compress_words(h, w);
+        _Pragma("unroll") for (int k = 0; k < 14; k++) w[k] = 0;
+    }
+    w[14] = len >> 61;
+    w[15] = len << 3;
+    kiln_sha512_compress_words(h, w);
+    const uint dl = kiln_sha512_digest_len((kiln_sha512_variant)variant);
+    __global uchar *o = out + i * dl;
+    _Pragma("unroll") for (int k = 0; k < 8; k++) {
+        _Pragma("unroll") for (int j = 0; j < 8; j++) {
+            if (8 * k + j < dl) o[8 * k + j] = (uchar)(h[k] >> (56 - 8 * j));
+        }
+    }
 }
 
 /* The Keccak sponge (SHA-3, SHAKE, Keccak): rate bytes a block, domain byte, outlen bytes out
