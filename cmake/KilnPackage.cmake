@@ -97,10 +97,9 @@ set(KILN_DEB_SUGGESTS "")
 if(KILN_HAVE_CUDA)
   list(APPEND KILN_DEB_SUGGESTS "libcuda1 | nvidia-driver")
 endif()
-# An OpenCL build links the ICD loader (libOpenCL.so.1: dpkg-shlibdeps names ocl-icd-libopencl1);
-# the devices come from whichever vendor's ICD is installed.
+# An OpenCL build links the ICD loader (libOpenCL.so.1), which dpkg-shlibdeps turns into the
+# dependency on ocl-icd-libopencl1; the devices come from whichever vendor's ICD is installed.
 if(KILN_HAVE_OPENCL)
-  set(CPACK_DEBIAN_LIB_PACKAGE_DEPENDS "ocl-icd-libopencl1 | libopencl1")
   list(APPEND KILN_DEB_SUGGESTS "opencl-icd")
 endif()
 list(JOIN KILN_DEB_SUGGESTS ", " CPACK_DEBIAN_LIB_PACKAGE_SUGGESTS)
