@@ -101,15 +101,6 @@ KILN_HD uint32_t kiln_sd_add2(uint32_t one, uint32_t a, uint32_t b)
 }
 #define KILN_SD_ADD2(a, b) kiln_sd_add2(one, (a), (b))
 
-KILN_HD uint32_t kiln_sd_bswap(uint32_t x)
-{
-#if defined(__CUDA_ARCH__)
-    return __byte_perm(x, 0, 0x0123);
-#else
-    return kiln_bswap32(x);
-#endif
-}
-
 /* One round given h + K + W already summed (a variable), state a..h in s[0..7]; the shifts
  * become renames once unrolled. dconst: d is a compile-time constant (a plain add). */
 KILN_HD void kiln_sd_round_hkw(uint32_t one, uint32_t s[8], uint32_t hkw, int dconst)
@@ -158,7 +149,7 @@ KILN_HD uint32_t kiln_sha256d_top(const kiln_sha256d_folded *c, uint32_t nonce)
     const uint32_t one = c->one;
     /* ---- first hash, second block: W0..W2 job words, W3 nonce, W4 padding, W15 = 640 */
     uint32_t w[64];
-    w[3] = kiln_sd_bswap(nonce);
+    w[3] = kiln_bswap32(nonce);
     uint32_t s[8] = {KILN_SD_ADD2(w[3], c->a4c), c->a3, c->b3, c->c3, KILN_SD_ADD2(w[3], c->e4c), c->e3, c->f3, 0};
     kiln_sd_round_hkw(one, s, c->hkw4, 0);
     kiln_sd_round_hkw(one, s, c->hkw5, 0);
@@ -221,7 +212,7 @@ KILN_HD uint32_t kiln_sha256d_top(const kiln_sha256d_folded *c, uint32_t nonce)
     const uint32_t t1 = KILN_SD_ADD2(KILN_SD_ADD2(KILN_SD_ADD2(h[7], x[60] + K[60]), kiln_sha256_ch(h[4], h[5], h[6])),
                                      KILN_SD_BSIG1(h[4]));
     const uint32_t e61 = KILN_SD_ADD2(h[3], t1);
-    return kiln_sd_bswap(e61 + KILN_SHA256_IV7);
+    return kiln_bswap32(e61 + KILN_SHA256_IV7);
 }
 
 #endif

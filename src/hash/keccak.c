@@ -5,6 +5,7 @@
 
 #include "../prim/keccak.h"
 #include "keccak_host.h"
+#include "lanes_groups.h"
 #include "kiln.h"
 
 static void permute_portable(uint64_t s[KILN_KECCAK_LANES]) { kiln_keccak_f1600(s); }
@@ -228,19 +229,23 @@ int kiln_keccak_lanes_impls(kiln_keccak_lanes_impl *out, int cap)
     return kiln_cpu_ranked_copy(lanes_ranking(), out, sizeof *out, cap);
 }
 
+typedef struct sponge_group {
+    const kiln_keccak_lanes_impl *l;
+    unsigned rate;
+    uint8_t domain;
+    size_t outlen;
+} sponge_group;
+
+static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
+{
+    const sponge_group *g = arg;
+    g->l->hash(msg, len, g->rate, g->domain, out, g->outlen);
+}
+
 void kiln_keccak_batch(unsigned rate, uint8_t domain, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out,
                        size_t outlen)
 {
-    const kiln_keccak_lanes_impl *l = kiln_keccak_lanes();
-    const uint8_t *in[8];
-    uint8_t *o[8];
-    size_t i = 0;
-    for (; l->lanes > 1 && n - i >= l->lanes; i += l->lanes) {
-        for (unsigned k = 0; k < l->lanes; k++) {
-            in[k] = data + (i + k) * msg_len;
-            o[k] = out + (i + k) * outlen;
-        }
-        l->hash(in, msg_len, rate, domain, o, outlen);
-    }
+    sponge_group g = {kiln_keccak_lanes(), rate, domain, outlen};
+    size_t i = kiln_lanes_groups(g.l->lanes, data, msg_len, n, out, outlen, run_group, &g);
     for (; i < n; i++) (void)oneshot(rate, domain, data + i * msg_len, msg_len, out + i * outlen, outlen);
 }

@@ -6,6 +6,7 @@
 
 #include "../core/cpu_dispatch.h"
 #include "../prim/sha512.h"
+#include "lanes_groups.h"
 #include "sha512_host.h"
 
 static void compress_portable(uint64_t state[8], const uint8_t *blocks, size_t n)
@@ -205,22 +206,24 @@ const kiln_sha512_lanes_impl *kiln_sha512_lanes(void) { return lanes_ranking()->
 
 const kiln_sha512_lanes_impl *kiln_sha512_lanes_portable(void) { return &lanes_portable; }
 
+typedef struct variant_group {
+    const kiln_sha512_lanes_impl *l;
+    uint64_t iv[8];
+    unsigned dlen;
+} variant_group;
+
+static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
+{
+    const variant_group *g = arg;
+    g->l->hash(g->iv, msg, len, out, g->dlen);
+}
+
 void kiln_sha512_batch(kiln_sha512_variant v, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
 {
     unsigned dlen = kiln_sha512_digest_len(v);
     if (dlen == 0) return;
-    const kiln_sha512_lanes_impl *l = kiln_sha512_lanes();
-    uint64_t iv[8];
-    kiln_sha512_iv(v, iv);
-    const uint8_t *in[8];
-    uint8_t *o[8];
-    size_t i = 0;
-    for (; l->lanes > 1 && n - i >= l->lanes; i += l->lanes) {
-        for (unsigned k = 0; k < l->lanes; k++) {
-            in[k] = data + (i + k) * msg_len;
-            o[k] = out + (i + k) * dlen;
-        }
-        l->hash(iv, in, msg_len, o, dlen);
-    }
+    variant_group g = {kiln_sha512_lanes(), {0}, dlen};
+    kiln_sha512_iv(v, g.iv);
+    size_t i = kiln_lanes_groups(g.l->lanes, data, msg_len, n, out, dlen, run_group, &g);
     for (; i < n; i++) kiln_sha512_variant_hash(v, data + i * msg_len, msg_len, out + i * dlen);
 }

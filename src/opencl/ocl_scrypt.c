@@ -74,33 +74,8 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
     ARG(r->k, 3, r->V);
     ARG(r->k, 4, r->cand);
     ARG(r->k, 6, r->count);
-    uint64_t total = 0;
-    for (uint64_t done = 0; done < count;) {
-        cl_uint first = (cl_uint)(start + done), n = (cl_uint)(count - done < lanes ? count - done : lanes);
-        /* a launch's candidates go after those already kept */
-        cl_uint kept = (cl_uint)(total < cap ? total : cap), room = cap - kept, zero = 0, found = 0;
-        KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->count, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL),
-                     "clEnqueueWriteBuffer (candidate count)");
-        ARG(r->k, 1, first);
-        ARG(r->k, 2, n);
-        ARG(r->k, 5, room);
-        float ms;
-        if ((st = kiln_ocl_run(g, r->k, n, &ms)) != KILN_OK) return st;
-        *gpu_ms += ms;
-        KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->count, CL_TRUE, 0, sizeof found, &found, 0, NULL, NULL),
-                     "clEnqueueReadBuffer (candidate count)");
-        cl_uint copy = found < room ? found : room;
-        if (copy)
-            KILN_OCL_TRY(g->ctx,
-                         clEnqueueReadBuffer(g->queue, r->cand, CL_TRUE, 0, copy * sizeof(cl_uint), cand + kept, 0,
-                                             NULL, NULL),
-                         "clEnqueueReadBuffer (candidates)");
-        total += found;
-        done += n;
-        if (done < count && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
-    }
-    *ncand = total;
-    return KILN_OK;
+    static const cl_uint arg[3] = {1, 2, 5};
+    return kiln_ocl_search_launches(g, r->k, arg, r->cand, r->count, start, count, lanes, cand, cap, ncand, gpu_ms);
 }
 
 kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, uint32_t start, uint64_t count,

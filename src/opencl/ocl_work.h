@@ -14,6 +14,14 @@ kiln_status kiln_ocl_tree_read(kiln_gpu *g, uint64_t first, uint64_t count, uint
 kiln_status kiln_ocl_pagerank(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
                               kiln_gpu_pr_stats *stats);
 
+/* A search kernel's launches over [start, start + count), at most per_launch nonces each: its
+ * arguments first, n and room at the indices arg[0..2] (the job and buffers already set), its
+ * candidate buffer cand_buf and 32-bit count count_buf. The launches' candidates are joined into
+ * cand (up to cap; *ncand counts them all); the interrupt is read between launches (ocl_search.c). */
+kiln_status kiln_ocl_search_launches(kiln_gpu *g, cl_kernel k, const cl_uint arg[3], cl_mem cand_buf, cl_mem count_buf,
+                                     uint32_t start, uint64_t count, uint64_t per_launch, uint32_t *cand, uint32_t cap,
+                                     uint64_t *ncand, float *gpu_ms);
+
 /* The Litecoin search over [start, start + count) (count already checked against 2^32): its
  * candidates as kiln_ocl_search's; and the KDF batch (io as core/gpu.h's KDF batch). */
 kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, uint32_t start, uint64_t count,

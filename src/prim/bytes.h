@@ -42,9 +42,14 @@ KILN_HD void kiln_store_be64(uint8_t *p, uint64_t v)
     kiln_store_be32(p + 4, (uint32_t)v);
 }
 
+/* One PRMT on an NVIDIA GPU; elsewhere the compiler's byte swap. */
 KILN_HD uint32_t kiln_bswap32(uint32_t v)
 {
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(v, 0, 0x0123);
+#else
     return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+#endif
 }
 
 #endif

@@ -17,15 +17,6 @@
 
 #define KILN_NODE_WORDS 8
 
-KILN_HD uint32_t kiln_node_bswap(uint32_t v)
-{
-#if defined(__CUDA_ARCH__)
-    return __byte_perm(v, 0, 0x0123);
-#else
-    return kiln_bswap32(v);
-#endif
-}
-
 KILN_HD void kiln_node_load(const uint8_t *p, uint32_t w[KILN_NODE_WORDS])
 {
     for (int i = 0; i < KILN_NODE_WORDS; i++) w[i] = kiln_load_le32(p + 4 * i);
@@ -43,8 +34,8 @@ KILN_HD void kiln_merge_sha256_state(const uint32_t l[KILN_NODE_WORDS], const ui
 {
     uint32_t block[16];
     for (int i = 0; i < 8; i++) {
-        block[i] = kiln_node_bswap(l[i]);
-        block[8 + i] = kiln_node_bswap(r[i]);
+        block[i] = kiln_bswap32(l[i]);
+        block[8 + i] = kiln_bswap32(r[i]);
     }
     kiln_sha256_iv(st);
     kiln_sha256_compress_words(st, block);
@@ -59,7 +50,7 @@ KILN_HD void kiln_merge_sha256(const uint32_t l[KILN_NODE_WORDS], const uint32_t
 {
     uint32_t st[8];
     kiln_merge_sha256_state(l, r, st);
-    for (int i = 0; i < 8; i++) out[i] = kiln_node_bswap(st[i]);
+    for (int i = 0; i < 8; i++) out[i] = kiln_bswap32(st[i]);
 }
 
 /* Bitcoin's merge: sha256d(left || right) over raw (internal byte order) hashes. */
@@ -69,7 +60,7 @@ KILN_HD void kiln_merge_sha256d(const uint32_t l[KILN_NODE_WORDS], const uint32_
     uint32_t st[8], st2[8];
     kiln_merge_sha256_state(l, r, st);
     kiln_sha256_of_digest_words(st, st2);
-    for (int i = 0; i < 8; i++) out[i] = kiln_node_bswap(st2[i]);
+    for (int i = 0; i < 8; i++) out[i] = kiln_bswap32(st2[i]);
 }
 
 KILN_HD void kiln_node_to_elements(const uint32_t w[KILN_NODE_WORDS], uint64_t e[KILN_RP64_DIGEST])
