@@ -16,8 +16,13 @@ def test_version_is_the_librarys_and_the_projects():
 def test_devices_start_with_the_cpu():
     devs = kiln.devices()
     assert devs[0]["device"] == "cpu" and devs[0]["kind"] == "cpu" and devs[0]["units"] >= 1
-    for i, d in enumerate(devs[1:]):
-        assert d["device"] == f"cuda:{i}" and d["memory_bytes"] > 0
+    # then the CUDA GPUs, then every OpenCL device, each backend numbered from 0
+    seen = {"cuda": 0, "opencl": 0}
+    for d in devs[1:]:
+        backend = d["device"].split(":")[0]
+        assert backend in seen and (backend == "opencl" or seen["opencl"] == 0), d
+        assert d["device"] == f"{backend}:{seen[backend]}" and d["memory_bytes"] > 0
+        seen[backend] += 1
 
 
 def test_stubs_and_docstrings_ship_with_the_package():
