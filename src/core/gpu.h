@@ -1,12 +1,13 @@
-/* The one GPU seam: a table of operations the library obtains once per context (kiln_gpu_backend,
- * src/api/gpu_backend.h, NULL when kiln is built without CUDA), and the per-context device
- * handles those operations run on. A context holds a list of devices (core/ctx.h: gpu_ordinal[],
- * gpu_dev[]); each handle is opened on first use by kiln_ctx_gpu, the only place a device is
- * opened.
+/* The one GPU seam: a table of operations per backend (kiln_gpu_backend_of, src/api/gpu_backend.h:
+ * CUDA's and OpenCL's, NULL for one this build lacks) that a context set to a GPU holds, and the
+ * per-context device handles those operations run on. A context holds a list of devices of one
+ * backend (core/ctx.h: gpu_ordinal[], gpu_dev[]); each handle is opened on first use by
+ * kiln_ctx_gpu, the only place a device is opened.
  *
  * Every operation reports a failure straight into the owning context (kiln_fail) and returns its
- * status; KILN_ERR_DEVICE for CUDA errors, KILN_ERR_INPUT where the caller asked for what cannot
- * fit. Implemented by src/cuda (cuda_ops.cu); the rest of the library includes only this header. */
+ * status; KILN_ERR_DEVICE for the runtime's errors, KILN_ERR_INPUT where the caller asked for what
+ * cannot fit. Implemented by src/cuda (cuda_ops.cu) and src/opencl (ocl_ops.c); the rest of the
+ * library includes only this header. */
 #ifndef KILN_CORE_GPU_H
 #define KILN_CORE_GPU_H
 
@@ -207,7 +208,7 @@ typedef struct kiln_gpu_bench_spec {
  * tree's nodes are read one by one, a bench leaves out what it cannot time, the several-device
  * PageRank and the MPI exchange are refused). */
 struct kiln_gpu_ops {
-    const char *name; /* "cuda" */
+    const char *name; /* "cuda", "opencl" */
 
     /* ======== required */
     /* ---- devices. device_count: GPUs the runtime can see; 0 when there is no driver or no
