@@ -150,14 +150,11 @@ static int cache_files(const char *dir)
 
 int main(void)
 {
+    const int missing = test_opencl_missing();
 #ifndef KILN_HAVE_OPENCL
-    printf("kiln built without OpenCL: skipped\n");
-    return TEST_SKIP;
+    return missing;
 #else
-    if (kiln_opencl_device_count() == 0) {
-        printf("no OpenCL device%s\n", getenv("KILN_REQUIRE_OPENCL") ? " (KILN_REQUIRE_OPENCL: a failure)" : ": skipped");
-        return getenv("KILN_REQUIRE_OPENCL") ? 1 : TEST_SKIP;
-    }
+    if (missing) return missing;
     char dir[] = "/tmp/kiln-ocl-cache-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     setenv("KILN_OPENCL_CACHE", dir, 1);

@@ -86,14 +86,11 @@ static void launches(kiln_ctx *ocl)
 
 int main(void)
 {
+    const int missing = test_opencl_missing();
 #ifndef KILN_HAVE_OPENCL
-    printf("kiln built without OpenCL: skipped\n");
-    return TEST_SKIP;
+    return missing;
 #else
-    if (kiln_opencl_device_count() == 0) {
-        printf("no OpenCL device%s\n", getenv("KILN_REQUIRE_OPENCL") ? " (KILN_REQUIRE_OPENCL: a failure)" : ": skipped");
-        return getenv("KILN_REQUIRE_OPENCL") ? 1 : TEST_SKIP;
-    }
+    if (missing) return missing;
     kiln_ctx *ocl = kiln_ctx_new(), *cpu = kiln_ctx_new();
     CHECK(kiln_ctx_set_device(ocl, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ocl));
     CHECK(kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "cpu");

@@ -173,14 +173,11 @@ static void rfc(kiln_ctx *ocl, const char *doc)
 
 int main(void)
 {
+    const int missing = test_opencl_missing();
 #ifndef KILN_HAVE_OPENCL
-    printf("kiln built without OpenCL: skipped\n");
-    return TEST_SKIP;
+    return missing;
 #else
-    if (kiln_opencl_device_count() == 0) {
-        printf("no OpenCL device%s\n", getenv("KILN_REQUIRE_OPENCL") ? " (KILN_REQUIRE_OPENCL: a failure)" : ": skipped");
-        return getenv("KILN_REQUIRE_OPENCL") ? 1 : TEST_SKIP;
-    }
+    if (missing) return missing;
     char *ltc = json_load(test_data("litecoin_pow.json")), *rfcdoc = json_load(test_data("rfc7914.json"));
     CHECK(ltc && rfcdoc, "test data");
     if (!ltc || !rfcdoc) return check_summary();
