@@ -15,8 +15,6 @@
 
 extern const char kiln_opencl_kernel_source[]; /* generated: opencl_kernels.c */
 
-#define BUILD_OPTIONS "-cl-std=CL1.2"
-
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
     for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
@@ -47,7 +45,7 @@ static int cache_path(kiln_gpu *g, const char *source, char *out, size_t n)
         return -1;
     driver[sizeof driver - 1] = platform[sizeof platform - 1] = '\0';
     uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv1a(fnv1a(fnv1a(fnv1a(fnv1a(h, source), BUILD_OPTIONS), g->name), driver), platform);
+    h = fnv1a(fnv1a(fnv1a(fnv1a(fnv1a(h, source), g->build_options), g->name), driver), platform);
     int w = snprintf(out, n, "%s/%016llx.bin", dir, (unsigned long long)h);
     return w > 0 && (size_t)w < n ? 0 : -1;
 }
@@ -96,7 +94,7 @@ kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *o
     *out = NULL;
     cl_program p = clCreateProgramWithSource(g->context, 1, &source, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateProgramWithSource");
-    err = clBuildProgram(p, 1, &g->device, BUILD_OPTIONS, NULL, NULL);
+    err = clBuildProgram(p, 1, &g->device, g->build_options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[360], buf[32];
         build_log(g, p, log, sizeof log);
@@ -132,7 +130,7 @@ static cl_program load_cached(kiln_gpu *g, const char *path)
         if (p) clReleaseProgram(p);
         return NULL;
     }
-    if (clBuildProgram(p, 1, &g->device, BUILD_OPTIONS, NULL, NULL) != CL_SUCCESS) {
+    if (clBuildProgram(p, 1, &g->device, g->build_options, NULL, NULL) != CL_SUCCESS) {
         clReleaseProgram(p);
         return NULL;
     }
@@ -186,10 +184,15 @@ kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out)
 
 kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms)
 {
+    return kiln_ocl_run_local(g, k, global, 0, ms);
+}
+
+kiln_status kiln_ocl_run_local(kiln_gpu *g, cl_kernel k, size_t global, size_t local, float *ms)
+{
     *ms = 0;
     if (global == 0) return KILN_OK;
     cl_event ev;
-    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, NULL, 0, NULL, &ev),
+    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, local ? &local : NULL, 0, NULL, &ev),
                  "clEnqueueNDRangeKernel");
     cl_int err = clWaitForEvents(1, &ev);
     cl_ulong t0 = 0, t1 = 0;

@@ -19,6 +19,9 @@ struct kiln_gpu {
     cl_command_queue queue; /* in order, profiling on: kernel times from events */
     cl_program program; /* the embedded kernels, built on first use */
     char name[128];
+    /* clBuildProgram's options: the OpenCL C version, and KILN_OCL_NV=1 on NVIDIA's driver, whose
+     * compiler takes inline PTX (funnel shifts, warp shuffles) that OpenCL C 1.2 cannot name */
+    char build_options[64];
     cl_mem tree; /* the Merkle tree (ocl_tree.c), tree_cap nodes of 32 bytes, kept between builds */
     uint64_t tree_cap;
 };
@@ -53,6 +56,9 @@ kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out);
 /* Runs kernel over global work-items (a 1-D range, the runtime picks the group size), waits for
  * it and gives its time in milliseconds from the event's profiling counters. */
 kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms);
+/* The same with a work-group size of `local` items (global a multiple of it); 0 lets the runtime
+ * choose, as kiln_ocl_run does. */
+kiln_status kiln_ocl_run_local(kiln_gpu *g, cl_kernel k, size_t global, size_t local, float *ms);
 
 /* A digest batch's parameters this backend has a kernel for, else KILN_ERR_INPUT; and that kernel
  * with its arguments set over device buffers (ocl_batch.c). *k is the caller's to release, also
