@@ -122,12 +122,18 @@ static void test_batch(kiln_ctx *cpu, kiln_ctx *gpu, int small)
         uint64_t N;
         uint32_t r, p;
         size_t out_len;
-        int gap, tpb;
+        int gap, tpb, kernel; /* kernel: the launch's items_per_thread, the CUDA ROMix kernel (0: default) */
     } cases[] = {
-        {2, 1, 1, 32, 0, 0},      {16, 1, 1, 64, 0, 0},    {1024, 1, 1, 32, 1, 0},  {1024, 1, 1, 33, 4, 64},
-        {16, 2, 1, 1, 0, 0},      {64, 4, 2, 100, 2, 0},   {256, 8, 1, 64, 0, 0},   {256, 8, 1, 64, 16, 32},
-        {32, 3, 2, 64, 0, 0},     {16, 5, 1, 48, 0, 256},  {1024, 8, 3, 64, 2, 0},  {16, 16, 1, 64, 0, 0},
-        {512, 1, 7, 31, 8, 0},    {4, 2, 1, 64, 16, 0},    {2048, 2, 1, 64, 0, 128}, {8, 7, 2, 65, 0, 0},
+        {2, 1, 1, 32, 0, 0, 0},      {16, 1, 1, 64, 0, 0, 0},    {1024, 1, 1, 32, 1, 0, 0},  {1024, 1, 1, 33, 4, 64, 0},
+        {16, 2, 1, 1, 0, 0, 0},      {64, 4, 2, 100, 2, 0, 0},   {256, 8, 1, 64, 0, 0, 0},   {256, 8, 1, 64, 16, 32, 0},
+        {32, 3, 2, 64, 0, 0, 0},     {16, 5, 1, 48, 0, 256, 0},  {1024, 8, 3, 64, 2, 0, 0},  {16, 16, 1, 64, 0, 0, 0},
+        {512, 1, 7, 31, 8, 0, 0},    {4, 2, 1, 64, 16, 0, 0},    {2048, 2, 1, 64, 0, 128, 0}, {8, 7, 2, 65, 0, 0, 0},
+        /* kernel 2 (per-quad steps, X in shared memory): every gap, r, a block over 48 KiB of shared
+         * memory (r = 8 at 256 threads), gap above N, p > 1, a non-templated r (kernel ignored) */
+        {256, 8, 1, 64, 1, 0, 2},    {256, 8, 1, 64, 2, 0, 2},   {512, 8, 1, 64, 4, 256, 2}, {256, 8, 1, 64, 16, 32, 2},
+        {1024, 8, 2, 64, 0, 128, 2}, {2048, 1, 1, 32, 8, 64, 2}, {1024, 1, 3, 33, 2, 0, 2},  {128, 2, 2, 64, 4, 0, 2},
+        {256, 4, 2, 100, 2, 256, 2}, {64, 4, 1, 64, 1, 0, 2},    {2, 8, 1, 32, 16, 0, 2},    {16, 3, 1, 64, 2, 0, 2},
+        {1024, 8, 1, 64, 8, 64, 1},  {4, 1, 1, 64, 4, 0, 2},
     };
     unsigned long long seed = 0xba7c4;
     enum { ITEMS = 37 };
@@ -146,7 +152,7 @@ static void test_batch(kiln_ctx *cpu, kiln_ctx *gpu, int small)
         }
         kiln_scrypt_params sp = {cases[c].N, cases[c].r, cases[c].p};
         size_t len = cases[c].out_len;
-        kiln_launch l = {cases[c].tpb, 0};
+        kiln_launch l = {cases[c].tpb, cases[c].kernel};
         kiln_scrypt_shape sh = {0, cases[c].gap};
         CHECK(kiln_ctx_set_scrypt_kdf_launch(gpu, l, sh) == KILN_OK, "case %zu launch", c);
         CHECK(kiln_scrypt_batch(cpu, in, items, sp, want, len) == KILN_OK, "case %zu cpu: %s", c, kiln_last_error(cpu));
@@ -156,8 +162,8 @@ static void test_batch(kiln_ctx *cpu, kiln_ctx *gpu, int small)
         int bad = -1;
         for (size_t i = 0; i < items && bad < 0; i++)
             if (memcmp(got + i * len, want + i * len, len) != 0) bad = (int)i;
-        CHECK(bad < 0, "N=%llu r=%u p=%u len=%zu gap=%d: item %d differs", (unsigned long long)sp.N, sp.r, sp.p, len,
-              cases[c].gap, bad);
+        CHECK(bad < 0, "N=%llu r=%u p=%u len=%zu gap=%d kernel=%d: item %d differs", (unsigned long long)sp.N, sp.r,
+              sp.p, len, cases[c].gap, cases[c].kernel, bad);
         CHECK(got[items * len] == 0xa5, "case %zu wrote past the output", c);
     }
     kiln_launch none = {0, 0};
@@ -165,8 +171,11 @@ static void test_batch(kiln_ctx *cpu, kiln_ctx *gpu, int small)
     kiln_ctx_set_scrypt_kdf_launch(gpu, none, auto_shape);
 }
 
-static void test_rfc_on_gpu(kiln_ctx *gpu, const char *doc, int small)
+/* The RFC 7914 vectors through the batch on the GPU, with ROMix kernel `kernel` (0: default). */
+static void test_rfc_on_gpu(kiln_ctx *gpu, const char *doc, int small, int kernel)
 {
+    CHECK(kiln_ctx_set_scrypt_kdf_launch(gpu, (kiln_launch){0, kernel}, (kiln_scrypt_shape){0, 0}) == KILN_OK,
+          "kernel %d launch", kernel);
     jspan arr, o;
     CHECK(json_array(doc, "scrypt", &arr) == 0, "rfc vectors");
     while (json_next(&arr, &o) == 0) {
@@ -186,9 +195,21 @@ static void test_rfc_on_gpu(kiln_ctx *gpu, const char *doc, int small)
         CHECK(kiln_scrypt_batch(gpu, &in, 1, sp, out, len) == KILN_OK, "rfc N=%llu: %s", (unsigned long long)N,
               kiln_last_error(gpu));
         kiln_hex_encode(out, len, 0, h);
-        CHECK(strcmp(h, want) == 0, "rfc N=%llu r=%llu p=%llu on the GPU: %s", (unsigned long long)N,
-              (unsigned long long)r, (unsigned long long)p, h);
+        CHECK(strcmp(h, want) == 0, "rfc N=%llu r=%llu p=%llu on the GPU (kernel %d): %s", (unsigned long long)N,
+              (unsigned long long)r, (unsigned long long)p, kernel, h);
     }
+    kiln_ctx_set_scrypt_kdf_launch(gpu, (kiln_launch){0, 0}, (kiln_scrypt_shape){0, 0});
+}
+
+/* A kernel other than 1 and 2 is refused, not run as some default. */
+static void test_bad_kernel(kiln_ctx *gpu)
+{
+    kiln_scrypt_input in = {"pw", 2, "salt", 4};
+    uint8_t out[32];
+    CHECK(kiln_ctx_set_scrypt_kdf_launch(gpu, (kiln_launch){0, 4}, (kiln_scrypt_shape){0, 0}) == KILN_OK, "launch");
+    CHECK(kiln_scrypt_batch(gpu, &in, 1, (kiln_scrypt_params){16, 8, 1}, out, sizeof out) == KILN_ERR_INPUT,
+          "ROMix kernel 4 refused");
+    kiln_ctx_set_scrypt_kdf_launch(gpu, (kiln_launch){0, 0}, (kiln_scrypt_shape){0, 0});
 }
 
 int main(void)
@@ -207,7 +228,9 @@ int main(void)
     test_litecoin(gpu, ltc, small);
     test_random_headers(cpu, gpu, small);
     test_batch(cpu, gpu, small);
-    test_rfc_on_gpu(gpu, rfc, small);
+    test_rfc_on_gpu(gpu, rfc, small, 0);
+    test_rfc_on_gpu(gpu, rfc, small, 2);
+    test_bad_kernel(gpu);
     kiln_ctx_free(gpu);
     kiln_ctx_free(cpu);
     free(ltc);

@@ -4,7 +4,8 @@
  *     then threads per block and waves per launch (hashes per launch = waves x resident hashes)
  *     for the best of those. Each row shows the scratchpad bytes a hash moves (N/gap rows written,
  *     N rows read, 128 bytes each, plus B and the pad states) and the bandwidth that makes.
- *   scrypt-kdf (batch KDF, N=16384 r=8 p=1 unless -N/-r/-p): lookup gap, then threads per block.
+ *   scrypt-kdf (batch KDF, N=16384 r=8 p=1 unless -N/-r/-p): ROMix kernel (CUDA only; kept in the
+ *     launch's items_per_thread) x lookup gap, then threads per block.
  * The values tried are the registry's tune axes. */
 #include <stddef.h>
 #include <stdio.h>
@@ -134,7 +135,8 @@ static int measure_kdf(kiln_ctx *ctx, point *pt, kiln_scrypt_params sp, double s
     /* scratchpad traffic per password: p lanes, N/gap rows written and N read, 128 r bytes each */
     double b = 128.0 * sp.r * (double)sp.N * (1.0 + 1.0 / pt->shape.lookup_gap) * sp.p;
     progress_clear();
-    printf("%4d %5d %14s %14.0f %10.1f\n", pt->shape.lookup_gap, pt->launch.threads_per_block, r, b, pt->rate * b / 1e9);
+    printf("%6d %4d %5d %14s %14.0f %10.1f\n", pt->launch.items_per_thread, pt->shape.lookup_gap,
+           pt->launch.threads_per_block, r, b, pt->rate * b / 1e9);
     fflush(stdout);
     return EXIT_OK;
 }
@@ -148,18 +150,30 @@ int tune_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_t
              const tune_args *a, tune_entry *e)
 {
     (void)kind;
-    (void)naxes;
     kiln_scrypt_params sp = a->sp;
     printf("tuning %s (batch KDF: N=%llu, r=%u, p=%u) on %s\n", w->name, (unsigned long long)sp.N, sp.r, sp.p,
            kiln_ctx_device_name(ctx));
-    printf("%4s %5s %14s %14s %10s\n", "gap", "tpb", "rate", "bytes/hash", "GB/s");
-    point pts[16], best;
+    printf("%6s %4s %5s %14s %14s %10s\n", "kernel", "gap", "tpb", "rate", "bytes/hash", "GB/s");
+    point pts[32], best;
     int n = 0;
-    for (int g = 0; g < axes[1].count && n < 16; g++) pts[n++] = (point){{128, 1}, {4, axes[1].values[g]}, 0};
+    /* the ROMix kernels are CUDA's; another backend runs one kernel whatever the value */
+    const int kernels = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA && naxes > 2 ? axes[2].count : 1;
+    for (int k = 0; k < kernels; k++)
+        for (int g = 0; g < axes[1].count && n < 32; g++)
+            pts[n++] = (point){{128, naxes > 2 ? axes[2].values[k] : 1}, {4, axes[1].values[g]}, 0};
     int code = measure_each(ctx, pts, n, a, measure_kdf_point, &best);
     if (code == EXIT_OK)
-        code = refine(ctx, "threads per block for the best gap", &axes[0], offsetof(point, launch.threads_per_block), a,
-                      measure_kdf_point, &best);
-    if (code == EXIT_OK) report(&best, e);
+        code = refine(ctx, "threads per block for the best kernel and gap", &axes[0],
+                      offsetof(point, launch.threads_per_block), a, measure_kdf_point, &best);
+    if (code == EXIT_OK) {
+        char rs[32];
+        format_rate(best.rate, "H/s", rs, sizeof rs);
+        progress_clear();
+        printf("best: ROMix kernel %d, lookup gap %d, %d threads per block: %s\n", best.launch.items_per_thread,
+               best.shape.lookup_gap, best.launch.threads_per_block, rs);
+        e->launch = best.launch;
+        e->shape = best.shape;
+        e->rate = best.rate;
+    }
     return code;
 }

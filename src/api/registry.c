@@ -185,6 +185,7 @@ static const int items_pow2[] = {1, 2, 4, 8, 16};
 static const int scrypt_tph[] = {1, 4};
 static const int scrypt_gap[] = {1, 2, 4, 8};
 static const int kdf_tpb[] = {64, 128, 256};
+static const int kdf_kernel[] = {1, 2}; /* CUDA ROMix: state in registers; per-quad steps, X in shared memory */
 static const int merkle_k[] = {1, 2, 3, 4, 5, 6, 7, 8};
 static const int scrypt_tpb[] = {32, 64, 128, 256};
 static const int scrypt_waves[] = {1, 2, 4};
@@ -209,7 +210,8 @@ int kiln_workload_tune_axes(const kiln_workload *w, kiln_kind kind, kiln_tune_ax
     case KILN_KIND_KDF:
         axes[0] = AXIS("threads per block", kdf_tpb);
         axes[1] = AXIS("lookup gap", scrypt_gap);
-        return 2;
+        axes[2] = AXIS("ROMix kernel", kdf_kernel);
+        return 3;
     case KILN_KIND_TREE:
         axes[0] = AXIS("threads per block", tpb_all);
         axes[1] = AXIS("subtree height k", merkle_k);

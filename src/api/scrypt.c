@@ -25,7 +25,7 @@ kiln_gpu_batch kiln_scrypt_gpu_batch(const kiln_ctx *ctx, kiln_scrypt_params sp)
 {
     return (kiln_gpu_batch){.kind = KILN_GPU_BATCH_KDF,
                             .by.kdf = {sp.N, sp.r, sp.p, ctx->scrypt_kdf_launch.threads_per_block,
-                                       ctx->scrypt_kdf_shape.lookup_gap}};
+                                       ctx->scrypt_kdf_shape.lookup_gap, ctx->scrypt_kdf_launch.items_per_thread}};
 }
 
 kiln_status kiln_scrypt_batch_gpu(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t count, kiln_scrypt_params sp,

@@ -2,7 +2,8 @@
  * hashing and recovery tools run it. Three kernels per chunk of items:
  *   kdf_in     one thread per 32-byte block of B = PBKDF2(P, S, 1, 128 r p)
  *   kdf_romix  one quad of threads per lane (item, i < p), scratchpads in device memory; r = 1, 2,
- *              4, 8 keep the state in registers (templates), other r stream it through memory
+ *              4, 8 keep the state in registers (templates: kernel 1, the default, or kernel 2,
+ *              chosen by the launch's items_per_thread), other r stream it through memory
  *   kdf_out    one thread per 32-byte block of the output PBKDF2(P, B', 1, dkLen)
  * A chunk is one wave of resident lanes, so the scratch is one wave of scratchpads. */
 #include <math.h>
@@ -116,36 +117,183 @@ __global__ void __launch_bounds__(256) kdf_romix_any(uint32_t *__restrict__ B, u
     }
 }
 
-template <int R>
-const void *quad_kernel(bool gap) { return gap ? (const void *)romix_quad_kernel<R, true> : (const void *)romix_quad_kernel<R, false>; }
+/* ---- ROMix kernel 2: the second loop in uniform steps, X parked in shared memory.
+ *
+ * Why: at r = 8 kernel 1 (romix_quad_kernel) is latency-bound. Its 208 registers and the 16 MiB
+ * a lane needs at gap 1 both cap an SM at ~60 lanes, too few dependent Salsa chains to fill the
+ * issue slots. A gap of 2 halves the memory a lane needs, but in kernel 1 a warp's 8 quads run
+ * their recomputations in lockstep: with 8 random j, almost every read (1 - 2^-8) costs the warp a
+ * whole extra BlockMix, so gap 2 does 3 BlockMix per iteration pair instead of the 2.5 a lane needs.
+ *
+ * Here every pass of the loop is one BlockMix for every quad, whatever the quad is doing: a read
+ * of row j, k = j mod G, takes k + 1 steps
+ *   step 1      W = BlockMix(V[j - k])      (k > 0: the stored row, recomputation starts)
+ *   steps 2..k  W = BlockMix(W)
+ *   last step   W = BlockMix(X ^ W)         (k = 0: W = BlockMix(W ^ V[j]), W being X)
+ * so the quads of a warp never wait for each other's recomputations; they drift apart and the warp
+ * only waits, at the very end, for the quad with the most steps (~N(1 + (G-1)/2) each, spread
+ * ~sqrt(N) steps). While W recomputes a row, X waits in shared memory (1 KiB a lane at r = 8),
+ * so only W and the loads in flight take registers: the launch bounds cap them at 128, which
+ * lets 128 lanes into an SM, about what device memory holds at gap 2 (8 MiB a lane).
+ * The first loop is kernel 1's: every quad stores the same rows at the same steps. */
 
-const void *romix_kernel(uint32_t r, uint32_t gap)
+/* Shared memory a lane parks X in: 8R uint4, plus 64 bytes so that the two quads of a 128-bit
+ * access phase (8 threads) fall on different banks. */
+template <int R>
+__host__ __device__ constexpr uint32_t smem_lane_uint4() { return 8 * R + 4; }
+
+/* d = the 16 bytes at p where c is nonzero, else d unchanged: predicated loads, not branches, as
+ * the quads of a warp differ in c (a branch would split the warp around each of a step's loads).
+ * The memory clobbers keep them in order with the row stores of the first loop. */
+__device__ __forceinline__ void load_global_if(uint4 &d, const uint4 *p, uint32_t c)
+{
+    __asm__("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %5, 0;\n\t@q ld.global.v4.u32 {%0, %1, %2, %3}, [%4];\n\t}"
+            : "+r"(d.x), "+r"(d.y), "+r"(d.z), "+r"(d.w)
+            : "l"(p), "r"(c)
+            : "memory");
+}
+
+__device__ __forceinline__ void load_shared_if(uint4 &d, const uint4 *p, uint32_t c)
+{
+    __asm__("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %5, 0;\n\t@q ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n\t}"
+            : "+r"(d.x), "+r"(d.y), "+r"(d.z), "+r"(d.w)
+            : "r"((uint32_t)__cvta_generic_to_shared(p)), "r"(c)
+            : "memory");
+}
+
+/* W = BlockMix(in(0), ..., in(2R-1)), the inputs formed as Salsa consumes them: a load two blocks
+ * ahead covers its latency, and no more is ahead than that, so W, T and the loads in flight fit
+ * the 128 registers (hoisting every load of a row to the top, as the compiler does on its own,
+ * takes 64 more and spills). The empty asm keeps the loads where they are written. */
+template <int R, class In>
+__device__ __forceinline__ void blockmix_quad_from(uint4 (&w)[2 * R], In in, unsigned mask, int t)
+{
+    uint4 y[2 * R];
+    const uint4 last = in(2 * R - 1);
+    uint4 T = last, p0 = in(0), p1 = 2 * R > 2 ? in(1) : last;
+#pragma unroll
+    for (int i = 0; i < 2 * R; i++) {
+        const uint4 cur = p0;
+        p0 = p1;
+        if (i + 2 < 2 * R - 1) p1 = in(i + 2);
+        else p1 = last;
+        __asm__ volatile("" ::: "memory");
+        salsa_quad(T, cur, mask, t);
+        y[(i >> 1) + (i & 1) * R] = T;
+    }
+#pragma unroll
+    for (int i = 0; i < 2 * R; i++) w[i] = y[i];
+}
+
+template <int R>
+__global__ void __launch_bounds__(256, 2) romix_steps_kernel(uint32_t *__restrict__ B, uint32_t lanes, uint32_t N,
+                                                             uint32_t gap, uint4 *__restrict__ V)
+{
+    extern __shared__ uint4 parked[];
+    const int t = threadIdx.x & 3;
+    const unsigned mask = 0xfu << (threadIdx.x & 28);
+    uint32_t lane = (blockIdx.x * blockDim.x + threadIdx.x) >> 2;
+    if (lane >= lanes) return;
+    uint32_t *b = B + (size_t)lane * 32 * R;
+    /* this thread's piece of block k of X is xs[4 k]: only this thread writes or reads it */
+    uint4 *xs = parked + (threadIdx.x >> 2) * smem_lane_uint4<R>() + t;
+    const uint32_t shift = __ffs(gap) - 1;
+    uint4 *mine = V + (size_t)lane * (N >> shift) * (8 * R) + t;
+    uint4 w[2 * R];
+    load_quads<R>(w, b, t);
+#pragma unroll 1
+    for (uint32_t j = 0; j < N; j++) {
+        if ((j & (gap - 1)) == 0) {
+            uint4 *row = mine + (size_t)(j >> shift) * (8 * R);
+#pragma unroll
+            for (int k = 0; k < 2 * R; k++) row[4 * k] = w[k];
+        }
+        blockmix_quad<R>(w, mask, t);
+    }
+    /* the quad's four threads hold the same i, k, fresh: the control flow below is per quad */
+    uint32_t i = 0, k = 0;
+    bool fresh = true; /* the next step starts a read; W is X */
+    const uint4 *row = mine;
+#pragma unroll 1
+    while (i < N) {
+        if (fresh) {
+            uint32_t j = __shfl_sync(mask, w[2 * R - 1].x, 0, 4) & (N - 1);
+            k = j & (gap - 1);
+            row = mine + (size_t)(j >> shift) * (8 * R);
+            if (k) {
+#pragma unroll
+                for (int q = 0; q < 2 * R; q++) xs[4 * q] = w[q];
+            }
+        }
+        const bool last = k == 0;
+        /* input: V[j - k] (first step; ^ X when k = 0, X being W), W (recomputing), X ^ W (last) */
+        const uint32_t keep = fresh && !last ? 0u : ~0u, from_row = fresh, from_x = !fresh && last;
+        auto in = [&](int q) {
+            uint4 e = make_uint4(0, 0, 0, 0); /* the row, X or nothing: never both */
+            load_global_if(e, row + 4 * q, from_row);
+            load_shared_if(e, xs + 4 * q, from_x);
+            return make_uint4((w[q].x & keep) ^ e.x, (w[q].y & keep) ^ e.y, (w[q].z & keep) ^ e.z, (w[q].w & keep) ^ e.w);
+        };
+        blockmix_quad_from<R>(w, in, mask, t);
+        if (last) i++;
+        else k--;
+        fresh = last;
+    }
+    store_quads<R>(w, b, t);
+}
+
+/* Dynamic shared memory of a kernel-2 block of tpb threads. */
+template <int R>
+size_t steps_smem(int tpb) { return (size_t)(tpb / 4) * smem_lane_uint4<R>() * sizeof(uint4); }
+
+size_t romix_smem(uint32_t r, int kernel, int tpb)
+{
+    if (kernel != 2) return 0;
+    switch (r) {
+    case 1: return steps_smem<1>(tpb);
+    case 2: return steps_smem<2>(tpb);
+    case 4: return steps_smem<4>(tpb);
+    case 8: return steps_smem<8>(tpb);
+    default: return 0;
+    }
+}
+
+template <int R>
+const void *quad_kernel(bool gap, int kernel)
+{
+    if (kernel == 2) return (const void *)romix_steps_kernel<R>;
+    return gap ? (const void *)romix_quad_kernel<R, true> : (const void *)romix_quad_kernel<R, false>;
+}
+
+const void *romix_kernel(uint32_t r, uint32_t gap, int kernel)
 {
     switch (r) {
-    case 1: return quad_kernel<1>(gap > 1);
-    case 2: return quad_kernel<2>(gap > 1);
-    case 4: return quad_kernel<4>(gap > 1);
-    case 8: return quad_kernel<8>(gap > 1);
+    case 1: return quad_kernel<1>(gap > 1, kernel);
+    case 2: return quad_kernel<2>(gap > 1, kernel);
+    case 4: return quad_kernel<4>(gap > 1, kernel);
+    case 8: return quad_kernel<8>(gap > 1, kernel);
     default: return (const void *)kdf_romix_any;
     }
 }
 
 template <int R>
-void launch_quad(cudaStream_t s, uint32_t blocks, int tpb, uint32_t *B, uint32_t lanes, uint32_t N, uint32_t gap, uint4 *V)
+void launch_quad(cudaStream_t s, uint32_t blocks, int tpb, uint32_t *B, uint32_t lanes, uint32_t N, uint32_t gap,
+                 uint4 *V, int kernel)
 {
-    if (gap > 1) romix_quad_kernel<R, true><<<blocks, tpb, 0, s>>>(B, lanes, N, gap, V);
+    if (kernel == 2) romix_steps_kernel<R><<<blocks, tpb, steps_smem<R>(tpb), s>>>(B, lanes, N, gap, V);
+    else if (gap > 1) romix_quad_kernel<R, true><<<blocks, tpb, 0, s>>>(B, lanes, N, gap, V);
     else romix_quad_kernel<R, false><<<blocks, tpb, 0, s>>>(B, lanes, N, gap, V);
 }
 
 cudaError_t launch_romix(cudaStream_t s, uint32_t r, int tpb, uint32_t *B, uint32_t lanes, uint32_t N, uint32_t gap,
-                         uint4 *V)
+                         uint4 *V, int kernel)
 {
     uint32_t blocks = (uint32_t)(((uint64_t)lanes * 4 + tpb - 1) / tpb);
     switch (r) {
-    case 1: launch_quad<1>(s, blocks, tpb, B, lanes, N, gap, V); break;
-    case 2: launch_quad<2>(s, blocks, tpb, B, lanes, N, gap, V); break;
-    case 4: launch_quad<4>(s, blocks, tpb, B, lanes, N, gap, V); break;
-    case 8: launch_quad<8>(s, blocks, tpb, B, lanes, N, gap, V); break;
+    case 1: launch_quad<1>(s, blocks, tpb, B, lanes, N, gap, V, kernel); break;
+    case 2: launch_quad<2>(s, blocks, tpb, B, lanes, N, gap, V, kernel); break;
+    case 4: launch_quad<4>(s, blocks, tpb, B, lanes, N, gap, V, kernel); break;
+    case 8: launch_quad<8>(s, blocks, tpb, B, lanes, N, gap, V, kernel); break;
     default: kdf_romix_any<<<blocks, tpb, 0, s>>>(B, lanes, N, r, V); break;
     }
     return cudaGetLastError();
@@ -200,8 +348,21 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
     if (gap && (gap > 16 || (gap & (gap - 1)))) {
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch: lookup gap %u must be 1, 2, 4, 8 or 16", gap);
     }
+    const int kernel = cfg->romix_kernel ? cfg->romix_kernel : 1;
+    if (kernel != 1 && kernel != 2) {
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch: ROMix kernel %d must be 1 (registers) or 2 (steps)", kernel);
+    }
     if (!templated(r)) gap = 1; /* the streaming kernel keeps every row */
     KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    const size_t smem = templated(r) ? romix_smem(r, kernel, tpb) : 0;
+    if (smem) {
+        /* X's parking space is the kernel's whole use of shared memory; L1 has nothing to keep */
+        const void *f = romix_kernel(r, 2, kernel);
+        KILN_CUDA_TRY(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+                      "cudaFuncSetAttribute (shared memory)");
+        KILN_CUDA_TRY(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+                      "cudaFuncSetAttribute (carveout)");
+    }
 
     /* lanes resident at once: limited by the kernel's occupancy and by device memory */
     size_t free_b = 0, total_b = 0;
@@ -213,7 +374,7 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
     uint64_t wave[2];
     for (int g = 0; g < 2; g++) {
         int per_sm = 0;
-        KILN_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, romix_kernel(r, g ? 2 : 1), tpb, 0),
+        KILN_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, romix_kernel(r, g ? 2 : 1, kernel), tpb, smem),
                       "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
         wave[g] = (uint64_t)(per_sm < 1 ? 1 : per_sm) * st->sm_count * (tpb / 4);
     }
@@ -225,11 +386,14 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
     };
     if (!gap) {
         /* the gap with the most work per time: resident lanes over the cost of recomputing rows,
-         * where a warp waits for the longest recomputation of its 8 quads (E[max of 8] steps) */
+         * where in kernel 1 a warp waits for the longest recomputation of its 8 quads (E[max of 8]
+         * steps) and in kernel 2 each quad pays its own (E = (g - 1) / 2 steps) */
         double best = -1;
         for (uint32_t g = 1; g <= 16 && g <= N; g *= 2) {
             double emax = 0;
-            for (uint32_t k = 1; k < g; k++) emax += 1 - pow((double)k / g, 8);
+            if (kernel == 2) emax = (g - 1) / 2.0;
+            else
+                for (uint32_t k = 1; k < g; k++) emax += 1 - pow((double)k / g, 8);
             double score = resident(g) / ((2 + emax) / 2);
             if (score > best) best = score, gap = g;
         }
@@ -310,7 +474,8 @@ kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cf
         /* more lanes than slots only when one item's p lanes outnumber them */
         for (uint64_t l0 = 0, lanes = (uint64_t)n * p; l0 < lanes; l0 += slots) {
             uint32_t k = (uint32_t)(lanes - l0 < slots ? lanes - l0 : slots);
-            KILN_CUDA_TRY(launch_romix(st->stream, r, tpb, d.B + l0 * 32 * r, k, N, gap, (uint4 *)scratch),
+            KILN_CUDA_TRY(launch_romix(st->stream, r, tpb, d.B + l0 * 32 * r, k, N, gap, (uint4 *)scratch,
+                                       cfg->romix_kernel ? cfg->romix_kernel : 1),
                           "scrypt romix launch");
         }
         threads = (uint64_t)n * out_blocks;
