@@ -40,7 +40,8 @@ const char *tune_cache_device_key(const kiln_ctx *ctx, char *buf, size_t n);
 void tune_cache_save(kiln_ctx *ctx, const char *algo, tune_entry *e);
 /* Applies the cached launch shape of a workload's kind (its bench name) to a GPU context, the entry
  * of its tune_cache_device_key (so a CUDA context takes only CUDA entries, an OpenCL one only
- * OpenCL's); does nothing for the CPU or without an entry. A tree's shape goes into the fields of *tree left 0. */
+ * OpenCL's); does nothing for the CPU or without an entry. A tree's shape goes into the fields of
+ * *tree left 0. */
 void tune_cache_apply(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, kiln_merkle_opts *tree);
 
 #endif
