@@ -1,7 +1,8 @@
 /* The OpenCL backend's sha256d search on the first OpenCL device (PoCL in CI): (a) real Bitcoin
  * blocks (tests/real_headers.h, from tests/data/headers.json): a range around each block's nonce
  * finds that nonce and nothing else under the block's target; (b) an easy target over a random
- * header: exactly the CPU search's nonces, no false candidate; (c) a program that does not compile fails with the device and
+ * header: exactly the CPU search's nonces, no false candidate, under launch shapes from 32 to 1024
+ * work-items a group and 1 to 16 nonces a work-item; (c) a program that does not compile fails with the device and
  * the build log in the message (the backend's build entry, a test hook). Skipped (77) without an
  * OpenCL device, unless KILN_REQUIRE_OPENCL is set. */
 #include <stdint.h>
@@ -76,10 +77,14 @@ static void real_blocks(kiln_ctx *ctx)
     }
 }
 
-/* A target whose most significant word is 0x00ffffff: about one nonce in 256 meets it. */
+/* A target whose most significant word is 0x00ffffff: about one nonce in 256 meets it. Under every
+ * launch shape (work-group size x nonces per work-item, as kiln tune sets them; {0, 0} the
+ * default), over a range that is no whole number of groups and that ends at the nonce space's end,
+ * so the last group runs past both: exactly the CPU's nonces. */
 static void against_cpu(kiln_ctx *ctx)
 {
     static found got, want;
+    static const kiln_launch shapes[] = {{0, 0}, {32, 1}, {64, 16}, {96, 2}, {1024, 4}, {1024, 16}};
     uint8_t header[80], target[32];
     uint64_t s = 0x9e3779b97f4a7c15ull;
     for (int i = 0; i < 80; i++) header[i] = (uint8_t)((s = s * 6364136223846793005ull + 1442695040888963407ull) >> 56);
@@ -89,12 +94,21 @@ static void against_cpu(kiln_ctx *ctx)
     kiln_scan_result rg, rc;
     /* a start past 2^32 - 2^16, so the range ends at the nonce space's end */
     const uint64_t start = (UINT64_C(1) << 32) - 40000, count = 40000;
-    CHECK(scan(ctx, header, target, start, count, &got, &rg) == KILN_OK, "OpenCL easy target: %s", kiln_last_error(ctx));
     CHECK(scan(cpu, header, target, start, count, &want, &rc) == KILN_OK, "CPU easy target: %s", kiln_last_error(cpu));
-    CHECK(got.n == want.n && got.n > 50, "OpenCL found %zu nonces, the CPU %zu", got.n, want.n);
-    CHECK(got.n == want.n && memcmp(got.nonce, want.nonce, (got.n < 4096 ? got.n : 4096) * 4) == 0,
-          "OpenCL and CPU nonces differ");
-    CHECK(rg.false_candidates == 0, "%llu false candidates", (unsigned long long)rg.false_candidates);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        kiln_launch l = shapes[i];
+        CHECK(kiln_ctx_set_launch(ctx, KILN_ALGO_SHA256D, l) == KILN_OK, "set launch: %s", kiln_last_error(ctx));
+        CHECK(scan(ctx, header, target, start, count, &got, &rg) == KILN_OK, "OpenCL easy target, shape %dx%d: %s",
+              l.threads_per_block, l.items_per_thread, kiln_last_error(ctx));
+        CHECK(got.n == want.n && got.n > 50, "shape %dx%d: OpenCL found %zu nonces, the CPU %zu", l.threads_per_block,
+              l.items_per_thread, got.n, want.n);
+        CHECK(got.n == want.n && memcmp(got.nonce, want.nonce, (got.n < 4096 ? got.n : 4096) * 4) == 0,
+              "shape %dx%d: OpenCL and CPU nonces differ", l.threads_per_block, l.items_per_thread);
+        CHECK(rg.false_candidates == 0 && rg.hashes == count, "shape %dx%d: %llu false candidates, %llu hashes",
+              l.threads_per_block, l.items_per_thread, (unsigned long long)rg.false_candidates,
+              (unsigned long long)rg.hashes);
+    }
+    CHECK(kiln_ctx_set_launch(ctx, KILN_ALGO_SHA256D, (kiln_launch){0, 0}) == KILN_OK, "default launch");
     kiln_ctx_free(cpu);
 }
 

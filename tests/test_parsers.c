@@ -127,6 +127,17 @@ int main(void)
               e.launch.threads_per_block == 256 && e.launch.items_per_thread == 4 && strcmp(e.device, "NVIDIA H200") == 0,
           "good line");
     CHECK(tune_cache_parse_line("sha256d\tGPU\t256\t4\t1\r\n", &e) == 0, "CRLF");
+    /* an OpenCL device's key: "opencl:" before a model name of up to 127 characters */
+    CHECK(tune_cache_parse_line("sha256d\topencl:NVIDIA H200\t512\t1\t8420000000\n", &e) == 0 &&
+              strcmp(e.device, "opencl:NVIDIA H200") == 0,
+          "OpenCL key");
+    {
+        char line[256], model[128];
+        memset(model, 'm', 127);
+        model[127] = '\0';
+        snprintf(line, sizeof line, "sha256d\topencl:%s\t512\t1\t1\n", model);
+        CHECK(tune_cache_parse_line(line, &e) == 0 && strlen(e.device) == 7 + 127, "OpenCL key of the longest model");
+    }
     CHECK(tune_cache_parse_line("# comment\n", &e) == -1, "comment");
     CHECK(tune_cache_parse_line("\n", &e) == -1, "blank");
     CHECK(tune_cache_parse_line("sha256d\tGPU\t250\t4\t1\n", &e) == -1, "tpb not multiple of 32");

@@ -16,7 +16,9 @@ kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, 
     bench_row r = {w->name, NULL, "H/s", 0, "", ""};
     kiln_status st = kiln_bench_scan(ctx, algo, seconds_or(a, 2), &r.rate);
     if (st != KILN_OK) return st;
-    if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA) {
+    /* the shape run: CUDA's searches and OpenCL's sha256d (OpenCL's scrypt has no shape yet) */
+    kiln_backend b = kiln_ctx_backend(ctx);
+    if (b == KILN_BACKEND_CUDA || (b == KILN_BACKEND_OPENCL && algo == KILN_ALGO_SHA256D)) {
         kiln_launch l = kiln_ctx_launch(ctx, algo);
         int n = snprintf(r.json, sizeof r.json, ", \"threads_per_block\": %d, \"items_per_thread\": %d",
                          l.threads_per_block, l.items_per_thread);

@@ -123,9 +123,9 @@ kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code)
 kiln_ctx *cli_open_tune_gpu(const char *cmd, const char *device, int *code)
 {
     kiln_ctx *ctx = cli_open(cmd, device, 0, code);
-    if (!ctx || kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA) return ctx;
+    if (!ctx || kiln_ctx_backend(ctx) != KILN_BACKEND_CPU) return ctx;
     *code = device && strcmp(device, "cpu") == 0
-                ? cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda")
+                ? cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda or opencl:N")
                 : cli_error(EXIT_DEVICE, cmd, "no CUDA GPU to tune");
     kiln_ctx_free(ctx);
     return NULL;

@@ -42,7 +42,8 @@ kiln_ctx *cli_ctx_new(const char *cmd, int *code);
 /* Creates a context on the device named by spec ("auto" when NULL) with `threads` CPU threads.
  * On failure prints the error and returns NULL with *code set. */
 kiln_ctx *cli_open(const char *cmd, const char *device, int threads, int *code);
-/* cli_open for `kiln tune`: the device must be a GPU (exit 2 for an explicit cpu, 3 when none). */
+/* cli_open for `kiln tune`: the device must be a GPU, CUDA or OpenCL (exit 2 for an explicit cpu, 3 when
+ * none). */
 kiln_ctx *cli_open_tune_gpu(const char *cmd, const char *device, int *code);
 
 /* Commands */

@@ -115,13 +115,17 @@ static const struct {
     {"tune",
      "Sweeps the launch shapes of a GPU kernel (threads per block by nonces per thread for mining, the\n"
      "layout and lookup gap for scrypt, threads per block by subtree height for Merkle trees), prints the\n"
-     "rate of each and caches the best per algorithm and GPU model; `kiln mine`, `kiln bench` and\n"
-     "`kiln merkle` use it from then on.\n"
+     "rate of each and caches the best per algorithm, GPU model and backend; `kiln mine`, `kiln bench`\n"
+     "and `kiln merkle` use it from then on. On an OpenCL device (`--device opencl:N`) the work-group\n"
+     "size stands for threads per block; its entry is its own, never applied to CUDA, nor a CUDA entry\n"
+     "to OpenCL.\n"
      "FILES\n"
      "@ $XDG_CACHE_HOME/kiln/tune.txt, else ~/.cache/kiln/tune.txt\n"
-     "the cache: plain text, one line per algorithm and device\n"
+     "the cache: plain text, one line per algorithm and device: the GPU model for CUDA, `opencl:` and\n"
+     "the model for an OpenCL device\n"
      "EXAMPLES\n"
      "    kiln tune --algo sha256d --device cuda:0\n"
+     "    kiln tune --algo sha256d --device opencl:1\n"
      "    kiln tune --algo scrypt\n"
      "    kiln tune --algo merkle-rp64\n"},
     {"pagerank",

@@ -62,7 +62,8 @@ static int is_placeholder(const char *s, size_t n)
 }
 
 /* A synopsis or a value written as in --help: options in bold, placeholders (FILE, HEX64, the I
- * of cuda:I) in italics, the rest as it is. */
+ * of cuda:I) in italics, the rest as it is. A value may break after each '|' (\:, no hyphen): a
+ * list of words longer than a narrow page's line ("auto|cuda|...|opencl:all") has nowhere else to. */
 static void synopsis_words(roff *r, const char *s, int dashes)
 {
     while (*s) {
@@ -70,6 +71,7 @@ static void synopsis_words(roff *r, const char *s, int dashes)
         while (s[n] && (isalnum((unsigned char)s[n]) || s[n] == '_' || (dashes && s[n] == '-'))) n++;
         if (n == 0) {
             text_n(r, s, 1);
+            if (!dashes && *s == '|' && s[1]) raw(r, "\\:");
             s++;
             continue;
         }

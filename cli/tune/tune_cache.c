@@ -140,23 +140,27 @@ int tune_cache_store(const char *path, const tune_entry *e)
     return kiln_output_commit(NULL, &f, written, errno) == KILN_OK ? 0 : -1;
 }
 
-/* The GPU model an entry is kept under: the context's device, or on a set its first device's
- * (`kiln tune` on a set sweeps each model alone; every device of a set runs the context's shape). */
-static const char *model_of(const kiln_ctx *ctx, kiln_device_info *info)
+const char *tune_cache_device_key(const kiln_ctx *ctx, char *buf, size_t n)
 {
-    if (kiln_ctx_device_count(ctx) == 1 || kiln_device_get(kiln_ctx_device_ordinal(ctx, 0) + 1, info) != KILN_OK)
-        return kiln_ctx_device_name(ctx);
-    return info->name;
+    kiln_backend b = kiln_ctx_backend(ctx);
+    const char *model = kiln_ctx_device_name(ctx);
+    kiln_device_info info;
+    /* a set's name is "2 x <model>" or the models joined: the key is its first device's model
+     * (`kiln tune` on a set sweeps each model alone). kiln_device_get numbers the CUDA GPUs
+     * first, then the OpenCL devices. */
+    int index = 1 + kiln_ctx_device_ordinal(ctx, 0) + (b == KILN_BACKEND_OPENCL ? kiln_cuda_device_count() : 0);
+    if (kiln_ctx_device_count(ctx) > 1 && kiln_device_get(index, &info) == KILN_OK) model = info.name;
+    snprintf(buf, n, "%s%s", b == KILN_BACKEND_OPENCL ? "opencl:" : "", model);
+    return buf;
 }
 
 void tune_cache_apply(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, kiln_merkle_opts *tree)
 {
-    char path[4096], name[48];
+    char path[4096], name[48], key[sizeof ((tune_entry *)0)->device];
     tune_entry e;
-    kiln_device_info info;
-    if (kiln_ctx_backend(ctx) != KILN_BACKEND_CUDA || tune_cache_path(path, sizeof path) != 0) return;
+    if (kiln_ctx_backend(ctx) == KILN_BACKEND_CPU || tune_cache_path(path, sizeof path) != 0) return;
     kiln_workload_bench_name(w, kind, name, sizeof name);
-    if (tune_cache_lookup(path, name, model_of(ctx, &info), &e) != 0) return;
+    if (tune_cache_lookup(path, name, tune_cache_device_key(ctx, key, sizeof key), &e) != 0) return;
     switch (kind) {
     case KILN_KIND_SEARCH:
         kiln_ctx_set_launch(ctx, (kiln_algo)w->search_algo, e.launch);
@@ -174,9 +178,8 @@ void tune_cache_apply(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, kil
 void tune_cache_save(kiln_ctx *ctx, const char *algo, tune_entry *e)
 {
     char path[4096];
-    kiln_device_info info;
     snprintf(e->algo, sizeof e->algo, "%s", algo);
-    snprintf(e->device, sizeof e->device, "%s", model_of(ctx, &info));
+    tune_cache_device_key(ctx, e->device, sizeof e->device);
     if (tune_cache_path(path, sizeof path) != 0)
         fprintf(stderr, "kiln tune: neither XDG_CACHE_HOME nor HOME is set; result not cached\n");
     else if (tune_cache_store(path, e) != 0)

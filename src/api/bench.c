@@ -49,9 +49,19 @@ kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, doubl
     int scrypt = algo == KILN_ALGO_SCRYPT;
     double warm = 0;
     if (ctx->backend == KILN_BACKEND_CPU) job.count = scrypt ? (UINT64_C(1) << 10) : (UINT64_C(1) << 20);
-    else job.count = scrypt ? (UINT64_C(1) << 20) : (UINT64_C(1) << 30);
-    kiln_status st = one_pass(ctx, &job, &warm);
-    if (st != KILN_OK) return st;
+    else job.count = scrypt ? (UINT64_C(1) << 20) : (UINT64_C(1) << 16);
+    /* a GPU's sha256d warm-up grows from 2^16 nonces until a pass takes 0.1 s or reaches 2^30: a
+     * data-centre GPU still ends on 2^30 (0.12 s on an H200), while a slow OpenCL device (PoCL on
+     * a CPU hashes about 10^6 a second) stops within a second instead of spending minutes on 2^30,
+     * which made `kiln tune` there take hours */
+    kiln_status st;
+    for (;;) {
+        if ((st = one_pass(ctx, &job, &warm)) != KILN_OK) return st;
+        if (ctx->backend == KILN_BACKEND_CPU || scrypt || job.count >= (UINT64_C(1) << 30) ||
+            !((double)job.count < warm * 0.1))
+            break;
+        job.count *= 2;
+    }
     /* a GPU scrypt pass must span several waves of resident hash slots to measure a full chip */
     uint64_t pass = (uint64_t)(warm * seconds / 10), min_pass = UINT64_C(1) << 16;
     if (scrypt) min_pass = ctx->backend == KILN_BACKEND_CPU ? (UINT64_C(1) << 10) : (UINT64_C(1) << 19);

@@ -45,9 +45,52 @@ kiln_status kiln_ocl_search_launches(kiln_gpu *g, cl_kernel k, const cl_uint arg
     return KILN_OK;
 }
 
-static kiln_status sha256d(kiln_gpu *g, search_res *r, const kiln_sha256d_job *job, uint32_t start, uint64_t count,
-                           uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
+/* The sha256d launches over [start, start + count): the loop of kiln_ocl_search_launches with the
+ * context's shape, groups of tpb work-items each trying npt nonces, so a launch covers whole
+ * groups (the kernel drops the offsets past its count). */
+static kiln_status sha256d_launches(kiln_gpu *g, search_res *r, uint32_t start, uint64_t count, size_t tpb, cl_uint npt,
+                                    uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
 {
+    uint64_t total = 0, per_group = (uint64_t)tpb * npt;
+    for (uint64_t done = 0; done < count;) {
+        cl_uint first = (cl_uint)(start + done), n = (cl_uint)(count - done < MAX_LAUNCH ? count - done : MAX_LAUNCH);
+        cl_uint kept = (cl_uint)(total < cap ? total : cap), room = cap - kept, zero = 0, found = 0;
+        KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->count, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL),
+                     "clEnqueueWriteBuffer (candidate count)");
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 1, sizeof first, &first), "clSetKernelArg");
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 2, sizeof n, &n), "clSetKernelArg");
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 4, sizeof room, &room), "clSetKernelArg");
+        float ms;
+        kiln_status st = kiln_ocl_run_local(g, r->k, (size_t)((n + per_group - 1) / per_group) * tpb, tpb, &ms);
+        if (st != KILN_OK) return st;
+        *gpu_ms += ms;
+        KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->count, CL_TRUE, 0, sizeof found, &found, 0, NULL, NULL),
+                     "clEnqueueReadBuffer (candidate count)");
+        cl_uint copy = found < room ? found : room;
+        if (copy)
+            KILN_OCL_TRY(g->ctx,
+                         clEnqueueReadBuffer(g->queue, r->cand, CL_TRUE, 0, copy * sizeof(cl_uint), cand + kept, 0,
+                                             NULL, NULL),
+                         "clEnqueueReadBuffer (candidates)");
+        total += found;
+        done += n;
+        if (done < count && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
+    }
+    *ncand = total;
+    return KILN_OK;
+}
+
+/* shape: the context's launch (kiln_ctx_set_launch), 0 fields CUDA's defaults: 512 work-items a
+ * group, one nonce each. */
+static kiln_status sha256d(kiln_gpu *g, search_res *r, const kiln_sha256d_job *job, kiln_launch shape, uint32_t start,
+                           uint64_t count, uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
+{
+    int tpb = shape.threads_per_block > 0 ? shape.threads_per_block : 512;
+    int npt = shape.items_per_thread > 0 ? shape.items_per_thread : 1;
+    if (tpb < 32 || tpb > 1024 || tpb % 32 != 0)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "threads per block %d not a multiple of 32 in 32..1024", tpb);
+    if (npt > 16 || (npt & (npt - 1)) != 0)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "nonces per thread %d not one of 1, 2, 4, 8, 16", npt);
     cl_int err;
     r->cand = clCreateBuffer(g->context, CL_MEM_WRITE_ONLY, (cap ? cap : 1) * sizeof(cl_uint), NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (candidates)");
@@ -55,13 +98,21 @@ static kiln_status sha256d(kiln_gpu *g, search_res *r, const kiln_sha256d_job *j
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (candidate count)");
     kiln_status st = kiln_ocl_kernel(g, "kiln_sha256d_search", &r->k);
     if (st != KILN_OK) return st;
+    /* a group larger than the kernel can run on this device (its registers, the driver's limit) is
+     * halved until it fits, as the Merkle kernels' groups are: a tuned shape of another device
+     * still runs, at the size this one takes */
+    size_t kmax = 0, group = (size_t)tpb;
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(r->k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL),
+                 "clGetKernelWorkGroupInfo");
+    while (group > 1 && group > kmax) group /= 2;
     kiln_sha256d_folded folded;
     kiln_sha256d_fold(&folded, job);
+    cl_uint n_per = (cl_uint)npt;
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 0, sizeof folded, &folded), "clSetKernelArg");
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 3, sizeof r->cand, &r->cand), "clSetKernelArg");
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 5, sizeof r->count, &r->count), "clSetKernelArg");
-    static const cl_uint arg[3] = {1, 2, 4};
-    return kiln_ocl_search_launches(g, r->k, arg, r->cand, r->count, start, count, MAX_LAUNCH, cand, cap, ncand, gpu_ms);
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 6, sizeof n_per, &n_per), "clSetKernelArg");
+    return sha256d_launches(g, r, start, count, group, n_per, cand, cap, ncand, gpu_ms);
 }
 
 kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t start, uint64_t count, uint32_t *cand,
@@ -77,7 +128,7 @@ kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t star
     switch (w->kind) {
     case KILN_GPU_SEARCH_SHA256D: {
         search_res r = {0};
-        kiln_status st = sha256d(g, &r, w->job.sha256d, start, count, cand, cap, ncand, gpu_ms);
+        kiln_status st = sha256d(g, &r, w->job.sha256d, w->shape.sha256d, start, count, cand, cap, ncand, gpu_ms);
         if (r.cand) clReleaseMemObject(r.cand);
         if (r.count) clReleaseMemObject(r.count);
         if (r.k) clReleaseKernel(r.k);
