@@ -67,8 +67,41 @@ static inline uint kiln_pr_src(__global const uint *p)
     __asm__("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
     return r;
 }
+/* a gathered rank through the read-only path (the CUDA kernel's __ldg), an edge weight streamed */
+static inline float kiln_pr_ldg_float(__global const float *p)
+{
+    uint r;
+    __asm__("ld.global.nc.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
+    return as_float(r);
+}
+static inline float kiln_pr_ldcs_float(__global const float *p)
+{
+    uint r;
+    __asm__("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
+    return as_float(r);
+}
+#ifdef cl_khr_fp64
+static inline double kiln_pr_ldg_double(__global const double *p)
+{
+    ulong r;
+    __asm__("ld.global.nc.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
+    return as_double(r);
+}
+static inline double kiln_pr_ldcs_double(__global const double *p)
+{
+    ulong r;
+    __asm__("ld.global.cs.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
+    return as_double(r);
+}
+#endif
 #else
 static inline uint kiln_pr_src(__global const uint *p) { return *p; }
+static inline float kiln_pr_ldg_float(__global const float *p) { return *p; }
+static inline float kiln_pr_ldcs_float(__global const float *p) { return *p; }
+#ifdef cl_khr_fp64
+static inline double kiln_pr_ldg_double(__global const double *p) { return *p; }
+static inline double kiln_pr_ldcs_double(__global const double *p) { return *p; }
+#endif
 #endif
 
 /* Where the work-groups' shares of the L1 change and dangling mass go. On NVIDIA (with float64) a
@@ -170,6 +203,19 @@ static inline void kiln_pr_sum2(KILN_PR_S *a, KILN_PR_S *b, uint lid, __local KI
     part[2 * grp + 1] = b;
 #endif
 
+/* What an edge adds to its row: the gathered y, times the edge's weight share when weighted. */
+#define KILN_PR_TERM(T, WTD, wp, yp) ((WTD) ? kiln_pr_ldcs_##T(wp) * kiln_pr_ldg_##T(yp) : kiln_pr_ldg_##T(yp))
+
+/* Eight loads in flight a work-item, written out (a loop over an array of eight may leave the
+ * array in memory): the sources first, then the terms that gather through them. */
+#define KILN_PR_8(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define KILN_PR_BLOCK_LOAD(q) const uint u##q = kiln_pr_src(src + j + q * KILN_PR_WG);
+#define KILN_PR_BLOCK_TERM(T, WTD, q) KILN_PR_TERM(T, WTD, w + j + q * KILN_PR_WG, y_in + u##q)
+#define KILN_PR_STAGE_LOAD(q)                                                                                         \
+    const uint i##q = b + q * KILN_PR_WG, u##q = i##q < count ? kiln_pr_src(src + e0 + i##q) : 0u;
+#define KILN_PR_STAGE_PUT(T, WTD, q)                                                                                  \
+    if (i##q < count) stage[i##q] = KILN_PR_TERM(T, WTD, w + e0 + i##q, y_in + u##q);
+
 /* One iteration, rank type T, offset type OFF, WTD 1 for a weighted graph (each edge's share of
  * its source's out-weight in w[], aligned with src[]). yr0/yr1 and yw0/yw1 are the same two
  * buffers, read-only and written: an iteration reads one and writes the other, so neither is
@@ -237,31 +283,30 @@ static inline void kiln_pr_sum2(KILN_PR_S *a, KILN_PR_S *b, uint lid, __local KI
             OFF j = e0 + lid;                                                                                         \
             T s0 = 0, s1 = 0;                                                                                         \
             for (; j + 7 * KILN_PR_WG < end; j += 8 * KILN_PR_WG) {                                                   \
-                uint u[8];                                                                                            \
-                for (int q = 0; q < 8; q++) u[q] = kiln_pr_src(src + j + q * KILN_PR_WG);                             \
-                for (int q = 0; q < 8; q += 2) {                                                                      \
-                    s0 += (WTD) ? w[j + q * KILN_PR_WG] * y_in[u[q]] : y_in[u[q]];                                    \
-                    s1 += (WTD) ? w[j + (q + 1) * KILN_PR_WG] * y_in[u[q + 1]] : y_in[u[q + 1]];                      \
-                }                                                                                                     \
+                KILN_PR_8(KILN_PR_BLOCK_LOAD)                                                                         \
+                s0 += KILN_PR_BLOCK_TERM(T, WTD, 0) + KILN_PR_BLOCK_TERM(T, WTD, 2);                                  \
+                s1 += KILN_PR_BLOCK_TERM(T, WTD, 1) + KILN_PR_BLOCK_TERM(T, WTD, 3);                                  \
+                s0 += KILN_PR_BLOCK_TERM(T, WTD, 4) + KILN_PR_BLOCK_TERM(T, WTD, 6);                                  \
+                s1 += KILN_PR_BLOCK_TERM(T, WTD, 5) + KILN_PR_BLOCK_TERM(T, WTD, 7);                                  \
             }                                                                                                         \
             for (; j < end; j += KILN_PR_WG) {                                                                        \
                 const uint u = kiln_pr_src(src + j);                                                                  \
-                s0 += (WTD) ? w[j] * y_in[u] : y_in[u];                                                               \
+                s0 += KILN_PR_TERM(T, WTD, w + j, y_in + u);                                                          \
             }                                                                                                         \
             row_sum = (KILN_PR_S)(s0 + s1);                                                                           \
         } else {                                                                                                      \
             /* rows [first, last): their edges' terms staged (coalesced, eight loads in flight) */                  \
             const uint count = (uint)(off[last] - e0);                                                                \
             for (uint b = lid; b < count; b += 8 * KILN_PR_WG) {                                                      \
-                uint u[8];                                                                                            \
-                for (uint q = 0; q < 8; q++) {                                                                        \
-                    const uint i = b + q * KILN_PR_WG;                                                                \
-                    u[q] = i < count ? kiln_pr_src(src + e0 + i) : 0u;                                                \
-                }                                                                                                     \
-                for (uint q = 0; q < 8; q++) {                                                                        \
-                    const uint i = b + q * KILN_PR_WG;                                                                \
-                    if (i < count) stage[i] = (WTD) ? w[e0 + i] * y_in[u[q]] : y_in[u[q]];                            \
-                }                                                                                                     \
+                KILN_PR_8(KILN_PR_STAGE_LOAD)                                                                         \
+                KILN_PR_STAGE_PUT(T, WTD, 0)                                                                          \
+                KILN_PR_STAGE_PUT(T, WTD, 1)                                                                          \
+                KILN_PR_STAGE_PUT(T, WTD, 2)                                                                          \
+                KILN_PR_STAGE_PUT(T, WTD, 3)                                                                          \
+                KILN_PR_STAGE_PUT(T, WTD, 4)                                                                          \
+                KILN_PR_STAGE_PUT(T, WTD, 5)                                                                          \
+                KILN_PR_STAGE_PUT(T, WTD, 6)                                                                          \
+                KILN_PR_STAGE_PUT(T, WTD, 7)                                                                          \
             }                                                                                                         \
         }                                                                                                             \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                                 \
