@@ -64,33 +64,33 @@ static inline double kiln_pr_shfl_double(double v, uint o)
 static inline uint kiln_pr_src(__global const uint *p)
 {
     uint r;
-    __asm__("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
+    __asm__ volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
     return r;
 }
 /* a gathered rank through the read-only path (the CUDA kernel's __ldg), an edge weight streamed */
 static inline float kiln_pr_ldg_float(__global const float *p)
 {
     uint r;
-    __asm__("ld.global.nc.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
+    __asm__ volatile("ld.global.nc.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
     return as_float(r);
 }
 static inline float kiln_pr_ldcs_float(__global const float *p)
 {
     uint r;
-    __asm__("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
+    __asm__ volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
     return as_float(r);
 }
 #ifdef cl_khr_fp64
 static inline double kiln_pr_ldg_double(__global const double *p)
 {
     ulong r;
-    __asm__("ld.global.nc.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
+    __asm__ volatile("ld.global.nc.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
     return as_double(r);
 }
 static inline double kiln_pr_ldcs_double(__global const double *p)
 {
     ulong r;
-    __asm__("ld.global.cs.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
+    __asm__ volatile("ld.global.cs.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
     return as_double(r);
 }
 #endif
