@@ -2,8 +2,8 @@
  * (src/cuda/pagerank.cu, docs/PAGERANK.md), with the relabelling done here on the host, once, in
  * the setup time (the CUDA backend does it with CUB on the device; OpenCL has no sort to lean on):
  *  - the vertices are put in descending order of in-degree (stable) and relabelled in that order;
- *    every source takes its new label and each row's sources come out ascending (two counting
- *    passes over the edges, no sort);
+ *    every source takes its new label and each row's sources are sorted ascending (rows on the
+ *    context's threads);
  *  - the visiting order is cut into bins of one degree class each: a work-group a row of 2048+
  *    in-edges, else a work-group per run of rows holding at most `stage_cap` edges, with 1..32
  *    lanes a row by class (the CUDA backend's classes, so the same shapes);
@@ -21,6 +21,7 @@
  * p->reorder and p->kernel are not used: the rows are always relabelled and the kernel reported
  * is the grid one. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -104,7 +105,74 @@ static int sort_by_degree(uint64_t n, const uint32_t *deg, uint32_t *order)
     return 0;
 }
 
-/* The relabelled layout of gr (ranks in float64 when dbl): see the top of the file. */
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Ascending; most rows are short, so insertion below 16 values. */
+static void sort_u32(uint32_t *a, uint64_t n)
+{
+    if (n > 16) {
+        qsort(a, (size_t)n, sizeof *a, cmp_u32);
+        return;
+    }
+    for (uint64_t i = 1; i < n; i++) {
+        const uint32_t x = a[i];
+        uint64_t k = i;
+        for (; k > 0 && a[k - 1] > x; k--) a[k] = a[k - 1];
+        a[k] = x;
+    }
+}
+
+static void sort_u64(uint64_t *a, uint64_t n)
+{
+    if (n > 16) {
+        qsort(a, (size_t)n, sizeof *a, cmp_u64);
+        return;
+    }
+    for (uint64_t i = 1; i < n; i++) {
+        const uint64_t x = a[i];
+        uint64_t k = i;
+        for (; k > 0 && a[k - 1] > x; k--) a[k] = a[k - 1];
+        a[k] = x;
+    }
+}
+
+/* New row i of the layout: old row new2old[i]'s sources in their new labels, ascending, at
+ * L->src + noff[i] (and, weighted, each edge's share of its source's out-weight beside them, the
+ * edges ordered through `pairs`, (new label << 32 | position in the row), room for deg values). */
+static void layout_row(const kiln_gpu_pr_graph *gr, pr_layout *L, const uint32_t *old2new, const uint64_t *noff,
+                       uint64_t i, uint64_t deg, int dbl, uint64_t *pairs)
+{
+    const uint64_t b = gr->offsets[L->new2old[i]], q0 = noff[i];
+    uint32_t *out = L->src + q0;
+    if (!pairs) {
+        for (uint64_t k = 0; k < deg; k++) out[k] = old2new[gr->sources[b + k]];
+        sort_u32(out, deg); /* a row's sources are distinct (duplicate edges are merged) */
+        return;
+    }
+    for (uint64_t k = 0; k < deg; k++) pairs[k] = (uint64_t)old2new[gr->sources[b + k]] << 32 | k;
+    sort_u64(pairs, deg);
+    for (uint64_t k = 0; k < deg; k++) {
+        const uint64_t j = b + (pairs[k] & 0xffffffffu);
+        /* a source whose out-weight is 0 is dangling: its edges carry nothing (not 0 / 0) */
+        const double W = gr->out_weight[gr->sources[j]], share = W > 0 ? gr->weights[j] / W : 0;
+        out[k] = (uint32_t)(pairs[k] >> 32);
+        if (dbl) ((double *)L->w)[q0 + k] = share;
+        else ((float *)L->w)[q0 + k] = (float)share;
+    }
+}
+
+/* The relabelled layout of gr (ranks in float64 when dbl): see the top of the file. The rows are
+ * independent, so they are laid out on the context's threads (one for a small graph). */
 static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int dbl, pr_layout *L)
 {
     const uint64_t n = gr->n, m = gr->m;
@@ -112,86 +180,66 @@ static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int 
     const size_t es = dbl ? 8 : 4;
     memset(L, 0, sizeof *L);
     L->wide = m > 0xffffffffull;
-    uint32_t *deg = malloc((size_t)n * 4), *old2new = malloc((size_t)n * 4), *fill = NULL, *trow = NULL;
-    uint64_t *noff = malloc((size_t)(n + 1) * 8), *bucket = calloc((size_t)n + 1, 8);
-    void *tw = NULL;
+    uint32_t *deg = malloc((size_t)n * 4), *old2new = malloc((size_t)n * 4);
+    uint64_t *noff = malloc((size_t)(n + 1) * 8);
     L->new2old = malloc((size_t)n * 4);
     L->odeg = malloc((size_t)n * 4);
     L->src = malloc((size_t)(m ? m : 1) * 4);
-    trow = malloc((size_t)(m ? m : 1) * 4);
-    fill = calloc((size_t)n, 4);
-    if (weighted) {
-        L->w = malloc((size_t)(m ? m : 1) * es);
-        tw = malloc((size_t)(m ? m : 1) * es);
+    if (weighted) L->w = malloc((size_t)(m ? m : 1) * es);
+    int failed = !deg || !old2new || !noff || !L->new2old || !L->odeg || !L->src || (weighted && !L->w);
+    if (!failed) {
+        for (uint64_t v = 0; v < n; v++) deg[v] = (uint32_t)(gr->offsets[v + 1] - gr->offsets[v]);
+        failed = sort_by_degree(n, deg, L->new2old) != 0;
     }
-    kiln_status st = KILN_OK;
-    if (!deg || !old2new || !noff || !bucket || !L->new2old || !L->odeg || !L->src || !trow || !fill ||
-        (weighted && (!L->w || !tw))) {
-        st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out the graph for PageRank");
-        goto done;
-    }
-    for (uint64_t v = 0; v < n; v++) deg[v] = (uint32_t)(gr->offsets[v + 1] - gr->offsets[v]);
-    if (sort_by_degree(n, deg, L->new2old) != 0) {
-        st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out the graph for PageRank");
-        goto done;
-    }
-    noff[0] = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint32_t v = L->new2old[i];
-        old2new[v] = (uint32_t)i;
-        noff[i + 1] = noff[i] + deg[v];
-        L->cls[degree_class(deg[v])]++;
-        L->odeg[i] = weighted ? gr->out_weight[v] > 0 : gr->outdeg[v];
-    }
-    /* the edges bucketed by new source label (pass 1), then dealt to their new rows in bucket
-     * order (pass 2), so each row's sources arrive ascending */
-    for (uint64_t j = 0; j < m; j++) bucket[old2new[gr->sources[j]] + 1]++;
-    for (uint64_t s = 0; s < n; s++) bucket[s + 1] += bucket[s];
-    for (uint64_t v = 0; v < n; v++) {
-        const uint32_t r = old2new[v];
-        for (uint64_t j = gr->offsets[v]; j < gr->offsets[v + 1]; j++) {
-            const uint32_t u = gr->sources[j];
-            const uint64_t pos = bucket[old2new[u]]++;
-            trow[pos] = r;
-            if (weighted) {
-                /* a source whose out-weight is 0 is dangling: its edges carry nothing (not 0 / 0) */
-                const double W = gr->out_weight[u], share = W > 0 ? gr->weights[j] / W : 0;
-                if (dbl) ((double *)tw)[pos] = share;
-                else ((float *)tw)[pos] = (float)share;
+    if (!failed) {
+        noff[0] = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            const uint32_t v = L->new2old[i];
+            old2new[v] = (uint32_t)i;
+            noff[i + 1] = noff[i] + deg[v];
+            L->cls[degree_class(deg[v])]++;
+            L->odeg[i] = weighted ? gr->out_weight[v] > 0 : gr->outdeg[v];
+        }
+        const uint64_t cap = (n + m) >> 15;
+        int threads = ctx->threads > 0 ? ctx->threads : omp_get_num_procs();
+        if ((uint64_t)threads > cap) threads = cap < 1 ? 1 : (int)cap;
+#pragma omp parallel num_threads(threads)
+        {
+            uint64_t *pairs = NULL, room = 0;
+#pragma omp for schedule(dynamic, 64)
+            for (int64_t i = 0; i < (int64_t)n; i++) {
+                const uint64_t d = deg[L->new2old[i]];
+                if (weighted && d > room) {
+                    uint64_t *p = realloc(pairs, (size_t)d * sizeof *pairs);
+                    if (!p) {
+#pragma omp atomic write
+                        failed = 1;
+                        continue;
+                    }
+                    pairs = p;
+                    room = d;
+                }
+                layout_row(gr, L, old2new, noff, (uint64_t)i, d, dbl, weighted ? pairs : NULL);
             }
+            free(pairs);
         }
     }
-    /* bucket[s] is now the end of source s's bucket */
-    for (uint64_t s = 0, pos = 0; s < n; s++) {
-        for (; pos < bucket[s]; pos++) {
-            const uint32_t r = trow[pos];
-            const uint64_t q = noff[r] + fill[r]++;
-            L->src[q] = (uint32_t)s;
-            if (weighted) memcpy((char *)L->w + q * es, (const char *)tw + pos * es, es);
-        }
-    }
-    if (L->wide) {
+    if (!failed && L->wide) {
         L->off = noff;
         noff = NULL;
-    } else {
+    } else if (!failed) {
         uint32_t *o = malloc((size_t)(n + 1) * 4);
-        if (!o) {
-            st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out the graph for PageRank");
-            goto done;
-        }
-        for (uint64_t i = 0; i <= n; i++) o[i] = (uint32_t)noff[i];
+        if (o)
+            for (uint64_t i = 0; i <= n; i++) o[i] = (uint32_t)noff[i];
         L->off = o;
+        failed = !o;
     }
-done:
     free(deg);
     free(old2new);
     free(noff);
-    free(bucket);
-    free(fill);
-    free(trow);
-    free(tw);
-    if (st != KILN_OK) layout_free(L);
-    return st;
+    if (!failed) return KILN_OK;
+    layout_free(L);
+    return kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out the graph for PageRank");
 }
 
 /* The bins over the visiting order (pagerank.cl's table) and the work-groups they take; -1 when
