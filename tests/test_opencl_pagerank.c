@@ -275,7 +275,8 @@ static void test_definition(kiln_ctx *ocl, kiln_ctx *cpu)
     }
 }
 
-/* Runs repeated from x0 give the same ranks as one run. */
+/* Runs repeated from x0 give the ranks of one run (to rounding: on NVIDIA the work-groups' sums
+ * meet in float64 atomics, whose order varies). */
 static void test_repeat(kiln_ctx *ocl, kiln_ctx *cpu)
 {
     kiln_graph *g = NULL;
@@ -285,9 +286,9 @@ static void test_repeat(kiln_ctx *ocl, kiln_ctx *cpu)
     kiln_graph_get_info(g, &info);
     kiln_pagerank_result r1, r3;
     kiln_status s1, s3;
-    double *x1 = run_pr(ocl, g, KILN_PRECISION_FLOAT32, 1e-7, 100, NULL, 1, &r1, &s1);
-    double *x3 = run_pr(ocl, g, KILN_PRECISION_FLOAT32, 1e-7, 100, NULL, 3, &r3, &s3);
-    CHECK(s1 == KILN_OK && s3 == KILN_OK && r1.iterations == r3.iterations && l1(x1, x3, info.nodes) == 0,
+    double *x1 = run_pr(ocl, g, KILN_PRECISION_FLOAT32, 0, 40, NULL, 1, &r1, &s1);
+    double *x3 = run_pr(ocl, g, KILN_PRECISION_FLOAT32, 0, 40, NULL, 3, &r3, &s3);
+    CHECK(s1 == KILN_OK && s3 == KILN_OK && r1.iterations == 40 && r3.iterations == 40 && l1(x1, x3, info.nodes) < 1e-6,
           "repeat 3: status %d/%d, %d/%d iterations, L1 %.3e", s1, s3, r1.iterations, r3.iterations,
           l1(x1, x3, info.nodes));
     free(x1);
