@@ -15,7 +15,7 @@
  *    that counts the iteration and marks convergence), and launches are queued in batches with
  *    the same arguments: the host reads the 24-byte state after each batch when there is a
  *    tolerance (the CUDA backend's stopping test, L1 change below n * tol, the iteration that gets
- *    there counted and its x the result; launches queued after it return at once), and only at
+ *    there counted and its x the result; launches queued after it change nothing), and only at
  *    the end for a fixed count, waiting for the batch before the last queued so that the queue
  *    never drains.
  * p->reorder and p->kernel are not used: the rows are always relabelled and the kernel reported
@@ -425,8 +425,8 @@ static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, co
     char name[48];
     snprintf(name, sizeof name, "kiln_pr_iter_%s_%s%s", dbl ? "f64" : "f32", r->L.wide ? "u64" : "u32",
              weighted ? "_w" : "");
-    if ((st = kiln_ocl_kernel(g, name, &r->iter)) != KILN_OK || (st = kiln_ocl_kernel(g, "kiln_pr_fold", &r->fold)) != KILN_OK)
-        return st;
+    if ((st = kiln_ocl_kernel(g, name, &r->iter)) != KILN_OK) return st;
+    if ((st = kiln_ocl_kernel(g, "kiln_pr_fold", &r->fold)) != KILN_OK) return st;
     for (int i = 0; i < 2; i++) {
         size_t kmax = 0;
         KILN_OCL_TRY(g->ctx,
@@ -521,8 +521,8 @@ static kiln_status write_start(kiln_gpu *g, const pr_res *r, uint64_t n, int dbl
     } u;
     if (r->sbytes == 8) u.d[0] = 0, u.d[1] = dangling0;
     else u.f[0] = 0, u.f[1] = (float)dangling0;
-    KILN_OCL_TRY(g->ctx,
-                 clEnqueueWriteBuffer(g->queue, r->y[0], CL_FALSE, 0, (size_t)n * (dbl ? 8 : 4), r->y_host, 0, NULL, NULL),
+    const size_t bytes = (size_t)n * (dbl ? 8 : 4);
+    KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->y[0], CL_FALSE, 0, bytes, r->y_host, 0, NULL, NULL),
                  "clEnqueueWriteBuffer (start ranks)");
     KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->state, CL_FALSE, 0, sizeof f, f, 0, NULL, NULL),
                  "clEnqueueWriteBuffer (PageRank state)");

@@ -13,7 +13,7 @@
  * the device: nothing is read back between iterations. Each work-group writes its share of the L1
  * change and of the new dangling mass (float64 where the device has it) to part[]; the one-group
  * kernel kiln_pr_fold adds them in a fixed order, counts the iteration and marks the state done
- * once the change is below n * tol, after which every queued launch returns at once. The rank
+ * once the change is below n * tol, after which every queued launch changes nothing. The rank
  * buffers alternate by the count of iterations carried out (state[0]), so every launch has the
  * same arguments and the host queues batches of them.
  *
@@ -174,7 +174,8 @@ static inline void kiln_pr_sum2(KILN_PR_S *a, KILN_PR_S *b, uint lid, __local KI
 #ifdef KILN_OCL_NV
 #define KILN_PR_ROW_LANES(T, NAME)                                                                                    \
     for (uint o = g >> 1; o > 0; o >>= 1) sum += kiln_pr_shfl_##T(sum, o);                                            \
-    if (active && lane == 0) NAME##_finish(p, sum, odeg, tp, has_tp, tq, has_tq, y_in, y_out, cd, cb, ccp, ccq, &res, &dang);
+    if (active && lane == 0)                                                                                          \
+        NAME##_finish(p, sum, odeg, tp, has_tp, tq, has_tq, y_in, y_out, cd, cb, ccp, ccq, &res, &dang);
 #define KILN_PR_ROW_FINISH(T, NAME)
 #else
 #define KILN_PR_ROW_LANES(T, NAME)                                                                                    \
@@ -353,9 +354,10 @@ KILN_PR_ITER(double, ulong, 1, kiln_pr_iter_f64_u64_w)
 #endif
 
 /* The end of an iteration (one group of KILN_PR_WG): the groups' shares of the L1 change and of
- * the dangling mass added (in group order, the same sums every run, where they are not slots), the iteration counted, and
- * the state marked done when the change is below threshold (n * tol). sums[] then holds this
- * iteration's change and dangling mass, which the next iteration's groups read. */
+ * the dangling mass added (from the slots, else in group order: the same sums every run), the
+ * iteration counted, and the state marked done when the change is below threshold (n * tol).
+ * sums[] then holds this iteration's change and dangling mass, which the next iteration's groups
+ * read. */
 __kernel __attribute__((reqd_work_group_size(KILN_PR_WG, 1, 1))) void kiln_pr_fold(
     __global KILN_PR_S *restrict part, uint groups, __global uint *state, __global KILN_PR_S *sums,
     KILN_PR_S threshold)
