@@ -1,20 +1,44 @@
-/* PageRank on an OpenCL device (kernels/pagerank.cl): the plain pull form, one work-item per row
- * over the in-edge CSR in the graph's own vertex order (no relabelling: p->reorder and p->kernel
- * are not used, and the kernel reported is the grid one). NetworkX's definition, x' = d (A^T y +
- * D q) + (1 - d) p, as the CUDA backend runs it: a weighted graph's edges carry their share of the
- * source's out-weight (w / W, computed here once), p and q come in as vectors when given, and the
- * dangling mass D of each iteration folds into the next one's coefficients. After every iteration
- * the host reads the work-groups' partial sums (L1 change, dangling mass) and stops once the change
- * is below n * tol, the CUDA backend's test: the iteration that gets there counts and its x is
- * the result. */
+/* PageRank on an OpenCL device (kernels/pagerank.cl), laid out as the CUDA backend lays it out
+ * (src/cuda/pagerank.cu, docs/PAGERANK.md), with the relabelling done here on the host, once, in
+ * the setup time (the CUDA backend does it with CUB on the device; OpenCL has no sort to lean on):
+ *  - the vertices are put in descending order of in-degree (stable) and relabelled in that order;
+ *    every source takes its new label and each row's sources are sorted ascending (rows on the
+ *    context's threads);
+ *  - the visiting order is cut into bins of one degree class each: a work-group a row of 2048+
+ *    in-edges, else a work-group per run of rows holding at most `stage_cap` edges, with 1..32
+ *    lanes a row by class (the CUDA backend's classes, so the same shapes);
+ *  - NetworkX's definition, x' = d (A^T y + D q) + (1 - d) p: a weighted graph's edges carry their
+ *    share of the source's out-weight (w / W, computed here), p and q come in as vectors by row
+ *    when given, the dangling mass D of each iteration stays on the device and the next
+ *    iteration's work-groups fold it into their coefficients;
+ *  - an iteration is two launches (the rows, then the one-group fold of the work-groups' sums
+ *    that counts the iteration and marks convergence), and launches are queued in batches with
+ *    the same arguments: the host reads the 24-byte state after each batch when there is a
+ *    tolerance (the CUDA backend's stopping test, L1 change below n * tol, the iteration that gets
+ *    there counted and its x the result; launches queued after it change nothing), and only at
+ *    the end for a fixed count, waiting for the batch before the last queued so that the queue
+ *    never drains.
+ * p->reorder and p->kernel are not used: the rows are always relabelled and the kernel reported
+ * is the grid one. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ocl_work.h"
 
-#define GROUP 64 /* work-items a group (a power of two, for the reduction) */
+#define WG 256 /* work-items a group: KILN_PR_WG of pagerank.cl */
+#define CLASSES 12 /* in-degree classes, as the CUDA backend's (pagerank_dev.cuh) */
+#define BLOCK_ROW_MIN 2048 /* rows from this many in-edges take a work-group each */
+#define STAGE_ROWS_MAX 2048 /* rows a staged work-group finishes (8 a work-item at one lane a row) */
+/* the bin table's layout, as pagerank.cl reads it */
+#define BIN_ROW 1
+#define BIN_BLOCK 14
+#define BIN_SHAPE 27
+#define BIN_WORDS 39
+#define KIND_BLOCK 0
+#define KIND_STAGED 1
 
 static double now_s(void)
 {
@@ -23,38 +47,280 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* 2048+ -> 0, 1024..2047 -> 1, ..., 2..3 -> 10, 0..1 -> 11 */
+static int degree_class(uint64_t deg)
+{
+    if (deg >= BLOCK_ROW_MIN) return 0;
+    int c = 11;
+    for (uint64_t d = deg; d >= 2; d >>= 1) c--;
+    return c;
+}
+
+/* The relabelled graph in host memory, before it goes to the device. */
+typedef struct pr_layout {
+    int wide; /* 64-bit offsets (2^32 edges or more) */
+    uint32_t *new2old; /* visiting position (new label) -> vertex */
+    uint32_t *odeg; /* by new label: the out-degree, or 1 / 0 (has out-weight / dangling) when weighted */
+    void *off; /* n + 1 offsets, uint32_t or uint64_t */
+    uint32_t *src; /* new labels, ascending within each row */
+    void *w; /* weighted: each edge's share of its source's out-weight, in the rank type */
+    uint64_t cls[CLASSES]; /* rows in each degree class, contiguous in the visiting order */
+} pr_layout;
+
+static void layout_free(pr_layout *L)
+{
+    free(L->new2old);
+    free(L->odeg);
+    free(L->off);
+    free(L->src);
+    free(L->w);
+    memset(L, 0, sizeof *L);
+}
+
+/* order[] = the vertices by descending deg[], ties in label order: a stable LSD radix sort on
+ * ~deg, two passes of 16 bits, O(n). */
+static int sort_by_degree(uint64_t n, const uint32_t *deg, uint32_t *order)
+{
+    uint32_t *tmp = malloc((size_t)n * 4);
+    uint64_t *count = malloc(65537 * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    for (uint64_t i = 0; i < n; i++) order[i] = (uint32_t)i;
+    uint32_t *in = order, *out = tmp;
+    for (int shift = 0; shift < 32; shift += 16) {
+        memset(count, 0, 65537 * sizeof *count);
+        for (uint64_t i = 0; i < n; i++) count[((~deg[in[i]]) >> shift & 0xffffu) + 1]++;
+        for (int b = 0; b < 65536; b++) count[b + 1] += count[b];
+        for (uint64_t i = 0; i < n; i++) out[count[(~deg[in[i]]) >> shift & 0xffffu]++] = in[i];
+        uint32_t *t = in;
+        in = out;
+        out = t;
+    }
+    /* an even number of passes: the result is back in `order` */
+    free(tmp);
+    free(count);
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Ascending; most rows are short, so insertion below 16 values. */
+static void sort_u32(uint32_t *a, uint64_t n)
+{
+    if (n > 16) {
+        qsort(a, (size_t)n, sizeof *a, cmp_u32);
+        return;
+    }
+    for (uint64_t i = 1; i < n; i++) {
+        const uint32_t x = a[i];
+        uint64_t k = i;
+        for (; k > 0 && a[k - 1] > x; k--) a[k] = a[k - 1];
+        a[k] = x;
+    }
+}
+
+static void sort_u64(uint64_t *a, uint64_t n)
+{
+    if (n > 16) {
+        qsort(a, (size_t)n, sizeof *a, cmp_u64);
+        return;
+    }
+    for (uint64_t i = 1; i < n; i++) {
+        const uint64_t x = a[i];
+        uint64_t k = i;
+        for (; k > 0 && a[k - 1] > x; k--) a[k] = a[k - 1];
+        a[k] = x;
+    }
+}
+
+/* New row i of the layout: old row new2old[i]'s sources in their new labels, ascending, at
+ * L->src + noff[i] (and, weighted, each edge's share of its source's out-weight beside them, the
+ * edges ordered through `pairs`, (new label << 32 | position in the row), room for deg values). */
+static void layout_row(const kiln_gpu_pr_graph *gr, pr_layout *L, const uint32_t *old2new, const uint64_t *noff,
+                       uint64_t i, uint64_t deg, int dbl, uint64_t *pairs)
+{
+    const uint64_t b = gr->offsets[L->new2old[i]], q0 = noff[i];
+    uint32_t *out = L->src + q0;
+    if (!pairs) {
+        for (uint64_t k = 0; k < deg; k++) out[k] = old2new[gr->sources[b + k]];
+        sort_u32(out, deg); /* a row's sources are distinct (duplicate edges are merged) */
+        return;
+    }
+    for (uint64_t k = 0; k < deg; k++) pairs[k] = (uint64_t)old2new[gr->sources[b + k]] << 32 | k;
+    sort_u64(pairs, deg);
+    for (uint64_t k = 0; k < deg; k++) {
+        const uint64_t j = b + (pairs[k] & 0xffffffffu);
+        /* a source whose out-weight is 0 is dangling: its edges carry nothing (not 0 / 0) */
+        const double W = gr->out_weight[gr->sources[j]], share = W > 0 ? gr->weights[j] / W : 0;
+        out[k] = (uint32_t)(pairs[k] >> 32);
+        if (dbl) ((double *)L->w)[q0 + k] = share;
+        else ((float *)L->w)[q0 + k] = (float)share;
+    }
+}
+
+/* The relabelled layout of gr (ranks in float64 when dbl): see the top of the file. The rows are
+ * independent, so they are laid out on the context's threads (one for a small graph). */
+static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int dbl, pr_layout *L)
+{
+    const uint64_t n = gr->n, m = gr->m;
+    const int weighted = gr->weights != NULL;
+    const size_t es = dbl ? 8 : 4;
+    memset(L, 0, sizeof *L);
+    L->wide = m > 0xffffffffull;
+    uint32_t *deg = malloc((size_t)n * 4), *old2new = malloc((size_t)n * 4);
+    uint64_t *noff = malloc((size_t)(n + 1) * 8);
+    L->new2old = malloc((size_t)n * 4);
+    L->odeg = malloc((size_t)n * 4);
+    L->src = malloc((size_t)(m ? m : 1) * 4);
+    if (weighted) L->w = malloc((size_t)(m ? m : 1) * es);
+    int failed = !deg || !old2new || !noff || !L->new2old || !L->odeg || !L->src || (weighted && !L->w);
+    if (!failed) {
+        for (uint64_t v = 0; v < n; v++) deg[v] = (uint32_t)(gr->offsets[v + 1] - gr->offsets[v]);
+        failed = sort_by_degree(n, deg, L->new2old) != 0;
+    }
+    if (!failed) {
+        noff[0] = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            const uint32_t v = L->new2old[i];
+            old2new[v] = (uint32_t)i;
+            noff[i + 1] = noff[i] + deg[v];
+            L->cls[degree_class(deg[v])]++;
+            L->odeg[i] = weighted ? gr->out_weight[v] > 0 : gr->outdeg[v];
+        }
+        const uint64_t cap = (n + m) >> 15;
+        int threads = ctx->threads > 0 ? ctx->threads : omp_get_num_procs();
+        if ((uint64_t)threads > cap) threads = cap < 1 ? 1 : (int)cap;
+#pragma omp parallel num_threads(threads)
+        {
+            uint64_t *pairs = NULL, room = 0;
+#pragma omp for schedule(dynamic, 64)
+            for (int64_t i = 0; i < (int64_t)n; i++) {
+                const uint64_t d = deg[L->new2old[i]];
+                if (weighted && d > room) {
+                    uint64_t *p = realloc(pairs, (size_t)d * sizeof *pairs);
+                    if (!p) {
+#pragma omp atomic write
+                        failed = 1;
+                        continue;
+                    }
+                    pairs = p;
+                    room = d;
+                }
+                layout_row(gr, L, old2new, noff, (uint64_t)i, d, dbl, weighted ? pairs : NULL);
+            }
+            free(pairs);
+        }
+    }
+    if (!failed && L->wide) {
+        L->off = noff;
+        noff = NULL;
+    } else if (!failed) {
+        uint32_t *o = malloc((size_t)(n + 1) * 4);
+        if (o)
+            for (uint64_t i = 0; i <= n; i++) o[i] = (uint32_t)noff[i];
+        L->off = o;
+        failed = !o;
+    }
+    free(deg);
+    free(old2new);
+    free(noff);
+    if (!failed) return KILN_OK;
+    layout_free(L);
+    return kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out the graph for PageRank");
+}
+
+/* The bins over the visiting order (pagerank.cl's table) and the work-groups they take; -1 when
+ * the classes do not cover the rows or the groups overflow the fold's count. */
+static int make_bins(const uint64_t cls[CLASSES], uint64_t rows, uint32_t stage_cap, cl_ulong bins[BIN_WORDS],
+                     uint64_t *groups)
+{
+    memset(bins, 0, BIN_WORDS * sizeof bins[0]);
+    uint64_t row = 0, block = 0;
+    int count = 0;
+    for (int c = 0; c < CLASSES; c++) {
+        if (cls[c] == 0) continue;
+        const int k = count++;
+        uint64_t kind = KIND_BLOCK, l2 = 8, rpb = 1;
+        if (c > 0) {
+            /* as many consecutive rows as fit the staging, 32 lanes a row down to 64 in-edges,
+             * then half as many a class */
+            const uint64_t max_degree = (UINT64_C(1) << (12 - c)) - 1;
+            kind = KIND_STAGED;
+            l2 = c <= 6 ? 5 : (uint64_t)(11 - c);
+            rpb = stage_cap / max_degree;
+            if (rpb > STAGE_ROWS_MAX) rpb = STAGE_ROWS_MAX;
+        }
+        bins[BIN_ROW + k] = row;
+        bins[BIN_BLOCK + k] = block;
+        bins[BIN_SHAPE + k] = kind | l2 << 8 | rpb << 16;
+        row += cls[c];
+        block += (cls[c] + rpb - 1) / rpb;
+    }
+    bins[0] = (cl_ulong)count;
+    bins[BIN_ROW + count] = row;
+    bins[BIN_BLOCK + count] = block;
+    *groups = block;
+    return row == rows && block > 0 && block <= 0xffffffffull ? 0 : -1;
+}
+
 typedef struct pr_res {
-    cl_mem off, src, odeg, w, tp, tq, y[2], part;
-    cl_kernel k;
-    void *host[6]; /* converted copies and read-back buffers, freed at the end */
+    cl_mem off, src, odeg, w, tp, tq, y[2], state, sums, part, bins;
+    cl_kernel iter, fold;
+    uint64_t groups;
+    size_t sbytes; /* the sums' type: float64 where the device has it, as pagerank.cl's KILN_PR_S */
+    /* pagerank.cl's KILN_PR_SLOTS (NVIDIA with float64): the groups add their sums into 32 slots of
+     * 16 doubles with atomics, emptied by the fold; else part[] has a pair of sums a group */
+    int slots;
+    size_t part_bytes;
+    pr_layout L;
+    void *y_host; /* n ranks: the start vector, then the result */
 } pr_res;
 
 static void pr_release(pr_res *r)
 {
-    cl_mem *m[] = {&r->off, &r->src, &r->odeg, &r->w, &r->tp, &r->tq, &r->y[0], &r->y[1], &r->part};
+    cl_mem *m[] = {&r->off, &r->src, &r->odeg, &r->w,     &r->tp,   &r->tq,
+                   &r->y[0], &r->y[1], &r->state, &r->sums, &r->part, &r->bins};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (*m[i]) clReleaseMemObject(*m[i]);
-    if (r->k) clReleaseKernel(r->k);
-    for (int i = 0; i < 6; i++) free(r->host[i]);
-}
-
-/* n doubles as the rank type (4 or 8 bytes each) in a new host array kept in r->host[slot]. */
-static void *as_real(pr_res *r, int slot, const double *v, uint64_t n, int dbl)
-{
-    void *out = malloc((size_t)(n ? n : 1) * (dbl ? 8 : 4));
-    r->host[slot] = out;
-    if (!out) return NULL;
-    for (uint64_t i = 0; i < n; i++) {
-        if (dbl) ((double *)out)[i] = v[i];
-        else ((float *)out)[i] = (float)v[i];
-    }
-    return out;
+    if (r->iter) clReleaseKernel(r->iter);
+    if (r->fold) clReleaseKernel(r->fold);
+    layout_free(&r->L);
+    free(r->y_host);
 }
 
 static cl_mem upload(kiln_gpu *g, size_t bytes, const void *host, cl_int *err)
 {
     /* an empty array (no edges) still gets a buffer: a zero-sized one is invalid */
     return clCreateBuffer(g->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 8, (void *)host, err);
+}
+
+/* A vector of n doubles by new label, in the rank type, on the device. */
+static kiln_status upload_vector(kiln_gpu *g, const double *v, const uint32_t *new2old, uint64_t n, int dbl,
+                                 cl_mem *out)
+{
+    void *h = malloc((size_t)n * (dbl ? 8 : 4));
+    if (!h) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
+    for (uint64_t i = 0; i < n; i++) {
+        if (dbl) ((double *)h)[i] = v[new2old[i]];
+        else ((float *)h)[i] = (float)v[new2old[i]];
+    }
+    cl_int err;
+    *out = upload(g, (size_t)n * (dbl ? 8 : 4), h, &err);
+    free(h);
+    return kiln_ocl_check(g->ctx, err, "clCreateBuffer (PageRank vector)");
 }
 
 static double event_ms(cl_event a, cl_event b)
@@ -66,154 +332,229 @@ static double event_ms(cl_event a, cl_event b)
     return (double)(t1 - t0) / 1e6;
 }
 
-#define ARG(i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, (i), sizeof(v), &(v)), "clSetKernelArg (PageRank)")
+#define ARG(k, i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg((k), (i), sizeof(v), &(v)), "clSetKernelArg (PageRank)")
 
-/* Sets the rank-typed scalar argument i to v. */
-static kiln_status arg_real(kiln_gpu *g, pr_res *r, cl_uint i, double v, int dbl)
+/* Sets argument i of k, of the sums' type, to v. */
+static kiln_status arg_sum(kiln_gpu *g, const pr_res *r, cl_kernel k, cl_uint i, double v)
 {
     float f = (float)v;
-    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, i, dbl ? sizeof v : sizeof f, dbl ? (const void *)&v : (const void *)&f),
+    KILN_OCL_TRY(g->ctx,
+                 clSetKernelArg(k, i, r->sbytes, r->sbytes == 8 ? (const void *)&v : (const void *)&f),
                  "clSetKernelArg (PageRank)");
     return KILN_OK;
 }
 
-/* The device arrays and the kernel's fixed arguments. */
+/* Whether the device's OpenCL C has cl_khr_fp64 (pagerank.cl's sums are float64 then). */
+static int has_fp64(kiln_gpu *g)
+{
+    size_t len = 0;
+    if (clGetDeviceInfo(g->device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0) return 0;
+    char *ext = malloc(len + 1);
+    int yes = 0;
+    if (ext && clGetDeviceInfo(g->device, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
+        ext[len] = 0;
+        yes = strstr(ext, "cl_khr_fp64") != NULL;
+    }
+    free(ext);
+    return yes;
+}
+
+/* The layout, the device arrays and the kernels with their arguments. */
 static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, const kiln_gpu_pr_params *p)
 {
     const uint64_t n = gr->n, m = gr->m;
     const int dbl = p->use_double != 0, weighted = gr->weights != NULL;
     const size_t es = dbl ? 8 : 4;
+    r->sbytes = has_fp64(g) ? 8 : 4;
+    if (dbl && r->sbytes != 8)
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE,
+                         "%s has no float64 arithmetic (cl_khr_fp64): run PageRank with float32 ranks", g->name);
+    /* the staging of a work-group's edges in local memory, beside the two reduction arrays */
+    cl_ulong local = 0;
+    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL),
+                 "clGetDeviceInfo (local memory)");
+    const cl_ulong fixed = (cl_ulong)WG * (es + r->sbytes) + 1024;
+    uint32_t stage_cap = 4096;
+    while (stage_cap >= BLOCK_ROW_MIN && (cl_ulong)stage_cap * es + fixed > local) stage_cap /= 2;
+    if (stage_cap < BLOCK_ROW_MIN)
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s has %llu bytes of local memory: PageRank needs %llu", g->name,
+                         (unsigned long long)local, (unsigned long long)(BLOCK_ROW_MIN * es + fixed));
+
+    kiln_status st = layout_build(g->ctx, gr, dbl, &r->L);
+    if (st != KILN_OK) return st;
+    cl_ulong bins[BIN_WORDS];
+    if (make_bins(r->L.cls, n, stage_cap, bins, &r->groups) != 0)
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "PageRank setup: the degree classes do not cover the %llu vertices",
+                         (unsigned long long)n);
     cl_int err;
-    r->off = upload(g, (size_t)(n + 1) * 8, gr->offsets, &err);
+    r->off = upload(g, (size_t)(n + 1) * (r->L.wide ? 8 : 4), r->L.off, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (offsets)");
-    r->src = upload(g, (size_t)m * 4, gr->sources, &err);
+    r->src = upload(g, (size_t)m * 4, r->L.src, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (sources)");
-    const uint32_t *odeg = gr->outdeg;
-    if (weighted) { /* 1 for a vertex with out-weight, 0 for a dangling one; the edges carry w / W */
-        uint32_t *o = malloc((size_t)n * 4);
-        r->host[0] = o;
-        void *w = as_real(r, 1, gr->weights, m, dbl);
-        if (!o || !w) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
-        for (uint64_t v = 0; v < n; v++) o[v] = gr->out_weight[v] > 0;
-        for (uint64_t j = 0; j < m; j++) {
-            /* a source whose out-weight is 0 is dangling: its edges carry nothing (not 0 / 0) */
-            double W = gr->out_weight[gr->sources[j]], share = W > 0 ? gr->weights[j] / W : 0;
-            if (dbl) ((double *)w)[j] = share;
-            else ((float *)w)[j] = (float)share;
-        }
-        r->w = upload(g, (size_t)m * es, w, &err);
-        KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (edge weights)");
-        odeg = o;
-    }
-    r->odeg = upload(g, (size_t)n * 4, odeg, &err);
+    r->odeg = upload(g, (size_t)n * 4, r->L.odeg, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (out-degrees)");
-    if (p->personalization) {
-        void *v = as_real(r, 2, p->personalization, n, dbl);
-        if (!v) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
-        r->tp = upload(g, (size_t)n * es, v, &err);
-        KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (personalization)");
+    if (weighted) {
+        r->w = upload(g, (size_t)m * es, r->L.w, &err);
+        KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (edge weights)");
     }
-    if (p->dangling) {
-        void *v = as_real(r, 3, p->dangling, n, dbl);
-        if (!v) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
-        r->tq = upload(g, (size_t)n * es, v, &err);
-        KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (dangling vector)");
-    }
+    /* the host copies of the edges are not needed any more (the order and out-degrees are) */
+    free(r->L.off);
+    free(r->L.src);
+    free(r->L.w);
+    r->L.off = r->L.src = r->L.w = NULL;
+    if (p->personalization && (st = upload_vector(g, p->personalization, r->L.new2old, n, dbl, &r->tp)) != KILN_OK)
+        return st;
+    if (p->dangling && (st = upload_vector(g, p->dangling, r->L.new2old, n, dbl, &r->tq)) != KILN_OK) return st;
     for (int b = 0; b < 2; b++) {
         r->y[b] = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)n * es, NULL, &err);
         KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (ranks)");
     }
-    const uint64_t groups = (n + GROUP - 1) / GROUP;
-    r->part = clCreateBuffer(g->context, CL_MEM_WRITE_ONLY, (size_t)groups * 2 * es, NULL, &err);
+    r->state = clCreateBuffer(g->context, CL_MEM_READ_WRITE, 2 * sizeof(cl_uint), NULL, &err);
+    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (PageRank state)");
+    r->sums = clCreateBuffer(g->context, CL_MEM_READ_WRITE, 2 * r->sbytes, NULL, &err);
+    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (PageRank sums)");
+    r->slots = strstr(g->build_options, "KILN_OCL_NV") != NULL && r->sbytes == 8;
+    r->part_bytes = r->slots ? 32 * 16 * 8 : (size_t)r->groups * 2 * r->sbytes;
+    r->part = clCreateBuffer(g->context, CL_MEM_READ_WRITE, r->part_bytes, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (partial sums)");
-    r->host[4] = malloc((size_t)groups * 2 * es);
-    r->host[5] = malloc((size_t)n * es);
-    if (!r->host[4] || !r->host[5]) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
-    kiln_status st = kiln_ocl_kernel(g, dbl ? "kiln_pr_iter_f64" : "kiln_pr_iter_f32", &r->k);
-    if (st != KILN_OK) return st;
-    size_t kmax = 0;
-    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(r->k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL),
-                 "clGetKernelWorkGroupInfo");
-    if (kmax < GROUP)
-        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s runs the PageRank kernel in groups of at most %zu (it needs %d)",
-                         g->name, kmax, GROUP);
-    cl_int has_w = weighted, has_tp = r->tp != NULL, has_tq = r->tq != NULL;
-    cl_ulong nn = n;
-    ARG(0, r->off);
-    ARG(1, r->src);
-    ARG(2, r->odeg);
-    ARG(3, r->w);
-    ARG(4, has_w);
-    ARG(5, r->tp);
-    ARG(6, has_tp);
-    ARG(7, r->tq);
-    ARG(8, has_tq);
-    ARG(11, nn);
-    ARG(16, r->part);
-    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 17, 2 * GROUP * es, NULL), "clSetKernelArg (PageRank local memory)");
-    return KILN_OK;
+    r->bins = upload(g, sizeof bins, bins, &err);
+    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (PageRank bins)");
+    r->y_host = malloc((size_t)n * es);
+    if (!r->y_host) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
+
+    char name[48];
+    snprintf(name, sizeof name, "kiln_pr_iter_%s_%s%s", dbl ? "f64" : "f32", r->L.wide ? "u64" : "u32",
+             weighted ? "_w" : "");
+    if ((st = kiln_ocl_kernel(g, name, &r->iter)) != KILN_OK) return st;
+    if ((st = kiln_ocl_kernel(g, "kiln_pr_fold", &r->fold)) != KILN_OK) return st;
+    for (int i = 0; i < 2; i++) {
+        size_t kmax = 0;
+        KILN_OCL_TRY(g->ctx,
+                     clGetKernelWorkGroupInfo(i ? r->fold : r->iter, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                                              &kmax, NULL),
+                     "clGetKernelWorkGroupInfo");
+        if (kmax < WG)
+            return kiln_fail(g->ctx, KILN_ERR_DEVICE,
+                             "%s runs the PageRank kernels in groups of at most %zu (they need %d)", g->name, kmax, WG);
+    }
+    cl_int has_tp = r->tp != NULL, has_tq = r->tq != NULL;
+    cl_uint groups = (cl_uint)r->groups;
+    ARG(r->iter, 0, r->off);
+    ARG(r->iter, 1, r->src);
+    ARG(r->iter, 2, r->odeg);
+    ARG(r->iter, 3, r->w);
+    ARG(r->iter, 4, r->tp);
+    ARG(r->iter, 5, r->tq);
+    ARG(r->iter, 6, r->y[0]);
+    ARG(r->iter, 7, r->y[1]);
+    ARG(r->iter, 8, r->y[0]);
+    ARG(r->iter, 9, r->y[1]);
+    ARG(r->iter, 10, has_tp);
+    ARG(r->iter, 11, has_tq);
+    ARG(r->iter, 12, r->state);
+    ARG(r->iter, 13, r->sums);
+    ARG(r->iter, 14, r->part);
+    ARG(r->iter, 15, r->bins);
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->iter, 16, (size_t)stage_cap * es, NULL),
+                 "clSetKernelArg (PageRank local memory)");
+    if ((st = arg_sum(g, r, r->iter, 17, p->damping)) != KILN_OK ||
+        (st = arg_sum(g, r, r->iter, 18, 1.0 / (double)n)) != KILN_OK)
+        return st;
+    ARG(r->fold, 0, r->part);
+    ARG(r->fold, 1, groups);
+    ARG(r->fold, 2, r->state);
+    ARG(r->fold, 3, r->sums);
+    return arg_sum(g, r, r->fold, 4, (double)n * p->tol);
 }
 
-/* y0 from x0 (nstart, else uniform) over the out-degree (1 / 0 when weighted) into y[0]; and the
- * dangling mass of x0. */
-static kiln_status start_vector(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, const kiln_gpu_pr_params *p,
-                                double *dangling0)
+/* y0 from x0 (nstart, else uniform) over the out-degree (1 / 0 when weighted), by new label, into
+ * r->y_host; and the dangling mass of x0, added in vertex order. */
+static void start_vector(pr_res *r, const kiln_gpu_pr_graph *gr, const kiln_gpu_pr_params *p, double *dangling0)
 {
     const uint64_t n = gr->n;
     const int dbl = p->use_double != 0, weighted = gr->weights != NULL;
-    void *y = r->host[5];
     double dang = 0;
     for (uint64_t v = 0; v < n; v++) {
-        double x = p->nstart ? p->nstart[v] : 1.0 / (double)n, yv = x;
-        int dangles = weighted ? !(gr->out_weight[v] > 0) : gr->outdeg[v] == 0;
-        if (dangles) dang += x;
-        else if (!weighted) yv = x / (double)gr->outdeg[v];
-        if (dbl) ((double *)y)[v] = yv;
-        else ((float *)y)[v] = (float)yv;
+        const int dangles = weighted ? !(gr->out_weight[v] > 0) : gr->outdeg[v] == 0;
+        if (dangles) dang += p->nstart ? p->nstart[v] : 1.0 / (double)n;
     }
     *dangling0 = dang;
-    KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->y[0], CL_TRUE, 0, (size_t)n * (dbl ? 8 : 4), y, 0, NULL, NULL),
-                 "clEnqueueWriteBuffer (start ranks)");
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t v = r->L.new2old[i], od = r->L.odeg[i];
+        const double x = p->nstart ? p->nstart[v] : 1.0 / (double)n, y = od && !weighted ? x / (double)od : x;
+        if (dbl) ((double *)r->y_host)[i] = y;
+        else ((float *)r->y_host)[i] = (float)y;
+    }
+}
+
+/* The iteration count, done flag, L1 change and dangling mass on the device, read back. */
+typedef struct pr_state {
+    cl_uint count, done;
+    double res, dang;
+} pr_state;
+
+static kiln_status read_state(kiln_gpu *g, const pr_res *r, pr_state *s)
+{
+    cl_uint f[2];
+    union {
+        double d[2];
+        float f[2];
+    } u;
+    KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->state, CL_FALSE, 0, sizeof f, f, 0, NULL, NULL),
+                 "clEnqueueReadBuffer (PageRank state)");
+    KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->sums, CL_TRUE, 0, 2 * r->sbytes, &u, 0, NULL, NULL),
+                 "PageRank iterations");
+    s->count = f[0];
+    s->done = f[1];
+    s->res = r->sbytes == 8 ? u.d[0] : u.f[0];
+    s->dang = r->sbytes == 8 ? u.d[1] : u.f[1];
     return KILN_OK;
 }
 
-/* One iteration from y[from] into y[1 - from] after one that left `dang` on the dangling
- * vertices: its L1 change and dangling mass into *res and *dang; *first and *last its kernel's and
- * read's events (the caller releases them). */
-static kiln_status iterate(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_params *p, uint64_t n, int from, double *res,
-                           double *dang, cl_event *first, cl_event *last)
+/* Sets the state of a run from x0: nothing counted, not done, the dangling mass of x0. */
+static kiln_status write_start(kiln_gpu *g, const pr_res *r, uint64_t n, int dbl, double dangling0)
 {
-    const int dbl = p->use_double != 0;
-    const double d = p->damping, dd = d * *dang;
-    /* the teleport and the dangling mass as coefficients (CUDA's make_coef) */
-    double base = 0, cp = 0, cq = 0;
-    if (r->tp) cp = 1.0 - d;
-    else base = (1.0 - d) / (double)n;
-    if (r->tq) cq = dd;
-    else if (r->tp) cp += dd;
-    else base += dd / (double)n;
-    ARG(9, r->y[from]);
-    ARG(10, r->y[1 - from]);
-    kiln_status st;
-    if ((st = arg_real(g, r, 12, d, dbl)) != KILN_OK || (st = arg_real(g, r, 13, base, dbl)) != KILN_OK ||
-        (st = arg_real(g, r, 14, cp, dbl)) != KILN_OK || (st = arg_real(g, r, 15, cq, dbl)) != KILN_OK)
-        return st;
-    const uint64_t groups = (n + GROUP - 1) / GROUP;
-    size_t global = (size_t)(groups * GROUP), local = GROUP;
-    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, r->k, 1, NULL, &global, &local, 0, NULL, first),
-                 "clEnqueueNDRangeKernel (PageRank)");
-    void *part = r->host[4];
-    KILN_OCL_TRY(g->ctx,
-                 clEnqueueReadBuffer(g->queue, r->part, CL_TRUE, 0, (size_t)groups * 2 * (dbl ? 8 : 4), part, 0, NULL,
-                                     last),
-                 "PageRank iteration");
-    double s = 0, q = 0;
-    for (uint64_t i = 0; i < groups; i++) {
-        s += dbl ? ((double *)part)[2 * i] : ((float *)part)[2 * i];
-        q += dbl ? ((double *)part)[2 * i + 1] : ((float *)part)[2 * i + 1];
+    const cl_uint f[2] = {0, 0};
+    union {
+        double d[2];
+        float f[2];
+    } u;
+    if (r->sbytes == 8) u.d[0] = 0, u.d[1] = dangling0;
+    else u.f[0] = 0, u.f[1] = (float)dangling0;
+    const size_t bytes = (size_t)n * (dbl ? 8 : 4);
+    KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->y[0], CL_FALSE, 0, bytes, r->y_host, 0, NULL, NULL),
+                 "clEnqueueWriteBuffer (start ranks)");
+    KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->state, CL_FALSE, 0, sizeof f, f, 0, NULL, NULL),
+                 "clEnqueueWriteBuffer (PageRank state)");
+    if (r->slots) { /* the slots start empty (the fold empties them after each iteration) */
+        const cl_double zero = 0;
+        KILN_OCL_TRY(g->ctx,
+                     clEnqueueFillBuffer(g->queue, r->part, &zero, sizeof zero, 0, r->part_bytes, 0, NULL, NULL),
+                     "clEnqueueFillBuffer (PageRank sums)");
     }
-    *res = s;
-    *dang = q;
+    KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->sums, CL_TRUE, 0, 2 * r->sbytes, &u, 0, NULL, NULL),
+                 "clEnqueueWriteBuffer (PageRank sums)");
+    return KILN_OK;
+}
+
+/* Queues k iterations; *first gets the first iteration kernel's event when it is NULL, *last
+ * (released first when set) the last fold's. */
+static kiln_status enqueue_batch(kiln_gpu *g, const pr_res *r, int k, cl_event *first, cl_event *last)
+{
+    size_t global = (size_t)r->groups * WG, local = WG, one = WG;
+    for (int i = 0; i < k; i++) {
+        cl_event *e1 = *first ? NULL : first;
+        KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, r->iter, 1, NULL, &global, &local, 0, NULL, e1),
+                     "clEnqueueNDRangeKernel (PageRank)");
+        cl_event e2 = NULL;
+        KILN_OCL_TRY(g->ctx,
+                     clEnqueueNDRangeKernel(g->queue, r->fold, 1, NULL, &one, &local, 0, NULL, i == k - 1 ? &e2 : NULL),
+                     "clEnqueueNDRangeKernel (PageRank fold)");
+        if (e2) {
+            if (*last) clReleaseEvent(*last);
+            *last = e2;
+        }
+    }
     return KILN_OK;
 }
 
@@ -223,60 +564,84 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The runs from x0, their median time, and the last run's ranks. */
+/* One run from x0: its iterations queued in batches (see the top of the file); its time from the
+ * first iteration's start to the last fold's end. */
+static kiln_status run_once(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_params *p, uint64_t n, uint64_t m,
+                            double dangling0, pr_state *s, double *ms)
+{
+    kiln_status st = write_start(g, r, n, p->use_double != 0, dangling0);
+    if (st != KILN_OK) return st;
+    const int batch = m <= (UINT64_C(1) << 24) ? 36 : 6, check = p->tol > 0;
+    cl_event first = NULL, last = NULL, prev = NULL; /* prev: the last batch's end, waited for (tol 0) */
+    int queued = 0, marked = 0;
+    memset(s, 0, sizeof *s);
+    while (st == KILN_OK && queued < p->max_iter) {
+        const int left = p->max_iter - queued, k = left < batch ? left : batch;
+        if ((st = enqueue_batch(g, r, k, &first, &last)) != KILN_OK) break;
+        queued += k;
+        if (check) {
+            clFlush(g->queue);
+            if ((st = read_state(g, r, s)) != KILN_OK) break;
+            if (s->done) break;
+            kiln_ctx_report_residual(g->ctx, "pagerank", "iterations", s->count, (uint64_t)p->max_iter, s->res);
+        } else {
+            clFlush(g->queue);
+            if (prev) {
+                st = kiln_ocl_check(g->ctx, clWaitForEvents(1, &prev), "PageRank iterations");
+                clReleaseEvent(prev);
+                prev = NULL;
+                if (st != KILN_OK) break;
+            }
+            kiln_ctx_report(g->ctx, "pagerank", "iterations", (uint64_t)marked, (uint64_t)p->max_iter);
+            clRetainEvent(last);
+            prev = last;
+            marked = queued;
+        }
+        if (kiln_ctx_interrupt_requested(g->ctx)) {
+            clFinish(g->queue);
+            st = kiln_interrupted(g->ctx);
+        }
+    }
+    if (prev) clReleaseEvent(prev);
+    if (st == KILN_OK) st = read_state(g, r, s);
+    if (st == KILN_OK && !s->done && s->count != (cl_uint)queued)
+        st = kiln_fail(g->ctx, KILN_ERR_DEVICE, "PageRank: the device carried out %u iterations of %d launched",
+                       s->count, queued);
+    *ms = first && last ? event_ms(first, last) : 0;
+    if (first) clReleaseEvent(first);
+    if (last) clReleaseEvent(last);
+    return st;
+}
+
+/* The runs from x0, their median time, and the last run's ranks in the graph's vertex order. */
 static kiln_status run(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, const kiln_gpu_pr_params *p, double *ranks,
                        kiln_gpu_pr_stats *stats)
 {
     const uint64_t n = gr->n;
     const int dbl = p->use_double != 0, runs = p->repeat > 1 ? p->repeat : 1;
-    const double threshold = (double)n * p->tol;
-    double *times = malloc((size_t)runs * sizeof *times);
+    double *times = malloc((size_t)runs * sizeof *times), dangling0;
     if (!times) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
+    start_vector(r, gr, p, &dangling0);
     kiln_status st = KILN_OK;
-    int iters = 0, cur = 0;
-    double res = HUGE_VAL;
-    for (int k = 0; k < runs && st == KILN_OK; k++) {
-        double dang;
-        if ((st = start_vector(g, r, gr, p, &dang)) != KILN_OK) break;
-        cl_event t0 = NULL, t1 = NULL;
-        iters = 0, cur = 0, res = HUGE_VAL;
-        while (iters < p->max_iter) {
-            cl_event a = NULL, b = NULL;
-            st = iterate(g, r, p, n, cur, &res, &dang, &a, &b);
-            if (a && !t0) t0 = a;
-            else if (a) clReleaseEvent(a);
-            if (b) {
-                if (t1) clReleaseEvent(t1);
-                t1 = b;
-            }
-            if (st != KILN_OK) break;
-            iters++;
-            cur = 1 - cur;
-            kiln_ctx_report_residual(g->ctx, "pagerank", "iterations", (uint64_t)iters, (uint64_t)p->max_iter, res);
-            if (res < threshold) break;
-            if (kiln_ctx_interrupt_requested(g->ctx)) {
-                st = kiln_interrupted(g->ctx);
-                break;
-            }
-        }
-        times[k] = t0 && t1 ? event_ms(t0, t1) : 0;
-        if (t0) clReleaseEvent(t0);
-        if (t1) clReleaseEvent(t1);
-    }
+    pr_state s;
+    memset(&s, 0, sizeof s);
+    for (int k = 0; k < runs && st == KILN_OK; k++) st = run_once(g, r, p, n, gr->m, dangling0, &s, &times[k]);
     if (st == KILN_OK) {
         qsort(times, (size_t)runs, sizeof *times, cmp_double);
         stats->loop_ms = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
-        stats->iterations = iters;
-        stats->residual = res;
-        stats->converged = res < threshold;
-        /* x = y times the out-degree (y itself for a dangling vertex and in a weighted graph) */
-        void *y = r->host[5];
-        cl_int err = clEnqueueReadBuffer(g->queue, r->y[cur], CL_TRUE, 0, (size_t)n * (dbl ? 8 : 4), y, 0, NULL, NULL);
+        stats->iterations = (int)s.count;
+        stats->residual = s.res;
+        stats->converged = s.res < (double)n * p->tol;
+        /* iteration c reads y[c & 1] and writes the other: after `count` the last x is in y[count & 1] */
+        void *y = r->y_host;
+        cl_int err = clEnqueueReadBuffer(g->queue, r->y[s.count & 1], CL_TRUE, 0, (size_t)n * (dbl ? 8 : 4), y, 0,
+                                         NULL, NULL);
         st = kiln_ocl_check(g->ctx, err, "clEnqueueReadBuffer (ranks)");
-        for (uint64_t v = 0; st == KILN_OK && v < n; v++) {
-            double yv = dbl ? ((double *)y)[v] : ((float *)y)[v];
-            uint32_t od = gr->weights ? 0 : gr->outdeg[v];
-            ranks[v] = od ? yv * (double)od : yv;
+        /* x = y times the out-degree (y itself for a dangling vertex and in a weighted graph) */
+        for (uint64_t i = 0; st == KILN_OK && i < n; i++) {
+            const double yv = dbl ? ((double *)y)[i] : ((float *)y)[i];
+            const uint32_t od = gr->weights ? 0 : r->L.odeg[i];
+            ranks[r->L.new2old[i]] = od ? yv * (double)od : yv;
         }
     }
     free(times);
