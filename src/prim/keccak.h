@@ -77,6 +77,23 @@ KILN_HD uint64_t kiln_rotl64(uint64_t x, int n)
         rlo = __funnelshift_l(hi, lo, n);
     }
     return ((uint64_t)rhi << 32) | rlo;
+#elif defined(KILN_OPENCL_C) && defined(KILN_OCL_NV)
+    /* NVIDIA's OpenCL compiler (KILN_OCL_NV, set by the host for that driver only): the same two
+     * funnel shifts in inline PTX, so the rotate cannot become four 64-bit shifts */
+    uint64_t r;
+    if (n >= 32)
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+                         "shf.l.wrap.b32 rh, hi, lo, %2;\n\tshf.l.wrap.b32 rl, lo, hi, %2;\n\t"
+                         "mov.b64 %0, {rl, rh};\n\t}"
+                         : "=l"(r)
+                         : "l"(x), "r"(n));
+    else
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+                         "shf.l.wrap.b32 rh, lo, hi, %2;\n\tshf.l.wrap.b32 rl, hi, lo, %2;\n\t"
+                         "mov.b64 %0, {rl, rh};\n\t}"
+                         : "=l"(r)
+                         : "l"(x), "r"(n));
+    return r;
 #else
     return n == 0 ? x : (x << n) | (x >> (64 - n));
 #endif
@@ -148,6 +165,14 @@ KILN_HD uint64_t kiln_xor3(uint64_t a, uint64_t b, uint64_t c)
         : "=r"(hi)
         : "r"((uint32_t)(a >> 32)), "r"((uint32_t)(b >> 32)), "r"((uint32_t)(c >> 32)));
     return ((uint64_t)hi << 32) | lo;
+#elif defined(KILN_OPENCL_C) && defined(KILN_OCL_NV)
+    uint64_t r;
+    __asm__ volatile("{\n\t.reg .b32 al, ah, bl, bh, cl, ch, rl, rh;\n\tmov.b64 {al, ah}, %1;\n\t"
+                     "mov.b64 {bl, bh}, %2;\n\tmov.b64 {cl, ch}, %3;\n\tlop3.b32 rl, al, bl, cl, 0x96;\n\t"
+                     "lop3.b32 rh, ah, bh, ch, 0x96;\n\tmov.b64 %0, {rl, rh};\n\t}"
+                     : "=l"(r)
+                     : "l"(a), "l"(b), "l"(c));
+    return r;
 #else
     return a ^ b ^ c;
 #endif

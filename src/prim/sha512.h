@@ -83,6 +83,23 @@ KILN_HD uint64_t kiln_rotr64(uint64_t x, int n)
         n -= 32;
     }
     return ((uint64_t)__funnelshift_r(hi, lo, n) << 32) | __funnelshift_r(lo, hi, n);
+#elif defined(KILN_OPENCL_C) && defined(KILN_OCL_NV)
+    /* NVIDIA's OpenCL compiler: the same two funnel shifts in inline PTX (the host sets
+     * KILN_OCL_NV for that driver only) */
+    uint64_t r;
+    if (n >= 32)
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+                         "shf.r.wrap.b32 rh, lo, hi, %2;\n\tshf.r.wrap.b32 rl, hi, lo, %2;\n\t"
+                         "mov.b64 %0, {rl, rh};\n\t}"
+                         : "=l"(r)
+                         : "l"(x), "r"(n));
+    else
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+                         "shf.r.wrap.b32 rh, hi, lo, %2;\n\tshf.r.wrap.b32 rl, lo, hi, %2;\n\t"
+                         "mov.b64 %0, {rl, rh};\n\t}"
+                         : "=l"(r)
+                         : "l"(x), "r"(n));
+    return r;
 #else
     return (x >> n) | (x << (64 - n));
 #endif
