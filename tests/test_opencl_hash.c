@@ -124,19 +124,27 @@ static void against_cpu(kiln_ctx *ctx, const char *algo, size_t outlen, size_t m
     free(want);
 }
 
+/* Every layout (its own kernel: one state a work-item looped or unrolled, or 25 work-items a
+ * state) on 37 states, a partial work-group in each, against the CPU and the known answer. */
 static void permutations(kiln_ctx *ctx)
 {
     enum { N = 37 };
-    uint64_t s[N * 25], want[N * 25];
-    for (size_t k = 0; k < N * 25; k++) s[k] = want[k] = k < 25 ? 0 : next();
+    static const kiln_keccak_layout layouts[] = {KILN_KECCAK_LAYOUT_AUTO, KILN_KECCAK_LAYOUT_THREAD,
+                                                 KILN_KECCAK_LAYOUT_UNROLLED, KILN_KECCAK_LAYOUT_LANE};
+    uint64_t s[N * 25], want[N * 25], start[N * 25];
+    for (size_t k = 0; k < N * 25; k++) start[k] = want[k] = k < 25 ? 0 : next();
     kiln_ctx *cpu = kiln_ctx_new();
     CHECK(kiln_keccak_f1600_batch(cpu, want, N, KILN_KECCAK_LAYOUT_AUTO) == KILN_OK, "CPU permutation");
     kiln_ctx_free(cpu);
-    CHECK(kiln_keccak_f1600_batch(ctx, s, N, KILN_KECCAK_LAYOUT_AUTO) == KILN_OK, "OpenCL permutation: %s",
-          kiln_last_error(ctx));
-    CHECK(memcmp(s, want, sizeof s) == 0, "OpenCL Keccak-f[1600] differs from the CPU");
-    /* Keccak-f[1600] of the zero state, lane 0 (KeccakF-1600-IntermediateValues.txt) */
-    CHECK(s[0] == 0xF1258F7940E1DDE7ull, "zero state's lane 0: %016llx", (unsigned long long)s[0]);
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+        const char *name = kiln_keccak_layout_name(layouts[l]);
+        memcpy(s, start, sizeof s);
+        CHECK(kiln_keccak_f1600_batch(ctx, s, N, layouts[l]) == KILN_OK, "OpenCL permutation (%s): %s", name,
+              kiln_last_error(ctx));
+        CHECK(memcmp(s, want, sizeof s) == 0, "OpenCL Keccak-f[1600] (%s layout) differs from the CPU", name);
+        /* Keccak-f[1600] of the zero state, lane 0 (KeccakF-1600-IntermediateValues.txt) */
+        CHECK(s[0] == 0xF1258F7940E1DDE7ull, "%s layout: zero state's lane 0: %016llx", name, (unsigned long long)s[0]);
+    }
 }
 
 static int cache_files(const char *dir)
@@ -185,7 +193,8 @@ int main(void)
                  {"sha3-512", 64}, {"shake128", 300}, {"shake256", 7},   {"keccak256", 32}, {"keccak512", 64},
                  {"sha512", 64},  {"sha384", 48},   {"sha512-256", 32}};
     /* each side of the block sizes (64, 72, 104, 128, 136, 144, 168) and of their padding limits */
-    static const size_t lens[] = {0, 1, 55, 56, 63, 64, 71, 72, 111, 112, 127, 128, 135, 136, 168, 169, 300};
+    /* and 32 and 64, the lengths of the SHA3-256/Keccak-256 kernels whose message length is a constant */
+    static const size_t lens[] = {0, 1, 32, 55, 56, 63, 64, 71, 72, 111, 112, 127, 128, 135, 136, 168, 169, 300};
     for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
         for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) against_cpu(ctx, algos[i].algo, algos[i].outlen, lens[l], 0, 5);
         against_cpu(ctx, algos[i].algo, algos[i].outlen, 0, 1, 61);

@@ -1,7 +1,9 @@
 /* Batches on an OpenCL device: digests (one work-item per message, kernels/hash_batch.cl),
- * Keccak-f[1600] permutations and the scrypt KDF (ocl_scrypt.c). The layout of a permutation
- * batch is not used: every state is one work-item with its lanes in private memory (the CUDA
- * backend's "thread" layout). */
+ * Keccak-f[1600] permutations in the study's three layouts (as src/cuda/keccak_perm.cu) and the
+ * scrypt KDF (ocl_scrypt.c). Work-group sizes are the CUDA backend's block sizes (256 for digests,
+ * 128 for a state a work-item, 32 states of 25 for the lane layout), capped by what the device
+ * takes, and the range is rounded up to whole groups, so a batch of any size does not leave the
+ * runtime to pick some divisor of it. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,22 +46,59 @@ static cl_mem buffer(kiln_gpu *g, cl_mem_flags flags, size_t bytes, const void *
 
 #define ARG(i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, (i), sizeof(v), &(v)), "clSetKernelArg")
 
+/* The largest power of two <= want that k takes on this device (at least 1). */
+static kiln_status group_size(kiln_gpu *g, cl_kernel k, size_t want, size_t *local)
+{
+    size_t most = 0;
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL),
+                 "clGetKernelWorkGroupInfo");
+    size_t l = 1;
+    while (2 * l <= want && 2 * l <= most) l *= 2;
+    *local = l;
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_run_items(kiln_gpu *g, cl_kernel k, size_t items, size_t local, float *ms)
+{
+    if (local == 0) return kiln_ocl_run(g, k, items, ms);
+    return kiln_ocl_run_local(g, k, (items + local - 1) / local * local, local, ms);
+}
+
+/* 32- or 64-byte SHA3-256/Keccak-256 messages of a fixed-length batch: the kernel whose length is a
+ * constant (hash_batch.cl's kiln_keccak_fixed136_l*). */
+static int fixed136(const kiln_gpu_hash_params *p, int with_offsets, cl_ulong msg_len)
+{
+    return p->family == KILN_HASH_GPU_KECCAK && !with_offsets && p->rate == 136 && p->outlen == 32 &&
+           (msg_len == 32 || msg_len == 64);
+}
+
 /* The digest kernel of p with its arguments set. */
 kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, cl_mem data, cl_mem offsets,
                                    int with_offsets, cl_ulong base, cl_ulong msg_len, cl_ulong n, cl_mem out,
-                                   cl_kernel *k)
+                                   cl_kernel *k, size_t *local)
 {
     batch_res rr = {data, offsets, out, NULL}, *r = &rr;
-    /* a Keccak rate of the hash algorithms has its own kernel (hash_batch.cl), any other the generic one */
-    char keccak[32] = "kiln_keccak_batch";
+    /* a Keccak rate of the hash algorithms has its own kernel (hash_batch.cl), any other the
+     * generic one; each SHA-512 variant its own */
+    char name[40] = "kiln_keccak_batch";
     const int per_rate = p->rate == 72 || p->rate == 104 || p->rate == 136 || p->rate == 144 || p->rate == 168;
-    if (p->family == KILN_HASH_GPU_KECCAK && per_rate) snprintf(keccak, sizeof keccak, "kiln_keccak_batch_r%u", p->rate);
-    const char *name = p->family == KILN_HASH_GPU_SHA256 ? "kiln_sha256_batch"
-                       : p->family == KILN_HASH_GPU_SHA512 ? "kiln_sha512_batch"
-                                                            : keccak;
+    const int fixed = fixed136(p, with_offsets, msg_len);
+    if (p->family == KILN_HASH_GPU_SHA256) snprintf(name, sizeof name, "kiln_sha256_batch");
+    else if (p->family == KILN_HASH_GPU_SHA512) snprintf(name, sizeof name, "kiln_sha512_batch_v%d", p->variant);
+    else if (fixed) snprintf(name, sizeof name, "kiln_keccak_fixed136_l%u", (unsigned)msg_len);
+    else if (per_rate) snprintf(name, sizeof name, "kiln_keccak_batch_r%u", p->rate);
     kiln_status st = kiln_ocl_kernel(g, name, &r->k);
     if (st != KILN_OK) return st;
     *k = r->k; /* the caller releases it, also on a failure below */
+    if ((st = group_size(g, r->k, 256, local)) != KILN_OK) return st;
+    if (fixed) {
+        cl_uint domain = p->domain;
+        ARG(0, r->data);
+        ARG(1, n);
+        ARG(2, domain);
+        ARG(3, r->out);
+        return KILN_OK;
+    }
     ARG(0, r->data);
     ARG(1, r->offsets);
     ARG(2, with_offsets);
@@ -77,12 +116,67 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
         ARG(7, domain);
         ARG(8, outlen);
         ARG(9, r->out);
-    } else {
-        cl_int v = p->family == KILN_HASH_GPU_SHA256 ? p->variant == 1 : p->variant;
-        ARG(6, v);
+    } else if (p->family == KILN_HASH_GPU_SHA256) {
+        cl_int twice = p->variant == 1;
+        ARG(6, twice);
         ARG(7, r->out);
+    } else {
+        ARG(6, r->out);
     }
+    return KILN_OK;
+}
+
+/* Local memory of the device, for the permutation layouts that stage states there. */
+static kiln_status local_mem(kiln_gpu *g, cl_ulong *bytes)
+{
+    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof *bytes, bytes, NULL),
+                 "clGetDeviceInfo");
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_perm_kernel(kiln_gpu *g, kiln_keccak_layout layout, cl_mem states, cl_ulong n, cl_uint iters,
+                                 cl_kernel *k, size_t *items, size_t *local)
+{
+    batch_res rr = {states, NULL, NULL, NULL}, *r = &rr;
+    const char *name = layout == KILN_KECCAK_LAYOUT_THREAD     ? "kiln_keccak_perm_thread"
+                       : layout == KILN_KECCAK_LAYOUT_UNROLLED ? "kiln_keccak_perm_unrolled"
+                       : layout == KILN_KECCAK_LAYOUT_LANE     ? "kiln_keccak_perm_lane"
+                                                               : NULL;
+    if (!name) return kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: no Keccak-f[1600] kernel for layout %d", (int)layout);
+    kiln_status st = kiln_ocl_kernel(g, name, &r->k);
+    if (st != KILN_OK) return st;
     *k = r->k;
+    ARG(0, r->data);
+    ARG(1, n);
+    ARG(2, iters);
+    cl_ulong lmem = 0;
+    if (layout == KILN_KECCAK_LAYOUT_THREAD) {
+        *items = (size_t)n;
+        return group_size(g, r->k, 128, local);
+    }
+    if ((st = local_mem(g, &lmem)) != KILN_OK) return st;
+    if (layout == KILN_KECCAK_LAYOUT_UNROLLED) {
+        /* 200 bytes of local memory a work-item */
+        if ((st = group_size(g, r->k, 128, local)) != KILN_OK) return st;
+        while (*local > 1 && 200 * (cl_ulong)*local > lmem) *local /= 2;
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 3, 200 * *local, NULL), "clSetKernelArg");
+        *items = (size_t)n;
+        return KILN_OK;
+    }
+    /* lane: whole states of 25 work-items a group, 32 where the device takes 800 work-items;
+     * 2 x 200 + 40 bytes of local memory a state */
+    size_t most = 0;
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(r->k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL),
+                 "clGetKernelWorkGroupInfo");
+    size_t per = 32;
+    while (per > 1 && (25 * per > most || 440 * (cl_ulong)per > lmem)) per /= 2;
+    if (25 * per > most || 440 * (cl_ulong)per > lmem)
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "opencl: the device cannot run 25 work-items a state");
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 3, 200 * per, NULL), "clSetKernelArg");
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 4, 200 * per, NULL), "clSetKernelArg");
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 5, 40 * per, NULL), "clSetKernelArg");
+    *local = 25 * per;
+    *items = (size_t)(n * 25);
     return KILN_OK;
 }
 
@@ -96,36 +190,44 @@ static kiln_status digest(kiln_gpu *g, const kiln_gpu_hash_params *p, const kiln
     uint64_t data_len = offsets ? offsets[io->n] - base : (uint64_t)io->item_len * io->n;
     if (io->n > SIZE_MAX / p->outlen) return kiln_fail(g->ctx, KILN_ERR_INPUT, "batch size overflows");
     cl_int err;
-    r->data = buffer(g, CL_MEM_READ_ONLY, (size_t)data_len, data_len ? io->in : NULL, &err);
+    /* 16 zero bytes past the messages: the kernels read whole 8-byte words, two at an unaligned
+     * offset, so the last message's words may reach past its end */
+    static const uint8_t pad[16] = {0};
+    r->data = buffer(g, CL_MEM_READ_ONLY, (size_t)data_len + sizeof pad, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (messages)");
+    if (data_len)
+        KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->data, CL_TRUE, 0, (size_t)data_len, io->in, 0, NULL, NULL),
+                     "clEnqueueWriteBuffer (messages)");
+    KILN_OCL_TRY(g->ctx,
+                 clEnqueueWriteBuffer(g->queue, r->data, CL_TRUE, (size_t)data_len, sizeof pad, pad, 0, NULL, NULL),
+                 "clEnqueueWriteBuffer (messages)");
     r->offsets = buffer(g, CL_MEM_READ_ONLY, offsets ? (io->n + 1) * sizeof *offsets : 0, offsets, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (offsets)");
     r->out = buffer(g, CL_MEM_WRITE_ONLY, io->n * p->outlen, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (digests)");
-    st = kiln_ocl_digest_kernel(g, p, r->data, r->offsets, offsets != NULL, base, io->item_len, io->n, r->out, &r->k);
+    size_t local = 0;
+    st = kiln_ocl_digest_kernel(g, p, r->data, r->offsets, offsets != NULL, base, io->item_len, io->n, r->out, &r->k,
+                                &local);
     if (st != KILN_OK) return st;
-    st = kiln_ocl_run(g, r->k, io->n, ms);
+    st = kiln_ocl_run_items(g, r->k, io->n, local, ms);
     if (st != KILN_OK) return st;
     KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->out, CL_TRUE, 0, io->n * p->outlen, io->out, 0, NULL, NULL),
                  "clEnqueueReadBuffer (digests)");
     return KILN_OK;
 }
 
-static kiln_status permute(kiln_gpu *g, const kiln_gpu_batch_io *io, float *ms, batch_res *r)
+static kiln_status permute(kiln_gpu *g, kiln_keccak_layout layout, const kiln_gpu_batch_io *io, float *ms,
+                           batch_res *r)
 {
     if (io->n == 0) return KILN_OK;
     if (io->n > SIZE_MAX / 200) return kiln_fail(g->ctx, KILN_ERR_INPUT, "batch size overflows");
     cl_int err;
     r->data = buffer(g, CL_MEM_READ_WRITE, io->n * 200, io->out, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (states)");
-    kiln_status st = kiln_ocl_kernel(g, "kiln_keccak_f1600_batch", &r->k);
+    size_t items = 0, local = 0;
+    kiln_status st = kiln_ocl_perm_kernel(g, layout, r->data, io->n, 1, &r->k, &items, &local);
     if (st != KILN_OK) return st;
-    cl_ulong n = io->n;
-    cl_uint once = 1;
-    ARG(0, r->data);
-    ARG(1, n);
-    ARG(2, once);
-    st = kiln_ocl_run(g, r->k, io->n, ms);
+    st = kiln_ocl_run_items(g, r->k, items, local, ms);
     if (st != KILN_OK) return st;
     KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->data, CL_TRUE, 0, io->n * 200, io->out, 0, NULL, NULL),
                  "clEnqueueReadBuffer (states)");
@@ -139,7 +241,7 @@ kiln_status kiln_ocl_batch(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_
     kiln_status st;
     switch (w->kind) {
     case KILN_GPU_BATCH_DIGEST: st = digest(g, &w->by.digest, io, &ms, &r); break;
-    case KILN_GPU_BATCH_PERMUTE: st = permute(g, io, &ms, &r); break;
+    case KILN_GPU_BATCH_PERMUTE: st = permute(g, w->by.permute, io, &ms, &r); break;
     case KILN_GPU_BATCH_KDF: return kiln_ocl_scrypt_kdf(g, &w->by.kdf, io, gpu_ms); /* ocl_scrypt.c */
     default: return kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: no batch kernel of kind %d", (int)w->kind);
     }

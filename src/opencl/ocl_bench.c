@@ -40,18 +40,18 @@ static kiln_status fill(kiln_gpu *g, bench_res *r, cl_mem buf, cl_ulong count, c
     return kiln_ocl_run(g, r->fill, random ? (size_t)count : (size_t)count + 1, &ms);
 }
 
-/* reps timed launches of r->k over n work-items into r->times; before_last, when not NULL, runs
- * between the last two (the permutation bench reads its samples there). */
-static kiln_status timed(kiln_gpu *g, bench_res *r, size_t n, int reps, float *median_ms,
+/* reps timed launches of r->k over n work-items in groups of local into r->times; before_last,
+ * when not NULL, runs between the last two (the permutation bench reads its samples there). */
+static kiln_status timed(kiln_gpu *g, bench_res *r, size_t n, size_t local, int reps, float *median_ms,
                          kiln_status (*before_last)(kiln_gpu *, bench_res *, void *), void *arg)
 {
     float ms;
-    kiln_status st = kiln_ocl_run(g, r->k, n, &ms); /* warm-up */
+    kiln_status st = kiln_ocl_run_items(g, r->k, n, local, &ms); /* warm-up */
     r->times = malloc((size_t)reps * sizeof *r->times);
     if (!r->times) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of memory");
     for (int i = 0; i < reps && st == KILN_OK; i++) {
         if (i == reps - 1 && before_last) st = before_last(g, r, arg);
-        if (st == KILN_OK) st = kiln_ocl_run(g, r->k, n, &r->times[i]);
+        if (st == KILN_OK) st = kiln_ocl_run_items(g, r->k, n, local, &r->times[i]);
         if (st == KILN_OK && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
     }
     if (st == KILN_OK) *median_ms = kiln_median_f(r->times, (size_t)reps);
@@ -80,8 +80,9 @@ static kiln_status digest_bench(kiln_gpu *g, const kiln_gpu_hash_params *p, cons
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (digests)");
     if ((st = fill(g, r, r->data, words, 0, 1)) != KILN_OK) return st;
     if (b->with_offsets && (st = fill(g, r, r->offsets, n, len, 0)) != KILN_OK) return st;
-    st = kiln_ocl_digest_kernel(g, p, r->data, r->offsets, b->with_offsets, 0, len, n, r->out, &r->k);
-    if (st == KILN_OK) st = timed(g, r, (size_t)n, b->reps, median_ms, NULL, NULL);
+    size_t local = 0;
+    st = kiln_ocl_digest_kernel(g, p, r->data, r->offsets, b->with_offsets, 0, len, n, r->out, &r->k, &local);
+    if (st == KILN_OK) st = timed(g, r, (size_t)n, local, b->reps, median_ms, NULL, NULL);
     for (size_t k = 0; k < b->nsample && st == KILN_OK; k++) {
         size_t i = k * (b->n / b->nsample);
         st = read(g, r->data, i * b->item_len, b->item_len, sample_in + k * b->item_len);
@@ -104,22 +105,20 @@ static kiln_status read_states(kiln_gpu *g, bench_res *r, void *arg)
     return st;
 }
 
-static kiln_status permute_bench(kiln_gpu *g, const kiln_gpu_bench_spec *b, float *median_ms, uint64_t *before,
-                                 uint64_t *after, bench_res *r)
+static kiln_status permute_bench(kiln_gpu *g, kiln_keccak_layout layout, const kiln_gpu_bench_spec *b,
+                                 float *median_ms, uint64_t *before, uint64_t *after, bench_res *r)
 {
     const cl_ulong n = b->n;
     const cl_uint iters = (cl_uint)b->item_len;
     cl_int err;
     r->data = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)n * 200, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (states)");
+    size_t items = 0, local = 0;
     kiln_status st = fill(g, r, r->data, n * 25, 0, 1);
-    if (st == KILN_OK) st = kiln_ocl_kernel(g, "kiln_keccak_f1600_batch", &r->k);
+    if (st == KILN_OK) st = kiln_ocl_perm_kernel(g, layout, r->data, n, iters, &r->k, &items, &local);
     if (st != KILN_OK) return st;
-    ARG(r->k, 0, r->data);
-    ARG(r->k, 1, n);
-    ARG(r->k, 2, iters);
     perm_samples pre = {b, before}, post = {b, after};
-    st = timed(g, r, (size_t)n, b->reps, median_ms, read_states, &pre);
+    st = timed(g, r, items, local, b->reps, median_ms, read_states, &pre);
     if (st == KILN_OK) st = read_states(g, r, &post);
     return st;
 }
@@ -136,7 +135,9 @@ kiln_status kiln_ocl_batch_bench(kiln_gpu *g, const kiln_gpu_batch *w, const kil
     case KILN_GPU_BATCH_DIGEST:
         st = digest_bench(g, &w->by.digest, spec, median_ms, sample_in, sample_out, &r);
         break;
-    case KILN_GPU_BATCH_PERMUTE: st = permute_bench(g, spec, median_ms, sample_in, sample_out, &r); break;
+    case KILN_GPU_BATCH_PERMUTE:
+        st = permute_bench(g, w->by.permute, spec, median_ms, sample_in, sample_out, &r);
+        break;
     default: st = kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: no bench for a batch of kind %d", (int)w->kind);
     }
     release(&r);

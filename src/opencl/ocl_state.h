@@ -61,12 +61,20 @@ kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms);
 kiln_status kiln_ocl_run_local(kiln_gpu *g, cl_kernel k, size_t global, size_t local, float *ms);
 
 /* A digest batch's parameters this backend has a kernel for, else KILN_ERR_INPUT; and that kernel
- * with its arguments set over device buffers (ocl_batch.c). *k is the caller's to release, also
- * after a failure. */
+ * with its arguments set over device buffers (ocl_batch.c), data padded with 16 readable bytes and
+ * 16-byte aligned (a buffer's start). *k is the caller's to release, also after a failure; *local
+ * is the work-group size to launch it with (kiln_ocl_run_items). */
 kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p);
 kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, cl_mem data, cl_mem offsets,
                                    int with_offsets, cl_ulong base, cl_ulong msg_len, cl_ulong n, cl_mem out,
-                                   cl_kernel *k);
+                                   cl_kernel *k, size_t *local);
+/* The Keccak-f[1600] batch kernel of a layout (not AUTO) over n states in `states`, iters
+ * permutations each, its arguments set; *items work-items in groups of *local (ocl_batch.c). */
+kiln_status kiln_ocl_perm_kernel(kiln_gpu *g, kiln_keccak_layout layout, cl_mem states, cl_ulong n, cl_uint iters,
+                                 cl_kernel *k, size_t *items, size_t *local);
+/* Runs k over `items` work-items in groups of local (the range rounded up to whole groups; the
+ * kernels return past their end), as kiln_ocl_run_local. */
+kiln_status kiln_ocl_run_items(kiln_gpu *g, cl_kernel k, size_t items, size_t local, float *ms);
 
 /* The operations of the table (ocl_batch.c, ocl_search.c, ocl_bench.c). */
 kiln_status kiln_ocl_batch(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_batch_io *io, float *gpu_ms);

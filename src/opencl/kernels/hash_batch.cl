@@ -23,125 +23,107 @@ static void kiln_ocl_copy_in(uchar *dst, __global const uchar *src, uint n)
     for (uint k = 0; k < n; k++) dst[k] = src[k];
 }
 
-/* Big-endian words of a message straight from global memory: one load where the message is
- * aligned to the word, else its bytes. Padding is built word by word in loops of constant count,
- * so every block stays in registers (an array indexed by a run-time count would live in local
- * memory). byte(pos) is the padded message's byte: the message, 0x80 after it, then zeros. */
-static inline uint kiln_ocl_be32_at(__global const uchar *p, int aligned)
+/* Message bytes as whole words, as the CUDA kernels read them (src/cuda/hash_device.cuh): d is the
+ * batch as 8-byte words, and the host pads it with 16 readable bytes, so the 8 bytes at any offset
+ * are one aligned load, or two and a funnel of shifts where the offset is not a multiple of 8. No
+ * byte loads, and no byte-indexed private array (which would live in local memory). */
+static inline ulong kiln_ocl_load8(__global const ulong *d, ulong off)
 {
-    if (aligned) return kiln_bswap32(*(__global const uint *)p);
-    return (uint)p[0] << 24 | (uint)p[1] << 16 | (uint)p[2] << 8 | p[3];
+    const ulong w = off >> 3;
+    const uint sh = (uint)(off & 7) * 8;
+    const ulong lo = d[w];
+    if (sh == 0) return lo;
+    return (lo >> sh) | (d[w + 1] << (64 - sh));
 }
 
-static inline ulong kiln_ocl_be64_at(__global const uchar *p, int aligned)
+/* The low n bytes of v (n in 0..8). */
+static inline ulong kiln_ocl_low_bytes(ulong v, uint n)
 {
-    if (aligned) {
-        ulong v = *(__global const ulong *)p;
-        return (ulong)kiln_bswap32((uint)v) << 32 | kiln_bswap32((uint)(v >> 32));
-    }
-    ulong v = 0;
-    for (int j = 0; j < 8; j++) v = v << 8 | p[j];
-    return v;
+    return n >= 8 ? v : v & (((ulong)1 << (8 * n)) - 1);
 }
 
-static inline uint kiln_ocl_pad_byte(__global const uchar *m, uint pos, uint rem)
+static inline uint kiln_ocl_bswap32(uint v) { return kiln_bswap32(v); }
+
+static inline ulong kiln_ocl_bswap64(ulong v)
 {
-    return pos < rem ? m[pos] : pos == rem ? 0x80u : 0u;
+    return (ulong)kiln_bswap32((uint)v) << 32 | kiln_bswap32((uint)(v >> 32));
 }
 
-/* SHA-256, and sha256d with twice != 0 (the digest's own SHA-256, prim's one-block form). */
-__kernel void kiln_sha256_batch(__global const uchar *data, __global const ulong *offsets, int with_offsets, ulong base,
-                                ulong msg_len, ulong n, int twice, __global uchar *out)
+/* Big-endian word at byte p (a multiple of 4) of the SHA-256-padded message of len bytes at off,
+ * whose padded length is padded: message bytes, 0x80, zeros, the 64-bit bit count. */
+static inline uint kiln_ocl_sha256_word(__global const ulong *d, ulong off, ulong len, ulong padded, ulong p)
+{
+    if (p + 4 <= len) return kiln_ocl_bswap32((uint)kiln_ocl_load8(d, off + p));
+    if (p >= padded - 8) return p == padded - 8 ? (uint)(len >> 29) : (uint)(len << 3);
+    if (p > len) return 0;
+    const uint have = (uint)(len - p); /* 0..3 message bytes, then the marker */
+    uint v = have ? (uint)kiln_ocl_low_bytes(kiln_ocl_load8(d, off + p), have) : 0;
+    return kiln_ocl_bswap32(v | 0x80u << (8 * have));
+}
+
+/* SHA-256, and sha256d with twice != 0 (the digest's own SHA-256, prim's one-block form). Blocks
+ * are counted over the padded length, so every block is the same unrolled word loop. */
+__kernel void kiln_sha256_batch(__global const ulong *data, __global const ulong *offsets, int with_offsets, ulong base,
+                                ulong msg_len, ulong n, int twice, __global uint *out)
 {
     ulong i = get_global_id(0), off, len;
     if (i >= n) return;
     kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
-    __global const uchar *m = data + off;
-    const int aligned = (((ulong)m) & 3) == 0;
-    uint32_t h[8], w[16];
+    const ulong padded = (len + 8) / 64 * 64 + 64;
+    uint32_t h[8];
     kiln_sha256_iv(h);
-    ulong b = 0;
-    for (; len - b >= 64; b += 64) {
-        _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_be32_at(m + b + 4 * k, aligned);
+    for (ulong b = 0; b < padded; b += 64) {
+        uint32_t w[16];
+        _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_sha256_word(data, off, len, padded, b + 4 * k);
         kiln_sha256_compress_words(h, w);
     }
-    /* the tail and the 0x80 marker; the 64-bit bit count ends this block or a second one */
-    const uint rem = (uint)(len - b);
-    _Pragma("unroll") for (int k = 0; k < 16; k++) {
-        uint v = 0;
-        if (4 * k + 4 <= rem) {
-            v = kiln_ocl_be32_at(m + b + 4 * k, aligned);
-        } else {
-            _Pragma("unroll") for (int j = 0; j < 4; j++) v = v << 8 | kiln_ocl_pad_byte(m + b, 4 * k + j, rem);
-        }
-        w[k] = v;
-    }
-    if (rem + 9 > 64) {
-        kiln_sha256_compress_words(h, w);
-        _Pragma("unroll") for (int k = 0; k < 14; k++) w[k] = 0;
-    }
-    w[14] = (uint)(len >> 29);
-    w[15] = (uint)(len << 3);
-    kiln_sha256_compress_words(h, w);
     if (twice) {
         uint32_t first[8];
         _Pragma("unroll") for (int j = 0; j < 8; j++) first[j] = h[j];
         kiln_sha256_of_digest_words(first, h);
     }
-    __global uchar *o = out + i * 32;
-    _Pragma("unroll") for (int j = 0; j < 8; j++) {
-        o[4 * j] = (uchar)(h[j] >> 24);
-        o[4 * j + 1] = (uchar)(h[j] >> 16);
-        o[4 * j + 2] = (uchar)(h[j] >> 8);
-        o[4 * j + 3] = (uchar)h[j];
-    }
+    /* digests are 32 bytes, so word-aligned: one store a word */
+    _Pragma("unroll") for (int j = 0; j < 8; j++) out[8 * i + j] = kiln_ocl_bswap32(h[j]);
 }
 
-/* SHA-512 and its truncations (variant: a kiln_sha512_variant): 128-byte blocks, a 128-bit bit
- * count whose upper half is zero for any message here. */
-__kernel void kiln_sha512_batch(__global const uchar *data, __global const ulong *offsets, int with_offsets, ulong base,
-                                ulong msg_len, ulong n, int variant, __global uchar *out)
+/* Big-endian 64-bit word at byte p (a multiple of 8) of the SHA-512-padded message: message bytes,
+ * 0x80, zeros, the 128-bit bit count (its upper half zero for any message here). */
+static inline ulong kiln_ocl_sha512_word(__global const ulong *d, ulong off, ulong len, ulong padded, ulong p)
 {
-    ulong i = get_global_id(0), off, len;
-    if (i >= n) return;
-    kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
-    __global const uchar *m = data + off;
-    const int aligned = (((ulong)m) & 7) == 0;
-    uint64_t h[8], w[16];
-    kiln_sha512_iv((kiln_sha512_variant)variant, h);
-    ulong b = 0;
-    for (; len - b >= KILN_SHA512_BLOCK; b += KILN_SHA512_BLOCK) {
-        _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_be64_at(m + b + 8 * k, aligned);
-        kiln_sha512_compress_words(h, w);
-    }
-    const uint rem = (uint)(len - b);
-    _Pragma("unroll") for (int k = 0; k < 16; k++) {
-        ulong v = 0;
-        if (8 * k + 8 <= rem) {
-            v = kiln_ocl_be64_at(m + b + 8 * k, aligned);
-        } else {
-            _Pragma("unroll") for (int j = 0; j < 8; j++) v = v << 8 | kiln_ocl_pad_byte(m + b, 8 * k + j, rem);
-        }
-        w[k] = v;
-    }
-    if (rem + 17 > KILN_SHA512_BLOCK) {
-        kiln_sha512_compress_words(h, w);
-        _Pragma("unroll") for (int k = 0; k < 14; k++) w[k] = 0;
-    }
-    w[14] = len >> 61;
-    w[15] = len << 3;
-    kiln_sha512_compress_words(h, w);
-    const uint dl = kiln_sha512_digest_len((kiln_sha512_variant)variant);
-    __global uchar *o = out + i * dl;
-    _Pragma("unroll") for (int k = 0; k < 8; k++) {
-        _Pragma("unroll") for (int j = 0; j < 8; j++) {
-            if (8 * k + j < dl) o[8 * k + j] = (uchar)(h[k] >> (56 - 8 * j));
-        }
-    }
+    if (p + 8 <= len) return kiln_ocl_bswap64(kiln_ocl_load8(d, off + p));
+    if (p >= padded - 16) return p == padded - 16 ? len >> 61 : len << 3;
+    if (p > len) return 0;
+    const uint have = (uint)(len - p);
+    ulong v = have ? kiln_ocl_low_bytes(kiln_ocl_load8(d, off + p), have) : 0;
+    return kiln_ocl_bswap64(v | (ulong)0x80 << (8 * have));
 }
+
+/* SHA-512 and its truncations, one kernel per variant V (a kiln_sha512_variant literal) so the IV
+ * and the digest size DL are constants, as CUDA's template does. */
+#define KILN_OCL_SHA512(NAME, V, DL)                                                                                   \
+    __kernel void NAME(__global const ulong *data, __global const ulong *offsets, int with_offsets, ulong base,        \
+                       ulong msg_len, ulong n, __global ulong *out)                                                    \
+    {                                                                                                                  \
+        ulong i = get_global_id(0), off, len;                                                                          \
+        if (i >= n) return;                                                                                            \
+        kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);                                         \
+        const ulong padded = (len + 16) / KILN_SHA512_BLOCK * KILN_SHA512_BLOCK + KILN_SHA512_BLOCK;                   \
+        uint64_t h[8];                                                                                                 \
+        kiln_sha512_iv((kiln_sha512_variant)(V), h);                                                                   \
+        for (ulong b = 0; b < padded; b += KILN_SHA512_BLOCK) {                                                        \
+            uint64_t w[16];                                                                                            \
+            _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_sha512_word(data, off, len, padded, b + 8 * k); \
+            kiln_sha512_compress_words(h, w);                                                                          \
+        }                                                                                                              \
+        _Pragma("unroll") for (int k = 0; k < (DL) / 8; k++) out[(DL) / 8 * i + k] = kiln_ocl_bswap64(h[k]);           \
+    }
+
+KILN_OCL_SHA512(kiln_sha512_batch_v0, 0, 64)
+KILN_OCL_SHA512(kiln_sha512_batch_v1, 1, 48)
+KILN_OCL_SHA512(kiln_sha512_batch_v2, 2, 32)
 
 /* The Keccak sponge (SHA-3, SHAKE, Keccak): rate bytes a block, domain byte, outlen bytes out
- * (any length: squeezed block after block). */
+ * (any length: squeezed block after block). The rates of no hash algorithm come here. */
 __kernel void kiln_keccak_batch(__global const uchar *data, __global const ulong *offsets, int with_offsets, ulong base,
                                 ulong msg_len, ulong n, uint rate, uint domain, uint outlen, __global uchar *out)
 {
@@ -176,51 +158,46 @@ __kernel void kiln_keccak_batch(__global const uchar *data, __global const ulong
 
 /* The Keccak sponge again, one kernel per rate of the hash algorithms (R bytes, a literal): every
  * loop over a block's lanes then has a constant trip count and unrolls, so the 25 lanes stay in
- * registers (indexed by a run-time count they would live in local memory). Whole lanes are read
- * straight from global memory, as 64-bit words when the message is 8-byte aligned. */
-static inline ulong kiln_ocl_lane_at(__global const uchar *p, int aligned)
-{
-    if (aligned) return *(__global const ulong *)p;
-    ulong v = 0;
-    for (int j = 7; j >= 0; j--) v = v << 8 | p[j];
-    return v;
-}
-
+ * registers (indexed by a run-time count they would live in local memory). Lanes are read as
+ * whole words (kiln_ocl_load8); the last block's lanes are masked and padded in registers, as
+ * CUDA's absorb_last does; digests go out a lane at a time where outlen keeps them 8-byte aligned. */
 #define KILN_OCL_KECCAK_RATE(R)                                                                                        \
-    __kernel void kiln_keccak_batch_r##R(__global const uchar *data, __global const ulong *offsets, int with_offsets,  \
+    __kernel void kiln_keccak_batch_r##R(__global const ulong *data, __global const ulong *offsets, int with_offsets,  \
                                          ulong base, ulong msg_len, ulong n, uint domain, uint outlen,                 \
                                          __global uchar *out)                                                          \
     {                                                                                                                  \
         ulong i = get_global_id(0), off, len;                                                                          \
         if (i >= n) return;                                                                                            \
         kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);                                         \
-        __global const uchar *m = data + off;                                                                          \
-        const int aligned = (((ulong)m) & 7) == 0;                                                                     \
         uint64_t s[KILN_KECCAK_LANES];                                                                                 \
         _Pragma("unroll") for (int k = 0; k < KILN_KECCAK_LANES; k++) s[k] = 0;                                        \
-        ulong b = 0;                                                                                                   \
-        for (; len - b >= R; b += R) {                                                                                 \
-            _Pragma("unroll") for (int k = 0; k < R / 8; k++) s[k] ^= kiln_ocl_lane_at(m + b + 8 * k, aligned);        \
+        for (; len >= R; off += R, len -= R) {                                                                         \
+            _Pragma("unroll") for (int k = 0; k < R / 8; k++) s[k] ^= kiln_ocl_load8(data, off + 8 * k);               \
             kiln_keccak_f1600(s);                                                                                      \
         }                                                                                                              \
-        /* the tail, the domain byte after it and 0x80 in the block's last byte, lane by lane */                      \
-        const uint rem = (uint)(len - b);                                                                              \
+        /* the tail (rem < R bytes), the domain byte after it and 0x80 in the block's last byte */                    \
+        const uint rem = (uint)len, whole = rem >> 3, part = rem & 7;                                                  \
         _Pragma("unroll") for (int k = 0; k < R / 8; k++) {                                                            \
-            ulong v = 0;                                                                                               \
-            _Pragma("unroll") for (int j = 7; j >= 0; j--) {                                                           \
-                const uint pos = 8 * k + j;                                                                            \
-                ulong byte = pos < rem ? m[b + pos] : pos == rem ? domain : 0;                                         \
-                if (pos == R - 1) byte |= 0x80;                                                                        \
-                v = v << 8 | byte;                                                                                     \
+            if ((uint)k < whole) {                                                                                     \
+                s[k] ^= kiln_ocl_load8(data, off + 8 * k);                                                             \
+            } else if ((uint)k == whole) {                                                                             \
+                ulong v = part ? kiln_ocl_low_bytes(kiln_ocl_load8(data, off + 8 * k), part) : 0;                      \
+                s[k] ^= v ^ (ulong)domain << (8 * part);                                                               \
             }                                                                                                          \
-            s[k] ^= v;                                                                                                 \
         }                                                                                                              \
+        s[R / 8 - 1] ^= 0x8000000000000000ul;                                                                          \
         kiln_keccak_f1600(s);                                                                                          \
         __global uchar *o = out + i * outlen;                                                                          \
+        const int lanes_out = (outlen & 7) == 0;                                                                       \
         for (uint done = 0;;) {                                                                                        \
             _Pragma("unroll") for (int k = 0; k < R / 8; k++) {                                                        \
-                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                        \
-                    if (done + 8 * k + j < outlen) o[done + 8 * k + j] = (uchar)(s[k] >> (8 * j));                     \
+                const uint at = done + 8 * k;                                                                          \
+                if (lanes_out && at + 8 <= outlen) {                                                                   \
+                    *(__global ulong *)(o + at) = s[k];                                                                \
+                } else if (at < outlen) {                                                                              \
+                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                    \
+                        if (at + j < outlen) o[at + j] = (uchar)(s[k] >> (8 * j));                                     \
+                    }                                                                                                  \
                 }                                                                                                      \
             }                                                                                                          \
             done += R;                                                                                                 \
@@ -235,16 +212,98 @@ KILN_OCL_KECCAK_RATE(136)
 KILN_OCL_KECCAK_RATE(144)
 KILN_OCL_KECCAK_RATE(168)
 
+/* SHA3-256 and Keccak-256 of fixed-length LEN-byte messages (32 or 64: a 256-bit word or two, as
+ * Ethereum hashes them), CUDA's keccak_fixed_kernel: the length, the padding's place and the
+ * digest size are constants, so the zero lanes of the first round and the unused lanes of the last
+ * cost nothing, and messages and digests move as 16-byte vectors (both are 16-byte aligned). */
+#define KILN_OCL_KECCAK_FIXED136(LEN)                                                                                  \
+    __kernel void kiln_keccak_fixed136_l##LEN(__global const ulong2 *data, ulong n, uint domain, __global ulong2 *out) \
+    {                                                                                                                  \
+        ulong i = get_global_id(0);                                                                                    \
+        if (i >= n) return;                                                                                            \
+        uint64_t s[KILN_KECCAK_LANES];                                                                                 \
+        _Pragma("unroll") for (int k = 0; k < KILN_KECCAK_LANES; k++) s[k] = 0;                                        \
+        _Pragma("unroll") for (int k = 0; k < LEN / 16; k++) {                                                         \
+            const ulong2 v = data[LEN / 16 * i + k];                                                                   \
+            s[2 * k] = v.x;                                                                                            \
+            s[2 * k + 1] = v.y;                                                                                        \
+        }                                                                                                              \
+        s[LEN / 8] = domain;                                                                                           \
+        s[136 / 8 - 1] ^= 0x8000000000000000ul;                                                                        \
+        kiln_keccak_f1600(s);                                                                                          \
+        out[2 * i] = (ulong2)(s[0], s[1]);                                                                             \
+        out[2 * i + 1] = (ulong2)(s[2], s[3]);                                                                         \
+    }
+
+KILN_OCL_KECCAK_FIXED136(32)
+KILN_OCL_KECCAK_FIXED136(64)
+
 /* Keccak-f[1600] on n states of 25 lanes in place, iters times each (the bench's in-register
- * mode; a batch is 1). */
-__kernel void kiln_keccak_f1600_batch(__global ulong *states, ulong n, uint iters)
+ * mode; a batch is 1), in the study's three layouts as src/cuda/keccak_perm.cu has them. */
+
+/* thread: one work-item per state, the specification's loops and table lookups (prim's looped
+ * transcription): the state in private memory indexed at run time. */
+__kernel void kiln_keccak_perm_thread(__global ulong *states, ulong n, uint iters)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
     uint64_t s[KILN_KECCAK_LANES];
     for (int k = 0; k < KILN_KECCAK_LANES; k++) s[k] = states[25 * i + k];
-    for (uint r = 0; r < iters; r++) kiln_keccak_f1600(s);
+    for (uint r = 0; r < iters; r++) kiln_keccak_f1600_looped(s);
     for (int k = 0; k < KILN_KECCAK_LANES; k++) states[25 * i + k] = s[k];
+}
+
+/* unrolled: one work-item per state, straight-line rounds with the lanes in registers. A
+ * work-item's lanes are 200 bytes from its neighbour's, so the group stages its states through
+ * local memory (buf: 25 lanes per work-item): global memory is read and written in consecutive
+ * words across the group (coalesced), and each item reads its own lanes from local memory. */
+__kernel void kiln_keccak_perm_unrolled(__global ulong *states, ulong n, uint iters, __local ulong *buf)
+{
+    const uint t = get_local_id(0), wg = get_local_size(0);
+    const ulong first = (ulong)get_group_id(0) * wg;
+    const uint count = n - first < wg ? (uint)(n - first) : wg;
+    __global ulong *g = states + 25 * first;
+    for (uint k = t; k < 25 * count; k += wg) buf[k] = g[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < count) {
+        uint64_t s[KILN_KECCAK_LANES];
+        _Pragma("unroll") for (int k = 0; k < KILN_KECCAK_LANES; k++) s[k] = buf[25 * t + k];
+        for (uint r = 0; r < iters; r++) kiln_keccak_f1600(s);
+        _Pragma("unroll") for (int k = 0; k < KILN_KECCAK_LANES; k++) buf[25 * t + k] = s[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = t; k < 25 * count; k += wg) g[k] = buf[k];
+}
+
+/* lane: 25 work-items per state, one lane each (Hoffmann's layout), the group a whole number of
+ * states (get_local_size(0) = 25 per state). Each round's steps exchange lanes through local
+ * memory: a (the lanes), b (after rho-pi) 25 words per state, c (theta's column parities) 5; three
+ * barriers a round. Every work-item reaches every barrier, also past the batch's end. */
+__kernel void kiln_keccak_perm_lane(__global ulong *states, ulong n, uint iters, __local ulong *a_sh,
+                                    __local ulong *b_sh, __local ulong *c_sh)
+{
+    const uint t = get_local_id(0), lane = t % 25, base = t - lane, x = lane % 5, y = lane / 5;
+    const ulong gi = get_global_id(0);
+    const int active = gi < 25 * n;
+    const int rho = kiln_keccak_rho((int)lane);
+    const uint col = base / 5, dst = base + y + 5 * ((2 * x + 3 * y) % 5);
+    const uint x1 = base + 5 * y + (x + 1) % 5, x2 = base + 5 * y + (x + 2) % 5;
+    const uint cm = col + (x + 4) % 5, cp = col + (x + 1) % 5;
+    ulong a = active ? states[gi] : 0;
+    for (uint it = 0; it < iters; it++) {
+        for (int r = 0; r < KILN_KECCAK_ROUNDS; r++) {
+            a_sh[t] = a;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lane < 5) c_sh[col + lane] = a_sh[t] ^ a_sh[t + 5] ^ a_sh[t + 10] ^ a_sh[t + 15] ^ a_sh[t + 20];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const ulong d = c_sh[cm] ^ kiln_rotl64(c_sh[cp], 1);
+            b_sh[dst] = kiln_rotl64(a ^ d, rho);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            a = kiln_keccak_chi(b_sh[t], b_sh[x1], b_sh[x2]);
+            if (lane == 0) a ^= kiln_keccak_rc(r);
+        }
+    }
+    if (active) states[gi] = a;
 }
 
 /* The benches' device-made inputs: splitmix64 of each word's index, and offsets i * len. */
