@@ -19,11 +19,13 @@
 
 KILN_HD void kiln_node_load(const uint8_t *p, uint32_t w[KILN_NODE_WORDS])
 {
+    KILN_OCL_UNROLL
     for (int i = 0; i < KILN_NODE_WORDS; i++) w[i] = kiln_load_le32(p + 4 * i);
 }
 
 KILN_HD void kiln_node_store(uint8_t *p, const uint32_t w[KILN_NODE_WORDS])
 {
+    KILN_OCL_UNROLL
     for (int i = 0; i < KILN_NODE_WORDS; i++) kiln_store_le32(p + 4 * i, w[i]);
 }
 
@@ -33,6 +35,7 @@ KILN_HD void kiln_merge_sha256_state(const uint32_t l[KILN_NODE_WORDS], const ui
                                      uint32_t st[8])
 {
     uint32_t block[16];
+    KILN_OCL_UNROLL
     for (int i = 0; i < 8; i++) {
         block[i] = kiln_bswap32(l[i]);
         block[8 + i] = kiln_bswap32(r[i]);
@@ -50,6 +53,7 @@ KILN_HD void kiln_merge_sha256(const uint32_t l[KILN_NODE_WORDS], const uint32_t
 {
     uint32_t st[8];
     kiln_merge_sha256_state(l, r, st);
+    KILN_OCL_UNROLL
     for (int i = 0; i < 8; i++) out[i] = kiln_bswap32(st[i]);
 }
 
@@ -60,16 +64,19 @@ KILN_HD void kiln_merge_sha256d(const uint32_t l[KILN_NODE_WORDS], const uint32_
     uint32_t st[8], st2[8];
     kiln_merge_sha256_state(l, r, st);
     kiln_sha256_of_digest_words(st, st2);
+    KILN_OCL_UNROLL
     for (int i = 0; i < 8; i++) out[i] = kiln_bswap32(st2[i]);
 }
 
 KILN_HD void kiln_node_to_elements(const uint32_t w[KILN_NODE_WORDS], uint64_t e[KILN_RP64_DIGEST])
 {
+    KILN_OCL_UNROLL
     for (int i = 0; i < KILN_RP64_DIGEST; i++) e[i] = (uint64_t)w[2 * i] | ((uint64_t)w[2 * i + 1] << 32);
 }
 
 KILN_HD void kiln_elements_to_node(const uint64_t e[KILN_RP64_DIGEST], uint32_t w[KILN_NODE_WORDS])
 {
+    KILN_OCL_UNROLL
     for (int i = 0; i < KILN_RP64_DIGEST; i++) {
         w[2 * i] = (uint32_t)e[i];
         w[2 * i + 1] = (uint32_t)(e[i] >> 32);
@@ -94,7 +101,9 @@ KILN_HD void kiln_merge_keccak_domain(const uint32_t l[KILN_NODE_WORDS], const u
                                       uint32_t out[KILN_NODE_WORDS], uint64_t domain)
 {
     uint64_t s[KILN_KECCAK_LANES];
+    KILN_OCL_UNROLL
     for (int i = 0; i < KILN_KECCAK_LANES; i++) s[i] = 0;
+    KILN_OCL_UNROLL
     for (int i = 0; i < 4; i++) {
         s[i] = (uint64_t)l[2 * i] | ((uint64_t)l[2 * i + 1] << 32);
         s[4 + i] = (uint64_t)r[2 * i] | ((uint64_t)r[2 * i + 1] << 32);
@@ -102,6 +111,7 @@ KILN_HD void kiln_merge_keccak_domain(const uint32_t l[KILN_NODE_WORDS], const u
     s[8] = domain;
     s[16] = UINT64_C(0x80) << 56;
     kiln_keccak_f1600(s);
+    KILN_OCL_UNROLL
     for (int i = 0; i < 4; i++) {
         out[2 * i] = (uint32_t)s[i];
         out[2 * i + 1] = (uint32_t)(s[i] >> 32);
