@@ -3,6 +3,8 @@
  * schedules, as the CUDA backend's: one launch per level, or k levels per launch merged in local
  * memory by work-groups of subtrees. Every launch of a build is queued back to back (the queue is
  * in order) and the build's time is from the first launch's start to the last one's end. */
+#include <stdio.h>
+
 #include "../prim/merkle_shape.h"
 #include "ocl_work.h"
 
@@ -89,15 +91,29 @@ static kiln_status enqueue(kiln_gpu *g, build_res *r, cl_kernel k, size_t global
 
 #define ARG(k, i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg((k), (i), sizeof(v), &(v)), "clSetKernelArg (Merkle)")
 
-static kiln_status level_launch(kiln_gpu *g, build_res *r, uint64_t n, int l, cl_int algo)
+/* One level's launch in groups of wg work-items, the range rounded up to whole groups (the kernel
+ * returns past the level's end) so the runtime does not pick some divisor of an odd count. */
+static kiln_status level_launch(kiln_gpu *g, build_res *r, uint64_t n, int l, size_t wg)
 {
     cl_ulong in = kiln_tree_level_offset(n, l), m = kiln_tree_level_size(n, l), out = kiln_tree_level_offset(n, l + 1);
     ARG(r->level, 0, g->tree);
     ARG(r->level, 1, in);
     ARG(r->level, 2, m);
     ARG(r->level, 3, out);
-    ARG(r->level, 4, algo);
-    return enqueue(g, r, r->level, (size_t)((m + 1) / 2), NULL);
+    size_t parents = (size_t)((m + 1) / 2);
+    return enqueue(g, r, r->level, (parents + wg - 1) / wg * wg, &wg);
+}
+
+/* The largest power of two <= tpb that the level kernel takes. */
+static kiln_status level_group(kiln_gpu *g, cl_kernel k, int tpb, size_t *wg)
+{
+    size_t kmax = 0;
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL),
+                 "clGetKernelWorkGroupInfo");
+    size_t w = 1;
+    while (2 * w <= (size_t)tpb && 2 * w <= kmax) w *= 2;
+    *wg = w;
+    return KILN_OK;
 }
 
 /* The subtree kernel's levels argument (kiln_ocl_subtree_levels in merkle.cl). */
@@ -139,19 +155,24 @@ static kiln_status subtree_shape(kiln_gpu *g, cl_kernel k, int tpb, int kk, size
 static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
                          int *launches)
 {
-    cl_int a = (cl_int)algo;
-    kiln_status st = kiln_ocl_kernel(g, "kiln_merkle_level", &r->level);
+    /* merkle.cl's kernels of each merge, in kiln_merkle_algo's order */
+    static const char *const names[KILN_MERKLE_ALGO_COUNT] = {"sha256d", "sha256", "sha3_256", "keccak256", "rp64"};
+    char name[48];
+    snprintf(name, sizeof name, "kiln_merkle_level_%s", names[algo]);
+    kiln_status st = kiln_ocl_kernel(g, name, &r->level);
     if (st != KILN_OK) return st;
-    size_t wg = 0;
+    size_t wg = 0, level_wg = 0;
     int c_log2 = 0;
+    if ((st = level_group(g, r->level, cfg->tpb, &level_wg)) != KILN_OK) return st;
     if (cfg->method == KILN_MERKLE_SUBTREES) {
-        if ((st = kiln_ocl_kernel(g, "kiln_merkle_subtree", &r->subtree)) != KILN_OK) return st;
+        snprintf(name, sizeof name, "kiln_merkle_subtree_%s", names[algo]);
+        if ((st = kiln_ocl_kernel(g, name, &r->subtree)) != KILN_OK) return st;
         if ((st = subtree_shape(g, r->subtree, cfg->tpb, cfg->k, &wg, &c_log2)) != KILN_OK) return st;
     }
     const int top = kiln_tree_levels(n) - 1;
     for (int l = 0; l < top;) {
         if (cfg->method == KILN_MERKLE_LEVELS) {
-            if ((st = level_launch(g, r, n, l, a)) != KILN_OK) return st;
+            if ((st = level_launch(g, r, n, l, level_wg)) != KILN_OK) return st;
             ++*launches;
             l++;
             continue;
@@ -167,8 +188,7 @@ static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint6
         ARG(r->subtree, 1, lv);
         ARG(r->subtree, 2, h);
         ARG(r->subtree, 3, c);
-        ARG(r->subtree, 4, a);
-        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->subtree, 5, (size_t)(UINT64_C(24) << c_log2), NULL),
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->subtree, 4, (size_t)(UINT64_C(24) << c_log2), NULL),
                      "clSetKernelArg (Merkle local memory)");
         if ((st = enqueue(g, r, r->subtree, (size_t)(groups * wg), &wg)) != KILN_OK) return st;
         ++*launches;

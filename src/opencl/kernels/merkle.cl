@@ -1,43 +1,36 @@
 /* Merkle tree levels over the merges of src/prim/merkle_merge.h (included, so the CPU's and
- * CUDA's own code). The whole tree is one buffer of 8-word nodes laid out level after level
+ * CUDA's own code). The whole tree is one buffer of 32-byte nodes laid out level after level
  * (kiln_tree_level_offset); offsets below are in nodes. A node's word i is bytes 4i..4i+3 read
- * little-endian, which a uint load gives on the little-endian devices the host accepts. The
- * algorithm is a kernel argument (a kiln_merkle_algo value): the branch is uniform across every
- * work-item, so it costs nothing next to a merge. */
+ * little-endian, which vector loads give on the little-endian devices the host accepts: a node
+ * moves as two 16-byte vectors, as in src/cuda/merkle.cu. Every kernel exists once per merge (as
+ * CUDA's templates), so each is compiled and given registers for its own merge alone, rather than
+ * for the largest of five behind a run-time switch. */
 #include "../../prim/merkle_merge.h"
 
-static void kiln_ocl_merge(int algo, const uint32_t l[8], const uint32_t r[8], uint32_t o[8])
+static inline void kiln_ocl_node_get(__global const uint4 *tree, ulong i, uint32_t w[8])
 {
-    switch (algo) {
-    case 0: kiln_merge_sha256d(l, r, o); break;
-    case 1: kiln_merge_sha256(l, r, o); break;
-    case 2: kiln_merge_sha3_256(l, r, o); break;
-    case 3: kiln_merge_keccak256(l, r, o); break;
-    default: kiln_merge_rp64(l, r, o); break;
-    }
+    const uint4 a = tree[2 * i], b = tree[2 * i + 1];
+    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
+    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
 }
 
-static void kiln_ocl_node_get(__global const uint *tree, ulong i, uint32_t w[8])
+static inline void kiln_ocl_node_put(__global uint4 *tree, ulong i, const uint32_t w[8])
 {
-    for (int k = 0; k < 8; k++) w[k] = tree[8 * i + k];
+    tree[2 * i] = (uint4)(w[0], w[1], w[2], w[3]);
+    tree[2 * i + 1] = (uint4)(w[4], w[5], w[6], w[7]);
 }
 
-static void kiln_ocl_node_put(__global uint *tree, ulong i, const uint32_t w[8])
+static inline void kiln_ocl_node_get_local(__local const uint4 *buf, ulong i, uint32_t w[8])
 {
-    for (int k = 0; k < 8; k++) tree[8 * i + k] = w[k];
+    const uint4 a = buf[2 * i], b = buf[2 * i + 1];
+    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
+    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
 }
 
-/* One level: parent i of the m nodes at `in` is the merge of children 2i and 2i + 1, the last
- * node of an odd level paired with itself. One work-item per parent. */
-__kernel void kiln_merkle_level(__global uint *tree, ulong in, ulong m, ulong out, int algo)
+static inline void kiln_ocl_node_put_local(__local uint4 *buf, ulong i, const uint32_t w[8])
 {
-    ulong i = get_global_id(0), parents = (m + 1) / 2;
-    if (i >= parents) return;
-    uint32_t l[8], r[8], o[8];
-    kiln_ocl_node_get(tree, in + 2 * i, l);
-    kiln_ocl_node_get(tree, in + (2 * i + 1 < m ? 2 * i + 1 : 2 * i), r);
-    kiln_ocl_merge(algo, l, r, o);
-    kiln_ocl_node_put(tree, out + i, o);
+    buf[2 * i] = (uint4)(w[0], w[1], w[2], w[3]);
+    buf[2 * i + 1] = (uint4)(w[4], w[5], w[6], w[7]);
 }
 
 /* h levels above a base level in one launch: work-group g takes base nodes [g C, (g + 1) C), C =
@@ -53,35 +46,58 @@ typedef struct kiln_ocl_subtree_levels {
     ulong off[13], size[13]; /* levels 0..h of the launch; 13 = the largest k (12) + 1 */
 } kiln_ocl_subtree_levels;
 
-__kernel void kiln_merkle_subtree(__global uint *tree, kiln_ocl_subtree_levels lv, int h, int c_log2, int algo,
-                                  __local uint *smem)
-{
-    const ulong *off = lv.off, *size = lv.size;
-    const ulong c = (ulong)1 << c_log2, first = (ulong)get_group_id(0) << c_log2;
-    const uint lid = get_local_id(0), wg = get_local_size(0);
-    __local uint *half0 = smem, *half1 = smem + 8 * (c / 2);
-    ulong prev = size[0] - first < c ? size[0] - first : c; /* this group's nodes of the base level */
-    for (int j = 1; j <= h; j++) {
-        if (j > 1) barrier(CLK_LOCAL_MEM_FENCE);
-        __local uint *src = j & 1 ? half1 : half0, *dst = j & 1 ? half0 : half1;
-        ulong m = (prev + 1) / 2;
-        for (ulong i = lid; i < m; i += wg) {
-            uint32_t l[8], r[8], o[8];
-            ulong a = 2 * i, b = 2 * i + 1 < prev ? 2 * i + 1 : 2 * i;
-            if (j == 1) {
-                kiln_ocl_node_get(tree, off[0] + first + a, l);
-                kiln_ocl_node_get(tree, off[0] + first + b, r);
-            } else {
-                for (int k = 0; k < 8; k++) {
-                    l[k] = src[8 * a + k];
-                    r[k] = src[8 * b + k];
-                }
-            }
-            kiln_ocl_merge(algo, l, r, o);
-            if (j < h)
-                for (int k = 0; k < 8; k++) dst[8 * i + k] = o[k];
-            kiln_ocl_node_put(tree, off[j] + (first >> j) + i, o);
-        }
-        prev = m;
+/* One level (kiln_merkle_level_NAME): parent i of the m nodes at `in` is the merge of children 2i
+ * and 2i + 1, the last node of an odd level paired with itself; one work-item per parent. And the
+ * subtree kernel (kiln_merkle_subtree_NAME) above. MERGE is the prim merge. */
+#define KILN_OCL_MERKLE(NAME, MERGE)                                                                                   \
+    __kernel void kiln_merkle_level_##NAME(__global uint4 *tree, ulong in, ulong m, ulong out)                         \
+    {                                                                                                                  \
+        ulong i = get_global_id(0), parents = (m + 1) / 2;                                                             \
+        if (i >= parents) return;                                                                                      \
+        uint32_t l[8], r[8], o[8];                                                                                     \
+        kiln_ocl_node_get(tree, in + 2 * i, l);                                                                        \
+        kiln_ocl_node_get(tree, in + (2 * i + 1 < m ? 2 * i + 1 : 2 * i), r);                                          \
+        MERGE(l, r, o);                                                                                                \
+        kiln_ocl_node_put(tree, out + i, o);                                                                           \
+    }                                                                                                                  \
+                                                                                                                       \
+    __kernel void kiln_merkle_subtree_##NAME(__global uint4 *tree, kiln_ocl_subtree_levels lv, int h, int c_log2,     \
+                                             __local uint4 *smem)                                                      \
+    {                                                                                                                  \
+        const ulong c = (ulong)1 << c_log2, first = (ulong)get_group_id(0) << c_log2;                                  \
+        const uint lid = get_local_id(0), wg = get_local_size(0);                                                      \
+        __local uint4 *half0 = smem, *half1 = smem + c; /* half 0: C/2 nodes, 2 vectors each */                        \
+        ulong prev = lv.size[0] - first < c ? lv.size[0] - first : c; /* the group's base nodes */                     \
+        ulong m = (prev + 1) / 2;                                                                                      \
+        for (ulong i = lid; i < m; i += wg) {                                                                          \
+            uint32_t l[8], r[8], o[8];                                                                                 \
+            const ulong left = lv.off[0] + first + 2 * i;                                                              \
+            kiln_ocl_node_get(tree, left, l);                                                                          \
+            kiln_ocl_node_get(tree, 2 * i + 1 < prev ? left + 1 : left, r);                                            \
+            MERGE(l, r, o);                                                                                            \
+            if (h > 1) kiln_ocl_node_put_local(half0, i, o);                                                           \
+            kiln_ocl_node_put(tree, lv.off[1] + (first >> 1) + i, o);                                                  \
+        }                                                                                                              \
+        prev = m;                                                                                                      \
+        for (int j = 2; j <= h; j++) {                                                                                 \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                                              \
+            __local uint4 *src = j & 1 ? half1 : half0, *dst = j & 1 ? half0 : half1;                                  \
+            m = (prev + 1) / 2;                                                                                        \
+            for (ulong i = lid; i < m; i += wg) {                                                                      \
+                uint32_t l[8], r[8], o[8];                                                                             \
+                kiln_ocl_node_get_local(src, 2 * i, l);                                                                \
+                kiln_ocl_node_get_local(src, 2 * i + 1 < prev ? 2 * i + 1 : 2 * i, r);                                 \
+                MERGE(l, r, o);                                                                                        \
+                if (j < h) kiln_ocl_node_put_local(dst, i, o);                                                         \
+                kiln_ocl_node_put(tree, lv.off[j] + (first >> j) + i, o);                                              \
+            }                                                                                                          \
+            prev = m;                                                                                                  \
+        }                                                                                                              \
     }
-}
+
+/* in kiln_merkle_algo's order (ocl_tree.c names them so) */
+KILN_OCL_MERKLE(sha256d, kiln_merge_sha256d)
+KILN_OCL_MERKLE(sha256, kiln_merge_sha256)
+KILN_OCL_MERKLE(sha3_256, kiln_merge_sha3_256)
+KILN_OCL_MERKLE(keccak256, kiln_merge_keccak256)
+KILN_OCL_MERKLE(rp64, kiln_merge_rp64)
