@@ -42,8 +42,6 @@ static inline ulong kiln_ocl_low_bytes(ulong v, uint n)
     return n >= 8 ? v : v & (((ulong)1 << (8 * n)) - 1);
 }
 
-static inline uint kiln_ocl_bswap32(uint v) { return kiln_bswap32(v); }
-
 static inline ulong kiln_ocl_bswap64(ulong v)
 {
     return (ulong)kiln_bswap32((uint)v) << 32 | kiln_bswap32((uint)(v >> 32));
@@ -53,12 +51,12 @@ static inline ulong kiln_ocl_bswap64(ulong v)
  * whose padded length is padded: message bytes, 0x80, zeros, the 64-bit bit count. */
 static inline uint kiln_ocl_sha256_word(__global const ulong *d, ulong off, ulong len, ulong padded, ulong p)
 {
-    if (p + 4 <= len) return kiln_ocl_bswap32((uint)kiln_ocl_load8(d, off + p));
+    if (p + 4 <= len) return kiln_bswap32((uint)kiln_ocl_load8(d, off + p));
     if (p >= padded - 8) return p == padded - 8 ? (uint)(len >> 29) : (uint)(len << 3);
     if (p > len) return 0;
     const uint have = (uint)(len - p); /* 0..3 message bytes, then the marker */
     uint v = have ? (uint)kiln_ocl_low_bytes(kiln_ocl_load8(d, off + p), have) : 0;
-    return kiln_ocl_bswap32(v | 0x80u << (8 * have));
+    return kiln_bswap32(v | 0x80u << (8 * have));
 }
 
 /* SHA-256, and sha256d with twice != 0 (the digest's own SHA-256, prim's one-block form). Blocks
@@ -83,7 +81,7 @@ __kernel void kiln_sha256_batch(__global const ulong *data, __global const ulong
         kiln_sha256_of_digest_words(first, h);
     }
     /* digests are 32 bytes, so word-aligned: one store a word */
-    _Pragma("unroll") for (int j = 0; j < 8; j++) out[8 * i + j] = kiln_ocl_bswap32(h[j]);
+    _Pragma("unroll") for (int j = 0; j < 8; j++) out[8 * i + j] = kiln_bswap32(h[j]);
 }
 
 /* Big-endian 64-bit word at byte p (a multiple of 8) of the SHA-512-padded message: message bytes,
