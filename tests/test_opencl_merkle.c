@@ -27,8 +27,9 @@ static void random_leaves(uint8_t *p, uint64_t n, unsigned long long *seed)
     }
 }
 
-/* The OpenCL whole tree and root == the CPU's for n leaves, every shape. */
-static void compare(kiln_ctx *ocl, kiln_ctx *cpu, kiln_merkle_algo algo, uint64_t n, unsigned long long *seed)
+/* The OpenCL whole tree and root == the CPU's for n leaves, every shape of sh[0..nsh). */
+static void compare_shapes(kiln_ctx *ocl, kiln_ctx *cpu, kiln_merkle_algo algo, uint64_t n, unsigned long long *seed,
+                           const shape *sh, size_t nsh)
 {
     uint64_t size = kiln_merkle_tree_size(n);
     uint8_t *leaves = malloc(n * 32), *want = malloc(size * 32), *got = malloc(size * 32), rw[32], rg[32];
@@ -38,8 +39,8 @@ static void compare(kiln_ctx *ocl, kiln_ctx *cpu, kiln_merkle_algo algo, uint64_
     }
     random_leaves(leaves, n, seed);
     CHECK(kiln_merkle_build(cpu, algo, leaves, n, NULL, rw, want) == KILN_OK, "CPU build");
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        kiln_merkle_opts o = {shapes[s].method, shapes[s].k, shapes[s].tpb, 0};
+    for (size_t s = 0; s < nsh; s++) {
+        kiln_merkle_opts o = {sh[s].method, sh[s].k, sh[s].tpb, 0};
         memset(got, 0xa5, size * 32);
         kiln_status st = kiln_merkle_build(ocl, algo, leaves, n, &o, rg, got);
         CHECK(st == KILN_OK && memcmp(got, want, size * 32) == 0 && memcmp(rg, rw, 32) == 0,
@@ -52,6 +53,11 @@ static void compare(kiln_ctx *ocl, kiln_ctx *cpu, kiln_merkle_algo algo, uint64_
     free(leaves);
     free(want);
     free(got);
+}
+
+static void compare(kiln_ctx *ocl, kiln_ctx *cpu, kiln_merkle_algo algo, uint64_t n, unsigned long long *seed)
+{
+    compare_shapes(ocl, cpu, algo, n, seed, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
 static void real_block(kiln_ctx *ocl, const char *file)
@@ -98,6 +104,11 @@ int main(void)
     static const uint64_t sizes[] = {1, 2, 3, 5, 31, 32, 33, 255, 256, 257, 1000};
     for (int a = 0; a < KILN_MERKLE_ALGO_COUNT; a++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) compare(ocl, cpu, (kiln_merkle_algo)a, sizes[i], &seed);
+    /* rp64_256 levels of at most 65536 parents run 16 work-items a merge (every level of the trees
+     * above), wider ones one work-item a merge: 2^17 + 3 leaves have one wide level (65538
+     * parents), here in the first subtree launch, then narrow ones */
+    static const shape wide[] = {{KILN_MERKLE_SUBTREES, 3, 32}};
+    compare_shapes(ocl, cpu, KILN_MERKLE_RP64_256, (UINT64_C(1) << 17) + 3, &seed, wide, 1);
     real_block(ocl, "block413567.raw");
     real_block(ocl, "testnet3_block_000000000000045e.raw");
     launches(ocl);

@@ -10,6 +10,10 @@
 
 #define MAX_K 12
 #define NODE 32
+/* rp64_256 levels of at most this many parents run 16 work-items a merge (merkle.cl's
+ * kiln_merkle_rp64_coop), in groups of COOP_WG, as the CUDA backend's narrow levels */
+#define COOP_MAX_PARENTS 65536
+#define COOP_WG 256
 
 static int log2_floor(uint64_t v)
 {
@@ -72,7 +76,7 @@ kiln_status kiln_ocl_tree_read(kiln_gpu *g, uint64_t first, uint64_t count, uint
 
 /* One build's kernels and the events of its first and last launch. */
 typedef struct build_res {
-    cl_kernel level, subtree;
+    cl_kernel level, subtree, coop;
     cl_event first, last;
 } build_res;
 
@@ -102,6 +106,19 @@ static kiln_status level_launch(kiln_gpu *g, build_res *r, uint64_t n, int l, si
     ARG(r->level, 3, out);
     size_t parents = (size_t)((m + 1) / 2);
     return enqueue(g, r, r->level, (parents + wg - 1) / wg * wg, &wg);
+}
+
+/* One rp64_256 level on 16 work-items a merge, in groups of wg (a multiple of 16). */
+static kiln_status coop_launch(kiln_gpu *g, build_res *r, uint64_t n, int l, size_t wg)
+{
+    cl_ulong in = kiln_tree_level_offset(n, l), m = kiln_tree_level_size(n, l), out = kiln_tree_level_offset(n, l + 1);
+    ARG(r->coop, 0, g->tree);
+    ARG(r->coop, 1, in);
+    ARG(r->coop, 2, m);
+    ARG(r->coop, 3, out);
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->coop, 4, wg * sizeof(cl_ulong), NULL), "clSetKernelArg (Merkle local memory)");
+    size_t items = (size_t)(16 * ((m + 1) / 2));
+    return enqueue(g, r, r->coop, (items + wg - 1) / wg * wg, &wg);
 }
 
 /* The largest power of two <= tpb that the level kernel takes. */
@@ -164,6 +181,12 @@ static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint6
     size_t wg = 0, level_wg = 0;
     int c_log2 = 0;
     if ((st = level_group(g, r->level, cfg->tpb, &level_wg)) != KILN_OK) return st;
+    size_t coop_wg = 0;
+    if (algo == KILN_MERKLE_RP64_256) {
+        if ((st = kiln_ocl_kernel(g, "kiln_merkle_rp64_coop", &r->coop)) != KILN_OK) return st;
+        if ((st = level_group(g, r->coop, COOP_WG, &coop_wg)) != KILN_OK) return st;
+        if (coop_wg < 16) coop_wg = 0; /* a device whose groups cannot hold one merge: one item a merge */
+    }
     if (cfg->method == KILN_MERKLE_SUBTREES) {
         snprintf(name, sizeof name, "kiln_merkle_subtree_%s", names[algo]);
         if ((st = kiln_ocl_kernel(g, name, &r->subtree)) != KILN_OK) return st;
@@ -171,8 +194,10 @@ static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint6
     }
     const int top = kiln_tree_levels(n) - 1;
     for (int l = 0; l < top;) {
-        if (cfg->method == KILN_MERKLE_LEVELS) {
-            if ((st = level_launch(g, r, n, l, level_wg)) != KILN_OK) return st;
+        const int coop = coop_wg && kiln_tree_level_size(n, l + 1) <= COOP_MAX_PARENTS;
+        if (cfg->method == KILN_MERKLE_LEVELS || coop) {
+            st = coop ? coop_launch(g, r, n, l, coop_wg) : level_launch(g, r, n, l, level_wg);
+            if (st != KILN_OK) return st;
             ++*launches;
             l++;
             continue;
@@ -227,6 +252,7 @@ kiln_status kiln_ocl_tree_build(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, 
     if (r.last) clReleaseEvent(r.last);
     if (r.level) clReleaseKernel(r.level);
     if (r.subtree) clReleaseKernel(r.subtree);
+    if (r.coop) clReleaseKernel(r.coop);
     if (st == KILN_OK) st = kiln_ocl_check(g->ctx, err, "Merkle kernels");
     return st;
 }

@@ -101,3 +101,46 @@ KILN_OCL_MERKLE(sha256, kiln_merge_sha256)
 KILN_OCL_MERKLE(sha3_256, kiln_merge_sha3_256)
 KILN_OCL_MERKLE(keccak256, kiln_merge_keccak256)
 KILN_OCL_MERKLE(rp64, kiln_merge_rp64)
+
+/* Rp64_256 parents of a level of m nodes at `in` (output at `out`), 16 work-items a merge as CUDA's
+ * rp64_coop_kernel: item e < 12 of a group of 16 holds state element e (items 12..15 shadow
+ * element 0 and store nothing). The narrow levels at a tree's top have too few merges to fill the
+ * device one work-item each, so each merge's S-boxes are spread over its state instead. The MDS
+ * step exchanges the elements through local memory (xs: one word per work-item, the work-group a
+ * multiple of 16). Every work-item runs the same code to the end, also past the last parent (it
+ * redoes the last one and stores nothing), so every barrier is reached by the whole group. */
+static inline ulong kiln_ocl_rp64_mds_lane(ulong s, const uint coef[KILN_RP64_WIDTH], __local ulong *xs, uint lid,
+                                          uint base)
+{
+    barrier(CLK_LOCAL_MEM_FENCE); /* the previous step's reads are done */
+    xs[lid] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong lo = 0, hi = 0;
+    _Pragma("unroll") for (int j = 0; j < KILN_RP64_WIDTH; j++) {
+        const ulong v = xs[base + j];
+        lo += (ulong)coef[j] * (uint)v;
+        hi += (ulong)coef[j] * (uint)(v >> 32);
+    }
+    const ulong sum_lo = lo + (hi << 32);
+    return kiln_gl_reduce96(sum_lo, (hi >> 32) + (sum_lo < lo));
+}
+
+__kernel void kiln_merkle_rp64_coop(__global ulong *tree, ulong in, ulong m, ulong out, __local ulong *xs)
+{
+    const uint lid = get_local_id(0), lane = lid & 15, base = lid - lane;
+    const int e = lane < KILN_RP64_WIDTH ? (int)lane : 0;
+    const ulong parents = (m + 1) / 2, g = get_global_id(0) >> 4;
+    const ulong i = g < parents ? g : parents - 1;
+    uint coef[KILN_RP64_WIDTH];
+    _Pragma("unroll") for (int j = 0; j < KILN_RP64_WIDTH; j++)
+        coef[j] = kiln_rp64_mds_row((j - e + KILN_RP64_WIDTH) % KILN_RP64_WIDTH);
+    const ulong left = in + 2 * i, right = in + (2 * i + 1 < m ? 2 * i + 1 : 2 * i);
+    ulong s = e >= 8 ? tree[4 * right + (e - 8)] : e >= 4 ? tree[4 * left + (e - 4)] : e == 0 ? KILN_RP64_RATE : 0;
+    _Pragma("unroll") for (int r = 0; r < KILN_RP64_ROUNDS; r++) {
+        s = kiln_ocl_rp64_mds_lane(kiln_rp64_pow7(s), coef, xs, lid, base);
+        s = kiln_gl_add(s, kiln_rp64_ark(0, r * KILN_RP64_WIDTH + e));
+        s = kiln_ocl_rp64_mds_lane(kiln_rp64_pow_inv7(s), coef, xs, lid, base);
+        s = kiln_gl_add(s, kiln_rp64_ark(1, r * KILN_RP64_WIDTH + e));
+    }
+    if (g < parents && lane >= 4 && lane < 8) tree[4 * (out + i) + (lane - 4)] = s;
+}
