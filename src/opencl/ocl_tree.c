@@ -1,7 +1,8 @@
 /* Merkle trees on an OpenCL device (kernels/merkle.cl): the whole tree in one buffer owned by the
  * handle, level after level as kiln_tree_level_offset lays it out, kept between builds. Two
  * schedules, as the CUDA backend's: one launch per level, or k levels per launch merged in local
- * memory by work-groups of subtrees. Every launch of a build is queued back to back (the queue is
+ * memory by work-groups of subtrees; rp64_256's narrow levels (at most COOP_MAX_PARENTS parents) in
+ * either schedule on 16 work-items a merge. Every launch of a build is queued back to back (the queue is
  * in order) and the build's time is from the first launch's start to the last one's end. */
 #include <stdio.h>
 
