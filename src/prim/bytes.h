@@ -51,7 +51,7 @@ KILN_HD uint32_t kiln_bswap32(uint32_t v)
     /* NVIDIA's OpenCL compiler (KILN_OCL_NV): the same PRMT in inline PTX; written with shifts it
      * stays four shifts and masks */
     uint32_t r;
-    __asm__("prmt.b32 %0, %1, 0, 0x0123;" : "=r"(r) : "r"(v));
+    __asm__ volatile("prmt.b32 %0, %1, 0, 0x0123;" : "=r"(r) : "r"(v));
     return r;
 #else
     return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);

@@ -79,17 +79,18 @@ KILN_HD uint64_t kiln_rotl64(uint64_t x, int n)
     return ((uint64_t)rhi << 32) | rlo;
 #elif defined(KILN_OPENCL_C) && defined(KILN_OCL_NV)
     /* NVIDIA's OpenCL compiler (KILN_OCL_NV, set by the host for that driver only): the same two
-     * funnel shifts in inline PTX, so the rotate cannot become four 64-bit shifts; not volatile, so
-     * the compiler may still drop the last round's unused lanes */
+     * funnel shifts in inline PTX, so the rotate cannot become four 64-bit shifts (volatile: the form
+     * that driver is known to take; it keeps a last round's unused lanes, about 4% of a one-block
+     * hash) */
     uint64_t r;
     if (n >= 32)
-        __asm__("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
                          "shf.l.wrap.b32 rh, hi, lo, %2;\n\tshf.l.wrap.b32 rl, lo, hi, %2;\n\t"
                          "mov.b64 %0, {rl, rh};\n\t}"
                          : "=l"(r)
                          : "l"(x), "r"(n));
     else
-        __asm__("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
                          "shf.l.wrap.b32 rh, lo, hi, %2;\n\tshf.l.wrap.b32 rl, hi, lo, %2;\n\t"
                          "mov.b64 %0, {rl, rh};\n\t}"
                          : "=l"(r)
@@ -168,7 +169,7 @@ KILN_HD uint64_t kiln_xor3(uint64_t a, uint64_t b, uint64_t c)
     return ((uint64_t)hi << 32) | lo;
 #elif defined(KILN_OPENCL_C) && defined(KILN_OCL_NV)
     uint64_t r;
-    __asm__("{\n\t.reg .b32 al, ah, bl, bh, cl, ch, rl, rh;\n\tmov.b64 {al, ah}, %1;\n\t"
+    __asm__ volatile("{\n\t.reg .b32 al, ah, bl, bh, cl, ch, rl, rh;\n\tmov.b64 {al, ah}, %1;\n\t"
                      "mov.b64 {bl, bh}, %2;\n\tmov.b64 {cl, ch}, %3;\n\tlop3.b32 rl, al, bl, cl, 0x96;\n\t"
                      "lop3.b32 rh, ah, bh, ch, 0x96;\n\tmov.b64 %0, {rl, rh};\n\t}"
                      : "=l"(r)

@@ -88,13 +88,13 @@ KILN_HD uint64_t kiln_rotr64(uint64_t x, int n)
      * KILN_OCL_NV for that driver only) */
     uint64_t r;
     if (n >= 32)
-        __asm__("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
                          "shf.r.wrap.b32 rh, lo, hi, %2;\n\tshf.r.wrap.b32 rl, hi, lo, %2;\n\t"
                          "mov.b64 %0, {rl, rh};\n\t}"
                          : "=l"(r)
                          : "l"(x), "r"(n));
     else
-        __asm__("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
+        __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
                          "shf.r.wrap.b32 rh, hi, lo, %2;\n\tshf.r.wrap.b32 rl, lo, hi, %2;\n\t"
                          "mov.b64 %0, {rl, rh};\n\t}"
                          : "=l"(r)
