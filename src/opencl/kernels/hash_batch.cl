@@ -1,6 +1,7 @@
 /* Digest batches: one work-item per message, over the primitives of src/prim (included, so
- * embedded, as they are). Message bytes are read from global memory into private blocks, where
- * the primitives work (OpenCL C 1.2: their pointer parameters are private). Message i is
+ * embedded, as they are), and Keccak-f[1600] permutation batches. The message words are read
+ * from global memory straight into the private words the primitives work on (OpenCL C 1.2: their
+ * pointer parameters are private), as src/cuda's kernels read them. Message i is
  * data[offsets[i] - base, offsets[i + 1] - base) with offsets, else data[i * msg_len, ...). */
 #include "../../prim/sha256.h"
 #include "../../prim/sha512.h"
