@@ -80,8 +80,7 @@ KILN_HD uint64_t kiln_rotl64(uint64_t x, int n)
 #elif defined(KILN_OPENCL_C) && defined(KILN_OCL_NV)
     /* NVIDIA's OpenCL compiler (KILN_OCL_NV, set by the host for that driver only): the same two
      * funnel shifts in inline PTX, so the rotate cannot become four 64-bit shifts (volatile: the form
-     * that driver is known to take; it keeps a last round's unused lanes, about 4% of a one-block
-     * hash) */
+     * that driver is known to take) */
     uint64_t r;
     if (n >= 32)
         __asm__ volatile("{\n\t.reg .b32 lo, hi, rl, rh;\n\tmov.b64 {lo, hi}, %1;\n\t"
