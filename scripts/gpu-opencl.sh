@@ -5,6 +5,8 @@
 # and CUDA GPU tests, then every bench of ALGOS on cuda:0 (base and new) and opencl:0, the three
 # alternating (ROUNDS rounds, medians), and a table: base CUDA, CUDA, OpenCL, OpenCL / CUDA.
 # hashcat is a second step (HASHCAT=1: anchors/run_hashcat.sh with HC_BACKEND=opencl and cuda).
+# Optional steps: kdf (kiln tune --algo scrypt-kdf on CUDA: the ROMix kernels and lookup gaps) and
+# cpu (streaming SHA3-256 / SHAKE128 on the host's CPU against its OpenSSL, a CPU-only build).
 # Environment: BASE_TAR (optional), ALGOS, ROUNDS (3), SECONDS_EACH (2), STEPS ("build test bench").
 set -u
 export LC_ALL=C NCCL_NVLS_ENABLE=0
@@ -102,6 +104,28 @@ if has bench; then
         mo=$(median "${o[@]}")
         printf '%-16s %16s %16s %16s %8s %8s\n' "$a" "$mb" "$mc" "$mo" "$(ratio "$mc" "$mb")" "$(ratio "$mo" "$mc")" |
             tee -a "$OUT/compare.txt"
+    done
+fi
+
+if has kdf; then
+    C=$(mktemp -d)
+    XDG_CACHE_HOME=$C timeout 400 $K tune --algo scrypt-kdf --device cuda:0 >"$OUT/tune-kdf.txt" 2>&1
+    row "tune scrypt-kdf (cuda:0)" "$(status $?): $(grep -E '^best' "$OUT/tune-kdf.txt" | head -1)"
+    for dev in cuda:0 "$OCL"; do
+        row "bench scrypt-kdf $dev (tuned)" "$(XDG_CACHE_HOME=$C rate $K scrypt-kdf "$dev")"
+    done
+fi
+
+if has cpu; then
+    { cmake -S . -B build-cpu -DCMAKE_BUILD_TYPE=Release -DKILN_CUDA=OFF -DKILN_OPENCL=OFF -DKILN_WERROR=OFF &&
+        cmake --build build-cpu -j "$(nproc)" --target kiln; } >"$OUT/build-cpu.log" 2>&1
+    for a in sha3-256 shake128; do
+        cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude scripts/sha3_speed.c build-cpu/src/libkiln.a -fopenmp -lm \
+            -o /tmp/sha3_speed 2>>"$OUT/build-cpu.log" || break
+        for _ in 1 2 3; do
+            row "cpu $a kiln" "$(/tmp/sha3_speed 8192 2 $a | grep -oE '[0-9.]+ MB/s')"
+            row "cpu $a openssl" "$(openssl speed -evp $a -bytes 8192 -seconds 2 2>/dev/null | awk -v a=$a 'tolower($1)==a {print $2}')"
+        done
     done
 fi
 
