@@ -1,6 +1,6 @@
 /* scrypt on an OpenCL device (kernels/scrypt.cl), in the CUDA backend's design: ROMix on quads of
  * work-items (four a hash, exchanging words by warp shuffles on NVIDIA, through local memory
- * elsewhere) with coalesced scratchpad rows and a lookup gap, PBKDF2 in and out as kernels of
+ * elsewhere; kernels/quad.h) with coalesced scratchpad rows and a lookup gap, PBKDF2 in and out as kernels of
  * their own. The Litecoin search runs ltc_in, romix_r1 and ltc_out back to back a launch; the KDF
  * batch kdf_in, a ROMix kernel (r = 1, 2, 4, 8: the state in registers; any other r: streamed
  * through the scratchpad) and kdf_out a chunk of items.
@@ -153,8 +153,9 @@ static void release_events(cl_event *ev, int n)
 }
 
 /* ROMix kernels' names and the resident lanes a compute unit is estimated to hold: OpenCL has no
- * occupancy query, so the register counts ptxas gives these kernels for sm_90 (r = 1: 40, 2: 48,
- * 4: 63, 8: 110; with a gap 45, 64, 94, 180; streamed: 40) stand in for every device. */
+ * occupancy query, so the register counts ptxas gives these kernels for sm_90 through
+ * scripts/ocl-ptx-check.sh (r = 1: 32, 2: 40, 4: 66, 8: 103; with a gap 52, 72, 128, 226;
+ * streamed: 40) stand in for every device. */
 static const char *romix_name(uint32_t r, int gap)
 {
     switch (r) {
@@ -172,10 +173,10 @@ static uint64_t lanes_per_cu(uint32_t r, int gap)
 {
     int regs = 40;
     switch (r) {
-    case 1: regs = gap ? 48 : 40; break;
-    case 2: regs = gap ? 64 : 48; break;
-    case 4: regs = gap ? 96 : 64; break;
-    case 8: regs = gap ? 184 : 112; break;
+    case 1: regs = gap ? 52 : 32; break;
+    case 2: regs = gap ? 72 : 40; break;
+    case 4: regs = gap ? 128 : 66; break;
+    case 8: regs = gap ? 226 : 103; break;
     }
     int threads = REGS_PER_CU / regs;
     if (threads > THREADS_PER_CU) threads = THREADS_PER_CU;

@@ -5,11 +5,12 @@
  *
  * On NVIDIA's driver (KILN_OCL_NV) an exchange is a warp shuffle in inline PTX: OpenCL C 1.2 has
  * no shuffle, and the alternative, local memory with barriers, costs a store, a barrier and loads
- * where a shuffle is one instruction. The shuffle's member mask is the quad's own four lanes (as
- * the CUDA kernels' __shfl_sync with width 4), not the whole warp, so quads of one warp may
- * diverge (a lookup gap's recomputation loop runs a data-dependent count of times per quad). The
- * group size must be a multiple of 32 there, so that quads never straddle warps and every lane is
- * a work-item.
+ * where a shuffle is one instruction. The shuffles name the whole warp as their members, a
+ * constant mask: with a mask in a register (a quad's own four lanes), ptxas made the r = 1 ROMix
+ * kernel 2.6 times as long (sm_90). So all 32 lanes of a warp must make the same shuffles: the
+ * group size a multiple of 32 (every lane a work-item, no quad across two warps), no early
+ * return, and a loop whose count differs between quads runs to the warp's largest count
+ * (kiln_quad_uniform_max) with the extra steps' results dropped.
  *
  * Elsewhere (PoCL in CI, AMD, Intel) the words go through __local memory, one barrier an
  * exchange: the three-word exchanges use two buffers in turn and always come in even runs (a
@@ -28,9 +29,7 @@
 
 typedef struct kiln_quad {
     uint t; /* this work-item's place in its quad, 0..3 */
-#if defined(KILN_OCL_NV)
-    uint mask; /* the quad's four lanes of the warp */
-#else
+#if !defined(KILN_OCL_NV)
     __local uint4 *buf; /* 3 * KILN_QUAD_MAX_GROUP entries, the kernel's */
     uint lid;
 #endif
@@ -49,9 +48,7 @@ static inline kiln_quad kiln_quad_init(__local uint4 *buf)
     uint lid = (uint)get_local_id(0);
     q.t = lid & 3;
 #if defined(KILN_OCL_NV)
-    (void)buf;
-    /* a 1-D group's warps are its consecutive runs of 32 work-items: lane = local id mod 32 */
-    q.mask = 0xfu << (lid & 28);
+    (void)buf; /* a 1-D group's warps are its consecutive runs of 32 work-items: lane = local id mod 32 */
 #else
     q.buf = buf;
     q.lid = lid;
@@ -61,10 +58,10 @@ static inline kiln_quad kiln_quad_init(__local uint4 *buf)
 
 #if defined(KILN_OCL_NV)
 /* v of lane `src` (mod 4) of this quad: c = 0x1c1f makes the segment 4 lanes wide. */
-static inline uint kiln_quad_shfl(uint v, uint src, uint mask)
+static inline uint kiln_quad_shfl(uint v, uint src)
 {
     uint r;
-    __asm__ volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1c1f, %3;" : "=r"(r) : "r"(v), "r"(src), "r"(mask));
+    __asm__ volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1c1f, -1;" : "=r"(r) : "r"(v), "r"(src));
     return r;
 }
 #endif
@@ -75,8 +72,7 @@ static inline uint4 kiln_quad_x3(kiln_quad q, uint4 v, uint ph)
 {
 #if defined(KILN_OCL_NV)
     (void)ph;
-    return (uint4)(kiln_quad_shfl(v.x, q.t + 1, q.mask), kiln_quad_shfl(v.y, q.t + 2, q.mask),
-                   kiln_quad_shfl(v.z, q.t + 3, q.mask), v.w);
+    return (uint4)(kiln_quad_shfl(v.x, q.t + 1), kiln_quad_shfl(v.y, q.t + 2), kiln_quad_shfl(v.z, q.t + 3), v.w);
 #else
     __local uint4 *b = q.buf + ph * KILN_QUAD_MAX_GROUP;
     const uint base = q.lid & ~3u;
@@ -90,12 +86,33 @@ static inline uint4 kiln_quad_x3(kiln_quad q, uint4 v, uint ph)
 static inline uint kiln_quad_bcast0(kiln_quad q, uint v)
 {
 #if defined(KILN_OCL_NV)
-    return kiln_quad_shfl(v, 0, q.mask);
+    (void)q;
+    return kiln_quad_shfl(v, 0);
 #else
     __local uint4 *b = q.buf + 2 * KILN_QUAD_MAX_GROUP;
     b[q.lid] = (uint4)(v, 0, 0, 0);
     barrier(CLK_LOCAL_MEM_FENCE);
     return b[q.lid & ~3u].x;
+#endif
+}
+
+/* A count every work-item that must make the same exchanges agrees on, at least v (<= bound):
+ * the warp's largest v on NVIDIA (five butterfly shuffles), bound elsewhere (the whole group
+ * would have to agree, which takes barriers and a reduction). */
+static inline uint kiln_quad_uniform_max(kiln_quad q, uint v, uint bound)
+{
+    (void)q;
+#if defined(KILN_OCL_NV)
+    (void)bound;
+    for (uint o = 16; o > 0; o >>= 1) {
+        uint w;
+        __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, -1;" : "=r"(w) : "r"(v), "r"(o));
+        v = w > v ? w : v;
+    }
+    return v;
+#else
+    (void)v;
+    return bound;
 #endif
 }
 

@@ -28,12 +28,22 @@
 #include "../../core/scrypt_job.h"
 #include "quad.h"
 
+/* The double rounds unroll on NVIDIA (no barriers there). With the local-memory exchanges, PoCL
+ * keeps every value live across a barrier in an array of the group's size, so unrolling the
+ * rounds' 8 barriers into each of a BlockMix's 2 r Salsa20/8 made its kernel builds minutes long;
+ * a loop of four is cheap on a GPU too. */
+#if defined(KILN_OCL_NV)
+#define KILN_SCRYPT_ROUNDS_UNROLL KILN_OCL_UNROLL
+#else
+#define KILN_SCRYPT_ROUNDS_UNROLL
+#endif
+
 /* B = Salsa20/8(B ^ Bx) on the quad layout: eight exchanges, through buffers 0, 1, 0, ... 1. */
 static inline uint4 kiln_salsa_quad(uint4 B, uint4 Bx, kiln_quad q)
 {
     B ^= Bx;
     uint a = B.x, b = B.y, c = B.z, d = B.w;
-    KILN_OCL_UNROLL
+    KILN_SCRYPT_ROUNDS_UNROLL
     for (int i = 0; i < 4; i++) {
         KILN_SALSA_QR(a, b, c, d); /* column round */
         uint4 n = kiln_quad_x3(q, (uint4)(d, c, b, 0), 0); /* row t: a, d of t + 1, c of t + 2, b of t + 3 */
@@ -90,19 +100,14 @@ static inline __global uint4 *kiln_scrypt_slot(ulong s, ulong per_buf, ulong slo
         for (uint i_ = 0; i_ < 2 * (R); i_++) (x)[i_] = y_[i_];                          \
     } while (0)
 
-/* A read of row j with a lookup gap: y = row j - j mod G advanced j mod G BlockMix steps. On
- * NVIDIA the quads of a warp part here (their shuffles name only their own lanes); elsewhere
- * every work-item of the group makes the same exchanges, G - 1 steps with the first j mod G of
- * them kept. */
-#if defined(KILN_OCL_NV)
+/* A read of row j with a lookup gap: y = row j - j mod G advanced k = j mod G BlockMix steps.
+ * The quads that must make the same exchanges (a warp on NVIDIA, the group elsewhere: quad.h)
+ * all take as many steps as the largest k among them, each keeping the results of its own first
+ * k; on NVIDIA that costs what divergence would (a warp waits for its slowest quad either way). */
 #define KILN_GAP_STEPS(y, R, q, k, gmask)                                 \
     do {                                                                  \
-        for (uint s_ = (k); s_ > 0; s_--) KILN_BLOCKMIX_QUAD(y, R, q);    \
-    } while (0)
-#else
-#define KILN_GAP_STEPS(y, R, q, k, gmask)                                 \
-    do {                                                                  \
-        for (uint s_ = 1; s_ <= (gmask); s_++) {                          \
+        const uint n_ = kiln_quad_uniform_max((q), (k), (gmask));         \
+        for (uint s_ = 1; s_ <= n_; s_++) {                               \
             uint4 z_[2 * (R)];                                            \
             KILN_OCL_UNROLL                                               \
             for (uint b_ = 0; b_ < 2 * (R); b_++) z_[b_] = (y)[b_];       \
@@ -112,7 +117,6 @@ static inline __global uint4 *kiln_scrypt_slot(ulong s, ulong per_buf, ulong slo
                 (y)[b_] = s_ <= (k) ? z_[b_] : (y)[b_];                   \
         }                                                                 \
     } while (0)
-#endif
 
 /* kiln_scrypt_romix_r<R> (GAP 0: gap_log2 is 0) and kiln_scrypt_romix_r<R>_gap (GAP 1: gap_log2
  * > 0): the fill stores every G-th X at its row, the mix reads row Integerify(X), whose low word
