@@ -129,6 +129,7 @@ void kiln_ocl_close(kiln_gpu *g)
 {
     if (!g) return;
     if (g->tree) clReleaseMemObject(g->tree);
+    for (int i = 0; i < g->scrypt_nbuf; i++) clReleaseMemObject(g->scrypt_v[i]);
     if (g->program) clReleaseProgram(g->program);
     if (g->queue) clReleaseCommandQueue(g->queue);
     if (g->context) clReleaseContext(g->context);

@@ -14,5 +14,6 @@ const kiln_gpu_ops kiln_opencl_ops = {
     .tree_build = kiln_ocl_tree_build,
     .tree_read = kiln_ocl_tree_read,
     .pagerank = kiln_ocl_pagerank,
+    .batch_plan = kiln_ocl_batch_plan,
     .batch_bench = kiln_ocl_batch_bench,
 };

@@ -1,103 +1,406 @@
-/* scrypt on an OpenCL device (kernels/scrypt.cl): the Litecoin search, one work-item per nonce
- * with its own 128 KiB scratchpad, and the KDF batch in three steps (PBKDF2 in, ROMix per lane,
- * PBKDF2 out). Scratchpads are 128 r N bytes a hash; a launch holds as many as fit in a quarter of
- * the device's memory and in its largest allocation (and, for the search, a few hundred per
- * compute unit), and the work goes through in as many launches as that takes. The straightforward
- * form: no lookup gap and no threads sharing a hash (the shape's fields are not used). */
+/* scrypt on an OpenCL device (kernels/scrypt.cl), in the CUDA backend's design: ROMix on quads of
+ * work-items (four a hash, exchanging words by warp shuffles on NVIDIA, through local memory
+ * elsewhere; kernels/quad.h) with coalesced scratchpad rows and a lookup gap, PBKDF2 in and out as kernels of
+ * their own. The Litecoin search runs ltc_in, romix_r1 and ltc_out back to back a launch; the KDF
+ * batch kdf_in, a ROMix kernel (r = 1, 2, 4, 8: the state in registers; any other r: streamed
+ * through the scratchpad) and kdf_out a chunk of items.
+ *
+ * Scratchpads: a launch holds as many lanes (hashes) as the device is estimated to keep resident
+ * (times the search's waves), fewer where memory runs out. The memory is up to 4 buffers (a
+ * device's largest allocation is often a quarter of its memory), kept in the handle between calls
+ * and grown when a call needs more. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ocl_work.h"
 
-#define MAX_R 8 /* kernels/scrypt.cl's KILN_OCL_SCRYPT_MAX_R */
-#define SEARCH_PER_UNIT 256 /* resident nonces a launch, per compute unit */
-#define MAX_LAUNCH (UINT64_C(1) << 31)
+#define MAX_BUFS 4 /* kernels/scrypt.cl's V0..V3 */
+#define GROUP_MAX 256 /* kernels/quad.h's KILN_QUAD_MAX_GROUP */
+#define PBKDF2_GROUP 64 /* the one-item-a-work-item PBKDF2 kernels */
+#define LTC_N KILN_SCRYPT_LTC_N
+#define LTC_TPB 128 /* the CUDA backend's defaults: 128 work-items a group, */
+#define LTC_WAVES 2 /* two waves of resident hashes a launch (the H200's best, docs/SCRYPT.md) */
+#define KDF_TPB 128
+#define THREADS_PER_CU 2048 /* an NVIDIA SM's resident threads (sm_80, sm_90) */
+#define REGS_PER_CU 65536
 
-/* Hashes of `per_hash` scratch bytes one launch may hold: a quarter of the device's memory, within
- * its largest allocation; 0 when not even one fits (the caller says so). */
-static kiln_status scratch_lanes(kiln_gpu *g, uint64_t per_hash, uint64_t *lanes)
+static int is_nv(const kiln_gpu *g) { return strstr(g->build_options, "KILN_OCL_NV") != NULL; }
+
+static kiln_status device_info(kiln_gpu *g, cl_device_info what, size_t size, void *out, const char *name)
 {
-    cl_ulong max_alloc = 0, global = 0;
-    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL),
-                 "clGetDeviceInfo (largest allocation)");
-    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL),
-                 "clGetDeviceInfo (global memory)");
-    uint64_t budget = global / 4 < max_alloc ? global / 4 : max_alloc;
-    *lanes = budget / per_hash;
-    if (*lanes == 0)
-        return kiln_fail(g->ctx, KILN_ERR_INPUT,
-                         "a scrypt scratchpad of %llu MiB does not fit %s (largest allocation %llu MiB, memory %llu MiB)",
-                         (unsigned long long)(per_hash >> 20), g->name, (unsigned long long)(max_alloc >> 20),
-                         (unsigned long long)(global >> 20));
-    return KILN_OK;
+    return kiln_ocl_check(g->ctx, clGetDeviceInfo(g->device, what, size, out, NULL), name);
 }
 
 static kiln_status little_endian(kiln_gpu *g)
 {
     cl_bool little = CL_FALSE;
-    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL),
-                 "clGetDeviceInfo (endianness)");
-    if (!little)
+    kiln_status st = device_info(g, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, "clGetDeviceInfo (endianness)");
+    if (st == KILN_OK && !little)
         return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s is big-endian: the OpenCL scrypt kernels need a little-endian device",
                          g->name);
+    return st;
+}
+
+/* Lanes a launch may hold for the scratchpads alone: the memory budget (GPUs: most of their
+ * memory, as CUDA's plan takes 90% of what is free; a CPU device shares the host's, so a
+ * quarter) over MAX_BUFS buffers of at most the largest allocation each. *per_buf: slots a
+ * buffer. 0 lanes when not even one fits. */
+typedef struct mem_plan {
+    uint64_t lanes, per_buf;
+} mem_plan;
+
+static kiln_status plan_memory(kiln_gpu *g, uint64_t per_slot, uint64_t extra_per_lane, mem_plan *p)
+{
+    cl_ulong max_alloc = 0, global = 0;
+    cl_device_type type = 0;
+    kiln_status st = device_info(g, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, "clGetDeviceInfo (largest allocation)");
+    if (st == KILN_OK) st = device_info(g, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, "clGetDeviceInfo (global memory)");
+    if (st == KILN_OK) st = device_info(g, CL_DEVICE_TYPE, sizeof type, &type, "clGetDeviceInfo (type)");
+    if (st != KILN_OK) return st;
+    double budget = (type & CL_DEVICE_TYPE_CPU) ? (double)global / 4 : (double)global * 0.85 - (double)(UINT64_C(1) << 30);
+    if (budget < (double)global / 4) budget = (double)global / 4;
+    p->per_buf = max_alloc / per_slot;
+    p->lanes = (uint64_t)(budget / (double)(per_slot + extra_per_lane));
+    if (p->lanes > MAX_BUFS * p->per_buf) p->lanes = MAX_BUFS * p->per_buf;
+    if (p->lanes == 0)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT,
+                         "a scrypt scratchpad of %llu MiB does not fit %s (largest allocation %llu MiB, memory %llu MiB)",
+                         (unsigned long long)(per_slot >> 20), g->name, (unsigned long long)(max_alloc >> 20),
+                         (unsigned long long)(global >> 20));
+    return KILN_OK;
+}
+
+/* The handle's scratchpad buffers for `lanes` slots of per_slot bytes, per_buf a buffer: those
+ * it has when they are large enough, else new ones. */
+static kiln_status scratch(kiln_gpu *g, uint64_t lanes, uint64_t per_slot, uint64_t per_buf)
+{
+    if (per_buf > lanes) per_buf = lanes;
+    const int nbuf = (int)((lanes + per_buf - 1) / per_buf);
+    const uint64_t bytes = per_buf * per_slot;
+    if (nbuf <= g->scrypt_nbuf && bytes <= g->scrypt_buf_bytes) return KILN_OK;
+    for (int i = 0; i < g->scrypt_nbuf; i++) clReleaseMemObject(g->scrypt_v[i]);
+    g->scrypt_nbuf = 0;
+    g->scrypt_buf_bytes = bytes;
+    for (int i = 0; i < nbuf; i++) {
+        cl_int err;
+        g->scrypt_v[i] = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
+        KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (scrypt scratchpads)");
+        g->scrypt_nbuf = i + 1;
+    }
     return KILN_OK;
 }
 
 #define ARG(k, i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg((k), (i), sizeof(v), &(v)), "clSetKernelArg (scrypt)")
 
+/* A ROMix kernel's arguments after B: lane0, lanes (set per launch), N, gap_log2 or r, per_buf
+ * (in buffer lane units: the buffers are the handle's, all of per_buf slots) and V0..V3. */
+static kiln_status romix_args(kiln_gpu *g, cl_kernel k, cl_mem B, cl_uint N, cl_uint gap_log2_or_r, uint64_t per_slot)
+{
+    cl_ulong per_buf = g->scrypt_buf_bytes / per_slot;
+    ARG(k, 0, B);
+    ARG(k, 3, N);
+    ARG(k, 4, gap_log2_or_r);
+    ARG(k, 5, per_buf);
+    for (int i = 0; i < MAX_BUFS; i++) {
+        cl_mem v = g->scrypt_v[i < g->scrypt_nbuf ? i : 0];
+        ARG(k, 6 + i, v);
+    }
+    return KILN_OK;
+}
+
+/* A work-group size for a quad kernel: tpb, within what the kernel can run, a multiple of 32 on
+ * NVIDIA (whole warps, so quads never straddle one) and of 4 elsewhere. */
+static kiln_status quad_group(kiln_gpu *g, cl_kernel k, int tpb, size_t *local)
+{
+    size_t most = 0;
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL),
+                 "clGetKernelWorkGroupInfo");
+    const size_t unit = is_nv(g) ? 32 : 4;
+    size_t l = (size_t)tpb < most ? (size_t)tpb : most;
+    l -= l % unit;
+    if (l == 0)
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s runs the scrypt kernel in groups of at most %zu work-items (%zu needed)",
+                         g->name, most, unit);
+    *local = l;
+    return KILN_OK;
+}
+
+/* Enqueues k over `items` work-items in groups of `local` (the range rounded up to whole groups;
+ * the kernels mask the rest), its event in *ev. */
+static kiln_status enqueue(kiln_gpu *g, cl_kernel k, uint64_t items, size_t local, cl_event *ev)
+{
+    size_t global = (size_t)((items + local - 1) / local * local);
+    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &local, 0, NULL, ev),
+                 "clEnqueueNDRangeKernel (scrypt)");
+    return KILN_OK;
+}
+
+/* Milliseconds from the start of `first` to the end of `last` (0 where profiling says nothing). */
+static float span_ms(cl_event first, cl_event last)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    if (clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) != CL_SUCCESS || t1 < t0)
+        return 0;
+    return (float)((double)(t1 - t0) / 1e6);
+}
+
+static void release_events(cl_event *ev, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (ev[i]) clReleaseEvent(ev[i]), ev[i] = NULL;
+}
+
+/* ROMix kernels' names and the resident lanes a compute unit is estimated to hold: OpenCL has no
+ * occupancy query, so the register counts ptxas gives these kernels for sm_90 through
+ * scripts/ocl-ptx-check.sh (r = 1: 32, 2: 40, 4: 66, 8: 103; with a gap 52, 72, 128, 226;
+ * streamed: 40) stand in for every device. */
+static const char *romix_name(uint32_t r, int gap)
+{
+    switch (r) {
+    case 1: return gap ? "kiln_scrypt_romix_r1_gap" : "kiln_scrypt_romix_r1";
+    case 2: return gap ? "kiln_scrypt_romix_r2_gap" : "kiln_scrypt_romix_r2";
+    case 4: return gap ? "kiln_scrypt_romix_r4_gap" : "kiln_scrypt_romix_r4";
+    case 8: return gap ? "kiln_scrypt_romix_r8_gap" : "kiln_scrypt_romix_r8";
+    default: return "kiln_scrypt_romix_any";
+    }
+}
+
+static int templated(uint32_t r) { return r == 1 || r == 2 || r == 4 || r == 8; }
+
+static uint64_t lanes_per_cu(uint32_t r, int gap)
+{
+    int regs = 40;
+    switch (r) {
+    case 1: regs = gap ? 52 : 32; break;
+    case 2: regs = gap ? 72 : 40; break;
+    case 4: regs = gap ? 128 : 66; break;
+    case 8: regs = gap ? 226 : 103; break;
+    }
+    int threads = REGS_PER_CU / regs;
+    if (threads > THREADS_PER_CU) threads = THREADS_PER_CU;
+    return (uint64_t)threads / 4;
+}
+
+static kiln_status compute_units(kiln_gpu *g, uint64_t *units)
+{
+    cl_uint u = 1;
+    kiln_status st = device_info(g, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof u, &u, "clGetDeviceInfo (compute units)");
+    *units = u ? u : 1;
+    return st;
+}
+
+static int gap_log2(uint32_t gap)
+{
+    int l = 0;
+    while ((UINT32_C(1) << l) < gap) l++;
+    return l;
+}
+
+/* ---- the Litecoin search */
+
 typedef struct search_res {
-    cl_mem V, cand, count;
-    cl_kernel k;
+    cl_mem B, K, cand, count;
+    cl_kernel in, romix, out;
 } search_res;
 
-static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
-                          uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
+static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job, const kiln_gpu_scrypt_cfg *cfg,
+                          uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
 {
-    const uint64_t per_hash = (uint64_t)128 * KILN_SCRYPT_LTC_N;
-    uint64_t lanes;
-    cl_uint units = 1;
-    kiln_status st = scratch_lanes(g, per_hash, &lanes);
+    /* threads per hash: the quad layout only (1 asks for the layout CUDA measured slower at every
+     * gap, docs/SCRYPT.md; it runs the quad too) */
+    const int tpb = cfg->threads_per_block ? cfg->threads_per_block : LTC_TPB;
+    const uint32_t gap = cfg->lookup_gap ? (uint32_t)cfg->lookup_gap : 1;
+    const int waves = cfg->hashes_per_thread ? cfg->hashes_per_thread : LTC_WAVES;
+    if ((cfg->threads_per_hash != 0 && cfg->threads_per_hash != 1 && cfg->threads_per_hash != 4) || gap > 16 ||
+        (gap & (gap - 1)) || tpb < 32 || tpb > GROUP_MAX || tpb % 32 || waves < 1 || waves > 64)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT,
+                         "scrypt launch: threads per hash %d (1 or 4), lookup gap %u (1..16, a power of two), threads per "
+                         "block %d (32..256, multiple of 32), waves %d (1..64)",
+                         cfg->threads_per_hash, gap, tpb, waves);
+    kiln_status st = little_endian(g);
     if (st != KILN_OK) return st;
-    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL),
-                 "clGetDeviceInfo (compute units)");
-    if (lanes > (uint64_t)units * SEARCH_PER_UNIT) lanes = (uint64_t)units * SEARCH_PER_UNIT;
-    if (lanes > count) lanes = count;
+    const cl_uint lg = (cl_uint)gap_log2(gap), N = LTC_N;
+    const uint64_t per_slot = (uint64_t)(LTC_N / gap) * 128, per_nonce = 128 + 64; /* B, K */
+    uint64_t units;
+    if ((st = compute_units(g, &units)) != KILN_OK) return st;
+    mem_plan mp;
+    if ((st = plan_memory(g, per_slot, per_nonce, &mp)) != KILN_OK) return st;
+    uint64_t per_launch = units * lanes_per_cu(1, gap > 1) * (uint64_t)waves;
+    if (per_launch > mp.lanes) per_launch = mp.lanes;
+    if (per_launch > count) per_launch = count;
+    if ((st = scratch(g, per_launch, per_slot, mp.per_buf)) != KILN_OK) return st;
+
     cl_int err;
-    r->V = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)(lanes * per_hash), NULL, &err);
-    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (scrypt scratchpads)");
+    r->B = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)(per_launch * 128), NULL, &err);
+    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (scrypt B)");
+    r->K = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)(per_launch * 64), NULL, &err);
+    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (scrypt HMAC states)");
     r->cand = clCreateBuffer(g->context, CL_MEM_WRITE_ONLY, (cap ? cap : 1) * sizeof(cl_uint), NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (candidates)");
     r->count = clCreateBuffer(g->context, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (candidate count)");
-    if ((st = kiln_ocl_kernel(g, "kiln_scrypt_ltc_search", &r->k)) != KILN_OK) return st;
-    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 0, sizeof *job, job), "clSetKernelArg (scrypt)");
-    ARG(r->k, 3, r->V);
-    ARG(r->k, 4, r->cand);
-    ARG(r->k, 6, r->count);
-    static const cl_uint arg[3] = {1, 2, 5};
-    return kiln_ocl_search_launches(g, r->k, arg, r->cand, r->count, start, count, lanes, cand, cap, ncand, gpu_ms);
+    if ((st = kiln_ocl_kernel(g, "kiln_scrypt_ltc_in", &r->in)) != KILN_OK ||
+        (st = kiln_ocl_kernel(g, romix_name(1, gap > 1), &r->romix)) != KILN_OK ||
+        (st = kiln_ocl_kernel(g, "kiln_scrypt_ltc_out", &r->out)) != KILN_OK)
+        return st;
+    size_t local;
+    if ((st = quad_group(g, r->romix, tpb, &local)) != KILN_OK) return st;
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->in, 0, sizeof *job, job), "clSetKernelArg (scrypt)");
+    ARG(r->in, 3, r->B);
+    ARG(r->in, 4, r->K);
+    if ((st = romix_args(g, r->romix, r->B, N, lg, per_slot)) != KILN_OK) return st;
+    const cl_ulong lane0 = 0;
+    const cl_uint target_top = job->target_top;
+    ARG(r->romix, 1, lane0);
+    ARG(r->out, 2, target_top);
+    ARG(r->out, 3, r->B);
+    ARG(r->out, 4, r->K);
+    ARG(r->out, 5, r->cand);
+    ARG(r->out, 7, r->count);
+
+    uint64_t total = 0;
+    for (uint64_t done = 0; done < count;) {
+        cl_uint first = (cl_uint)(start + done), n = (cl_uint)(count - done < per_launch ? count - done : per_launch);
+        /* a launch's candidates go after those already kept */
+        cl_uint kept = (cl_uint)(total < cap ? total : cap), room = cap - kept, zero = 0, found = 0;
+        KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->count, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL),
+                     "clEnqueueWriteBuffer (candidate count)");
+        ARG(r->in, 1, first);
+        ARG(r->in, 2, n);
+        ARG(r->romix, 2, n);
+        ARG(r->out, 0, first);
+        ARG(r->out, 1, n);
+        ARG(r->out, 6, room);
+        cl_event ev[3] = {NULL, NULL, NULL};
+        st = enqueue(g, r->in, n, PBKDF2_GROUP, &ev[0]);
+        if (st == KILN_OK) st = enqueue(g, r->romix, (uint64_t)n * 4, local, &ev[1]);
+        if (st == KILN_OK) st = enqueue(g, r->out, n, PBKDF2_GROUP, &ev[2]);
+        if (st == KILN_OK)
+            st = kiln_ocl_check(g->ctx,
+                                clEnqueueReadBuffer(g->queue, r->count, CL_TRUE, 0, sizeof found, &found, 0, NULL, NULL),
+                                "clEnqueueReadBuffer (candidate count)");
+        if (st == KILN_OK) *gpu_ms += span_ms(ev[0], ev[2]);
+        release_events(ev, 3);
+        if (st != KILN_OK) return st;
+        cl_uint copy = found < room ? found : room;
+        if (copy)
+            KILN_OCL_TRY(g->ctx,
+                         clEnqueueReadBuffer(g->queue, r->cand, CL_TRUE, 0, copy * sizeof(cl_uint), cand + kept, 0,
+                                             NULL, NULL),
+                         "clEnqueueReadBuffer (candidates)");
+        total += found;
+        done += n;
+        if (done < count && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
+    }
+    *ncand = total;
+    return KILN_OK;
 }
 
-kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
-                                   uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
+kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, const kiln_gpu_scrypt_cfg *cfg,
+                                   uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                   float *gpu_ms)
 {
     *ncand = 0;
     if (count == 0) return KILN_OK;
-    kiln_status st = little_endian(g);
-    if (st != KILN_OK) return st;
     search_res r = {0};
-    st = search(g, &r, job, start, count, cand, cap, ncand, gpu_ms);
-    if (r.V) clReleaseMemObject(r.V);
-    if (r.cand) clReleaseMemObject(r.cand);
-    if (r.count) clReleaseMemObject(r.count);
-    if (r.k) clReleaseKernel(r.k);
+    kiln_status st = search(g, &r, job, cfg, start, count, cand, cap, ncand, gpu_ms);
+    cl_mem *m[] = {&r.B, &r.K, &r.cand, &r.count};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (*m[i]) clReleaseMemObject(*m[i]);
+    cl_kernel *k[] = {&r.in, &r.romix, &r.out};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (*k[i]) clReleaseKernel(*k[i]);
     return st;
 }
 
 /* ---- the KDF batch */
 
+typedef struct kdf_plan {
+    uint64_t lanes, per_slot, per_buf; /* lanes a ROMix launch; bytes a slot; slots a buffer */
+    uint32_t gap;
+    size_t local;
+} kdf_plan;
+
+static kiln_status kdf_check(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, size_t out_len)
+{
+    if (cfg->N < 2 || (cfg->N & (cfg->N - 1)) || cfg->r < 1 || cfg->p < 1)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt: N must be a power of two >= 2, r and p >= 1");
+    if (cfg->N > (UINT64_C(1) << 31))
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt N = %llu is too large for the OpenCL batch (at most 2^31)",
+                         (unsigned long long)cfg->N);
+    if (out_len == 0 || out_len > 0xffffffffu || (uint64_t)cfg->r * cfg->p > (UINT64_C(1) << 24))
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt: key length or r * p out of the OpenCL kernels' range");
+    const int tpb = cfg->threads_per_block;
+    if (tpb && (tpb < 32 || tpb > GROUP_MAX || tpb % 32))
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt batch: threads per block %d must be a multiple of 32 in 32..256", tpb);
+    const int gap = cfg->lookup_gap;
+    if (gap && (gap > 16 || (gap & (gap - 1))))
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt batch: lookup gap %d must be 1, 2, 4, 8 or 16", gap);
+    return little_endian(g);
+}
+
+/* Bytes of one lane's slot with gap G (the streaming kernel: N + 2 rows, no gap). */
+static uint64_t slot_bytes(const kiln_gpu_scrypt_kdf_cfg *cfg, uint32_t gap)
+{
+    const uint64_t row = (uint64_t)128 * cfg->r;
+    return templated(cfg->r) ? row * (cfg->N / gap) : row * (cfg->N + 2);
+}
+
+/* Lanes a ROMix launch holds (at most lanes_total) and the gap: a tuned gap, else the CUDA plan's
+ * choice, the gap with the most resident lanes per unit of work, where a warp waits for the
+ * longest recomputation of its 8 quads (E[max of 8] steps). */
+static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uint64_t lanes_total, kdf_plan *p)
+{
+    if (cfg->N > UINT64_MAX / 128 / cfg->r / 2) return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt: 128 r N overflows");
+    uint64_t units;
+    kiln_status st = compute_units(g, &units);
+    if (st != KILN_OK) return st;
+    const uint64_t b_lane = (uint64_t)128 * cfg->r;
+    uint32_t gap = cfg->lookup_gap > 0 ? (uint32_t)cfg->lookup_gap : 0;
+    if (!templated(cfg->r)) gap = 1; /* the streaming kernel keeps every row */
+    if (gap > cfg->N) gap = (uint32_t)cfg->N;
+    if (!gap) {
+        double best = -1;
+        for (uint32_t G = 1; G <= 16 && G <= cfg->N; G *= 2) {
+            mem_plan mp;
+            if (plan_memory(g, slot_bytes(cfg, G), b_lane, &mp) != KILN_OK) continue;
+            double resident = (double)units * (double)lanes_per_cu(cfg->r, G > 1), emax = 0;
+            if (resident > (double)mp.lanes) resident = (double)mp.lanes;
+            if (resident > (double)lanes_total) resident = (double)lanes_total;
+            for (uint32_t k = 1; k < G; k++) emax += 1 - pow((double)k / G, 8);
+            double score = resident / ((2 + emax) / 2);
+            if (score > best) best = score, gap = G;
+        }
+        if (!gap) gap = 1; /* nothing fits: plan_memory below says so */
+    }
+    mem_plan mp;
+    p->per_slot = slot_bytes(cfg, gap);
+    if ((st = plan_memory(g, p->per_slot, b_lane, &mp)) != KILN_OK) return st;
+    p->lanes = units * lanes_per_cu(cfg->r, gap > 1);
+    if (p->lanes > mp.lanes) p->lanes = mp.lanes;
+    if (p->lanes > lanes_total) p->lanes = lanes_total;
+    p->per_buf = mp.per_buf;
+    p->gap = gap;
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_batch_plan(kiln_gpu *g, const kiln_gpu_batch *w, uint64_t n, size_t item_len, uint64_t *slots,
+                                uint32_t *gap)
+{
+    if (w->kind != KILN_GPU_BATCH_KDF) return kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: only a KDF batch has a plan");
+    kiln_status st = kdf_check(g, &w->by.kdf, item_len);
+    kdf_plan p;
+    if (st == KILN_OK) st = plan_kdf(g, &w->by.kdf, n ? n : 1, &p);
+    if (st != KILN_OK) return st;
+    *slots = p.lanes;
+    *gap = p.gap;
+    return KILN_OK;
+}
+
 typedef struct kdf_res {
-    cl_mem arena, items, B, V, out;
+    cl_mem arena, items, B, out;
     cl_kernel in, romix, fin;
     uint8_t *h_arena;
     cl_ulong *h_items;
@@ -145,42 +448,25 @@ static void kdf_release_chunk(kdf_res *r)
     r->h_items = NULL;
 }
 
-/* Items [first, first + n) into out (out_len bytes each), ROMix `lanes` lanes a launch. */
-static kiln_status kdf_chunk(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_gpu_batch_io *io,
-                             size_t first, size_t n, uint64_t lanes, float *ms)
+/* Items [first, first + n) into out (item_len bytes each): PBKDF2 in, ROMix p.lanes lanes a
+ * launch, PBKDF2 out, queued back to back; the keys' read waits for them. */
+static kiln_status kdf_chunk(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *cfg, const kdf_plan *p,
+                             const kiln_gpu_batch_io *io, size_t first, size_t n, float *ms)
 {
     kiln_status st = pack(g, r, io->in, first, n);
     if (st != KILN_OK) return st;
     const cl_uint bpi = 4 * cfg->r * cfg->p, out_len = (cl_uint)io->item_len, out_blocks = (out_len + 31) / 32;
-    const cl_ulong nn = n, N = cfg->N;
-    const cl_uint rr = cfg->r;
+    const cl_ulong nn = n;
     cl_int err;
     r->B = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)n * bpi * 32, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (scrypt B)");
     r->out = clCreateBuffer(g->context, CL_MEM_WRITE_ONLY, (size_t)n * out_len, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (keys)");
-    float t;
     ARG(r->in, 0, r->arena);
     ARG(r->in, 1, r->items);
     ARG(r->in, 2, nn);
     ARG(r->in, 3, bpi);
     ARG(r->in, 4, r->B);
-    if ((st = kiln_ocl_run(g, r->in, (size_t)n * bpi, &t)) != KILN_OK) return st;
-    *ms += t;
-    const uint64_t total = (uint64_t)n * cfg->p;
-    ARG(r->romix, 0, r->B);
-    ARG(r->romix, 3, N);
-    ARG(r->romix, 4, rr);
-    ARG(r->romix, 5, r->V);
-    for (uint64_t done = 0; done < total;) {
-        cl_ulong lane0 = done, count = total - done < lanes ? total - done : lanes;
-        ARG(r->romix, 1, lane0);
-        ARG(r->romix, 2, count);
-        if ((st = kiln_ocl_run(g, r->romix, (size_t)count, &t)) != KILN_OK) return st;
-        *ms += t;
-        done += count;
-        if (kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
-    }
     ARG(r->fin, 0, r->arena);
     ARG(r->fin, 1, r->items);
     ARG(r->fin, 2, nn);
@@ -189,48 +475,66 @@ static kiln_status kdf_chunk(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_
     ARG(r->fin, 5, out_blocks);
     ARG(r->fin, 6, out_len);
     ARG(r->fin, 7, r->out);
-    if ((st = kiln_ocl_run(g, r->fin, (size_t)n * out_blocks, &t)) != KILN_OK) return st;
-    *ms += t;
-    KILN_OCL_TRY(g->ctx,
-                 clEnqueueReadBuffer(g->queue, r->out, CL_TRUE, 0, (size_t)n * out_len,
-                                     (uint8_t *)io->out + first * io->item_len, 0, NULL, NULL),
-                 "clEnqueueReadBuffer (keys)");
-    return KILN_OK;
+    const cl_uint lg_or_r = templated(cfg->r) ? (cl_uint)gap_log2(p->gap) : cfg->r;
+    if ((st = romix_args(g, r->romix, r->B, (cl_uint)cfg->N, lg_or_r, p->per_slot)) != KILN_OK) return st;
+
+    cl_event first_ev = NULL, last_ev = NULL;
+    st = enqueue(g, r->in, (uint64_t)n * bpi, PBKDF2_GROUP, &first_ev);
+    const uint64_t total = (uint64_t)n * cfg->p;
+    for (uint64_t done = 0; st == KILN_OK && done < total;) {
+        cl_ulong lane0 = done;
+        cl_uint count = (cl_uint)(total - done < p->lanes ? total - done : p->lanes);
+        st = kiln_ocl_check(g->ctx, clSetKernelArg(r->romix, 1, sizeof lane0, &lane0), "clSetKernelArg (scrypt)");
+        if (st == KILN_OK)
+            st = kiln_ocl_check(g->ctx, clSetKernelArg(r->romix, 2, sizeof count, &count), "clSetKernelArg (scrypt)");
+        if (st == KILN_OK) st = enqueue(g, r->romix, (uint64_t)count * 4, p->local, NULL);
+        done += count;
+        /* more lanes than a launch holds only when one item's p lanes outnumber them: wait for
+         * each launch then, so the interrupt is read between them */
+        if (st == KILN_OK && done < total) {
+            st = kiln_ocl_check(g->ctx, clFinish(g->queue), "scrypt kernel");
+            if (st == KILN_OK && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
+        }
+    }
+    if (st == KILN_OK) st = enqueue(g, r->fin, (uint64_t)n * out_blocks, PBKDF2_GROUP, &last_ev);
+    if (st == KILN_OK)
+        st = kiln_ocl_check(g->ctx,
+                            clEnqueueReadBuffer(g->queue, r->out, CL_TRUE, 0, (size_t)n * out_len,
+                                                (uint8_t *)io->out + first * io->item_len, 0, NULL, NULL),
+                            "clEnqueueReadBuffer (keys)");
+    if (st == KILN_OK) *ms += span_ms(first_ev, last_ev);
+    if (first_ev) clReleaseEvent(first_ev);
+    if (last_ev) clReleaseEvent(last_ev);
+    return st;
 }
 
 static kiln_status kdf(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_gpu_batch_io *io,
                        float *ms)
 {
-    if (cfg->N < 2 || (cfg->N & (cfg->N - 1)) || cfg->r < 1 || cfg->p < 1)
-        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt: N must be a power of two >= 2, r and p >= 1");
-    if (cfg->r > MAX_R)
-        return kiln_fail(g->ctx, KILN_ERR_INPUT, "the OpenCL scrypt KDF takes r up to %d (r = %u asked)", MAX_R, cfg->r);
-    if (io->item_len == 0 || io->item_len > 0xffffffffu || (uint64_t)cfg->r * cfg->p > (UINT64_C(1) << 24))
-        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt: key length or r * p out of the OpenCL kernels' range");
-    kiln_status st = little_endian(g);
+    kiln_status st = kdf_check(g, cfg, io->item_len);
+    kdf_plan p;
+    if (st == KILN_OK) st = plan_kdf(g, cfg, (uint64_t)io->n * cfg->p, &p);
     if (st != KILN_OK) return st;
-    if (cfg->N > UINT64_MAX / 128 / cfg->r) return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt: 128 r N overflows");
-    const uint64_t per_lane = (uint64_t)128 * cfg->r * cfg->N;
-    uint64_t lanes;
-    if ((st = scratch_lanes(g, per_lane, &lanes)) != KILN_OK) return st;
-    /* items a chunk: B (128 r p bytes an item) within 64 MiB, and no more lanes than one ROMix
-     * launch holds unless one item alone has more */
-    uint64_t b_item = (uint64_t)128 * cfg->r * cfg->p, items = (UINT64_C(64) << 20) / b_item;
-    if (items > lanes / cfg->p) items = lanes / cfg->p;
+    /* items a chunk: one launch's lanes, with B (128 r p bytes an item) within 64 MiB, at least
+     * one item (whose p lanes then take several launches) */
+    const uint64_t b_item = (uint64_t)128 * cfg->r * cfg->p;
+    uint64_t items = p.lanes / cfg->p;
+    if (items > (UINT64_C(64) << 20) / b_item) items = (UINT64_C(64) << 20) / b_item;
     if (items < 1) items = 1;
-    if (lanes > items * cfg->p) lanes = items * cfg->p;
-    cl_int err;
-    r->V = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)(lanes * per_lane), NULL, &err);
-    KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (scrypt scratchpads)");
+    if (p.lanes > items * cfg->p) p.lanes = items * cfg->p;
+    if ((st = scratch(g, p.lanes, p.per_slot, p.per_buf)) != KILN_OK) return st;
     if ((st = kiln_ocl_kernel(g, "kiln_scrypt_kdf_in", &r->in)) != KILN_OK ||
-        (st = kiln_ocl_kernel(g, "kiln_scrypt_kdf_romix", &r->romix)) != KILN_OK ||
+        (st = kiln_ocl_kernel(g, romix_name(cfg->r, p.gap > 1), &r->romix)) != KILN_OK ||
         (st = kiln_ocl_kernel(g, "kiln_scrypt_kdf_out", &r->fin)) != KILN_OK)
+        return st;
+    if ((st = quad_group(g, r->romix, cfg->threads_per_block ? cfg->threads_per_block : KDF_TPB, &p.local)) != KILN_OK)
         return st;
     for (size_t first = 0; first < io->n && st == KILN_OK;) {
         size_t n = io->n - first < items ? io->n - first : (size_t)items;
-        st = kdf_chunk(g, r, cfg, io, first, n, lanes, ms);
+        st = kdf_chunk(g, r, cfg, &p, io, first, n, ms);
         kdf_release_chunk(r);
         first += n;
+        if (st == KILN_OK && first < io->n && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
     }
     return st;
 }
@@ -244,7 +548,6 @@ kiln_status kiln_ocl_scrypt_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg,
     memset(&r, 0, sizeof r);
     kiln_status st = kdf(g, &r, cfg, io, &ms);
     kdf_release_chunk(&r);
-    if (r.V) clReleaseMemObject(r.V);
     if (r.in) clReleaseKernel(r.in);
     if (r.romix) clReleaseKernel(r.romix);
     if (r.fin) clReleaseKernel(r.fin);

@@ -134,8 +134,8 @@ kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t star
         if (r.k) clReleaseKernel(r.k);
         return st;
     }
-    case KILN_GPU_SEARCH_SCRYPT: /* the shape (threads per hash, lookup gap) is not used: ocl_scrypt.c */
-        return kiln_ocl_scrypt_search(g, w->job.scrypt, start, count, cand, cap, ncand, gpu_ms);
+    case KILN_GPU_SEARCH_SCRYPT: /* ocl_scrypt.c */
+        return kiln_ocl_scrypt_search(g, w->job.scrypt, &w->shape.scrypt, start, count, cand, cap, ncand, gpu_ms);
     }
     return kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: no search kernel of kind %d", (int)w->kind);
 }

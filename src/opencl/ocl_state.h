@@ -24,6 +24,12 @@ struct kiln_gpu {
     char build_options[64];
     cl_mem tree; /* the Merkle tree (ocl_tree.c), tree_cap nodes of 32 bytes, kept between builds */
     uint64_t tree_cap;
+    /* scrypt's scratchpads (ocl_scrypt.c), kept between calls as the CUDA backend keeps its
+     * scratch: a search range or a KDF batch takes a fraction of a second, and allocating tens of
+     * GB again each time would show in it. scrypt_nbuf buffers of scrypt_buf_bytes each. */
+    cl_mem scrypt_v[4];
+    int scrypt_nbuf;
+    uint64_t scrypt_buf_bytes;
 };
 
 /* The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "OpenCL error <n>". */

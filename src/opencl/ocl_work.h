@@ -22,11 +22,15 @@ kiln_status kiln_ocl_search_launches(kiln_gpu *g, cl_kernel k, const cl_uint arg
                                      uint32_t start, uint64_t count, uint64_t per_launch, uint32_t *cand, uint32_t cap,
                                      uint64_t *ncand, float *gpu_ms);
 
-/* The Litecoin search over [start, start + count) (count already checked against 2^32): its
- * candidates as kiln_ocl_search's; and the KDF batch (io as core/gpu.h's KDF batch). */
-kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, uint32_t start, uint64_t count,
-                                   uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms);
+/* The Litecoin search over [start, start + count) (count already checked against 2^32) in the
+ * launch shape cfg: its candidates as kiln_ocl_search's; the KDF batch (io as core/gpu.h's KDF
+ * batch) and its plan (the table's batch_plan; ocl_scrypt.c). */
+kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, const kiln_gpu_scrypt_cfg *cfg,
+                                   uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                   float *gpu_ms);
 kiln_status kiln_ocl_scrypt_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_gpu_batch_io *io,
                                 float *gpu_ms);
+kiln_status kiln_ocl_batch_plan(kiln_gpu *g, const kiln_gpu_batch *w, uint64_t n, size_t item_len, uint64_t *slots,
+                                uint32_t *gap);
 
 #endif

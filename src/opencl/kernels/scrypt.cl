@@ -1,52 +1,268 @@
-/* scrypt (RFC 7914) on the primitives of src/prim (salsa.h: BlockMix and Integerify;
+/* scrypt (RFC 7914) on the primitives of src/prim (salsa.h: the Salsa20 quarter-round;
  * hmac_sha256.h: HMAC and PBKDF2 pieces) and the Litecoin job of src/core/scrypt_job.h, all
- * included. OpenCL C 1.2's pointer parameters are private memory, so the scratchpad V (global)
- * is walked here, around prim's BlockMix on private X and Y, and the password, salt and B' bytes
- * (global) reach prim's streaming SHA-256 a 64-byte private block at a time. One work-item per
- * hash (search), per lane (KDF ROMix) or per 32-byte PBKDF2 block (KDF in and out). */
+ * included, in the CUDA backend's design (src/cuda/scrypt_dev.cuh, docs/SCRYPT.md):
+ *
+ * - ROMix runs on quads (quad.h): four work-items a hash, work-item t holding column t of each
+ *   64-byte Salsa20 block's 4x4 word matrix, rotated to start at the diagonal, so that it is the
+ *   column round's quarter-round t; the row round's words come from the quad's other three
+ *   work-items and go back to them. A quarter of a hash's state a work-item keeps it in
+ *   registers (r = 1: 8 words; r = 8: 64), where one work-item a hash spilled it.
+ * - A work-item only stores and loads its own 16-byte piece of each block, at piece 4 b + t of a
+ *   scratchpad row, so a quad reads and writes each block as one 64-byte run (coalesced) and no
+ *   synchronisation guards the scratchpad.
+ * - Lookup gap G = 2^gap_log2: only rows j = 0, G, 2G, ... are stored; a read of row j loads row
+ *   j - j mod G and applies BlockMix j mod G times.
+ * - PBKDF2 is a kernel of its own before and after ROMix (the Litecoin search: ltc_in, ltc_out;
+ *   the KDF: kdf_in, kdf_out), one work-item a nonce or a 32-byte block: SHA-256 needs about twice
+ *   ROMix's registers, which would halve the hashes resident in ROMix if they were one kernel.
+ *
+ * ROMix kernels: lanes [lane0, lane0 + lanes) of B (32 r little-endian words each, the RFC's
+ * order), in place. Work-item g works on lane g / 4 of the launch with scratchpad slot g / 4:
+ * slot s is in buffer s / per_buf of V0..V3 (a device's largest allocation is often a quarter of
+ * its memory), at (s mod per_buf) rows of 8 r uint4 times the rows a slot has. The work-items
+ * past `lanes` in the last group go through every exchange (the group's control flow stays one)
+ * on a zero state, and touch no memory: there are slots for `lanes` lanes only.
+ *
+ * OpenCL C 1.2's pointer parameters are private memory: the password, salt and B' bytes (global)
+ * reach prim's streaming SHA-256 a 64-byte private block at a time. */
 #include "../../core/scrypt_job.h"
+#include "quad.h"
 
-#define KILN_OCL_SCRYPT_MAX_R 8 /* X and Y of 32 r words each live in private memory */
+/* The double rounds unroll on NVIDIA (no barriers there). With the local-memory exchanges, PoCL
+ * keeps every value live across a barrier in an array of the group's size, so unrolling the
+ * rounds' 8 barriers into each of a BlockMix's 2 r Salsa20/8 made its kernel builds minutes long;
+ * a loop of four is cheap on a GPU too. */
+#if defined(KILN_OCL_NV)
+#define KILN_SCRYPT_ROUNDS_UNROLL KILN_OCL_UNROLL
+#else
+#define KILN_SCRYPT_ROUNDS_UNROLL
+#endif
 
-/* scryptROMix of X (32 r words) with V (N blocks of 32 r words) and Y as scratch: the fill V[i] =
- * X, X = BlockMix(X), then the mix X = BlockMix(X ^ V[Integerify(X)]). */
-static void kiln_ocl_romix(uint32_t *X, uint32_t *Y, __global uint *V, ulong N, uint r)
+/* B = Salsa20/8(B ^ Bx) on the quad layout: eight exchanges, through buffers 0, 1, 0, ... 1. */
+static inline uint4 kiln_salsa_quad(uint4 B, uint4 Bx, kiln_quad q)
 {
-    const uint words = 32 * r;
-    for (ulong i = 0; i < N; i++) {
-        __global uint *v = V + i * words;
-        for (uint k = 0; k < words; k++) v[k] = X[k];
-        kiln_scrypt_blockmix(X, Y, r);
-        for (uint k = 0; k < words; k++) X[k] = Y[k];
+    B ^= Bx;
+    uint a = B.x, b = B.y, c = B.z, d = B.w;
+    KILN_SCRYPT_ROUNDS_UNROLL
+    for (int i = 0; i < 4; i++) {
+        KILN_SALSA_QR(a, b, c, d); /* column round */
+        uint4 n = kiln_quad_x3(q, (uint4)(d, c, b, 0), 0); /* row t: a, d of t + 1, c of t + 2, b of t + 3 */
+        KILN_SALSA_QR(a, n.x, n.y, n.z); /* row round */
+        n = kiln_quad_x3(q, (uint4)(n.z, n.y, n.x, 0), 1); /* and back */
+        b = n.x, c = n.y, d = n.z;
     }
-    for (ulong i = 0; i < N; i++) {
-        __global const uint *v = V + kiln_scrypt_integerify(X, r, N) * words;
-        for (uint k = 0; k < words; k++) Y[k] = X[k] ^ v[k];
-        kiln_scrypt_blockmix(Y, X, r);
+    return B + (uint4)(a, b, c, d);
+}
+
+/* Word k (0..3) of block `blk` that quad work-item t holds, as an index of the natural order. */
+static inline uint kiln_quad_word(uint blk, uint t, uint k)
+{
+    return 16 * blk + 4 * ((t + k) & 3) + t;
+}
+
+static inline uint4 kiln_quad_load(__global const uint *b, uint blk, uint t)
+{
+    return (uint4)(b[kiln_quad_word(blk, t, 0)], b[kiln_quad_word(blk, t, 1)], b[kiln_quad_word(blk, t, 2)],
+                   b[kiln_quad_word(blk, t, 3)]);
+}
+
+static inline void kiln_quad_store(__global uint *b, uint blk, uint t, uint4 v)
+{
+    b[kiln_quad_word(blk, t, 0)] = v.x;
+    b[kiln_quad_word(blk, t, 1)] = v.y;
+    b[kiln_quad_word(blk, t, 2)] = v.z;
+    b[kiln_quad_word(blk, t, 3)] = v.w;
+}
+
+/* Scratchpad slot s: slot_u4 uint4 each, per_buf a buffer. */
+static inline __global uint4 *kiln_scrypt_slot(ulong s, ulong per_buf, ulong slot_u4, __global uint4 *V0,
+                                               __global uint4 *V1, __global uint4 *V2, __global uint4 *V3)
+{
+    const ulong k = s / per_buf;
+    __global uint4 *v = k == 0 ? V0 : k == 1 ? V1 : k == 2 ? V2 : V3;
+    return v + (s - k * per_buf) * slot_u4;
+}
+
+/* The ROMix kernels with the state in registers are written as macros of R (and GAP) rather
+ * than functions of them: a compiler that leaves a function out of line would keep an array
+ * passed to it in memory, and the whole point is that it stays in registers. */
+
+/* scryptBlockMix on the 2 R quad blocks x[0 .. 2R). */
+#define KILN_BLOCKMIX_QUAD(x, R, q)                                                       \
+    do {                                                                                  \
+        uint4 y_[2 * (R)], T_ = (x)[2 * (R)-1];                                           \
+        KILN_OCL_UNROLL                                                                   \
+        for (uint i_ = 0; i_ < 2 * (R); i_++) {                                           \
+            T_ = kiln_salsa_quad(T_, (x)[i_], (q));                                       \
+            y_[(i_ >> 1) + (i_ & 1) * (R)] = T_;                                          \
+        }                                                                                 \
+        KILN_OCL_UNROLL                                                                   \
+        for (uint i_ = 0; i_ < 2 * (R); i_++) (x)[i_] = y_[i_];                          \
+    } while (0)
+
+/* A read of row j with a lookup gap: y = row j - j mod G advanced k = j mod G BlockMix steps.
+ * The quads that must make the same exchanges (a warp on NVIDIA, the group elsewhere: quad.h)
+ * all take as many steps as the largest k among them, each keeping the results of its own first
+ * k; on NVIDIA that costs what divergence would (a warp waits for its slowest quad either way). */
+#define KILN_GAP_STEPS(y, R, q, k, gmask)                                 \
+    do {                                                                  \
+        const uint n_ = kiln_quad_uniform_max((q), (k), (gmask));         \
+        for (uint s_ = 1; s_ <= n_; s_++) {                               \
+            uint4 z_[2 * (R)];                                            \
+            KILN_OCL_UNROLL                                               \
+            for (uint b_ = 0; b_ < 2 * (R); b_++) z_[b_] = (y)[b_];       \
+            KILN_BLOCKMIX_QUAD(z_, R, q);                                 \
+            KILN_OCL_UNROLL                                               \
+            for (uint b_ = 0; b_ < 2 * (R); b_++)                         \
+                (y)[b_] = s_ <= (k) ? z_[b_] : (y)[b_];                   \
+        }                                                                 \
+    } while (0)
+
+/* kiln_scrypt_romix_r<R> (GAP 0: gap_log2 is 0) and kiln_scrypt_romix_r<R>_gap (GAP 1: gap_log2
+ * > 0): the fill stores every G-th X at its row, the mix reads row Integerify(X), whose low word
+ * is word 0 of the last block, which quad work-item 0 holds. */
+#define KILN_SCRYPT_ROMIX_KERNEL(NAME, R, GAP)                                                                     \
+    __kernel void NAME(__global uint *B, ulong lane0, uint lanes, uint N, uint gap_log2, ulong per_buf,            \
+                       __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3)             \
+    {                                                                                                              \
+        KILN_QUAD_LOCAL(xbuf);                                                                                     \
+        const kiln_quad q = kiln_quad_init(xbuf);                                                                  \
+        const ulong lane = get_global_id(0) >> 2;                                                                  \
+        const int active = lane < lanes;                                                                           \
+        const uint gmask = (1u << gap_log2) - 1;                                                                   \
+        __global uint *b = B + (lane0 + lane) * 32 * (R);                                                          \
+        __global uint4 *V =                                                                                        \
+            kiln_scrypt_slot(lane, per_buf, (ulong)(N >> gap_log2) * (8 * (R)), V0, V1, V2, V3) + q.t;             \
+        uint4 x[2 * (R)];                                                                                          \
+        KILN_OCL_UNROLL                                                                                            \
+        for (uint k = 0; k < 2 * (R); k++) x[k] = active ? kiln_quad_load(b, k, q.t) : (uint4)(0);                 \
+        for (uint j = 0; j < N; j++) {                                                                             \
+            if (active && (!(GAP) || (j & gmask) == 0)) {                                                          \
+                __global uint4 *row = V + (ulong)(j >> gap_log2) * (8 * (R));                                      \
+                KILN_OCL_UNROLL                                                                                    \
+                for (uint k = 0; k < 2 * (R); k++) row[4 * k] = x[k];                                              \
+            }                                                                                                      \
+            KILN_BLOCKMIX_QUAD(x, R, q);                                                                           \
+        }                                                                                                          \
+        for (uint i = 0; i < N; i++) {                                                                             \
+            const uint j = kiln_quad_bcast0(q, x[2 * (R)-1].x) & (N - 1);                                          \
+            __global const uint4 *row = V + (ulong)(j >> gap_log2) * (8 * (R));                                    \
+            if (!(GAP)) {                                                                                          \
+                KILN_OCL_UNROLL                                                                                    \
+                for (uint k = 0; k < 2 * (R); k++) x[k] ^= active ? row[4 * k] : (uint4)(0);                       \
+            } else {                                                                                               \
+                uint4 y[2 * (R)];                                                                                  \
+                KILN_OCL_UNROLL                                                                                    \
+                for (uint k = 0; k < 2 * (R); k++) y[k] = active ? row[4 * k] : (uint4)(0);                        \
+                KILN_GAP_STEPS(y, R, q, j & gmask, gmask);                                                         \
+                KILN_OCL_UNROLL                                                                                    \
+                for (uint k = 0; k < 2 * (R); k++) x[k] ^= y[k];                                                   \
+            }                                                                                                      \
+            KILN_BLOCKMIX_QUAD(x, R, q);                                                                           \
+        }                                                                                                          \
+        if (active) {                                                                                              \
+            KILN_OCL_UNROLL                                                                                        \
+            for (uint k = 0; k < 2 * (R); k++) kiln_quad_store(b, k, q.t, x[k]);                                   \
+        }                                                                                                          \
+    }
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r1, 1, 0)
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r1_gap, 1, 1)
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r2, 2, 0)
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r2_gap, 2, 1)
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r4, 4, 0)
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r4_gap, 4, 1)
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8, 8, 0)
+KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8_gap, 8, 1)
+
+/* dst = BlockMix(src ^ mix) (mix only where use_mix) between rows in memory, each pointer
+ * already offset by the work-item's piece: only T stays in registers, so any r works. A
+ * work-item that is not `active` touches no memory (its pointers may lie outside V). */
+static inline void kiln_blockmix_stream(__global const uint4 *src, __global const uint4 *mix, int use_mix,
+                                        __global uint4 *dst, uint r, int active, kiln_quad q)
+{
+    const uint4 zero = (uint4)(0);
+    uint4 T = active ? src[4 * (2 * r - 1)] : zero;
+    if (use_mix) T ^= active ? mix[4 * (2 * r - 1)] : zero;
+    for (uint i = 0; i < 2 * r; i++) {
+        uint4 v = active ? src[4 * i] : zero;
+        if (use_mix) v ^= active ? mix[4 * i] : zero;
+        T = kiln_salsa_quad(T, v, q);
+        if (active) dst[4 * ((i >> 1) + (i & 1) * r)] = T;
     }
 }
 
-/* The Litecoin search: nonce start + i hashed with its own scratchpad at V + i * 32 * 1024
- * words; a candidate is a nonce whose hash's top 32 bits (little-endian number) are <= the
- * target's, as the CUDA scan and the CPU decide it. */
-__kernel void kiln_scrypt_ltc_search(kiln_scrypt_job job, uint start, uint count, __global uint *V,
-                                     __global uint *cand, uint cap, __global volatile uint *ncand)
+/* Any r (no gap): a slot is N + 2 rows of 8 r uint4, the last two holding X and the next X. */
+__kernel void kiln_scrypt_romix_any(__global uint *B, ulong lane0, uint lanes, uint N, uint r, ulong per_buf,
+                                    __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3)
 {
-    uint i = (uint)get_global_id(0);
+    KILN_QUAD_LOCAL(xbuf);
+    const kiln_quad q = kiln_quad_init(xbuf);
+    const ulong lane = get_global_id(0) >> 2, row = 8 * (ulong)r;
+    const int active = lane < lanes;
+    __global uint *b = B + (lane0 + lane) * 32 * r;
+    __global uint4 *mine = kiln_scrypt_slot(lane, per_buf, ((ulong)N + 2) * row, V0, V1, V2, V3) + q.t;
+    if (active)
+        for (uint blk = 0; blk < 2 * r; blk++) mine[4 * blk] = kiln_quad_load(b, blk, q.t);
+    for (uint j = 0; j < N; j++) kiln_blockmix_stream(mine + j * row, mine, 0, mine + (j + 1) * row, r, active, q);
+    __global uint4 *X = mine + N * row, *Y = mine + (N + 1) * row;
+    for (uint i = 0; i < N; i++) {
+        const uint j = kiln_quad_bcast0(q, active ? X[4 * (2 * r - 1)].x : 0) & (N - 1);
+        kiln_blockmix_stream(X, mine + j * row, 1, Y, r, active, q);
+        __global uint4 *s = X;
+        X = Y;
+        Y = s;
+    }
+    if (active)
+        for (uint blk = 0; blk < 2 * r; blk++) kiln_quad_store(b, blk, q.t, X[4 * blk]);
+}
+
+/* ---- the Litecoin search: ltc_in, kiln_scrypt_romix_r1(_gap), ltc_out over one launch's
+ * nonces [start, start + count), nonce start + i at lane i of B (32 words) and K (the HMAC pad
+ * states, 16 words: inner then outer) */
+
+__kernel void kiln_scrypt_ltc_in(kiln_scrypt_job job, uint start, uint count, __global uint *B, __global uint *K)
+{
+    const uint i = (uint)get_global_id(0);
     if (i >= count) return;
-    uint nonce = start + i, nonce_be = kiln_bswap32(nonce);
+    const uint nonce_be = kiln_bswap32(start + i);
     kiln_hmac_sha256_key k;
-    uint32_t inner64[8], X[32], Y[32], d[8];
+    uint32_t inner64[8], w[8];
     kiln_scrypt_job_key(&job, nonce_be, &k);
     kiln_scrypt_job_inner64(&job, &k, inner64);
-    for (uint b = 0; b < 4; b++) kiln_scrypt_job_b_block(&job, &k, inner64, nonce_be, b + 1, X + 8 * b);
-    kiln_ocl_romix(X, Y, V + (ulong)i * 32 * KILN_SCRYPT_LTC_N, KILN_SCRYPT_LTC_N, 1);
-    kiln_scrypt_job_final(&k, X, d);
-    if (kiln_bswap32(d[7]) <= job.target_top) {
+    __global uint *dst = B + (ulong)i * 32;
+    KILN_OCL_UNROLL
+    for (uint blk = 0; blk < 4; blk++) {
+        kiln_scrypt_job_b_block(&job, &k, inner64, nonce_be, blk + 1, w);
+        KILN_OCL_UNROLL
+        for (int q = 0; q < 8; q++) dst[8 * blk + q] = w[q];
+    }
+    __global uint *kd = K + (ulong)i * 16;
+    KILN_OCL_UNROLL
+    for (int q = 0; q < 8; q++) kd[q] = k.inner[q], kd[8 + q] = k.outer[q];
+}
+
+/* A candidate is a nonce whose hash's top 32 bits (little-endian number) are <= the target's, as
+ * the CUDA scan and the CPU decide it; the count goes on past cap, the stored ones stop there. */
+__kernel void kiln_scrypt_ltc_out(uint start, uint count, uint target_top, __global const uint *B,
+                                  __global const uint *K, __global uint *cand, uint cap, __global volatile uint *ncand)
+{
+    const uint i = (uint)get_global_id(0);
+    if (i >= count) return;
+    kiln_hmac_sha256_key k;
+    uint32_t x[32], d[8];
+    __global const uint *kd = K + (ulong)i * 16, *src = B + (ulong)i * 32;
+    KILN_OCL_UNROLL
+    for (int q = 0; q < 8; q++) k.inner[q] = kd[q], k.outer[q] = kd[8 + q];
+    KILN_OCL_UNROLL
+    for (int q = 0; q < 32; q++) x[q] = src[q];
+    kiln_scrypt_job_final(&k, x, d);
+    if (kiln_bswap32(d[7]) <= target_top) {
         uint slot = atomic_inc(ncand);
-        if (slot < cap) cand[slot] = nonce;
+        if (slot < cap) cand[slot] = start + i;
     }
 }
+
+/* ---- the KDF batch: kdf_in, a ROMix kernel, kdf_out */
 
 /* n global bytes into a streaming SHA-256, a private block at a time. */
 static void kiln_ocl_sha256_absorb(kiln_sha256_hd *s, __global const uchar *p, ulong n)
@@ -113,20 +329,6 @@ __kernel void kiln_scrypt_kdf_in(__global const uchar *arena, __global const ulo
     kiln_ocl_hmac_key(&k, arena + it[0], it[1]);
     kiln_ocl_pbkdf2_block1(&k, arena + it[2], it[3], b + 1, T);
     for (int q = 0; q < 8; q++) B[(item * bpi + b) * 8 + q] = kiln_bswap32(T[q]);
-}
-
-/* ROMix of lanes [lane0, lane0 + count) of B (32 r words each), lane lane0 + i with the
- * scratchpad at V + i * 32 r N words. */
-__kernel void kiln_scrypt_kdf_romix(__global uint *B, ulong lane0, ulong count, ulong N, uint r, __global uint *V)
-{
-    ulong i = get_global_id(0);
-    if (i >= count) return;
-    const uint words = 32 * r;
-    __global uint *x = B + (lane0 + i) * words;
-    uint32_t X[32 * KILN_OCL_SCRYPT_MAX_R], Y[32 * KILN_OCL_SCRYPT_MAX_R];
-    for (uint k = 0; k < words; k++) X[k] = x[k];
-    kiln_ocl_romix(X, Y, V + i * words * N, N, r);
-    for (uint k = 0; k < words; k++) x[k] = X[k];
 }
 
 /* The keys PBKDF2(P, B', 1, out_len) of items [0, n): one work-item per 32-byte block of a key;
