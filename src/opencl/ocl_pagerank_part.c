@@ -32,6 +32,7 @@
 typedef struct pr_mirror {
     void *rows;
     unsigned pass; /* the pass whose rows it holds, 0 for none */
+    cl_mem pinned; /* the buffer rows is mapped from, or NULL when rows is malloc'ed */
 } pr_mirror;
 
 struct kiln_gpu_pr_part {
@@ -137,7 +138,7 @@ static kiln_status upload_rows(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec 
     kiln_gpu *g = p->g;
     const uint64_t rows = p->rows, v0 = p->v0, v1 = p->v1;
     const int dbl = p->elem == 8;
-    uint32_t *rows_old = malloc((size_t)rows * 4), *odeg = malloc((size_t)rows * 4);
+    uint32_t *rows_old = malloc((size_t)(rows ? rows : 1) * 4), *odeg = malloc((size_t)(rows ? rows : 1) * 4);
     uint64_t *noff = malloc((size_t)(rows + 1) * 8);
     kiln_status st = rows_old && odeg && noff ? KILN_OK : kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
     for (uint64_t r = 0; st == KILN_OK && r < rows; r++) {
@@ -199,7 +200,7 @@ static kiln_status upload_rows(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec 
             st = region(g, (size_t)m * p->elem, 0, w, (size_t)m * p->elem, &p->w, "clCreateBuffer (part edge weights)");
         if (st == KILN_OK) st = region(g, sizeof bins, 0, bins, sizeof bins, &p->bins, "clCreateBuffer (part bins)");
     }
-    /* personalization and dangling weights of the rows, in the rank type, reusing odeg's room */
+    /* personalization and dangling weights of the rows, in the rank type, by label as odeg */
     const double *vec[2] = {s->personalization, s->dangling};
     cl_mem *dev[2] = {&p->tp, &p->tq};
     void *h = st == KILN_OK && (vec[0] || vec[1]) ? malloc((size_t)(rows ? rows : 1) * p->elem) : NULL;
@@ -265,6 +266,27 @@ static kiln_status set_args(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *s)
     return arg_sum(p, p->fold, 4, -1.0);
 }
 
+/* The host copy of the part's rows: page-locked where the driver gives it (a host-allocated buffer
+ * kept mapped: NVIDIA's way to page-locked memory, which its copies reach at the link's speed),
+ * else malloc'ed. */
+static kiln_status mirror_alloc(kiln_gpu_pr_part *p)
+{
+    kiln_gpu *g = p->g;
+    pr_mirror *mir = p->mirror;
+    const size_t bytes = (size_t)p->rows * p->elem;
+    cl_int err;
+    mir->pinned = clCreateBuffer(g->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    if (err == CL_SUCCESS) {
+        mir->rows = clEnqueueMapBuffer(g->queue, mir->pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
+                                       NULL, &err);
+        if (err == CL_SUCCESS && mir->rows) return KILN_OK;
+        clReleaseMemObject(mir->pinned);
+    }
+    mir->pinned = NULL;
+    mir->rows = malloc(bytes);
+    return mir->rows ? KILN_OK : kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
+}
+
 kiln_status kiln_ocl_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new)
 {
     kiln_gpu *g = p->g;
@@ -283,8 +305,7 @@ kiln_status kiln_ocl_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part
                      "clEnqueueFillBuffer (part ranks)");
     }
     if (p->rows) {
-        p->mirror->rows = malloc((size_t)p->rows * p->elem);
-        if (!p->mirror->rows) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
+        if ((st = mirror_alloc(p)) != KILN_OK) return st;
         p->state = clCreateBuffer(g->context, CL_MEM_READ_WRITE, 2 * sizeof(cl_uint), NULL, &err);
         KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (part state)");
         p->sums = clCreateBuffer(g->context, CL_MEM_READ_WRITE, 2 * p->sbytes, NULL, &err);
@@ -411,7 +432,14 @@ void kiln_ocl_pr_part_close(kiln_gpu_pr_part *p)
         if (*m[i]) clReleaseMemObject(*m[i]);
     if (p->iter) clReleaseKernel(p->iter);
     if (p->fold) clReleaseKernel(p->fold);
-    free(p->mirror_store.rows);
+    if (p->mirror_store.pinned) {
+        if (p->mirror_store.rows)
+            clEnqueueUnmapMemObject(p->g->queue, p->mirror_store.pinned, p->mirror_store.rows, 0, NULL, NULL);
+        clFinish(p->g->queue);
+        clReleaseMemObject(p->mirror_store.pinned);
+    } else {
+        free(p->mirror_store.rows);
+    }
     free(p->order);
     free(p);
 }
