@@ -6,6 +6,9 @@
  * 1e-12 (float64); NetworkX's whole definition (random edge weights, personalization with zeros, a
  * dangling vector, nstart) on RMAT directed and undirected; the stopping rule (tol > 0) giving the
  * CPU's iteration count, also when it falls inside a batch of queued iterations; repeated runs.
+ * The same device twice and three times as a set (row parts, the slices shared through the host),
+ * with and without the relabelling asked for: the CPU's answer within the same bounds, NetworkX's
+ * on ego-Facebook, the CPU's iteration count under the stopping rule.
  * Skipped (77) without an OpenCL device, unless KILN_REQUIRE_OPENCL is set. */
 #include "check.h"
 #include "graph_test_util.h"
@@ -14,6 +17,9 @@
 typedef struct pr_vectors {
     const double *personalization, *dangling, *nstart;
 } pr_vectors;
+
+/* kiln_pagerank_options.reorder for every run (a set relabels its parts whatever it says) */
+static int pr_reorder = 1;
 
 static double *run_pr(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, double tol, int iters,
                       const pr_vectors *v, int repeat, kiln_pagerank_result *res, kiln_status *st)
@@ -28,6 +34,7 @@ static double *run_pr(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, d
     o.tol = tol;
     o.max_iter = iters;
     o.repeat = repeat;
+    o.reorder = pr_reorder;
     if (v) {
         o.personalization = v->personalization;
         o.dangling = v->dangling;
@@ -296,6 +303,101 @@ static void test_repeat(kiln_ctx *ocl, kiln_ctx *cpu)
     kiln_graph_free(g);
 }
 
+/* The device as a set of k logical devices ("opencl:0,0"): row parts, one a logical device. */
+static void test_sets(kiln_ctx *cpu, int k)
+{
+    const char *dev = test_opencl_device(), *colon = strchr(dev, ':');
+    const char *ord = colon ? colon + 1 : "0";
+    char set[64];
+    snprintf(set, sizeof set, "opencl:%s", ord);
+    for (int i = 1; i < k; i++) snprintf(set + strlen(set), sizeof set - strlen(set), ",%s", ord);
+    kiln_ctx *ocl = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ocl, set) == KILN_OK, "%s: %s", set, kiln_last_error(ocl));
+    char name[160];
+    test_hand(ocl); /* graphs of 2 and 3 vertices: parts without rows among them */
+    for (int reorder = 0; reorder < 2; reorder++) {
+        pr_reorder = reorder;
+        kiln_graph *s = star(cpu);
+        if (s) {
+            snprintf(name, sizeof name, "%s star reorder %d", set, reorder);
+            compare_fixed(ocl, cpu, s, name, NULL, 30);
+        }
+        kiln_graph_free(s);
+        for (int undirected = 0; undirected < 2; undirected++) {
+            const unsigned flags = undirected ? KILN_GRAPH_UNDIRECTED : 0;
+            kiln_graph *g = NULL;
+            CHECK(kiln_graph_rmat(cpu, 12, 16, 5, flags, &g) == KILN_OK, "rmat");
+            if (!g) continue;
+            kiln_graph *gw = weighted_copy(cpu, g, flags, 21 + (unsigned long long)undirected);
+            kiln_graph_info info;
+            kiln_graph_get_info(g, &info);
+            const char *how = undirected ? "undirected" : "directed";
+            snprintf(name, sizeof name, "%s RMAT 12 %s reorder %d", set, how, reorder);
+            compare_fixed(ocl, cpu, g, name, NULL, 30);
+            double *p = random_vector(info.nodes, 300, 1), *q = random_vector(info.nodes, 301, 1),
+                   *x0 = random_vector(info.nodes, 302, 0);
+            const pr_vectors vecs = {p, q, x0};
+            snprintf(name, sizeof name, "%s RMAT 12 %s all vectors reorder %d", set, how, reorder);
+            compare_fixed(ocl, cpu, g, name, &vecs, 40);
+            if (gw) {
+                kiln_graph_info wi;
+                kiln_graph_get_info(gw, &wi);
+                double *wp = random_vector(wi.nodes, 303, 1), *wq = random_vector(wi.nodes, 304, 1),
+                       *wx = random_vector(wi.nodes, 305, 0);
+                const pr_vectors all = {wp, wq, wx};
+                snprintf(name, sizeof name, "%s RMAT 12 %s weighted+all vectors reorder %d", set, how, reorder);
+                compare_fixed(ocl, cpu, gw, name, &all, 40);
+                /* the stopping rule over the parts' summed change: the CPU's count */
+                kiln_pagerank_result rc, ro;
+                kiln_status sc, so;
+                double *xc = run_pr(cpu, gw, KILN_PRECISION_AUTO, 1e-9, 1000, &all, 1, &rc, &sc);
+                double *xo = run_pr(ocl, gw, KILN_PRECISION_FLOAT64, 1e-9, 1000, &all, 1, &ro, &so);
+                const double d = l1(xc, xo, wi.nodes);
+                CHECK(sc == KILN_OK && so == KILN_OK && rc.iterations == ro.iterations && ro.converged && d < 1e-9 &&
+                          ro.kernel == KILN_PR_KERNEL_PARTS && ro.parts == k,
+                      "%s tol 1e-9: CPU %d iterations (status %d), OpenCL %d (status %d: %s), L1 %.3e, kernel %d, "
+                      "%d parts",
+                      name, rc.iterations, sc, ro.iterations, so, kiln_last_error(ocl), d, (int)ro.kernel, ro.parts);
+                free(xc);
+                free(xo);
+                free(wp);
+                free(wq);
+                free(wx);
+            }
+            free(p);
+            free(q);
+            free(x0);
+            kiln_graph_free(gw);
+            kiln_graph_free(g);
+        }
+    }
+    pr_reorder = 1;
+    /* ego-Facebook converged, against NetworkX's column */
+    static double conv[4039];
+    CHECK(read_reference(test_data("facebook_combined.pagerank.txt"), 3, conv, 4039) == 4039, "reference");
+    kiln_graph *g = NULL;
+    CHECK(kiln_graph_load(cpu, test_data("facebook_combined.txt"), KILN_GRAPH_AUTO, KILN_GRAPH_UNDIRECTED, &g) ==
+              KILN_OK,
+          "load");
+    if (g) {
+        kiln_pagerank_result res;
+        kiln_status st;
+        double *x = run_pr(ocl, g, KILN_PRECISION_FLOAT64, 1e-15, 1000, NULL, 1, &res, &st);
+        double d = l1(x, conv, 4039);
+        CHECK(st == KILN_OK && d < 1e-9, "%s facebook float64: status %d, L1 %.3e (%s)", set, st, d,
+              kiln_last_error(ocl));
+        printf("%s facebook float64: %d iterations, L1 to NetworkX %.3e\n", set, res.iterations, d);
+        free(x);
+        x = run_pr(ocl, g, KILN_PRECISION_FLOAT32, 1e-11, 300, NULL, 1, &res, &st);
+        d = l1(x, conv, 4039);
+        CHECK((st == KILN_OK || st == KILN_NOT_FOUND) && d < 1e-5, "%s facebook float32: status %d, L1 %.3e (%s)", set,
+              st, d, kiln_last_error(ocl));
+        free(x);
+    }
+    kiln_graph_free(g);
+    kiln_ctx_free(ocl);
+}
+
 int main(void)
 {
     int missing = test_opencl_missing();
@@ -308,6 +410,8 @@ int main(void)
     test_definition(ocl, cpu);
     test_repeat(ocl, cpu);
     test_facebook(ocl);
+    test_sets(cpu, 2);
+    test_sets(cpu, 3);
     kiln_ctx_free(ocl);
     kiln_ctx_free(cpu);
     tmp_cleanup();

@@ -359,28 +359,114 @@ static int has_fp64(kiln_gpu *g)
     return yes;
 }
 
-/* The layout, the device arrays and the kernels with their arguments. */
-static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, const kiln_gpu_pr_params *p)
+/* ---- what the PageRank parts (ocl_pagerank_part.c) share with the one-device path */
+
+_Static_assert(KILN_OCL_PR_BIN_WORDS == BIN_WORDS, "the bin table's size as ocl_work.h gives it");
+_Static_assert(KILN_OCL_PR_WG == WG, "the work-group size as ocl_work.h gives it");
+
+kiln_status kiln_ocl_pr_shape(kiln_gpu *g, int dbl, size_t *sbytes, uint32_t *stage_cap)
 {
-    const uint64_t n = gr->n, m = gr->m;
-    const int dbl = p->use_double != 0, weighted = gr->weights != NULL;
     const size_t es = dbl ? 8 : 4;
-    r->sbytes = has_fp64(g) ? 8 : 4;
-    if (dbl && r->sbytes != 8)
+    *sbytes = has_fp64(g) ? 8 : 4;
+    if (dbl && *sbytes != 8)
         return kiln_fail(g->ctx, KILN_ERR_DEVICE,
                          "%s has no float64 arithmetic (cl_khr_fp64): run PageRank with float32 ranks", g->name);
     /* the staging of a work-group's edges in local memory, beside the two reduction arrays */
     cl_ulong local = 0;
     KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL),
                  "clGetDeviceInfo (local memory)");
-    const cl_ulong fixed = (cl_ulong)WG * (es + r->sbytes) + 1024;
-    uint32_t stage_cap = 4096;
-    while (stage_cap >= BLOCK_ROW_MIN && (cl_ulong)stage_cap * es + fixed > local) stage_cap /= 2;
-    if (stage_cap < BLOCK_ROW_MIN)
+    const cl_ulong fixed = (cl_ulong)WG * (es + *sbytes) + 1024;
+    uint32_t cap = 4096;
+    while (cap >= BLOCK_ROW_MIN && (cl_ulong)cap * es + fixed > local) cap /= 2;
+    if (cap < BLOCK_ROW_MIN)
         return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s has %llu bytes of local memory: PageRank needs %llu", g->name,
                          (unsigned long long)local, (unsigned long long)(BLOCK_ROW_MIN * es + fixed));
+    *stage_cap = cap;
+    return KILN_OK;
+}
 
-    kiln_status st = layout_build(g->ctx, gr, dbl, &r->L);
+kiln_status kiln_ocl_pr_kernels(kiln_gpu *g, int dbl, int wide, int weighted, cl_kernel *iter, cl_kernel *fold)
+{
+    char name[48];
+    snprintf(name, sizeof name, "kiln_pr_iter_%s_%s%s", dbl ? "f64" : "f32", wide ? "u64" : "u32", weighted ? "_w" : "");
+    kiln_status st;
+    if ((st = kiln_ocl_kernel(g, name, iter)) != KILN_OK) return st;
+    if ((st = kiln_ocl_kernel(g, "kiln_pr_fold", fold)) != KILN_OK) return st;
+    for (int i = 0; i < 2; i++) {
+        size_t kmax = 0;
+        KILN_OCL_TRY(g->ctx,
+                     clGetKernelWorkGroupInfo(i ? *fold : *iter, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                                              &kmax, NULL),
+                     "clGetKernelWorkGroupInfo");
+        if (kmax < WG)
+            return kiln_fail(g->ctx, KILN_ERR_DEVICE,
+                             "%s runs the PageRank kernels in groups of at most %zu (they need %d)", g->name, kmax, WG);
+    }
+    return KILN_OK;
+}
+
+int kiln_ocl_pr_sort_by_degree(uint64_t n, const uint32_t *deg, uint32_t *order)
+{
+    return sort_by_degree(n, deg, order);
+}
+
+kiln_status kiln_ocl_pr_layout_rows(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, uint32_t *rows_old, uint64_t rows,
+                                    const uint32_t *old2new, const uint64_t *noff, int dbl, uint32_t *src, void *w)
+{
+    pr_layout L;
+    memset(&L, 0, sizeof L);
+    L.new2old = rows_old;
+    L.src = src;
+    L.w = w;
+    const int weighted = gr->weights != NULL;
+    const uint64_t cap = (rows + noff[rows]) >> 15;
+    int threads = ctx->threads > 0 ? ctx->threads : omp_get_num_procs(), failed = 0;
+    if ((uint64_t)threads > cap) threads = cap < 1 ? 1 : (int)cap;
+#pragma omp parallel num_threads(threads)
+    {
+        uint64_t *pairs = NULL, room = 0;
+#pragma omp for schedule(dynamic, 64)
+        for (int64_t i = 0; i < (int64_t)rows; i++) {
+            const uint64_t d = noff[i + 1] - noff[i];
+            if (weighted && d > room) {
+                uint64_t *p = realloc(pairs, (size_t)d * sizeof *pairs);
+                if (!p) {
+#pragma omp atomic write
+                    failed = 1;
+                    continue;
+                }
+                pairs = p;
+                room = d;
+            }
+            layout_row(gr, &L, old2new, noff, (uint64_t)i, d, dbl, weighted ? pairs : NULL);
+        }
+        free(pairs);
+    }
+    return failed ? kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out a PageRank part") : KILN_OK;
+}
+
+int kiln_ocl_pr_part_bins(const uint64_t *noff, uint64_t rows, uint64_t row0, uint32_t stage_cap, cl_ulong *bins,
+                          uint64_t *groups)
+{
+    uint64_t cls[CLASSES] = {0};
+    for (uint64_t i = 0; i < rows; i++) cls[degree_class(noff[i + 1] - noff[i])]++;
+    if (make_bins(cls, rows, stage_cap, bins, groups) != 0) return -1;
+    /* the kernel reads the offsets at the rows' own labels */
+    for (cl_ulong k = 0; k <= bins[0]; k++) bins[BIN_ROW + k] += row0;
+    return 0;
+}
+
+/* The layout, the device arrays and the kernels with their arguments. */
+static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, const kiln_gpu_pr_params *p)
+{
+    const uint64_t n = gr->n, m = gr->m;
+    const int dbl = p->use_double != 0, weighted = gr->weights != NULL;
+    const size_t es = dbl ? 8 : 4;
+    uint32_t stage_cap = 0;
+    kiln_status st = kiln_ocl_pr_shape(g, dbl, &r->sbytes, &stage_cap);
+    if (st != KILN_OK) return st;
+
+    st = layout_build(g->ctx, gr, dbl, &r->L);
     if (st != KILN_OK) return st;
     cl_ulong bins[BIN_WORDS];
     if (make_bins(r->L.cls, n, stage_cap, bins, &r->groups) != 0)
@@ -422,21 +508,7 @@ static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, co
     r->y_host = malloc((size_t)n * es);
     if (!r->y_host) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
 
-    char name[48];
-    snprintf(name, sizeof name, "kiln_pr_iter_%s_%s%s", dbl ? "f64" : "f32", r->L.wide ? "u64" : "u32",
-             weighted ? "_w" : "");
-    if ((st = kiln_ocl_kernel(g, name, &r->iter)) != KILN_OK) return st;
-    if ((st = kiln_ocl_kernel(g, "kiln_pr_fold", &r->fold)) != KILN_OK) return st;
-    for (int i = 0; i < 2; i++) {
-        size_t kmax = 0;
-        KILN_OCL_TRY(g->ctx,
-                     clGetKernelWorkGroupInfo(i ? r->fold : r->iter, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
-                                              &kmax, NULL),
-                     "clGetKernelWorkGroupInfo");
-        if (kmax < WG)
-            return kiln_fail(g->ctx, KILN_ERR_DEVICE,
-                             "%s runs the PageRank kernels in groups of at most %zu (they need %d)", g->name, kmax, WG);
-    }
+    if ((st = kiln_ocl_pr_kernels(g, dbl, r->L.wide, weighted, &r->iter, &r->fold)) != KILN_OK) return st;
     cl_int has_tp = r->tp != NULL, has_tq = r->tq != NULL;
     cl_uint groups = (cl_uint)r->groups;
     ARG(r->iter, 0, r->off);

@@ -14,6 +14,38 @@ kiln_status kiln_ocl_tree_read(kiln_gpu *g, uint64_t first, uint64_t count, uint
 kiln_status kiln_ocl_pagerank(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
                               kiln_gpu_pr_stats *stats);
 
+/* What the PageRank parts (ocl_pagerank_part.c) share with the one-device path (ocl_pagerank.c):
+ * kernels/pagerank.cl's work-group size and bin table size; the sums' type (*sbytes: 8 where the
+ * device has float64, else 4; a failure when dbl asks for float64 without it) and how many edges a
+ * staged work-group holds in local memory; the iteration and fold kernels of a rank type, offset
+ * width and weighting, checked to run in groups of KILN_OCL_PR_WG; the stable sort by descending
+ * degree (-1: out of memory); the rows laid out in new labels (row i is vertex rows_old[i] of gr,
+ * its sources at src + noff[i] ascending, weighted: each edge's share of its source's out-weight at
+ * w + noff[i] in the rank type); the bin table of rows in descending degree order whose offsets the
+ * kernel reads at row0 + i (-1 when they do not fit). */
+#define KILN_OCL_PR_WG 256
+#define KILN_OCL_PR_BIN_WORDS 39
+kiln_status kiln_ocl_pr_shape(kiln_gpu *g, int dbl, size_t *sbytes, uint32_t *stage_cap);
+kiln_status kiln_ocl_pr_kernels(kiln_gpu *g, int dbl, int wide, int weighted, cl_kernel *iter, cl_kernel *fold);
+int kiln_ocl_pr_sort_by_degree(uint64_t n, const uint32_t *deg, uint32_t *order);
+kiln_status kiln_ocl_pr_layout_rows(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, uint32_t *rows_old, uint64_t rows,
+                                    const uint32_t *old2new, const uint64_t *noff, int dbl, uint32_t *src, void *w);
+int kiln_ocl_pr_part_bins(const uint64_t *noff, uint64_t rows, uint64_t row0, uint32_t stage_cap, cl_ulong *bins,
+                          uint64_t *groups);
+
+/* PageRank over row parts (core/gpu.h's pr_part_* operations, ocl_pagerank_part.c). */
+kiln_status kiln_ocl_pr_part_open(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
+                                  kiln_gpu_pr_part **out);
+kiln_status kiln_ocl_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new);
+kiln_status kiln_ocl_pr_part_put(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
+kiln_status kiln_ocl_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);
+kiln_status kiln_ocl_pr_part_launch(kiln_gpu_pr_part *p, double dangling);
+kiln_status kiln_ocl_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dangling);
+kiln_status kiln_ocl_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
+void kiln_ocl_pr_part_flip(kiln_gpu_pr_part *p);
+double kiln_ocl_pr_part_share_seconds(kiln_gpu_pr_part *p);
+void kiln_ocl_pr_part_close(kiln_gpu_pr_part *p);
+
 /* A search kernel's launches over [start, start + count), at most per_launch nonces each: its
  * arguments first, n and room at the indices arg[0..2] (the job and buffers already set), its
  * candidate buffer cand_buf and 32-bit count count_buf. The launches' candidates are joined into
