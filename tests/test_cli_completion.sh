@@ -43,10 +43,10 @@ expect_eq "$(comp "kiln bench --algo merkle-")" \
     "$(sorted merkle-sha256d merkle-sha256 merkle-sha3-256 merkle-keccak256 merkle-rp64)" "kiln bench --algo merkle-"
 expect_eq "$(comp "kiln bench --algo al")" "all " "kiln bench --algo al"
 
-# devices: auto, cpu, cuda, cuda:N (cuda: is a stem); tune takes GPUs only (a set too), CUDA or OpenCL
+# devices: auto, cpu, cuda, cuda:N, opencl, opencl:N (cuda: and opencl: are stems); tune takes GPUs only (a set too), CUDA or OpenCL
 expect_eq "$(comp "kiln selftest --device c")" "cpu cuda cuda: " "kiln selftest --device c"
 expect_eq "$(comp "kiln tune --device ")" "auto cuda cuda: cuda:all opencl opencl: opencl:all " "kiln tune --device"
-expect_eq "$(comp "kiln mine --device ")" "auto cpu cuda cuda: cuda:all " "kiln mine --device (cuda: once)"
+expect_eq "$(comp "kiln mine --device ")" "auto cpu cuda cuda: cuda:all opencl opencl: opencl:all " "kiln mine --device (cuda: once)"
 expect_eq "$(comp "kiln mine --device=a")" "auto " "kiln mine --device=a"
 expect_eq "$(comp "kiln mine --device cuda:")" "$(sorted all)" "kiln mine --device cuda: (an index is typed, or all)"
 expect_eq "$(comp "kiln mine --device=cuda:")" "$(sorted all)" "kiln mine --device=cuda:"

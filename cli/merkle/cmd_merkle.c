@@ -241,7 +241,7 @@ int cmd_merkle(int argc, char **argv)
         {"--leaf", OPT_STR, &leaf_s, "HEX", "the leaf a proof is for", .modes = VERIFY},
         {"--index", OPT_STR, &index_s, "I", "the leaf's index", .modes = VERIFY},
         {"--count", OPT_STR, &count_s, "N", "the tree's leaf count (needed: it bounds the index)", .modes = VERIFY},
-        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to build the tree (default auto); a set builds a subtree on each GPU",
+        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all|opencl|opencl:I|opencl:I,J|opencl:all", "where to build the tree (default auto); a set builds a subtree on each GPU",
          .modes = LEAVES | BLOCK},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = LEAVES | BLOCK, .hi = 4096},
         {"--method", OPT_CHOICE, &method, "auto|levels|subtrees", "how the GPU builds the tree", .modes = LEAVES | BLOCK,

@@ -55,9 +55,9 @@ static kiln_ctx *open_device(kiln_dist *dist, pr_args *a, int *code)
         snprintf(rank_gpu, sizeof rank_gpu, "cuda:%d", kiln_dist_local_rank(dist) % kiln_cuda_device_count());
         a->device = rank_gpu;
     }
-    if (dist && (strchr(a->device, ',') || strcmp(a->device, "cuda:all") == 0)) {
+    if (dist && (strchr(a->device, ',') || strcmp(a->device, "cuda:all") == 0 || strcmp(a->device, "opencl:all") == 0)) {
         *code = cli_error(EXIT_USAGE, PR_CMD, "under mpirun each process drives one device: give --device cuda (the GPU of "
-                                              "its local rank), cuda:N or cpu, not the set %s", a->device);
+                                              "its local rank), cuda:N, opencl:N or cpu, not the set %s", a->device);
         return NULL;
     }
     return cli_open(PR_CMD, a->device, a->threads, code);

@@ -45,7 +45,7 @@ int pr_parse_args(int argc, char **argv, pr_args *a)
         {"--top", OPT_U64, &top, "K", "print rank<TAB>node<TAB>score of the K best", .hi = 0x7fffffff},
         {"--output", OPT_STR, &a->output, "FILE", "write node<TAB>score for every node", .modes = 0},
         {"--save-csr", OPT_STR, &a->save_csr, "FILE", "write the graph as a CSR cache", .modes = 0},
-        {"--device", OPT_DEVICE, &a->device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all", "where to run (default auto); a set splits the rows over its GPUs", .modes = 0},
+        {"--device", OPT_DEVICE, &a->device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all|opencl|opencl:I|opencl:I,J|opencl:all", "where to run (default auto); a set splits the rows over its GPUs", .modes = 0},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .hi = 4096},
         {"--precision", OPT_CHOICE, &precision, "float32|float64", "rank precision (default: float64 on the CPU, float32 on a GPU)",
          .modes = 0, .choices = (const int[]){KILN_PRECISION_FLOAT32, KILN_PRECISION_FLOAT64}},
