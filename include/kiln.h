@@ -787,7 +787,7 @@ void kiln_pagerank_options_init(kiln_pagerank_options *opt);
 typedef enum kiln_pr_exchange {
     KILN_PR_EXCHANGE_NONE = 0, /* one part: nothing to exchange */
     KILN_PR_EXCHANGE_PEER = 1, /* peer copies between the devices of a set (cudaMemcpyPeerAsync) */
-    KILN_PR_EXCHANGE_HOST = 2, /* through host memory and MPI (processes under mpirun) */
+    KILN_PR_EXCHANGE_HOST = 2, /* through host memory: MPI (processes under mpirun), or an OpenCL set */
     KILN_PR_EXCHANGE_NCCL = 3, /* NCCL broadcasts device to device (NVLink, PCIe or the network) */
 } kiln_pr_exchange;
 

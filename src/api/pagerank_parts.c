@@ -321,7 +321,9 @@ static void part_figures(parts_run *r, const kiln_pr_split *split, kiln_pr_cpu_s
 {
     kiln_ctx *ctx = r->ctx;
     const kiln_gpu_ops *ops = ctx->gpu;
-    s->exchange = r->comm ? KILN_PR_EXCHANGE_NCCL : split ? KILN_PR_EXCHANGE_HOST : KILN_PR_EXCHANGE_PEER;
+    s->exchange = r->comm                             ? KILN_PR_EXCHANGE_NCCL
+                  : split || ops->pr_part_share_via_host ? KILN_PR_EXCHANGE_HOST
+                                                         : KILN_PR_EXCHANGE_PEER;
     uint64_t mine[2 * KILN_PR_MAX_PARTS];
     for (int i = 0; i < r->k && i < KILN_PR_MAX_PARTS; i++) {
         mine[2 * i] = r->g->offsets[r->bound[i + 1]] - r->g->offsets[r->bound[i]];

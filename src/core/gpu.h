@@ -305,6 +305,9 @@ struct kiln_gpu_ops {
     kiln_status (*pr_part_sums)(kiln_gpu_pr_part *p, double *res, double *dangling);
     kiln_status (*pr_part_share)(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
     void (*pr_part_flip)(kiln_gpu_pr_part *p);
+    /* whether share goes through host memory (each device its own context) rather than device to
+     * device: what a run reports as its exchange */
+    int pr_part_share_via_host;
     /* seconds the shares into p took on its stream since the last call (device events) */
     double (*pr_part_share_seconds)(kiln_gpu_pr_part *p);
     void (*pr_part_close)(kiln_gpu_pr_part *p);

@@ -25,6 +25,7 @@ const kiln_gpu_ops kiln_opencl_ops = {
     .pr_part_launch = kiln_ocl_pr_part_launch,
     .pr_part_sums = kiln_ocl_pr_part_sums,
     .pr_part_share = kiln_ocl_pr_part_share,
+    .pr_part_share_via_host = 1,
     .pr_part_flip = kiln_ocl_pr_part_flip,
     .pr_part_share_seconds = kiln_ocl_pr_part_share_seconds,
     .pr_part_close = kiln_ocl_pr_part_close,
