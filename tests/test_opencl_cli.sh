@@ -8,24 +8,14 @@
 # usage: test_opencl_cli.sh KILN DATA_DIR
 set -u
 KILN=$1
-OCLDEV=${KILN_TEST_OPENCL_DEVICE:-opencl:0} # the GPU host lists PoCL before the GPU
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-export KILN_OPENCL_CACHE=$TMP/cache
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 run() { "$@" >"$TMP/out" 2>"$TMP/err"; echo $?; }
 
-if ! "$KILN" version | grep -q '^opencl: on'; then
-    echo "kiln built without OpenCL: skipped"
-    exit 77
-fi
-if ! "$KILN" devices | grep -q "^$OCLDEV "; then
-    [ -n "${KILN_REQUIRE_OPENCL:-}" ] && { echo "FAIL: no OpenCL device (KILN_REQUIRE_OPENCL)"; exit 1; }
-    echo "no OpenCL device: skipped"
-    exit 77
-fi
+. "$(dirname "$0")/opencl_test_util.sh"
 
 "$KILN" devices >"$TMP/dev"
 grep -E "^$OCLDEV"' +.+, [0-9]+ compute units, OpenCL [0-9]+\.[0-9]+, .* GiB, platform .+, driver .+' "$TMP/dev" >/dev/null && ok ||

@@ -9,22 +9,12 @@
 set -u
 KILN=$1
 DATA=$2
-OCLDEV=${KILN_TEST_OPENCL_DEVICE:-opencl:0} # the GPU host lists PoCL before the GPU
 . "$(dirname "$0")/pagerank_cli_util.sh"
 . "$(dirname "$0")/mpi_test_util.sh"
-export KILN_OPENCL_CACHE=$TMP/cache
 FB=$DATA/facebook_combined.txt
 CPU="--device cpu --threads 1"
 
-if ! "$KILN" version | grep -q '^opencl: on'; then
-    echo "kiln built without OpenCL: skipped"
-    exit 77
-fi
-if ! "$KILN" devices | grep -q "^$OCLDEV "; then
-    [ -n "${KILN_REQUIRE_OPENCL:-}" ] && { echo "FAIL: no OpenCL device (KILN_REQUIRE_OPENCL)"; exit 1; }
-    echo "no OpenCL device: skipped"
-    exit 77
-fi
+. "$(dirname "$0")/opencl_test_util.sh"
 # the program built once here, so that the processes below load it from the cache
 expect_rc 0 "warm-up" "$KILN" pagerank --rmat 8 --device "$OCLDEV" --quiet
 

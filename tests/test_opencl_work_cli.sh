@@ -11,20 +11,10 @@
 # usage: test_opencl_work_cli.sh KILN DATA_DIR
 set -u
 KILN=$1
-OCLDEV=${KILN_TEST_OPENCL_DEVICE:-opencl:0} # the GPU host lists PoCL before the GPU
 DATA=$2
 . "$(dirname "$0")/pagerank_cli_util.sh"
-export KILN_OPENCL_CACHE=$TMP/cache
 
-if ! "$KILN" version | grep -q '^opencl: on'; then
-    echo "kiln built without OpenCL: skipped"
-    exit 77
-fi
-if ! "$KILN" devices | grep -q "^$OCLDEV "; then
-    [ -n "${KILN_REQUIRE_OPENCL:-}" ] && { echo "FAIL: no OpenCL device (KILN_REQUIRE_OPENCL)"; exit 1; }
-    echo "no OpenCL device: skipped"
-    exit 77
-fi
+. "$(dirname "$0")/opencl_test_util.sh"
 OCL="--device $OCLDEV --quiet"
 
 # ---- Merkle: leaves as 64 hex digits a line; rp64_256 leaves are 4 canonical field elements
