@@ -203,7 +203,28 @@ static int gap_log2(uint32_t gap)
 typedef struct search_res {
     cl_mem B, K, cand, count;
     cl_kernel in, romix, out;
+    size_t local; /* the ROMix kernel's group size */
 } search_res;
+
+/* One launch of the search: PBKDF2 in, ROMix, PBKDF2 out and the target test, back to back. */
+static kiln_status search_launch(kiln_gpu *g, void *arg, cl_uint first, cl_uint n, cl_uint room, float *ms)
+{
+    search_res *r = arg;
+    ARG(r->in, 1, first);
+    ARG(r->in, 2, n);
+    ARG(r->romix, 2, n);
+    ARG(r->out, 0, first);
+    ARG(r->out, 1, n);
+    ARG(r->out, 6, room);
+    cl_event ev[3] = {NULL, NULL, NULL};
+    kiln_status st = enqueue(g, r->in, n, PBKDF2_GROUP, &ev[0]);
+    if (st == KILN_OK) st = enqueue(g, r->romix, (uint64_t)n * 4, r->local, &ev[1]);
+    if (st == KILN_OK) st = enqueue(g, r->out, n, PBKDF2_GROUP, &ev[2]);
+    if (st == KILN_OK) st = kiln_ocl_check(g->ctx, clWaitForEvents(1, &ev[2]), "scrypt search launch");
+    if (st == KILN_OK) *ms = span_ms(ev[0], ev[2]);
+    release_events(ev, 3);
+    return st;
+}
 
 static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job, const kiln_gpu_scrypt_cfg *cfg,
                           uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
@@ -245,8 +266,7 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
         (st = kiln_ocl_kernel(g, romix_name(1, gap > 1), &r->romix)) != KILN_OK ||
         (st = kiln_ocl_kernel(g, "kiln_scrypt_ltc_out", &r->out)) != KILN_OK)
         return st;
-    size_t local;
-    if ((st = quad_group(g, r->romix, tpb, &local)) != KILN_OK) return st;
+    if ((st = quad_group(g, r->romix, tpb, &r->local)) != KILN_OK) return st;
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->in, 0, sizeof *job, job), "clSetKernelArg (scrypt)");
     ARG(r->in, 3, r->B);
     ARG(r->in, 4, r->K);
@@ -259,43 +279,8 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
     ARG(r->out, 4, r->K);
     ARG(r->out, 5, r->cand);
     ARG(r->out, 7, r->count);
-
-    uint64_t total = 0;
-    for (uint64_t done = 0; done < count;) {
-        cl_uint first = (cl_uint)(start + done), n = (cl_uint)(count - done < per_launch ? count - done : per_launch);
-        /* a launch's candidates go after those already kept */
-        cl_uint kept = (cl_uint)(total < cap ? total : cap), room = cap - kept, zero = 0, found = 0;
-        KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->count, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL),
-                     "clEnqueueWriteBuffer (candidate count)");
-        ARG(r->in, 1, first);
-        ARG(r->in, 2, n);
-        ARG(r->romix, 2, n);
-        ARG(r->out, 0, first);
-        ARG(r->out, 1, n);
-        ARG(r->out, 6, room);
-        cl_event ev[3] = {NULL, NULL, NULL};
-        st = enqueue(g, r->in, n, PBKDF2_GROUP, &ev[0]);
-        if (st == KILN_OK) st = enqueue(g, r->romix, (uint64_t)n * 4, local, &ev[1]);
-        if (st == KILN_OK) st = enqueue(g, r->out, n, PBKDF2_GROUP, &ev[2]);
-        if (st == KILN_OK)
-            st = kiln_ocl_check(g->ctx,
-                                clEnqueueReadBuffer(g->queue, r->count, CL_TRUE, 0, sizeof found, &found, 0, NULL, NULL),
-                                "clEnqueueReadBuffer (candidate count)");
-        if (st == KILN_OK) *gpu_ms += span_ms(ev[0], ev[2]);
-        release_events(ev, 3);
-        if (st != KILN_OK) return st;
-        cl_uint copy = found < room ? found : room;
-        if (copy)
-            KILN_OCL_TRY(g->ctx,
-                         clEnqueueReadBuffer(g->queue, r->cand, CL_TRUE, 0, copy * sizeof(cl_uint), cand + kept, 0,
-                                             NULL, NULL),
-                         "clEnqueueReadBuffer (candidates)");
-        total += found;
-        done += n;
-        if (done < count && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
-    }
-    *ncand = total;
-    return KILN_OK;
+    return kiln_ocl_search_launches(g, search_launch, r, r->cand, r->count, start, count, per_launch, cand, cap,
+                                    ncand, gpu_ms);
 }
 
 kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, const kiln_gpu_scrypt_cfg *cfg,

@@ -11,9 +11,9 @@ typedef struct search_res {
     cl_kernel k;
 } search_res;
 
-kiln_status kiln_ocl_search_launches(kiln_gpu *g, cl_kernel k, const cl_uint arg[3], cl_mem cand_buf, cl_mem count_buf,
-                                     uint32_t start, uint64_t count, uint64_t per_launch, uint32_t *cand, uint32_t cap,
-                                     uint64_t *ncand, float *gpu_ms)
+kiln_status kiln_ocl_search_launches(kiln_gpu *g, kiln_ocl_search_launch launch, void *arg, cl_mem cand_buf,
+                                     cl_mem count_buf, uint32_t start, uint64_t count, uint64_t per_launch,
+                                     uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
 {
     uint64_t total = 0;
     for (uint64_t done = 0; done < count;) {
@@ -22,11 +22,8 @@ kiln_status kiln_ocl_search_launches(kiln_gpu *g, cl_kernel k, const cl_uint arg
         cl_uint kept = (cl_uint)(total < cap ? total : cap), room = cap - kept, zero = 0, found = 0;
         KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, count_buf, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL),
                      "clEnqueueWriteBuffer (candidate count)");
-        KILN_OCL_TRY(g->ctx, clSetKernelArg(k, arg[0], sizeof first, &first), "clSetKernelArg");
-        KILN_OCL_TRY(g->ctx, clSetKernelArg(k, arg[1], sizeof n, &n), "clSetKernelArg");
-        KILN_OCL_TRY(g->ctx, clSetKernelArg(k, arg[2], sizeof room, &room), "clSetKernelArg");
-        float ms;
-        kiln_status st = kiln_ocl_run(g, k, n, &ms);
+        float ms = 0;
+        kiln_status st = launch(g, arg, first, n, room, &ms);
         if (st != KILN_OK) return st;
         *gpu_ms += ms;
         KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, count_buf, CL_TRUE, 0, sizeof found, &found, 0, NULL, NULL),
@@ -45,39 +42,22 @@ kiln_status kiln_ocl_search_launches(kiln_gpu *g, cl_kernel k, const cl_uint arg
     return KILN_OK;
 }
 
-/* The sha256d launches over [start, start + count): the loop of kiln_ocl_search_launches with the
- * context's shape, groups of tpb work-items each trying npt nonces, so a launch covers whole
- * groups (the kernel drops the offsets past its count). */
-static kiln_status sha256d_launches(kiln_gpu *g, search_res *r, uint32_t start, uint64_t count, size_t tpb, cl_uint npt,
-                                    uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
+/* One sha256d launch in the context's shape: groups of `group` work-items each trying npt nonces,
+ * so a launch covers whole groups (the kernel drops the offsets past its count). */
+typedef struct sha256d_launch_arg {
+    cl_kernel k;
+    size_t group;
+    cl_uint npt;
+} sha256d_launch_arg;
+
+static kiln_status sha256d_launch(kiln_gpu *g, void *arg, cl_uint first, cl_uint n, cl_uint room, float *ms)
 {
-    uint64_t total = 0, per_group = (uint64_t)tpb * npt;
-    for (uint64_t done = 0; done < count;) {
-        cl_uint first = (cl_uint)(start + done), n = (cl_uint)(count - done < MAX_LAUNCH ? count - done : MAX_LAUNCH);
-        cl_uint kept = (cl_uint)(total < cap ? total : cap), room = cap - kept, zero = 0, found = 0;
-        KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, r->count, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL),
-                     "clEnqueueWriteBuffer (candidate count)");
-        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 1, sizeof first, &first), "clSetKernelArg");
-        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 2, sizeof n, &n), "clSetKernelArg");
-        KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 4, sizeof room, &room), "clSetKernelArg");
-        float ms;
-        kiln_status st = kiln_ocl_run_local(g, r->k, (size_t)((n + per_group - 1) / per_group) * tpb, tpb, &ms);
-        if (st != KILN_OK) return st;
-        *gpu_ms += ms;
-        KILN_OCL_TRY(g->ctx, clEnqueueReadBuffer(g->queue, r->count, CL_TRUE, 0, sizeof found, &found, 0, NULL, NULL),
-                     "clEnqueueReadBuffer (candidate count)");
-        cl_uint copy = found < room ? found : room;
-        if (copy)
-            KILN_OCL_TRY(g->ctx,
-                         clEnqueueReadBuffer(g->queue, r->cand, CL_TRUE, 0, copy * sizeof(cl_uint), cand + kept, 0,
-                                             NULL, NULL),
-                         "clEnqueueReadBuffer (candidates)");
-        total += found;
-        done += n;
-        if (done < count && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
-    }
-    *ncand = total;
-    return KILN_OK;
+    const sha256d_launch_arg *a = arg;
+    uint64_t per_group = (uint64_t)a->group * a->npt;
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(a->k, 1, sizeof first, &first), "clSetKernelArg");
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(a->k, 2, sizeof n, &n), "clSetKernelArg");
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(a->k, 4, sizeof room, &room), "clSetKernelArg");
+    return kiln_ocl_run_local(g, a->k, (size_t)((n + per_group - 1) / per_group) * a->group, a->group, ms);
 }
 
 /* shape: the context's launch (kiln_ctx_set_launch), 0 fields CUDA's defaults: 512 work-items a
@@ -112,7 +92,9 @@ static kiln_status sha256d(kiln_gpu *g, search_res *r, const kiln_sha256d_job *j
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 3, sizeof r->cand, &r->cand), "clSetKernelArg");
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 5, sizeof r->count, &r->count), "clSetKernelArg");
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 6, sizeof n_per, &n_per), "clSetKernelArg");
-    return sha256d_launches(g, r, start, count, group, n_per, cand, cap, ncand, gpu_ms);
+    sha256d_launch_arg a = {r->k, group, n_per};
+    return kiln_ocl_search_launches(g, sha256d_launch, &a, r->cand, r->count, start, count, MAX_LAUNCH, cand, cap,
+                                    ncand, gpu_ms);
 }
 
 kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t start, uint64_t count, uint32_t *cand,

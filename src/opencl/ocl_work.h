@@ -46,13 +46,17 @@ void kiln_ocl_pr_part_flip(kiln_gpu_pr_part *p);
 double kiln_ocl_pr_part_share_seconds(kiln_gpu_pr_part *p);
 void kiln_ocl_pr_part_close(kiln_gpu_pr_part *p);
 
-/* A search kernel's launches over [start, start + count), at most per_launch nonces each: its
- * arguments first, n and room at the indices arg[0..2] (the job and buffers already set), its
- * candidate buffer cand_buf and 32-bit count count_buf. The launches' candidates are joined into
- * cand (up to cap; *ncand counts them all); the interrupt is read between launches (ocl_search.c). */
-kiln_status kiln_ocl_search_launches(kiln_gpu *g, cl_kernel k, const cl_uint arg[3], cl_mem cand_buf, cl_mem count_buf,
-                                     uint32_t start, uint64_t count, uint64_t per_launch, uint32_t *cand, uint32_t cap,
-                                     uint64_t *ncand, float *gpu_ms);
+/* One launch of a search over nonces [first, first + n), keeping at most `room` candidates: it
+ * enqueues its kernels, waits for them and gives their device time in *ms. */
+typedef kiln_status (*kiln_ocl_search_launch)(kiln_gpu *g, void *arg, cl_uint first, cl_uint n, cl_uint room,
+                                              float *ms);
+/* A search's launches over [start, start + count), at most per_launch nonces each, through
+ * `launch`, whose kernels write candidates to cand_buf and count them in the 32-bit count_buf
+ * (zeroed here before each launch). The launches' candidates are joined into cand (up to cap;
+ * *ncand counts them all); the interrupt is read between launches (ocl_search.c). */
+kiln_status kiln_ocl_search_launches(kiln_gpu *g, kiln_ocl_search_launch launch, void *arg, cl_mem cand_buf,
+                                     cl_mem count_buf, uint32_t start, uint64_t count, uint64_t per_launch,
+                                     uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms);
 
 /* The Litecoin search over [start, start + count) (count already checked against 2^32) in the
  * launch shape cfg: its candidates as kiln_ocl_search's; the KDF batch (io as core/gpu.h's KDF
