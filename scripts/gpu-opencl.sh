@@ -7,7 +7,8 @@
 # hashcat is a second step (HASHCAT=1: anchors/run_hashcat.sh with HC_BACKEND=opencl and cuda).
 # Optional steps: kdf (kiln tune --algo scrypt-kdf on CUDA: the ROMix kernels and lookup gaps) and
 # cpu (streaming SHA3-256 / SHAKE128 on the host's CPU against its OpenSSL, a CPU-only build).
-# Environment: BASE_TAR (optional), ALGOS, ROUNDS (3), SECONDS_EACH (2), STEPS ("build test bench").
+# Environment: BASE_TAR (optional), ALGOS, ROUNDS (3), SECONDS_EACH (2), STEPS ("build test bench"),
+# CUDA_TEST_RE (the CUDA tests run), SANITIZE_TESTS and SANITIZE_TOOLS (compute-sanitizer beyond memcheck).
 set -u
 export LC_ALL=C NCCL_NVLS_ENABLE=0
 cd "$(dirname "$0")/.."
@@ -62,20 +63,24 @@ row "OpenCL device measured" "$OCL"
 
 if has test; then
     KILN_REQUIRE_OPENCL=1 ctest --test-dir build-ocl -L opencl --output-on-failure -j 4 >"$OUT/tests-opencl.log" 2>&1
-    cp build-ocl/Testing/Temporary/LastTest.log "$OUT/tests-opencl-last.log" 2>/dev/null
     rc=$?
+    cp build-ocl/Testing/Temporary/LastTest.log "$OUT/tests-opencl-last.log" 2>/dev/null
     row "OpenCL tests on the GPU" "$(status $rc): $(grep -E 'tests passed|tests failed' "$OUT/tests-opencl.log" | tail -1)"
     [ $rc -ne 0 ] && grep -E "Failed|\*\*\*|CHECK" "$OUT/tests-opencl.log" | head -20
     if [ "${CUDA_TESTS:-1}" = 1 ]; then
-        ctest --test-dir build-ocl -R 'cuda|devices|gpu|selftest' --output-on-failure -j 4 >"$OUT/tests-cuda.log" 2>&1
+        ctest --test-dir build-ocl -R "${CUDA_TEST_RE:-cuda|devices|gpu|selftest}" --output-on-failure -j 4 >"$OUT/tests-cuda.log" 2>&1
         rc=$?
         row "CUDA tests" "$(status $rc): $(grep -E 'tests passed|tests failed' "$OUT/tests-cuda.log" | tail -1)"
         [ $rc -ne 0 ] && grep -E "Failed|\*\*\*" "$OUT/tests-cuda.log" | head -20
     fi
     CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     if [ "${CUDA_TESTS:-1}" = 1 ] && [ -x "$CS" ]; then
-        KILN_TEST_QUICK=1 "$CS" --error-exitcode 9 --tool memcheck build-ocl/tests/test_cuda_sha256d >"$OUT/sanitizer.log" 2>&1
-        row "compute-sanitizer memcheck test_cuda_sha256d" "$(status $?)"
+        for t in ${SANITIZE_TESTS:-test_cuda_sha256d}; do
+            for tool in memcheck ${SANITIZE_TOOLS:-}; do
+                KILN_TEST_QUICK=1 KILN_TEST_SMALL=1 "$CS" --error-exitcode 9 --tool $tool build-ocl/tests/$t >"$OUT/sanitizer-$t-$tool.log" 2>&1
+                row "compute-sanitizer $tool $t" "$(status $?)"
+            done
+        done
     fi
 fi
 
