@@ -15,6 +15,12 @@ FB=$DATA/facebook_combined.txt
 CPU="--device cpu --threads 1"
 
 . "$(dirname "$0")/opencl_test_util.sh"
+# the loader's vendor list (the GPU host names NVIDIA's driver in one of its own) and the program
+# cache reach the ranks named: an Open MPI configured to launch them apart (the GPU host's
+# plm=isolated) passes on no environment of its own accord
+for v in OCL_ICD_VENDORS KILN_OPENCL_CACHE; do
+    [ -n "${!v:-}" ] && MPIRUN+=(-x "$v")
+done
 # the program built once here, so that the processes below load it from the cache
 expect_rc 0 "warm-up" "$KILN" pagerank --rmat 8 --device "$OCLDEV" --quiet
 

@@ -55,6 +55,10 @@ kiln_status kiln_bench_scan(kiln_ctx *ctx, kiln_algo algo, double seconds, doubl
      * a CPU hashes about 10^6 a second) stops within a second instead of spending minutes on 2^30,
      * which made `kiln tune` there take hours */
     kiln_status st;
+    /* a GPU's first pass also loads its kernels (an OpenCL program is built or read from its
+     * cache then, a second or more): untimed, or its low rate would end the growth at once and
+     * leave every measured pass too short to hide the per-call cost */
+    if (ctx->backend != KILN_BACKEND_CPU && (st = one_pass(ctx, &job, &warm)) != KILN_OK) return st;
     for (;;) {
         if ((st = one_pass(ctx, &job, &warm)) != KILN_OK) return st;
         if (ctx->backend == KILN_BACKEND_CPU || scrypt || job.count >= (UINT64_C(1) << 30) ||

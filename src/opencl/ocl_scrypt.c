@@ -16,6 +16,7 @@
 #include "ocl_work.h"
 
 #define MAX_BUFS 4 /* kernels/scrypt.cl's V0..V3 */
+#define MAX_HALVINGS 4 /* of the scratchpads' memory budget, after launches refused for memory */
 #define GROUP_MAX 256 /* kernels/quad.h's KILN_QUAD_MAX_GROUP */
 #define PBKDF2_GROUP 64 /* the one-item-a-work-item PBKDF2 kernels */
 #define LTC_N KILN_SCRYPT_LTC_N
@@ -60,6 +61,7 @@ static kiln_status plan_memory(kiln_gpu *g, uint64_t per_slot, uint64_t extra_pe
     if (st != KILN_OK) return st;
     double budget = (type & CL_DEVICE_TYPE_CPU) ? (double)global / 4 : (double)global * 0.85 - (double)(UINT64_C(1) << 30);
     if (budget < (double)global / 4) budget = (double)global / 4;
+    budget = ldexp(budget, -g->scrypt_budget_halvings);
     p->per_buf = max_alloc / per_slot;
     p->lanes = (uint64_t)(budget / (double)(per_slot + extra_per_lane));
     if (p->lanes > MAX_BUFS * p->per_buf) p->lanes = MAX_BUFS * p->per_buf;
@@ -71,6 +73,13 @@ static kiln_status plan_memory(kiln_gpu *g, uint64_t per_slot, uint64_t extra_pe
     return KILN_OK;
 }
 
+static void release_scratch(kiln_gpu *g)
+{
+    for (int i = 0; i < g->scrypt_nbuf; i++) clReleaseMemObject(g->scrypt_v[i]);
+    g->scrypt_nbuf = 0;
+    g->scrypt_buf_bytes = 0;
+}
+
 /* The handle's scratchpad buffers for `lanes` slots of per_slot bytes, per_buf a buffer: those
  * it has when they are large enough, else new ones. */
 static kiln_status scratch(kiln_gpu *g, uint64_t lanes, uint64_t per_slot, uint64_t per_buf)
@@ -79,8 +88,7 @@ static kiln_status scratch(kiln_gpu *g, uint64_t lanes, uint64_t per_slot, uint6
     const int nbuf = (int)((lanes + per_buf - 1) / per_buf);
     const uint64_t bytes = per_buf * per_slot;
     if (nbuf <= g->scrypt_nbuf && bytes <= g->scrypt_buf_bytes) return KILN_OK;
-    for (int i = 0; i < g->scrypt_nbuf; i++) clReleaseMemObject(g->scrypt_v[i]);
-    g->scrypt_nbuf = 0;
+    release_scratch(g);
     g->scrypt_buf_bytes = bytes;
     for (int i = 0; i < nbuf; i++) {
         cl_int err;
@@ -131,9 +139,9 @@ static kiln_status quad_group(kiln_gpu *g, cl_kernel k, int tpb, size_t *local)
 static kiln_status enqueue(kiln_gpu *g, cl_kernel k, uint64_t items, size_t local, cl_event *ev)
 {
     size_t global = (size_t)((items + local - 1) / local * local);
-    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &local, 0, NULL, ev),
-                 "clEnqueueNDRangeKernel (scrypt)");
-    return KILN_OK;
+    cl_int err = clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &local, 0, NULL, ev);
+    g->scrypt_alloc_refused = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES;
+    return kiln_ocl_check(g->ctx, err, "clEnqueueNDRangeKernel (scrypt)");
 }
 
 /* Milliseconds from the start of `first` to the end of `last` (0 where profiling says nothing). */
@@ -493,33 +501,70 @@ static kiln_status kdf_chunk(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_
     return st;
 }
 
-static kiln_status kdf(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_gpu_batch_io *io,
-                       float *ms)
+/* The KDF's launch shape: its plan, the items a chunk (one launch's lanes, with B, 128 r p bytes
+ * an item, within 64 MiB, at least one item, whose p lanes then take several launches) and the
+ * scratchpads for it. */
+static kiln_status kdf_shape(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_gpu_batch_io *io, kdf_plan *p,
+                             uint64_t *items)
 {
-    kiln_status st = kdf_check(g, cfg, io->item_len);
-    kdf_plan p;
-    if (st == KILN_OK) st = plan_kdf(g, cfg, (uint64_t)io->n * cfg->p, &p);
+    kiln_status st = plan_kdf(g, cfg, (uint64_t)io->n * cfg->p, p);
     if (st != KILN_OK) return st;
-    /* items a chunk: one launch's lanes, with B (128 r p bytes an item) within 64 MiB, at least
-     * one item (whose p lanes then take several launches) */
     const uint64_t b_item = (uint64_t)128 * cfg->r * cfg->p;
-    uint64_t items = p.lanes / cfg->p;
-    if (items > (UINT64_C(64) << 20) / b_item) items = (UINT64_C(64) << 20) / b_item;
-    if (items < 1) items = 1;
-    if (p.lanes > items * cfg->p) p.lanes = items * cfg->p;
-    if ((st = scratch(g, p.lanes, p.per_slot, p.per_buf)) != KILN_OK) return st;
+    *items = p->lanes / cfg->p;
+    if (*items > (UINT64_C(64) << 20) / b_item) *items = (UINT64_C(64) << 20) / b_item;
+    if (*items < 1) *items = 1;
+    if (p->lanes > *items * cfg->p) p->lanes = *items * cfg->p;
+    return scratch(g, p->lanes, p->per_slot, p->per_buf);
+}
+
+static void kdf_release_kernels(kdf_res *r)
+{
+    cl_kernel *k[] = {&r->in, &r->romix, &r->fin};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        if (*k[i]) clReleaseKernel(*k[i]);
+        *k[i] = NULL;
+    }
+}
+
+/* Items [*first, n) in chunks, *first advanced past each chunk done. */
+static kiln_status kdf_from(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_gpu_batch_io *io,
+                            size_t *first, float *ms)
+{
+    kdf_plan p;
+    uint64_t items = 0;
+    kiln_status st = kdf_shape(g, cfg, io, &p, &items);
+    if (st != KILN_OK) return st;
     if ((st = kiln_ocl_kernel(g, "kiln_scrypt_kdf_in", &r->in)) != KILN_OK ||
         (st = kiln_ocl_kernel(g, romix_name(cfg->r, p.gap > 1), &r->romix)) != KILN_OK ||
         (st = kiln_ocl_kernel(g, "kiln_scrypt_kdf_out", &r->fin)) != KILN_OK)
         return st;
     if ((st = quad_group(g, r->romix, cfg->threads_per_block ? cfg->threads_per_block : KDF_TPB, &p.local)) != KILN_OK)
         return st;
-    for (size_t first = 0; first < io->n && st == KILN_OK;) {
-        size_t n = io->n - first < items ? io->n - first : (size_t)items;
-        st = kdf_chunk(g, r, cfg, &p, io, first, n, ms);
+    while (*first < io->n && st == KILN_OK) {
+        size_t n = io->n - *first < items ? io->n - *first : (size_t)items;
+        st = kdf_chunk(g, r, cfg, &p, io, *first, n, ms);
         kdf_release_chunk(r);
-        first += n;
-        if (st == KILN_OK && first < io->n && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
+        if (st != KILN_OK) break;
+        *first += n;
+        if (*first < io->n && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
+    }
+    return st;
+}
+
+static kiln_status kdf(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_gpu_batch_io *io,
+                       float *ms)
+{
+    kiln_status st = kdf_check(g, cfg, io->item_len);
+    size_t first = 0;
+    while (st == KILN_OK) {
+        g->scrypt_alloc_refused = 0;
+        st = kdf_from(g, r, cfg, io, &first, ms);
+        if (st == KILN_OK || !g->scrypt_alloc_refused || g->scrypt_budget_halvings >= MAX_HALVINGS) break;
+        /* the chunk that failed starts again from its passwords, with half the scratchpads */
+        g->scrypt_budget_halvings++;
+        release_scratch(g);
+        kdf_release_kernels(r);
+        st = KILN_OK;
     }
     return st;
 }
@@ -533,9 +578,7 @@ kiln_status kiln_ocl_scrypt_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg,
     memset(&r, 0, sizeof r);
     kiln_status st = kdf(g, &r, cfg, io, &ms);
     kdf_release_chunk(&r);
-    if (r.in) clReleaseKernel(r.in);
-    if (r.romix) clReleaseKernel(r.romix);
-    if (r.fin) clReleaseKernel(r.fin);
+    kdf_release_kernels(&r);
     if (gpu_ms) *gpu_ms = ms;
     return st;
 }
