@@ -21,6 +21,11 @@ CPU="--device cpu --threads 1"
 for v in OCL_ICD_VENDORS KILN_OPENCL_CACHE; do
     [ -n "${!v:-}" ] && MPIRUN+=(-x "$v")
 done
+# OCL_ICD_FILENAMES, where set, names the drivers the loader reads: the GPU host sets
+# "libpocl.so.2:libnvidia-opencl.so.1", and its ranks get only "libpocl.so.2" through mpirun, so
+# the list goes on the ranks' command line, where nothing splits it
+RANK=(env -u OCL_ICD_FILENAMES "$KILN")
+[ -n "${OCL_ICD_FILENAMES+x}" ] && RANK=(env "OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES" "$KILN")
 # the program built once here, so that the processes below load it from the cache
 expect_rc 0 "warm-up" "$KILN" pagerank --rmat 8 --device "$OCLDEV" --quiet
 
@@ -32,7 +37,7 @@ ocl_compare() {
     shift 3
     expect_rc 0 "$name: one CPU process" "$KILN" pagerank "$@" $CPU --output "$TMP/one.tsv"
     for np in $nps; do
-        expect_rc 0 "$name: -np $np on $OCLDEV" "${MPIRUN[@]}" -np "$np" "$KILN" pagerank "$@" --device "$OCLDEV" \
+        expect_rc 0 "$name: -np $np on $OCLDEV" "${MPIRUN[@]}" -np "$np" "${RANK[@]}" pagerank "$@" --device "$OCLDEV" \
             --output "$TMP/np.tsv" --json
         [ "$(json_field "$TMP/out" kernel 2>&1)" = parts ] && ok || bad "$name -np $np: kernel $(head -c 300 "$TMP/out")"
         [ "$(json_field "$TMP/out" exchange 2>&1)" = host ] && ok || bad "$name -np $np: exchange $(head -c 300 "$TMP/out")"
@@ -51,7 +56,7 @@ ocl_compare "rmat 12 weighted personalized float64" 1e-9 "2" --rmat 12 --weighte
     --dangling "$TMP/q.tsv" --tol 1e-12 --max-iter 300 --precision float64
 
 # a set under mpirun: each process drives one device
-"${MPIRUN[@]}" -np 2 "$KILN" pagerank --rmat 10 --device "$OCLDEV,${OCLDEV#*:}" >"$TMP/out" 2>"$TMP/err"
+"${MPIRUN[@]}" -np 2 "${RANK[@]}" pagerank --rmat 10 --device "$OCLDEV,${OCLDEV#*:}" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && ok || bad "a device set under mpirun: exit $rc"
 [ "$(grep -c '^kiln pagerank: .*drives one device' "$TMP/err")" -ge 1 ] && ok || bad "a device set under mpirun: $(head -c 600 "$TMP/err")"
