@@ -736,7 +736,9 @@ typedef enum kiln_precision {
 
 /* The GPU iteration kernel (kiln_pagerank_options.kernel). */
 typedef enum kiln_pagerank_kernel {
-    KILN_PR_KERNEL_AUTO = 0, /* the grid kernel (the fastest on every graph measured) */
+    /* the persistent kernel where the graph's blocks all fit on the chip at once, else the grid
+     * kernel */
+    KILN_PR_KERNEL_AUTO = 0,
     KILN_PR_KERNEL_GRID = 1, /* one launch an iteration over the whole chip */
     /* experimental, for small graphs: one thread-block cluster keeps the rank vectors and the
      * graph in shared memory and runs many iterations a launch (so far 1.5x slower than the grid
@@ -748,6 +750,12 @@ typedef enum kiln_pagerank_kernel {
     /* reported, not asked for: the row-part pass of a device set or of a process under MPI,
      * which works in the graph's own vertex order so the parts can exchange their slices */
     KILN_PR_KERNEL_PARTS = 3,
+    /* the grid kernel's blocks kept resident: one cooperative launch runs many iterations, a
+     * grid-wide barrier after each, so a small graph pays no launch an iteration. Needs the
+     * relabelled layout, cooperative launch (CUDA) and a graph whose blocks all fit on the chip
+     * at once (about 2 M edges on an H100); asked for where it cannot run: KILN_ERR_INPUT naming
+     * why */
+    KILN_PR_KERNEL_PERSISTENT = 4,
 } kiln_pagerank_kernel;
 
 /* PageRank's parameters, one struct for every entry point (the library checks it and hands it on,

@@ -86,10 +86,11 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
 }
 
 /* The GPU layouts and kernels every comparison runs through: the vertex order kept (grid kernel
- * over an index list), relabelled with the grid kernel, and relabelled with the cluster kernel
- * where the graph fits it (compute capability 9.0+; else the default choice). */
-enum { WAY_KEEP_ORDER = 0, WAY_GRID = 1, WAY_CLUSTER = 2, WAY_PARTS = 3, WAYS = 4 };
-static const char *const way_names[WAYS] = {"no-reorder", "grid", "cluster", "parts"};
+ * over an index list), relabelled with the grid kernel (a launch an iteration), with the cluster
+ * kernel where the graph fits it (compute capability 9.0+) and with the persistent kernel where
+ * it fits (else the default choice for both). */
+enum { WAY_KEEP_ORDER = 0, WAY_GRID = 1, WAY_CLUSTER = 2, WAY_PARTS = 3, WAY_PERSISTENT = 4, WAYS = 5 };
+static const char *const way_names[WAYS] = {"no-reorder", "grid", "cluster", "parts", "persistent"};
 /* WAY_PARTS: the several-device path (rows split over devices, slices exchanged every pass) on
  * three logical devices of GPU 0 */
 static kiln_ctx *parts_ctx;
@@ -110,7 +111,10 @@ static double *pagerank_vec(kiln_ctx *ctx, const kiln_graph *g, kiln_precision p
     kiln_pagerank_options_init(&o);
     o.precision = prec;
     o.reorder = way != WAY_KEEP_ORDER;
-    o.kernel = way == WAY_GRID ? KILN_PR_KERNEL_GRID : way == WAY_CLUSTER ? KILN_PR_KERNEL_CLUSTER : KILN_PR_KERNEL_AUTO;
+    o.kernel = way == WAY_GRID         ? KILN_PR_KERNEL_GRID
+               : way == WAY_CLUSTER    ? KILN_PR_KERNEL_CLUSTER
+               : way == WAY_PERSISTENT ? KILN_PR_KERNEL_PERSISTENT
+                                       : KILN_PR_KERNEL_AUTO;
     o.tol = tol;
     o.max_iter = iters;
     if (v) {
@@ -124,7 +128,9 @@ static double *pagerank_vec(kiln_ctx *ctx, const kiln_graph *g, kiln_precision p
     }
     *st = kiln_pagerank(ctx, g, &o, x, res);
     if (*st == KILN_OK && way == WAY_PARTS && ctx == parts_ctx && res->kernel != KILN_PR_KERNEL_PARTS) *st = KILN_ERR_DEVICE;
-    if (*st == KILN_ERR_INPUT && way == WAY_CLUSTER && strstr(kiln_last_error(ctx), "cluster kernel cannot run")) {
+    if (*st == KILN_ERR_INPUT &&
+        ((way == WAY_CLUSTER && strstr(kiln_last_error(ctx), "cluster kernel cannot run")) ||
+         (way == WAY_PERSISTENT && strstr(kiln_last_error(ctx), "persistent kernel cannot run")))) {
         o.kernel = KILN_PR_KERNEL_AUTO;
         *st = kiln_pagerank(ctx, g, &o, x, res);
     }
@@ -137,10 +143,12 @@ static double *pagerank(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec,
     return pagerank_vec(ctx, g, prec, way, tol, iters, NULL, res, st);
 }
 
-/* The kernel choice: the grid kernel by default; on compute capability 9.0+ ego-Facebook runs on
- * the cluster kernel when asked; asking for it without the relabelling, or on a graph whose two
- * rank vectors exceed a block's shared memory (RMAT 16 in float64: 1 MiB), is an input error
- * naming why. */
+/* The kernel choice: the persistent kernel by default where the graph's blocks fit on the chip at
+ * once (ego-Facebook, RMAT 16), the grid kernel where they do not (RMAT 20); asking for the
+ * persistent kernel without the relabelling or on RMAT 20 is an input error naming why. On compute
+ * capability 9.0+ ego-Facebook runs on the cluster kernel when asked; asking for it without the
+ * relabelling, or on a graph whose two rank vectors exceed a block's shared memory (RMAT 16 in
+ * float64: 1 MiB), is an input error naming why. */
 static void test_cluster_choice(kiln_ctx *gpu, const kiln_graph *g)
 {
     kiln_device_info di;
@@ -152,7 +160,18 @@ static void test_cluster_choice(kiln_ctx *gpu, const kiln_graph *g)
     double *x = malloc(4039 * sizeof *x);
     kiln_pagerank_result res;
     kiln_status st = kiln_pagerank(gpu, g, &o, x, &res);
-    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "default kernel: status %d, kernel %d", st, res.kernel);
+    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_PERSISTENT, "default kernel: status %d, kernel %d", st,
+          res.kernel);
+    o.kernel = KILN_PR_KERNEL_GRID;
+    st = kiln_pagerank(gpu, g, &o, x, &res);
+    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "grid asked: status %d, kernel %d", st, res.kernel);
+    o.kernel = KILN_PR_KERNEL_PERSISTENT;
+    o.reorder = 0;
+    st = kiln_pagerank(gpu, g, &o, x, &res);
+    CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "persistent kernel cannot run") &&
+              strstr(kiln_last_error(gpu), "relabelled"),
+          "persistent without reorder: %d (%s)", st, kiln_last_error(gpu));
+    o.reorder = 1;
     o.kernel = KILN_PR_KERNEL_CLUSTER;
     st = kiln_pagerank(gpu, g, &o, x, &res);
     if (clusters)
@@ -179,7 +198,21 @@ static void test_cluster_choice(kiln_ctx *gpu, const kiln_graph *g)
           kiln_last_error(gpu));
     o.kernel = KILN_PR_KERNEL_AUTO;
     st = kiln_pagerank(gpu, big, &o, x, &res);
-    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "auto on RMAT 16: %d, kernel %d", st, res.kernel);
+    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_PERSISTENT, "auto on RMAT 16: %d, kernel %d", st, res.kernel);
+    free(x);
+    kiln_graph_free(big);
+    big = NULL;
+    CHECK(kiln_graph_rmat(gpu, 20, 16, 1, 0, &big) == KILN_OK, "rmat 20");
+    if (!big) return;
+    kiln_graph_get_info(big, &info);
+    x = malloc(info.nodes * sizeof *x);
+    o.max_iter = 3;
+    st = kiln_pagerank(gpu, big, &o, x, &res);
+    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "auto on RMAT 20: %d, kernel %d", st, res.kernel);
+    o.kernel = KILN_PR_KERNEL_PERSISTENT;
+    st = kiln_pagerank(gpu, big, &o, x, &res);
+    CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "do not all fit"), "persistent on RMAT 20: %d (%s)", st,
+          kiln_last_error(gpu));
     free(x);
     kiln_graph_free(big);
 }

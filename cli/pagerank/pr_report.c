@@ -101,6 +101,7 @@ static void json_run(kiln_ctx *ctx, const pr_args *a, const pr_result *r)
     json_str("kernel", kiln_ctx_backend(ctx) == KILN_BACKEND_CPU      ? "cpu"
                        : res->kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
                        : res->kernel == KILN_PR_KERNEL_PARTS   ? "parts"
+                       : res->kernel == KILN_PR_KERNEL_PERSISTENT ? "persistent"
                                                                : "grid");
     json_int("devices", kiln_ctx_device_count(ctx));
     json_num("exchange_seconds", res->exchange_seconds, "%.9f");

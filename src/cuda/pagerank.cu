@@ -20,7 +20,9 @@
  * kernel marks the state done and returns without writing, as every later launch does. No block
  * waits for another, so the host queues batches of iterations (a CUDA graph of launches whose
  * only argument that differs is the iteration number mod 6) and reads the state only between
- * batches, or never when the count is fixed.
+ * batches, or never when the count is fixed. A graph whose blocks all fit on the chip at once
+ * runs the same block code in the persistent kernel instead: one cooperative launch a batch,
+ * a grid barrier between iterations (pagerank_iter.cuh).
  *
  * NetworkX's whole definition, x' = d (A^T y + D q) + (1 - d) p, comes in through a template mode
  * so the plain run (unweighted, uniform p and q) compiles to the same code as before:
@@ -182,7 +184,7 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     if (make_bins(lay.cls, prm->reorder != 0, n, &bins) != 0)
         return kiln_fail(st->ctx, KILN_ERR_DEVICE, "PageRank setup: the degree classes do not cover the %llu vertices",
                          (unsigned long long)n);
-    const unsigned grid = (unsigned)bins.block_begin[bins.count];
+    unsigned grid = (unsigned)bins.block_begin[bins.count];
 
     /* the kernel: the grid one unless the cluster one (pagerank_cluster.cu) is asked for; it
      * measured slower on every graph tried (docs/PAGERANK.md), so auto does not pick it */
@@ -207,11 +209,44 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
     if (prm->kernel == KILN_GPU_PR_CLUSTER && cplan.blocks == 0)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "PageRank: the cluster kernel cannot run this graph: %s", why);
     const bool use_cluster = cplan.blocks > 0;
-    stats->kernel = use_cluster ? KILN_GPU_PR_CLUSTER : KILN_GPU_PR_GRID;
-    /* iterations a cluster launch, so one launch stays near a millisecond or two and the
-     * interrupt poll is read between them */
+    /* the persistent kernel: auto takes it wherever it can run, since a launch an iteration
+     * costs more than the grid barrier that replaces it (docs/PAGERANK.md: 0.57x the grid
+     * kernel's time on ego-Facebook and RMAT 14, 0.97x on RMAT 16) */
+    bool use_persistent = false;
+    if (!use_cluster && (prm->kernel == KILN_GPU_PR_AUTO || prm->kernel == KILN_GPU_PR_PERSISTENT)) {
+        const char *pwhy = "the graph has more edges than 32-bit offsets hold";
+        if constexpr (std::is_same<Off, uint32_t>::value) {
+            int coop = 0, per_sm = 0;
+            KILN_CUDA_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, st->ordinal), "cudaDeviceGetAttribute");
+            KILN_CUDA_TRY((persistent_blocks_per_sm<T, Off>(mode, &per_sm)), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+            const uint64_t fit = (uint64_t)per_sm * (uint64_t)sms;
+            pwhy = !prm->reorder            ? "it needs the relabelled layout (no --no-reorder)"
+                   : !coop                  ? "the device has no cooperative launch"
+                   : (uint64_t)grid > fit   ? "its blocks do not all fit on the chip at once"
+                                            : nullptr;
+            /* blocks of fewer edges where they still all fit: an iteration is one block's chain of
+             * dependent loads, shorter with fewer edges a block, then a barrier that takes longer
+             * with more blocks. Measured on an H100 (ego-Facebook, 1000 iterations): blocks of at
+             * most 512 staged edges 5.60 ms, 1024 5.33, 2048 6.34, 4096 (the grid kernel's) 8.8 */
+            for (int stage = 1024; !pwhy && stage < kStageEdges; stage *= 2) {
+                Bins fine;
+                if (make_bins(lay.cls, true, n, &fine, stage) == 0 && fine.block_begin[fine.count] <= fit) {
+                    bins = fine;
+                    grid = (unsigned)fine.block_begin[fine.count];
+                    break;
+                }
+            }
+        }
+        if (prm->kernel == KILN_GPU_PR_PERSISTENT && pwhy)
+            return kiln_fail(st->ctx, KILN_ERR_INPUT, "PageRank: the persistent kernel cannot run this graph (%u blocks): %s",
+                             grid, pwhy);
+        use_persistent = pwhy == nullptr;
+    }
+    stats->kernel = use_cluster ? KILN_GPU_PR_CLUSTER : use_persistent ? KILN_GPU_PR_PERSISTENT : KILN_GPU_PR_GRID;
+    /* iterations a cluster or persistent launch, so one launch stays near a millisecond or two
+     * and the interrupt poll is read between them */
     int per_launch = 0;
-    if (use_cluster) {
+    if (use_cluster || use_persistent) {
         const uint64_t k = (UINT64_C(1) << 27) / (m + n + (UINT64_C(1) << 14));
         per_launch = k < 16 ? 16 : k > 4096 ? 4096 : (int)k;
     }
@@ -255,11 +290,17 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
         else
             return cudaErrorNotSupported; /* never chosen: see cplan */
     };
+    auto launch_persistent_k = [&](unsigned first_j, int k) -> cudaError_t {
+        if constexpr (std::is_same<Off, uint32_t>::value)
+            return launch_persistent<T, Off>(a, mode, grid, s, first_j, (unsigned)k);
+        else
+            return cudaErrorNotSupported; /* never chosen: see use_persistent */
+    };
     /* a batch of iterations as one CUDA graph (small graphs are otherwise launch-bound); a
      * multiple of 6 so that every batch starts at phase 1 */
     const int batch = m <= (UINT64_C(1) << 24) ? 36 : 6;
     GraphExec ge;
-    if (!use_cluster) {
+    if (!use_cluster && !use_persistent) {
         KILN_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
         for (int i = 0; i < batch; i++) launch(s, (unsigned)i + 1);
         KILN_CUDA_TRY(cudaStreamEndCapture(s, &ge.graph), "cudaStreamEndCapture");
@@ -308,6 +349,10 @@ kiln_status run_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gp
             if (use_cluster) {
                 const int k = left < per_launch ? left : per_launch;
                 KILN_CUDA_TRY(launch_cluster(k), "PageRank cluster launch");
+                queued += k;
+            } else if (use_persistent) {
+                const int k = left < per_launch ? left : per_launch;
+                KILN_CUDA_TRY(launch_persistent_k((unsigned)queued + 1, k), "PageRank persistent launch");
                 queued += k;
             } else if (left >= batch) {
                 KILN_CUDA_TRY(cudaGraphLaunch(ge.exec, s), "cudaGraphLaunch");

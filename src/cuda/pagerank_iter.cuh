@@ -9,15 +9,27 @@
 #ifndef KILN_CUDA_PAGERANK_ITER_CUH
 #define KILN_CUDA_PAGERANK_ITER_CUH
 
+#include <cooperative_groups.h>
+
 #include "pagerank_iter.h"
+
+namespace cg = cooperative_groups;
 
 namespace kiln_pr {
 
 namespace {
 
+/* Loads of the iteration's inputs. Coh: the persistent kernel, whose y vectors are written within
+ * the launch. Its y reads are plain cached loads (ld.ca), which the grid barrier's acquire keeps
+ * coherent, not the read-only path (ld.global.nc), which may keep a copy from two iterations back
+ * (measured on an H100: L2-only loads made ego-Facebook 1.4x slower). Its blocks read the same
+ * sources every iteration, so those stay in L1 (ld.global.nc) instead of streaming past it. */
+template <bool Coh, typename T> __device__ __forceinline__ T load_y(const T *p) { return Coh ? __ldca(p) : __ldg(p); }
+template <bool Coh> __device__ __forceinline__ uint32_t load_src(const uint32_t *p) { return Coh ? __ldg(p) : __ldcs(p); }
+
 /* Sum over edges [beg, end) taken by lanes lane, lane+G, ...; with a whole block on the row eight
  * loads in flight per thread, four with 8+ lanes. */
-template <int G, int M, typename T, typename Off>
+template <int G, int M, bool Coh, typename T, typename Off>
 __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__ y_in, Off beg, Off end, int lane)
 {
     T s0 = 0, s1 = 0;
@@ -28,27 +40,27 @@ __device__ __forceinline__ T gather(const Args<T, Off> &a, const T *__restrict__
             T w[8];
 #pragma unroll
             for (int k = 0; k < 8; k++) {
-                u[k] = __ldcs(&a.src[j + k * G]);
+                u[k] = load_src<Coh>(&a.src[j + k * G]);
                 w[k] = edge_weight<M>(a, j + k * G);
             }
 #pragma unroll
             for (int k = 0; k < 8; k += 2) {
-                s0 += term<M>(w[k], __ldg(&y_in[u[k]]));
-                s1 += term<M>(w[k + 1], __ldg(&y_in[u[k + 1]]));
+                s0 += term<M>(w[k], load_y<Coh>(&y_in[u[k]]));
+                s1 += term<M>(w[k + 1], load_y<Coh>(&y_in[u[k + 1]]));
             }
         }
     }
     if (G >= 8) {
         for (; j + 3 * G < end; j += 4 * G) {
-            const uint32_t u0 = __ldcs(&a.src[j]), u1 = __ldcs(&a.src[j + G]), u2 = __ldcs(&a.src[j + 2 * G]),
-                           u3 = __ldcs(&a.src[j + 3 * G]);
+            const uint32_t u0 = load_src<Coh>(&a.src[j]), u1 = load_src<Coh>(&a.src[j + G]), u2 = load_src<Coh>(&a.src[j + 2 * G]),
+                           u3 = load_src<Coh>(&a.src[j + 3 * G]);
             const T w0 = edge_weight<M>(a, j), w1 = edge_weight<M>(a, j + G), w2 = edge_weight<M>(a, j + 2 * G),
                     w3 = edge_weight<M>(a, j + 3 * G);
-            s0 += term<M>(w0, __ldg(&y_in[u0])) + term<M>(w2, __ldg(&y_in[u2]));
-            s1 += term<M>(w1, __ldg(&y_in[u1])) + term<M>(w3, __ldg(&y_in[u3]));
+            s0 += term<M>(w0, load_y<Coh>(&y_in[u0])) + term<M>(w2, load_y<Coh>(&y_in[u2]));
+            s1 += term<M>(w1, load_y<Coh>(&y_in[u1])) + term<M>(w3, load_y<Coh>(&y_in[u3]));
         }
     }
-    for (; j < end; j += G) s0 += term<M>(edge_weight<M>(a, j), __ldg(&y_in[__ldcs(&a.src[j])]));
+    for (; j < end; j += G) s0 += term<M>(edge_weight<M>(a, j), load_y<Coh>(&y_in[load_src<Coh>(&a.src[j])]));
     return s0 + s1;
 }
 
@@ -76,7 +88,7 @@ __device__ __forceinline__ void rows_grouped(const Args<T, Off> &a, const T *y_i
 }
 
 /* Rows [first, last) of the visiting order, gathered from global memory. */
-template <int G, bool Indirect, int M, typename T, typename Off>
+template <int G, bool Indirect, int M, bool Coh, typename T, typename Off>
 __device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
                                            uint64_t first, uint64_t last, double &res, double &dang)
 {
@@ -88,18 +100,18 @@ __device__ __forceinline__ void rows_lanes(const Args<T, Off> &a, const T *y_in,
                                beg = a.off[v];
                                end = a.off[v + 1];
                            }
-                           return gather<G, M>(a, y_in, beg, end, lane);
+                           return gather<G, M, Coh>(a, y_in, beg, end, lane);
                        });
 }
 
 /* One row for the whole block. */
-template <bool Indirect, int M, typename T, typename Off>
+template <bool Indirect, int M, bool Coh, typename T, typename Off>
 __device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c, uint64_t p,
                                           double &res, double &dang)
 {
     __shared__ T part[kBlock / 32];
     const uint32_t v = Indirect ? a.order[p] : (uint32_t)p;
-    T sum = gather<kBlock, M>(a, y_in, a.off[v], a.off[v + 1], threadIdx.x);
+    T sum = gather<kBlock, M, Coh>(a, y_in, a.off[v], a.off[v + 1], threadIdx.x);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
     if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = sum;
@@ -115,7 +127,7 @@ __device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, 
 /* Rows [first, last) of the relabelled CSR whose edges (at most kStageEdges) are staged: every
  * thread loads sources and gathers ranks (times the weight share in MODE_WEIGHTED, so one value
  * an edge either way) into shared memory, then G lanes sum each row there. */
-template <int G, int M, typename T, typename Off>
+template <int G, int M, bool Coh, typename T, typename Off>
 __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
                                             uint64_t first, uint64_t last, T *vals, double &res, double &dang)
 {
@@ -124,18 +136,19 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
     const int count = (int)(a.off[last] - e0);
 #pragma unroll
     for (int b = 0; b < per; b += 8) {
+        if (b * kBlock >= count) break; /* the block's edges all loaded (the same for every thread) */
         uint32_t u[8];
         T w[8];
 #pragma unroll
         for (int k = 0; k < 8; k++) {
             const int i = threadIdx.x + (b + k) * kBlock;
-            u[k] = i < count ? __ldcs(&a.src[e0 + (Off)i]) : 0u;
+            u[k] = i < count ? load_src<Coh>(&a.src[e0 + (Off)i]) : 0u;
             w[k] = i < count ? edge_weight<M>(a, e0 + (Off)i) : (T)0;
         }
 #pragma unroll
         for (int k = 0; k < 8; k++) {
             const int i = threadIdx.x + (b + k) * kBlock;
-            if (i < count) vals[i] = term<M>(w[k], __ldg(&y_in[u[k]]));
+            if (i < count) vals[i] = term<M>(w[k], load_y<Coh>(&y_in[u[k]]));
         }
     }
     __syncthreads();
@@ -153,14 +166,14 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
                        });
 }
 
-/* Iteration j (from 1); phase = j mod 6 gives the parity of the rank buffers and the ring entry. */
-template <typename T, typename Off, bool Indirect, int M>
-__global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsigned phase)
+/* Iteration j (from 1) for this block; phase = j mod 6 gives the parity of the rank buffers and
+ * the ring entry. stage: the staging buffer (kStageEdges values, or 1 with Indirect), prev two
+ * doubles, both shared. false when the run has ended (the state is done, or iteration j-1
+ * converged): every block of the launch decides alike, from the same ring entry. */
+template <typename T, typename Off, bool Indirect, int M, bool Coh>
+__device__ __forceinline__ bool iteration_step(const Args<T, Off> &a, unsigned phase, T *stage, double *prev)
 {
-    /* one staging buffer for every bin's instantiation (each would otherwise get its own) */
-    __shared__ T stage[Indirect ? 1 : kStageEdges];
-    __shared__ double prev[2];
-    if (__ldcg(&a.st->done)) return;
+    if (__ldcg(&a.st->done)) return false;
     if (threadIdx.x < 32) {
         const Slot *pr = a.ring + ((phase + 2) % 3) * kSlots;
         double r = __ldcg(&pr[threadIdx.x].res), g = __ldcg(&pr[threadIdx.x].dang);
@@ -179,7 +192,7 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
             a.st->res = prev[0];
             a.st->done = 1;
         }
-        return;
+        return false;
     }
     if (blockIdx.x == 0 && threadIdx.x < kSlots) {
         /* the entry iteration j+1 adds into was last read by iteration j-1, which has ended */
@@ -199,16 +212,16 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
     const uint64_t last = min(first + rpb, a.bins.row_begin[k + 1]);
     double res = 0, dang = 0;
     if (a.bins.kind[k] == KIND_BLOCK) {
-        row_block<Indirect, M>(a, y_in, y_out, c, first, res, dang);
+        row_block<Indirect, M, Coh>(a, y_in, y_out, c, first, res, dang);
     } else if (a.bins.kind[k] == KIND_STAGED) {
         if constexpr (!Indirect) {
             with_lanes(a.bins.lanes_log2[k], [&](auto g) {
-                rows_staged<decltype(g)::value, M>(a, y_in, y_out, c, first, last, stage, res, dang);
+                rows_staged<decltype(g)::value, M, Coh>(a, y_in, y_out, c, first, last, stage, res, dang);
             });
         }
     } else {
         with_lanes(a.bins.lanes_log2[k], [&](auto g) {
-            rows_lanes<decltype(g)::value, Indirect, M>(a, y_in, y_out, c, first, last, res, dang);
+            rows_lanes<decltype(g)::value, Indirect, M, Coh>(a, y_in, y_out, c, first, last, res, dang);
         });
     }
 
@@ -224,17 +237,45 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
         sred[1][threadIdx.x >> 5] = dang;
     }
     __syncthreads();
-    if (threadIdx.x != 0) return;
-    res = 0;
-    dang = 0;
+    if (threadIdx.x == 0) {
+        res = 0;
+        dang = 0;
 #pragma unroll
-    for (int w = 0; w < kBlock / 32; w++) {
-        res += sred[0][w];
-        dang += sred[1][w];
+        for (int w = 0; w < kBlock / 32; w++) {
+            res += sred[0][w];
+            dang += sred[1][w];
+        }
+        Slot *slot = a.ring + (phase % 3) * kSlots + blockIdx.x % kSlots;
+        if (res != 0) atomicAdd(&slot->res, res);
+        if (dang != 0) atomicAdd(&slot->dang, dang);
     }
-    Slot *slot = a.ring + (phase % 3) * kSlots + blockIdx.x % kSlots;
-    if (res != 0) atomicAdd(&slot->res, res);
-    if (dang != 0) atomicAdd(&slot->dang, dang);
+    return true;
+}
+
+/* One iteration a launch: no block waits for another. */
+template <typename T, typename Off, bool Indirect, int M>
+__global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsigned phase)
+{
+    /* one staging buffer for every bin's instantiation (each would otherwise get its own) */
+    __shared__ T stage[Indirect ? 1 : kStageEdges];
+    __shared__ double prev[2];
+    iteration_step<T, Off, Indirect, M, false>(a, phase, stage, prev);
+}
+
+/* Iterations first_j .. first_j + k - 1 in one cooperative launch, every block resident, a grid
+ * barrier after each (whose fences make an iteration's y and ring sums visible to the next): the
+ * launch and the ring fold's wait are paid once for k iterations, which is what a small graph's
+ * iteration costs (docs/PAGERANK.md). The relabelled layout only. */
+template <typename T, typename Off, int M>
+__global__ void __launch_bounds__(kBlock, 4) pr_persistent(Args<T, Off> a, unsigned first_j, unsigned k)
+{
+    __shared__ T stage[kStageEdges];
+    __shared__ double prev[2];
+    cg::grid_group grid = cg::this_grid();
+    for (unsigned i = 0; i < k; i++) {
+        if (!iteration_step<T, Off, false, M, true>(a, (first_j + i) % 6, stage, prev)) break;
+        grid.sync();
+    }
 }
 
 template <typename T, typename Off, bool Indirect, int M>
@@ -243,7 +284,32 @@ void launch_mode(const Args<T, Off> &a, unsigned grid, cudaStream_t s, unsigned 
     pr_iteration<T, Off, Indirect, M><<<grid, kBlock, 0, s>>>(a, phase);
 }
 
+template <typename T, typename Off, int M> const void *persistent_kernel() { return (const void *)pr_persistent<T, Off, M>; }
+
+template <typename T, typename Off> const void *persistent_for(int mode)
+{
+    switch (mode) {
+    case MODE_PLAIN: return persistent_kernel<T, Off, MODE_PLAIN>();
+    case MODE_WEIGHTED: return persistent_kernel<T, Off, MODE_WEIGHTED>();
+    case MODE_TELEPORT: return persistent_kernel<T, Off, MODE_TELEPORT>();
+    default: return persistent_kernel<T, Off, MODE_WEIGHTED | MODE_TELEPORT>();
+    }
+}
+
 } // namespace
+
+template <typename T, typename Off> cudaError_t persistent_blocks_per_sm(int mode, int *blocks)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, persistent_for<T, Off>(mode), kBlock, 0);
+}
+
+template <typename T, typename Off>
+cudaError_t launch_persistent(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned first_j, unsigned k)
+{
+    Args<T, Off> arg = a;
+    void *params[] = {&arg, &first_j, &k};
+    return cudaLaunchCooperativeKernel(persistent_for<T, Off>(mode), dim3(grid), dim3(kBlock), params, 0, s);
+}
 
 template <bool Indirect, typename T, typename Off>
 void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned phase)
@@ -264,5 +330,11 @@ void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream
                                                            cudaStream_t, unsigned);                          \
     template void kiln_pr::launch_iteration<true, T, Off>(const kiln_pr::Args<T, Off> &, int, unsigned,      \
                                                           cudaStream_t, unsigned);
+
+/* The persistent launch, for the offset type of graphs small enough for it (uint32_t). */
+#define KILN_PR_PERSISTENT_FOR(T)                                                                             \
+    template cudaError_t kiln_pr::persistent_blocks_per_sm<T, uint32_t>(int, int *);                          \
+    template cudaError_t kiln_pr::launch_persistent<T, uint32_t>(const kiln_pr::Args<T, uint32_t> &, int,     \
+                                                                 unsigned, cudaStream_t, unsigned, unsigned);
 
 #endif

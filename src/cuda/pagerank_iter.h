@@ -13,6 +13,14 @@ namespace kiln_pr {
 template <bool Indirect, typename T, typename Off>
 void launch_iteration(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned phase);
 
+/* The persistent kernel (pagerank_iter.cuh: k iterations a cooperative launch from iteration
+ * first_j, the relabelled layout): its resident blocks per SM, and its launch, whose grid must
+ * not exceed them times the SMs. Defined for T float or double, Off uint32_t. */
+template <typename T, typename Off> cudaError_t persistent_blocks_per_sm(int mode, int *blocks);
+template <typename T, typename Off>
+cudaError_t launch_persistent(const Args<T, Off> &a, int mode, unsigned grid, cudaStream_t s, unsigned first_j,
+                              unsigned k);
+
 } // namespace kiln_pr
 
 #endif

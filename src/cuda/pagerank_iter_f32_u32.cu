@@ -3,3 +3,4 @@
 #include "pagerank_iter.cuh"
 
 KILN_PR_ITERATION_FOR(float, uint32_t)
+KILN_PR_PERSISTENT_FOR(float)

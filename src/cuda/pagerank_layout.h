@@ -57,7 +57,8 @@ kiln_status upload_vector(kiln_gpu *st, const double *host, const uint32_t *perm
 /* The bins over the visiting order, whose degree classes are contiguous: a block per row of
  * class 0, then staged runs of rows (relabelled) or G lanes a row (rows through the order).
  * Returns 0, or -1 when the classes do not add up to the rows. */
-inline int make_bins(const unsigned long long cls[kClasses], bool relabelled, uint64_t rows, Bins *bins)
+inline int make_bins(const unsigned long long cls[kClasses], bool relabelled, uint64_t rows, Bins *bins,
+                     int stage_edges = kStageEdges)
 {
     memset(bins, 0, sizeof *bins);
     uint64_t row = 0, block = 0;
@@ -73,10 +74,12 @@ inline int make_bins(const unsigned long long cls[kClasses], bool relabelled, ui
             l2 = class_lanes_log2(c);
             rpb = (kBlock >> l2) * (l2 >= 4 ? 2 : 4);
         } else {
-            /* as many consecutive rows as fit kStageEdges, at most kStageRowsMax */
+            /* as many consecutive rows as fit stage_edges (at most kStageEdges), at least one and
+             * at most kStageRowsMax */
             kind = KIND_STAGED;
             l2 = class_lanes_log2(c);
-            rpb = kStageEdges / class_max_degree(c);
+            rpb = stage_edges / class_max_degree(c);
+            if (rpb < 1) rpb = 1;
             if (rpb > kStageRowsMax) rpb = kStageRowsMax;
         }
         bins->kind[k] = kind;
