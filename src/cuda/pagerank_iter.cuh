@@ -167,24 +167,27 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
 }
 
 /* Iteration j (from 1) for this block; phase = j mod 6 gives the parity of the rank buffers and
- * the ring entry. stage: the staging buffer (kStageEdges values, or 1 with Indirect), prev two
+ * the ring entry. stage: the staging buffer (kStageEdges values, or 1 with Indirect), prev three
  * doubles, both shared. false when the run has ended (the state is done, or iteration j-1
  * converged): every block of the launch decides alike, from the same ring entry. */
 template <typename T, typename Off, bool Indirect, int M, bool Coh>
 __device__ __forceinline__ bool iteration_step(const Args<T, Off> &a, unsigned phase, T *stage, double *prev)
 {
-    if (__ldcg(&a.st->done)) return false;
+    /* the state's done flag and the ring entry in one round trip (a load of each before any is
+     * used), read by one warp and shared, so the block returns as one */
     if (threadIdx.x < 32) {
         const Slot *pr = a.ring + ((phase + 2) % 3) * kSlots;
+        const unsigned done = threadIdx.x == 0 ? __ldcg(&a.st->done) : 0u;
         double r = __ldcg(&pr[threadIdx.x].res), g = __ldcg(&pr[threadIdx.x].dang);
 #pragma unroll
         for (int o = 16; o > 0; o >>= 1) {
             r += __shfl_xor_sync(0xffffffffu, r, o);
             g += __shfl_xor_sync(0xffffffffu, g, o);
         }
-        if (threadIdx.x == 0) prev[0] = r, prev[1] = g;
+        if (threadIdx.x == 0) prev[0] = r, prev[1] = g, prev[2] = done;
     }
     __syncthreads();
+    if (prev[2] != 0) return false;
     const double dangling = prev[1];
     if (prev[0] < a.threshold) {
         /* iteration j-1 converged: its x stays in place */
@@ -258,7 +261,7 @@ __global__ void __launch_bounds__(kBlock, 4) pr_iteration(Args<T, Off> a, unsign
 {
     /* one staging buffer for every bin's instantiation (each would otherwise get its own) */
     __shared__ T stage[Indirect ? 1 : kStageEdges];
-    __shared__ double prev[2];
+    __shared__ double prev[3];
     iteration_step<T, Off, Indirect, M, false>(a, phase, stage, prev);
 }
 
@@ -270,7 +273,7 @@ template <typename T, typename Off, int M>
 __global__ void __launch_bounds__(kBlock, 4) pr_persistent(Args<T, Off> a, unsigned first_j, unsigned k)
 {
     __shared__ T stage[kStageEdges];
-    __shared__ double prev[2];
+    __shared__ double prev[3];
     cg::grid_group grid = cg::this_grid();
     for (unsigned i = 0; i < k; i++) {
         if (!iteration_step<T, Off, false, M, true>(a, (first_j + i) % 6, stage, prev)) break;
