@@ -15,12 +15,6 @@ FB=$DATA/facebook_combined.txt
 CPU="--device cpu --threads 1"
 
 . "$(dirname "$0")/opencl_test_util.sh"
-# the loader's vendor list (the GPU host names NVIDIA's driver in one of its own) and the program
-# cache reach the ranks named: an Open MPI configured to launch them apart (the GPU host's
-# plm=isolated) passes on no environment of its own accord
-for v in OCL_ICD_VENDORS KILN_OPENCL_CACHE; do
-    [ -n "${!v:-}" ] && MPIRUN+=(-x "$v")
-done
 # OCL_ICD_FILENAMES, where set, names the drivers the loader reads: the GPU host sets
 # "libpocl.so.2:libnvidia-opencl.so.1", and its ranks get only "libpocl.so.2" through mpirun, so
 # the list goes on the ranks' command line, where nothing splits it
