@@ -114,13 +114,15 @@ if [ -n "${NCU:-}" ]; then
 fi
 
 if [ -z "${NO_SANITIZER:-}" ]; then
-    # SANITIZE=cluster (default): the cluster kernel alone (test_cuda_pagerank's KILN_TEST_ONLY set,
-    # then a CLI run); SANITIZE=all: the whole small test set, both
-    # kernels (the grid kernel's racecheck takes about five minutes)
+    # SANITIZE=cluster (default) or persistent: that kernel alone (test_cuda_pagerank's
+    # KILN_TEST_ONLY set, then a CLI run); SANITIZE=all: the whole small test set, every
+    # kernel (the grid kernel's racecheck takes about five minutes)
     for tool in memcheck racecheck; do
         stamp "compute-sanitizer $tool"
         echo "=== $tool" >>"$OUT/sanitizer.log"
-        if [ "${SANITIZE:-cluster}" = all ]; then envs="KILN_TEST_SMALL=1"; else envs="KILN_TEST_ONLY=cluster"; fi
+        if [ "${SANITIZE:-cluster}" = all ]; then envs="KILN_TEST_SMALL=1"; else envs="KILN_TEST_ONLY=${SANITIZE:-cluster}"; fi
+        K_CLI=${SANITIZE:-cluster}
+        [ "$K_CLI" = all ] && K_CLI=cluster
         env $envs timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool $tool --error-exitcode 99 \
             "$B/tests/test_cuda_pagerank" >/tmp/sanitizer_$tool.log 2>&1
         rc=$?
@@ -129,9 +131,9 @@ if [ -z "${NO_SANITIZER:-}" ]; then
         iters=1500 # three launches (memcheck); racecheck tracks every shared access: a few iterations
         [ $tool = racecheck ] && iters=4
         timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool $tool --error-exitcode 99 "$KILN" pagerank "$FB" \
-            --undirected --tol 0 --max-iter "$iters" --gpu-kernel cluster --top 3 >/tmp/sanitizer_cli.log 2>&1
+            --undirected --tol 0 --max-iter "$iters" --gpu-kernel "${K_CLI:-cluster}" --top 3 >/tmp/sanitizer_cli.log 2>&1
         rc=$?
         cat /tmp/sanitizer_cli.log >>"$OUT/sanitizer.log"
-        echo "$tool CLI cluster $iters iterations rc=$rc $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer_cli.log | tr '\n' ' ')"
+        echo "$tool CLI ${K_CLI:-cluster} $iters iterations rc=$rc $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer_cli.log | tr '\n' ' ')"
     done
 fi

@@ -572,10 +572,12 @@ static void bench_definition(kiln_ctx *gpu, kiln_ctx *cpu)
     kiln_graph_free(g);
 }
 
-/* KILN_TEST_ONLY=cluster (the sanitizer runs): the cluster kernel alone, on ego-Facebook, plain and
- * weighted with every vector, both precisions, 3 iterations (racecheck is slow), against the CPU. */
-static void test_cluster_only(kiln_ctx *gpu, kiln_ctx *cpu)
+/* KILN_TEST_ONLY=cluster or persistent (the sanitizer runs): that kernel alone (way WAY_CLUSTER or
+ * WAY_PERSISTENT), on ego-Facebook, plain and weighted with every vector, both precisions, 3
+ * iterations (racecheck is slow), against the CPU. */
+static void test_kernel_only(kiln_ctx *gpu, kiln_ctx *cpu, int way)
 {
+    const kiln_pagerank_kernel want = way == WAY_CLUSTER ? KILN_PR_KERNEL_CLUSTER : KILN_PR_KERNEL_PERSISTENT;
     kiln_graph *fu = NULL;
     CHECK(kiln_graph_load(cpu, test_data("facebook_combined.txt"), KILN_GRAPH_AUTO, KILN_GRAPH_UNDIRECTED, &fu) ==
               KILN_OK,
@@ -594,14 +596,14 @@ static void test_cluster_only(kiln_ctx *gpu, kiln_ctx *cpu)
         kiln_status sc, sg;
         double *xc = pagerank_vec(cpu, runs[i].g, KILN_PRECISION_AUTO, WAY_CLUSTER, 0, 3, runs[i].v, &rc, &sc);
         for (int prec = KILN_PRECISION_FLOAT32; prec <= KILN_PRECISION_FLOAT64; prec++) {
-            double *xg = pagerank_vec(gpu, runs[i].g, (kiln_precision)prec, WAY_CLUSTER, 0, 3, runs[i].v, &rg, &sg);
+            double *xg = pagerank_vec(gpu, runs[i].g, (kiln_precision)prec, way, 0, 3, runs[i].v, &rg, &sg);
             const double d = l1(xc, xg, 4039);
-            /* weighted in float64, ego-Facebook's slices do not fit a block's shared memory */
-            const int fits = !(i == 1 && prec == KILN_PRECISION_FLOAT64);
-            CHECK(sc == KILN_OK && sg == KILN_OK && (rg.kernel == KILN_PR_KERNEL_CLUSTER || !fits) && rg.iterations == 3 &&
+            /* weighted in float64, ego-Facebook's slices do not fit a cluster block's shared memory */
+            const int fits = way != WAY_CLUSTER || !(i == 1 && prec == KILN_PRECISION_FLOAT64);
+            CHECK(sc == KILN_OK && sg == KILN_OK && (rg.kernel == want || !fits) && rg.iterations == 3 &&
                       d < (prec == KILN_PRECISION_FLOAT64 ? 1e-9 : 1e-5),
-                  "cluster run %zu precision %d: status %d (%s), kernel %d, L1 %.3e", i, prec, sg, kiln_last_error(gpu),
-                  rg.kernel, d);
+                  "%s run %zu precision %d: status %d (%s), kernel %d, L1 %.3e", way_names[way], i, prec, sg,
+                  kiln_last_error(gpu), rg.kernel, d);
             free(xg);
         }
         free(xc);
@@ -674,8 +676,8 @@ int main(void)
         kiln_ctx_free(cpu);
         return check_summary();
     }
-    if (only && strcmp(only, "cluster") == 0) {
-        test_cluster_only(gpu, cpu);
+    if (only && (strcmp(only, "cluster") == 0 || strcmp(only, "persistent") == 0)) {
+        test_kernel_only(gpu, cpu, strcmp(only, "cluster") == 0 ? WAY_CLUSTER : WAY_PERSISTENT);
         kiln_ctx_free(parts_ctx);
         kiln_ctx_free(gpu);
         kiln_ctx_free(cpu);
