@@ -190,6 +190,16 @@ static void test_options(kiln_ctx *ctx)
     o.precision = (kiln_precision)7;
     CHECK(kiln_pagerank(ctx, g, &o, x, NULL) == KILN_ERR_INPUT, "unknown precision");
     CHECK(kiln_pagerank(ctx, NULL, NULL, x, NULL) == KILN_ERR_INPUT, "no graph");
+    /* the kernels one may ask for; PARTS is only reported, 5 is none; on the CPU a GPU kernel's
+     * name changes nothing */
+    kiln_pagerank_options_init(&o);
+    o.kernel = KILN_PR_KERNEL_PARTS;
+    CHECK(kiln_pagerank(ctx, g, &o, x, NULL) == KILN_ERR_INPUT && strstr(kiln_last_error(ctx), "unknown PageRank kernel"),
+          "kernel PARTS asked: %s", kiln_last_error(ctx));
+    o.kernel = (kiln_pagerank_kernel)5;
+    CHECK(kiln_pagerank(ctx, g, &o, x, NULL) == KILN_ERR_INPUT, "kernel 5");
+    o.kernel = KILN_PR_KERNEL_PERSISTENT;
+    CHECK(kiln_pagerank(ctx, g, &o, x, NULL) == KILN_OK && fabs(x[0] - 0.5) < 1e-12, "kernel PERSISTENT on the CPU");
     kiln_pagerank_options_init(&o);
     o.damping = 0;
     CHECK(kiln_pagerank(ctx, g, &o, x, NULL) == KILN_OK && fabs(x[0] - 0.5) < 1e-15, "damping 0 is uniform");
