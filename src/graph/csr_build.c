@@ -7,26 +7,7 @@
 
 #include "graph.h"
 #include "../core/clock.h"
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static void sort_row(uint32_t *a, uint64_t n)
-{
-    if (n > 32) {
-        qsort(a, n, sizeof *a, cmp_u32);
-        return;
-    }
-    for (uint64_t i = 1; i < n; i++) {
-        uint32_t v = a[i];
-        uint64_t j = i;
-        for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
-        a[j] = v;
-    }
-}
+#include "../core/sort.h"
 
 typedef struct arc {
     uint32_t src;
@@ -156,7 +137,7 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
         uint32_t *row = tmp + off[v];
         uint64_t len = off[v + 1] - off[v], k = 0;
         if (!tmpw) {
-            sort_row(row, len);
+            kiln_sort_u32(row, len);
             for (uint64_t j = 0; j < len; j++)
                 if (k == 0 || row[j] != row[k - 1]) row[k++] = row[j];
         } else {

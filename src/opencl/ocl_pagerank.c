@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/sort.h"
 #include "ocl_work.h"
 
 #define WG 256 /* work-items a group: KILN_PR_WG of pagerank.cl */
@@ -105,47 +106,6 @@ static int sort_by_degree(uint64_t n, const uint32_t *deg, uint32_t *order)
     return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Ascending; most rows are short, so insertion below 16 values. */
-static void sort_u32(uint32_t *a, uint64_t n)
-{
-    if (n > 16) {
-        qsort(a, (size_t)n, sizeof *a, cmp_u32);
-        return;
-    }
-    for (uint64_t i = 1; i < n; i++) {
-        const uint32_t x = a[i];
-        uint64_t k = i;
-        for (; k > 0 && a[k - 1] > x; k--) a[k] = a[k - 1];
-        a[k] = x;
-    }
-}
-
-static void sort_u64(uint64_t *a, uint64_t n)
-{
-    if (n > 16) {
-        qsort(a, (size_t)n, sizeof *a, cmp_u64);
-        return;
-    }
-    for (uint64_t i = 1; i < n; i++) {
-        const uint64_t x = a[i];
-        uint64_t k = i;
-        for (; k > 0 && a[k - 1] > x; k--) a[k] = a[k - 1];
-        a[k] = x;
-    }
-}
-
 /* New row i of the layout: old row new2old[i]'s sources in their new labels, ascending, at
  * L->src + noff[i] (and, weighted, each edge's share of its source's out-weight beside them, the
  * edges ordered through `pairs`, (new label << 32 | position in the row), room for deg values). */
@@ -156,11 +116,11 @@ static void layout_row(const kiln_gpu_pr_graph *gr, pr_layout *L, const uint32_t
     uint32_t *out = L->src + q0;
     if (!pairs) {
         for (uint64_t k = 0; k < deg; k++) out[k] = old2new[gr->sources[b + k]];
-        sort_u32(out, deg); /* a row's sources are distinct (duplicate edges are merged) */
+        kiln_sort_u32(out, deg); /* a row's sources are distinct (duplicate edges are merged) */
         return;
     }
     for (uint64_t k = 0; k < deg; k++) pairs[k] = (uint64_t)old2new[gr->sources[b + k]] << 32 | k;
-    sort_u64(pairs, deg);
+    kiln_sort_u64(pairs, deg);
     for (uint64_t k = 0; k < deg; k++) {
         const uint64_t j = b + (pairs[k] & 0xffffffffu);
         /* a source whose out-weight is 0 is dangling: its edges carry nothing (not 0 / 0) */
