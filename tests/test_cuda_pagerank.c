@@ -341,49 +341,6 @@ static void test_hand(kiln_ctx *gpu)
     }
 }
 
-/* n random values, unnormalized (the library normalizes them); with zeros, about a third are 0. */
-static double *random_vector(uint64_t n, unsigned long long seed, int zeros)
-{
-    double *v = malloc(n * sizeof *v);
-    for (uint64_t i = 0; i < n; i++) {
-        unsigned long long r = test_rand(&seed);
-        v[i] = zeros && r % 3 == 0 ? 0 : (double)((r >> 8) % 1000 + 1) / 250.0;
-    }
-    return v;
-}
-
-/* g rebuilt with random weights through kiln_graph_from_weighted_edges (flags: directed or
- * undirected): each in-edge u -> v of g in original ids, an eighth of the weights 0, the rest in
- * (0, 4], and every out-edge of one source 0, so that vertex has out-edges but no out-weight
- * (dangling, as NetworkX's stochastic graph makes it). */
-static kiln_graph *weighted_copy(kiln_ctx *cpu, const kiln_graph *g, unsigned flags, unsigned long long seed)
-{
-    const uint64_t *off;
-    const uint32_t *src, *odeg;
-    kiln_graph_csr(g, &off, &src, &odeg);
-    kiln_graph_info info;
-    kiln_graph_get_info(g, &info);
-    uint64_t *u = malloc(info.edges * sizeof *u), *v = malloc(info.edges * sizeof *v);
-    double *w = malloc(info.edges * sizeof *w);
-    const uint32_t zero_src = info.edges ? src[info.edges / 2] : 0;
-    for (uint64_t t = 0; t < info.nodes; t++) {
-        for (uint64_t j = off[t]; j < off[t + 1]; j++) {
-            unsigned long long r = test_rand(&seed);
-            u[j] = kiln_graph_node_id(g, src[j]);
-            v[j] = kiln_graph_node_id(g, t);
-            w[j] = (src[j] == zero_src || r % 8 == 0) ? 0 : (double)((r >> 8) % 4000 + 1) / 1000.0;
-        }
-    }
-    kiln_graph *out = NULL;
-    kiln_status st = kiln_graph_from_weighted_edges(cpu, u, v, w, info.edges, flags, &out);
-    CHECK(st == KILN_OK && out && kiln_graph_edge_weights(out), "weighted copy (flags %u): %s", flags,
-          kiln_last_error(cpu));
-    free(u);
-    free(v);
-    free(w);
-    return out;
-}
-
 /* GPU (float32 and float64, relabelled and not) against the CPU reference, both after the same
  * fixed number of iterations from the same start, so nstart matters as much as the rest. */
 static void compare_vectors(kiln_ctx *gpu, kiln_ctx *cpu, const kiln_graph *g, const char *name, const pr_vectors *v)

@@ -44,46 +44,6 @@ static double *run_pr(kiln_ctx *ctx, const kiln_graph *g, kiln_precision prec, d
     return x;
 }
 
-/* n random values, unnormalized; with zeros, about a third are 0. */
-static double *random_vector(uint64_t n, unsigned long long seed, int zeros)
-{
-    double *v = malloc(n * sizeof *v);
-    for (uint64_t i = 0; i < n; i++) {
-        unsigned long long r = test_rand(&seed);
-        v[i] = zeros && r % 3 == 0 ? 0 : (double)((r >> 8) % 1000 + 1) / 250.0;
-    }
-    return v;
-}
-
-/* g with random weights (flags: directed or undirected): an eighth of the weights 0, the rest in
- * (0, 4], and every out-edge of one source 0, so that vertex has out-edges but no out-weight. */
-static kiln_graph *weighted_copy(kiln_ctx *cpu, const kiln_graph *g, unsigned flags, unsigned long long seed)
-{
-    const uint64_t *off;
-    const uint32_t *src, *odeg;
-    kiln_graph_csr(g, &off, &src, &odeg);
-    kiln_graph_info info;
-    kiln_graph_get_info(g, &info);
-    uint64_t *u = malloc(info.edges * sizeof *u), *v = malloc(info.edges * sizeof *v);
-    double *w = malloc(info.edges * sizeof *w);
-    const uint32_t zero_src = info.edges ? src[info.edges / 2] : 0;
-    for (uint64_t t = 0; t < info.nodes; t++) {
-        for (uint64_t j = off[t]; j < off[t + 1]; j++) {
-            unsigned long long r = test_rand(&seed);
-            u[j] = kiln_graph_node_id(g, src[j]);
-            v[j] = kiln_graph_node_id(g, t);
-            w[j] = (src[j] == zero_src || r % 8 == 0) ? 0 : (double)((r >> 8) % 4000 + 1) / 1000.0;
-        }
-    }
-    kiln_graph *out = NULL;
-    kiln_status st = kiln_graph_from_weighted_edges(cpu, u, v, w, info.edges, flags, &out);
-    CHECK(st == KILN_OK && out, "weighted copy (flags %u): %s", flags, kiln_last_error(cpu));
-    free(u);
-    free(v);
-    free(w);
-    return out;
-}
-
 /* OpenCL (float32 and float64) against the CPU after the same fixed count from the same start. */
 static void compare_fixed(kiln_ctx *ocl, kiln_ctx *cpu, const kiln_graph *g, const char *name, const pr_vectors *v,
                           int iters)
