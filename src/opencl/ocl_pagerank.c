@@ -295,13 +295,35 @@ static double event_ms(cl_event a, cl_event b)
 #define ARG(k, i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg((k), (i), sizeof(v), &(v)), "clSetKernelArg (PageRank)")
 
 /* Sets argument i of k, of the sums' type, to v. */
-static kiln_status arg_sum(kiln_gpu *g, const pr_res *r, cl_kernel k, cl_uint i, double v)
+static kiln_status arg_sum(kiln_gpu *g, size_t sbytes, cl_kernel k, cl_uint i, double v)
 {
     float f = (float)v;
-    KILN_OCL_TRY(g->ctx,
-                 clSetKernelArg(k, i, r->sbytes, r->sbytes == 8 ? (const void *)&v : (const void *)&f),
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(k, i, sbytes, sbytes == 8 ? (const void *)&v : (const void *)&f),
                  "clSetKernelArg (PageRank)");
     return KILN_OK;
+}
+
+kiln_status kiln_ocl_pr_set_args(kiln_gpu *g, cl_kernel iter, cl_kernel fold, const kiln_ocl_pr_args *a)
+{
+    const cl_mem bufs[] = {a->off, a->src, a->odeg, a->w, a->tp, a->tq, a->y0, a->y1, a->y0, a->y1};
+    for (cl_uint i = 0; i < sizeof bufs / sizeof bufs[0]; i++) ARG(iter, i, bufs[i]);
+    cl_int has_tp = a->tp != NULL, has_tq = a->tq != NULL;
+    ARG(iter, 10, has_tp);
+    ARG(iter, 11, has_tq);
+    ARG(iter, 12, a->state);
+    ARG(iter, 13, a->sums);
+    ARG(iter, 14, a->part);
+    ARG(iter, 15, a->bins);
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(iter, 16, a->stage_bytes, NULL), "clSetKernelArg (PageRank local memory)");
+    kiln_status st;
+    if ((st = arg_sum(g, a->sbytes, iter, 17, a->damping)) != KILN_OK ||
+        (st = arg_sum(g, a->sbytes, iter, 18, a->inv_n)) != KILN_OK)
+        return st;
+    ARG(fold, 0, a->part);
+    ARG(fold, 1, a->groups);
+    ARG(fold, 2, a->state);
+    ARG(fold, 3, a->sums);
+    return arg_sum(g, a->sbytes, fold, 4, a->threshold);
 }
 
 /* Whether the device's OpenCL C has cl_khr_fp64 (pagerank.cl's sums are float64 then). */
@@ -469,34 +491,11 @@ static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, co
     if (!r->y_host) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
 
     if ((st = kiln_ocl_pr_kernels(g, dbl, r->L.wide, weighted, &r->iter, &r->fold)) != KILN_OK) return st;
-    cl_int has_tp = r->tp != NULL, has_tq = r->tq != NULL;
-    cl_uint groups = (cl_uint)r->groups;
-    ARG(r->iter, 0, r->off);
-    ARG(r->iter, 1, r->src);
-    ARG(r->iter, 2, r->odeg);
-    ARG(r->iter, 3, r->w);
-    ARG(r->iter, 4, r->tp);
-    ARG(r->iter, 5, r->tq);
-    ARG(r->iter, 6, r->y[0]);
-    ARG(r->iter, 7, r->y[1]);
-    ARG(r->iter, 8, r->y[0]);
-    ARG(r->iter, 9, r->y[1]);
-    ARG(r->iter, 10, has_tp);
-    ARG(r->iter, 11, has_tq);
-    ARG(r->iter, 12, r->state);
-    ARG(r->iter, 13, r->sums);
-    ARG(r->iter, 14, r->part);
-    ARG(r->iter, 15, r->bins);
-    KILN_OCL_TRY(g->ctx, clSetKernelArg(r->iter, 16, (size_t)stage_cap * es, NULL),
-                 "clSetKernelArg (PageRank local memory)");
-    if ((st = arg_sum(g, r, r->iter, 17, p->damping)) != KILN_OK ||
-        (st = arg_sum(g, r, r->iter, 18, 1.0 / (double)n)) != KILN_OK)
-        return st;
-    ARG(r->fold, 0, r->part);
-    ARG(r->fold, 1, groups);
-    ARG(r->fold, 2, r->state);
-    ARG(r->fold, 3, r->sums);
-    return arg_sum(g, r, r->fold, 4, (double)n * p->tol);
+    const kiln_ocl_pr_args args = {r->off,  r->src,  r->odeg, r->w,     r->tp,
+                                   r->tq,   r->y[0], r->y[1], r->state, r->sums,
+                                   r->part, r->bins, (cl_uint)r->groups, r->sbytes, (size_t)stage_cap * es,
+                                   p->damping, 1.0 / (double)n, (double)n * p->tol};
+    return kiln_ocl_pr_set_args(g, r->iter, r->fold, &args);
 }
 
 /* y0 from x0 (nstart, else uniform) over the out-degree (1 / 0 when weighted), by new label, into

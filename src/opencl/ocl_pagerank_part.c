@@ -78,16 +78,6 @@ static kiln_status region(kiln_gpu *g, size_t bytes, size_t at, const void *host
     return KILN_OK;
 }
 
-static kiln_status arg_sum(kiln_gpu_pr_part *p, cl_kernel k, cl_uint i, double v)
-{
-    float f = (float)v;
-    KILN_OCL_TRY(p->g->ctx,
-                 clSetKernelArg(k, i, p->sbytes, p->sbytes == 8 ? (const void *)&v : (const void *)&f),
-                 "clSetKernelArg (PageRank part)");
-    return KILN_OK;
-}
-
-#define ARG(k, i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg((k), (i), sizeof(v), &(v)), "clSetKernelArg (PageRank part)")
 
 kiln_status kiln_ocl_pr_part_open(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
                                   kiln_gpu_pr_part **out)
@@ -230,40 +220,15 @@ static kiln_status upload_rows(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec 
     return st;
 }
 
-/* The kernels' arguments: the one-device ones, over the part's arrays. */
+/* The kernels' arguments: the one-device ones, over the part's arrays; the fold never marks the
+ * run done (the host decides convergence over all the parts). */
 static kiln_status set_args(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *s)
 {
-    kiln_gpu *g = p->g;
-    cl_int has_tp = p->tp != NULL, has_tq = p->tq != NULL;
-    cl_uint groups = (cl_uint)p->groups;
-    ARG(p->iter, 0, p->off);
-    ARG(p->iter, 1, p->src);
-    ARG(p->iter, 2, p->odeg);
-    ARG(p->iter, 3, p->w);
-    ARG(p->iter, 4, p->tp);
-    ARG(p->iter, 5, p->tq);
-    ARG(p->iter, 6, p->y[0]);
-    ARG(p->iter, 7, p->y[1]);
-    ARG(p->iter, 8, p->y[0]);
-    ARG(p->iter, 9, p->y[1]);
-    ARG(p->iter, 10, has_tp);
-    ARG(p->iter, 11, has_tq);
-    ARG(p->iter, 12, p->state);
-    ARG(p->iter, 13, p->sums);
-    ARG(p->iter, 14, p->part);
-    ARG(p->iter, 15, p->bins);
-    KILN_OCL_TRY(g->ctx, clSetKernelArg(p->iter, 16, (size_t)p->stage_cap * p->elem, NULL),
-                 "clSetKernelArg (PageRank part local memory)");
-    kiln_status st;
-    if ((st = arg_sum(p, p->iter, 17, s->damping)) != KILN_OK ||
-        (st = arg_sum(p, p->iter, 18, 1.0 / (double)p->n)) != KILN_OK)
-        return st;
-    ARG(p->fold, 0, p->part);
-    ARG(p->fold, 1, groups);
-    ARG(p->fold, 2, p->state);
-    ARG(p->fold, 3, p->sums);
-    /* never done: the host decides convergence over all the parts */
-    return arg_sum(p, p->fold, 4, -1.0);
+    const kiln_ocl_pr_args args = {p->off,  p->src,  p->odeg, p->w,     p->tp,
+                                   p->tq,   p->y[0], p->y[1], p->state, p->sums,
+                                   p->part, p->bins, (cl_uint)p->groups, p->sbytes, (size_t)p->stage_cap * p->elem,
+                                   s->damping, 1.0 / (double)p->n, -1.0};
+    return kiln_ocl_pr_set_args(p->g, p->iter, p->fold, &args);
 }
 
 /* The host copy of the part's rows: page-locked where the driver gives it (a host-allocated buffer

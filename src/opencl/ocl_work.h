@@ -27,6 +27,16 @@ kiln_status kiln_ocl_pagerank(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const
 #define KILN_OCL_PR_BIN_WORDS 39
 kiln_status kiln_ocl_pr_shape(kiln_gpu *g, int dbl, size_t *sbytes, uint32_t *stage_cap);
 kiln_status kiln_ocl_pr_kernels(kiln_gpu *g, int dbl, int wide, int weighted, cl_kernel *iter, cl_kernel *fold);
+/* What the iteration and fold kernels take, a whole graph's or a part's: the buffers, the groups
+ * a pass, the sums' size (sbytes), the local staging bytes, the damping, 1 / n and the fold's
+ * convergence threshold (negative: never, the host decides). */
+typedef struct kiln_ocl_pr_args {
+    cl_mem off, src, odeg, w, tp, tq, y0, y1, state, sums, part, bins;
+    cl_uint groups;
+    size_t sbytes, stage_bytes;
+    double damping, inv_n, threshold;
+} kiln_ocl_pr_args;
+kiln_status kiln_ocl_pr_set_args(kiln_gpu *g, cl_kernel iter, cl_kernel fold, const kiln_ocl_pr_args *a);
 int kiln_ocl_pr_sort_by_degree(uint64_t n, const uint32_t *deg, uint32_t *order);
 kiln_status kiln_ocl_pr_layout_rows(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, uint32_t *rows_old, uint64_t rows,
                                     const uint32_t *old2new, const uint64_t *noff, int dbl, uint32_t *src, void *w);
