@@ -124,12 +124,11 @@ __device__ __forceinline__ void row_block(const Args<T, Off> &a, const T *y_in, 
     }
 }
 
-/* Rows [first, last) of the relabelled CSR whose edges (at most kStageEdges) are staged: every
- * thread loads sources and gathers ranks (times the weight share in MODE_WEIGHTED, so one value
- * an edge either way) into shared memory, then G lanes sum each row there. */
-template <int G, int M, bool Coh, typename T, typename Off>
-__device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
-                                            uint64_t first, uint64_t last, T *vals, double &res, double &dang)
+/* The edges of rows [first, last) of the relabelled CSR (at most kStageEdges) staged: every thread
+ * loads sources and gathers ranks (times the weight share in MODE_WEIGHTED, so one value an edge
+ * either way) into vals. The caller's barrier publishes them. */
+template <int M, bool Coh, typename T, typename Off>
+__device__ __forceinline__ void stage_edges(const Args<T, Off> &a, const T *y_in, uint64_t first, uint64_t last, T *vals)
 {
     constexpr int per = kStageEdges / kBlock;
     const Off e0 = a.off[first];
@@ -151,7 +150,14 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
             if (i < count) vals[i] = term<M>(w[k], load_y<Coh>(&y_in[u[k]]));
         }
     }
-    __syncthreads();
+}
+
+/* Rows [first, last) from their staged edges (stage_edges, published): G lanes sum each row. */
+template <int G, int M, typename T, typename Off>
+__device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in, T *y_out, const Coef<T> &c,
+                                            uint64_t first, uint64_t last, const T *vals, double &res, double &dang)
+{
+    const Off e0 = a.off[first];
     rows_grouped<G, M>(a, y_in, y_out, c, first, last, res, dang,
                        [&a, e0, vals](uint64_t p, bool active, int lane, uint32_t &v) {
                            int b = 0, e = 0;
@@ -173,18 +179,37 @@ __device__ __forceinline__ void rows_staged(const Args<T, Off> &a, const T *y_in
 template <typename T, typename Off, bool Indirect, int M, bool Coh>
 __device__ __forceinline__ bool iteration_step(const Args<T, Off> &a, unsigned phase, T *stage, double *prev)
 {
+    const T *y_in = (phase & 1) ? a.y0 : a.y1;
+    T *y_out = (phase & 1) ? a.y1 : a.y0;
+    int k = 0;
+    while (k + 1 < a.bins.count && blockIdx.x >= a.bins.block_begin[k + 1]) k++;
+    const uint64_t rpb = (uint64_t)a.bins.rows_per_block[k];
+    const uint64_t first = a.bins.row_begin[k] + (blockIdx.x - a.bins.block_begin[k]) * rpb;
+    const uint64_t last = min(first + rpb, a.bins.row_begin[k + 1]);
+    const bool staged = !Indirect && a.bins.kind[k] == KIND_STAGED;
+
     /* the state's done flag and the ring entry in one round trip (a load of each before any is
-     * used), read by one warp and shared, so the block returns as one */
+     * used), read by one warp and shared, so the block returns as one; a staged bin's gathers,
+     * which need neither, go out beside them (their reads are harmless if the run has ended), so
+     * the iteration's first two round trips overlap: on a small graph they are its time */
+    double ring_res = 0, ring_dang = 0;
+    unsigned done = 0;
     if (threadIdx.x < 32) {
         const Slot *pr = a.ring + ((phase + 2) % 3) * kSlots;
-        const unsigned done = threadIdx.x == 0 ? __ldcg(&a.st->done) : 0u;
-        double r = __ldcg(&pr[threadIdx.x].res), g = __ldcg(&pr[threadIdx.x].dang);
+        if (threadIdx.x == 0) done = __ldcg(&a.st->done);
+        ring_res = __ldcg(&pr[threadIdx.x].res);
+        ring_dang = __ldcg(&pr[threadIdx.x].dang);
+    }
+    if constexpr (!Indirect) {
+        if (staged) stage_edges<M, Coh>(a, y_in, first, last, stage);
+    }
+    if (threadIdx.x < 32) {
 #pragma unroll
         for (int o = 16; o > 0; o >>= 1) {
-            r += __shfl_xor_sync(0xffffffffu, r, o);
-            g += __shfl_xor_sync(0xffffffffu, g, o);
+            ring_res += __shfl_xor_sync(0xffffffffu, ring_res, o);
+            ring_dang += __shfl_xor_sync(0xffffffffu, ring_dang, o);
         }
-        if (threadIdx.x == 0) prev[0] = r, prev[1] = g, prev[2] = done;
+        if (threadIdx.x == 0) prev[0] = ring_res, prev[1] = ring_dang, prev[2] = done;
     }
     __syncthreads();
     if (prev[2] != 0) return false;
@@ -204,25 +229,18 @@ __device__ __forceinline__ bool iteration_step(const Args<T, Off> &a, unsigned p
         next[threadIdx.x].dang = 0;
         if (threadIdx.x == 0) a.st->count += 1;
     }
-    const T *y_in = (phase & 1) ? a.y0 : a.y1;
-    T *y_out = (phase & 1) ? a.y1 : a.y0;
     const Coef<T> c = make_coef<M>(a, dangling);
 
-    int k = 0;
-    while (k + 1 < a.bins.count && blockIdx.x >= a.bins.block_begin[k + 1]) k++;
-    const uint64_t rpb = (uint64_t)a.bins.rows_per_block[k];
-    const uint64_t first = a.bins.row_begin[k] + (blockIdx.x - a.bins.block_begin[k]) * rpb;
-    const uint64_t last = min(first + rpb, a.bins.row_begin[k + 1]);
     double res = 0, dang = 0;
     if (a.bins.kind[k] == KIND_BLOCK) {
         row_block<Indirect, M, Coh>(a, y_in, y_out, c, first, res, dang);
-    } else if (a.bins.kind[k] == KIND_STAGED) {
+    } else if (staged) {
         if constexpr (!Indirect) {
             with_lanes(a.bins.lanes_log2[k], [&](auto g) {
-                rows_staged<decltype(g)::value, M, Coh>(a, y_in, y_out, c, first, last, stage, res, dang);
+                rows_staged<decltype(g)::value, M>(a, y_in, y_out, c, first, last, stage, res, dang);
             });
         }
-    } else {
+    } else if (a.bins.kind[k] != KIND_STAGED) {
         with_lanes(a.bins.lanes_log2[k], [&](auto g) {
             rows_lanes<decltype(g)::value, Indirect, M, Coh>(a, y_in, y_out, c, first, last, res, dang);
         });
