@@ -596,9 +596,10 @@ typedef struct kiln_scrypt_shape {
 kiln_status kiln_ctx_set_scrypt_shape(kiln_ctx *ctx, kiln_scrypt_shape shape);
 kiln_scrypt_shape kiln_ctx_scrypt_shape(const kiln_ctx *ctx);
 /* Launch of the GPU batch KDF: threads per block and lookup gap (threads_per_hash must be 0 or 4;
- * a gap of 0 picks the smallest gap that lets a full wave of lanes fit in device memory). On CUDA
- * with r = 1, 2, 4 or 8, items_per_thread picks the ROMix kernel: 0 or 1 the state in registers,
- * 2 the second loop in per-quad steps with X in shared memory (docs/SCRYPT.md). */
+ * a gap of 0 picks the gap with the most resident lanes per unit of work). On CUDA with r = 1, 2,
+ * 4 or 8, items_per_thread picks the ROMix kernel: 1 the state in registers, 2 the second loop in
+ * per-quad steps with X in shared memory, 0 the device's choice (2 at r = 8, else 1); threads per
+ * block 0: 256 with kernel 2, else 128 (docs/SCRYPT.md). */
 kiln_status kiln_ctx_set_scrypt_kdf_launch(kiln_ctx *ctx, kiln_launch launch, kiln_scrypt_shape shape);
 void kiln_ctx_scrypt_kdf_launch(const kiln_ctx *ctx, kiln_launch *launch, kiln_scrypt_shape *shape);
 

@@ -20,7 +20,7 @@ kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, con
     if (kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA)
         snprintf(r.json + n, sizeof r.json - (size_t)n,
                  ", \"threads_per_block\": %d, \"lookup_gap\": %d, \"romix_kernel\": %d", l.threads_per_block,
-                 sh.lookup_gap, l.items_per_thread ? l.items_per_thread : 1);
+                 sh.lookup_gap, l.items_per_thread);
     char label[64];
     snprintf(label, sizeof label, "%s N=%llu r=%u p=%u", w->name, (unsigned long long)sp.N, sp.r, sp.p);
     r.label = label;

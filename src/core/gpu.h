@@ -139,7 +139,7 @@ typedef struct kiln_gpu_scrypt_kdf_cfg {
     uint32_t r, p;
     int threads_per_block; /* 0 = default */
     int lookup_gap; /* 0 = automatic */
-    int romix_kernel; /* CUDA, r = 1, 2, 4, 8: 0 or 1 = state in registers, 2 = steps with X in shared memory */
+    int romix_kernel; /* CUDA, r = 1, 2, 4, 8: 1 = state in registers, 2 = steps with X in shared memory, 0 = 2 at r = 8, else 1 */
 } kiln_gpu_scrypt_kdf_cfg;
 
 /* ---- the kinds of work a backend runs. The workloads describe what to run as data (which

@@ -301,6 +301,16 @@ cudaError_t launch_romix(cudaStream_t s, uint32_t r, int tpb, uint32_t *B, uint3
 
 bool templated(uint32_t r) { return r == 1 || r == 2 || r == 4 || r == 8; }
 
+/* The ROMix kernel and threads a block where neither the caller nor the tune cache names them:
+ * kernel 2 with 256 threads at r = 8, which with its automatic gap measured best on both Hopper
+ * parts (docs/SCRYPT.md: H200 45.4 kH/s at gap 2 against kernel 1's 33.8, H100 34.9 at gap 4
+ * against 32.3); kernel 1 with 128 threads for the other r, where kernel 2 was not measured. */
+int default_kernel(const kiln_gpu_scrypt_kdf_cfg *cfg) { return cfg->romix_kernel ? cfg->romix_kernel : cfg->r == 8 ? 2 : 1; }
+int default_tpb(const kiln_gpu_scrypt_kdf_cfg *cfg)
+{
+    return cfg->threads_per_block ? cfg->threads_per_block : default_kernel(cfg) == 2 ? 256 : 128;
+}
+
 /* Host buffers of one call, freed on every exit path. */
 struct host_bufs {
     uint8_t *arena = nullptr;
@@ -340,7 +350,7 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
                  (unsigned long long)r * p, out_len);
     }
     const uint32_t N = (uint32_t)cfg->N;
-    int tpb = cfg->threads_per_block ? cfg->threads_per_block : 128;
+    const int tpb = default_tpb(cfg);
     if (tpb < 32 || tpb > 256 || tpb % 32) {
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch: threads per block %d must be a multiple of 32 in 32..256", tpb);
     }
@@ -348,7 +358,7 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
     if (gap && (gap > 16 || (gap & (gap - 1)))) {
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch: lookup gap %u must be 1, 2, 4, 8 or 16", gap);
     }
-    const int kernel = cfg->romix_kernel ? cfg->romix_kernel : 1;
+    const int kernel = default_kernel(cfg);
     if (kernel != 1 && kernel != 2) {
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "scrypt batch: ROMix kernel %d must be 1 (registers) or 2 (steps)", kernel);
     }
@@ -414,7 +424,7 @@ kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cf
                                             const kiln_scrypt_input *in, size_t count, uint8_t *out, size_t out_len)
 {
     const uint32_t r = cfg->r, p = cfg->p, N = (uint32_t)cfg->N;
-    const int tpb = cfg->threads_per_block ? cfg->threads_per_block : 128;
+    const int tpb = default_tpb(cfg);
     if (count == 0) return KILN_OK;
     uint64_t slots = 0;
     uint32_t gap = 0;
@@ -475,7 +485,7 @@ kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cf
         for (uint64_t l0 = 0, lanes = (uint64_t)n * p; l0 < lanes; l0 += slots) {
             uint32_t k = (uint32_t)(lanes - l0 < slots ? lanes - l0 : slots);
             KILN_CUDA_TRY(launch_romix(st->stream, r, tpb, d.B + l0 * 32 * r, k, N, gap, (uint4 *)scratch,
-                                       cfg->romix_kernel ? cfg->romix_kernel : 1),
+                                       default_kernel(cfg)),
                           "scrypt romix launch");
         }
         threads = (uint64_t)n * out_blocks;
