@@ -5,7 +5,8 @@
 # and CUDA GPU tests, then every bench of ALGOS on cuda:0 (base and new) and opencl:0, the three
 # alternating (ROUNDS rounds, medians), and a table: base CUDA, CUDA, OpenCL, OpenCL / CUDA.
 # hashcat is a second step (HASHCAT=1: anchors/run_hashcat.sh with HC_BACKEND=opencl and cuda).
-# Optional steps: kdf (kiln tune --algo scrypt-kdf on CUDA: the ROMix kernels and lookup gaps) and
+# Optional steps: kdf (kiln tune --algo scrypt-kdf on KDF_DEVICES, default CUDA and the OpenCL GPU: the
+# ROMix kernels and lookup gaps) and
 # cpu (streaming SHA3-256 / SHAKE128 on the host's CPU against its OpenSSL, a CPU-only build).
 # Environment: BASE_TAR (optional), ALGOS, ROUNDS (3), SECONDS_EACH (2), STEPS ("build test bench"),
 # CUDA_TEST_RE (the CUDA tests run), SANITIZE_TESTS and SANITIZE_TOOLS (compute-sanitizer beyond memcheck).
@@ -114,8 +115,11 @@ fi
 
 if has kdf; then
     C=$(mktemp -d)
-    XDG_CACHE_HOME=$C timeout 400 $K tune --algo scrypt-kdf --device cuda:0 >"$OUT/tune-kdf.txt" 2>&1
-    row "tune scrypt-kdf (cuda:0)" "$(status $?): $(grep -E '^best' "$OUT/tune-kdf.txt" | head -1)"
+    for dev in ${KDF_DEVICES:-cuda:0 $OCL}; do
+        XDG_CACHE_HOME=$C timeout 400 $K tune --algo scrypt-kdf --device "$dev" >"$OUT/tune-kdf-$dev.txt" 2>&1
+        row "tune scrypt-kdf ($dev)" "$(status $?): $(grep -E '^best' "$OUT/tune-kdf-$dev.txt" | head -1)"
+        grep -E '^ +[12] +[0-9]+ +[0-9]+ ' "$OUT/tune-kdf-$dev.txt" | tee -a "$SUMMARY"
+    done
     for dev in cuda:0 "$OCL"; do
         row "bench scrypt-kdf $dev (tuned)" "$(XDG_CACHE_HOME=$C rate $K scrypt-kdf "$dev")"
     done
