@@ -5,7 +5,7 @@
 # and CUDA GPU tests, then every bench of ALGOS on cuda:0 (base and new) and opencl:0, the three
 # alternating (ROUNDS rounds, medians), and a table: base CUDA, CUDA, OpenCL, OpenCL / CUDA.
 # hashcat is a second step (HASHCAT=1: anchors/run_hashcat.sh with HC_BACKEND=opencl and cuda).
-# Optional steps: kdf (kiln tune --algo scrypt-kdf on KDF_DEVICES, default CUDA and the OpenCL GPU: the
+# Optional steps: kdfshapes (the OpenCL KDF bench in KDF_SHAPES, each a fresh process), kdf (kiln tune --algo scrypt-kdf on KDF_DEVICES, default CUDA and the OpenCL GPU: the
 # ROMix kernels and lookup gaps) and
 # cpu (streaming SHA3-256 / SHAKE128 on the host's CPU against its OpenSSL, a CPU-only build).
 # Environment: BASE_TAR (optional), ALGOS, ROUNDS (3), SECONDS_EACH (2), STEPS ("build test bench"),
@@ -122,6 +122,24 @@ if has kdf; then
     done
     for dev in cuda:0 "$OCL"; do
         row "bench scrypt-kdf $dev (tuned)" "$(XDG_CACHE_HOME=$C rate $K scrypt-kdf "$dev")"
+    done
+fi
+
+if has kdfshapes; then
+    # the OpenCL KDF in given shapes, each bench a fresh process (a memory back-off lasts a handle's
+    # life, so a tune's later points inherit its earlier ones'): KDF_SHAPES "tpb/kernel/gap" words,
+    # "default" for no tune cache entry at all
+    model=$(grep -E "^$OCL " "$OUT/devices.txt" | sed -E 's/^opencl:[0-9]+ +//; s/, [0-9]+ compute units.*//')
+    for sh in ${KDF_SHAPES:-default 128/1/0 128/2/0 128/2/2 64/2/2 160/2/2 128/1/2 256/1/2}; do
+        C=$(mktemp -d)
+        if [ "$sh" != default ]; then
+            mkdir -p "$C/kiln"
+            IFS=/ read -r tpb kern gap <<<"$sh"
+            printf 'scrypt-kdf\topencl:%s\t%s\t%s\t1\t4\t%s\n' "$model" "$tpb" "$kern" "$gap" >"$C/kiln/tune.txt"
+        fi
+        for dev in $OCL ${KDF_SHAPES_CUDA:+cuda:0}; do
+            row "scrypt-kdf $dev tpb/kernel/gap $sh" "$(XDG_CACHE_HOME=$C rate $K scrypt-kdf "$dev")"
+        done
     done
 fi
 

@@ -16,7 +16,9 @@
 #include "ocl_work.h"
 
 #define MAX_BUFS 4 /* kernels/scrypt.cl's V0..V3 */
-#define MAX_HALVINGS 4 /* of the scratchpads' memory budget, after launches refused for memory */
+/* Launches refused for memory take a quarter off the scratchpads' budget each, at most this often
+ * (down to a tenth): smaller steps than halving keep more of what the driver does take. */
+#define MAX_BACKOFFS 8
 #define GROUP_MAX 256 /* kernels/quad.h's KILN_QUAD_MAX_GROUP */
 #define PBKDF2_GROUP 64 /* the one-item-a-work-item PBKDF2 kernels */
 #define LTC_N KILN_SCRYPT_LTC_N
@@ -62,7 +64,7 @@ static kiln_status plan_memory(kiln_gpu *g, uint64_t per_slot, uint64_t extra_pe
     if (st != KILN_OK) return st;
     double budget = (type & CL_DEVICE_TYPE_CPU) ? (double)global / 4 : (double)global * 0.85 - (double)(UINT64_C(1) << 30);
     if (budget < (double)global / 4) budget = (double)global / 4;
-    budget = ldexp(budget, -g->scrypt_budget_halvings);
+    budget *= pow(0.75, g->scrypt_budget_backoffs);
     p->per_buf = max_alloc / per_slot;
     p->lanes = (uint64_t)(budget / (double)(per_slot + extra_per_lane));
     if (p->lanes > MAX_BUFS * p->per_buf) p->lanes = MAX_BUFS * p->per_buf;
@@ -593,9 +595,9 @@ static kiln_status kdf(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *c
     while (st == KILN_OK) {
         g->scrypt_alloc_refused = 0;
         st = kdf_from(g, r, cfg, io, &first, ms);
-        if (st == KILN_OK || !g->scrypt_alloc_refused || g->scrypt_budget_halvings >= MAX_HALVINGS) break;
-        /* the chunk that failed starts again from its passwords, with half the scratchpads */
-        g->scrypt_budget_halvings++;
+        if (st == KILN_OK || !g->scrypt_alloc_refused || g->scrypt_budget_backoffs >= MAX_BACKOFFS) break;
+        /* the chunk that failed starts again from its passwords, with fewer scratchpads */
+        g->scrypt_budget_backoffs++;
         release_scratch(g);
         kdf_release_kernels(r);
         st = KILN_OK;
