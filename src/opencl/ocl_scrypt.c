@@ -201,7 +201,7 @@ static const char *romix_name(uint32_t r, int gap, int steps)
 
 static int templated(uint32_t r) { return r == 1 || r == 2 || r == 4 || r == 8; }
 
-static uint64_t lanes_per_cu(uint32_t r, int gap, int steps)
+static uint64_t lanes_per_cu(kiln_gpu *g, uint32_t r, int gap, int steps)
 {
     int regs = 40;
     switch (steps ? 0 : r) {
@@ -211,9 +211,19 @@ static uint64_t lanes_per_cu(uint32_t r, int gap, int steps)
     case 4: regs = gap ? 128 : 66; break;
     case 8: regs = gap ? 226 : 103; break;
     }
-    int threads = REGS_PER_CU / regs;
+    uint64_t threads = REGS_PER_CU / regs;
     if (threads > THREADS_PER_CU) threads = THREADS_PER_CU;
-    return (uint64_t)threads / 4;
+    /* NVIDIA's driver compiles the kernel its own way: the largest group it runs the kernel in,
+     * when under 1024, is what its registers let into an SM (kernel 2 at r = 8, planned from
+     * clang's 168 registers, ran at 22.5 kH/s on the H200, and at 35.7 with fewer lanes a launch) */
+    cl_kernel k = NULL;
+    size_t most = 0;
+    if (is_nv(g) && kiln_ocl_kernel(g, romix_name(r, gap, steps), &k) == KILN_OK &&
+        clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL) == CL_SUCCESS &&
+        most >= 32 && most < 1024 && most < threads)
+        threads = most;
+    if (k) clReleaseKernel(k);
+    return threads / 4;
 }
 
 static kiln_status compute_units(kiln_gpu *g, uint64_t *units)
@@ -281,7 +291,7 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
     if ((st = compute_units(g, &units)) != KILN_OK) return st;
     mem_plan mp;
     if ((st = plan_memory(g, per_slot, per_nonce, &mp)) != KILN_OK) return st;
-    uint64_t per_launch = units * lanes_per_cu(1, gap > 1, 0) * (uint64_t)waves;
+    uint64_t per_launch = units * lanes_per_cu(g, 1, gap > 1, 0) * (uint64_t)waves;
     if (per_launch > mp.lanes) per_launch = mp.lanes;
     if (per_launch > count) per_launch = count;
     if ((st = scratch(g, per_launch, per_slot, mp.per_buf)) != KILN_OK) return st;
@@ -391,7 +401,7 @@ static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uin
         for (uint32_t G = 1; G <= 16 && G <= cfg->N; G *= 2) {
             mem_plan mp;
             if (plan_memory(g, slot_bytes(cfg, G), b_lane, &mp) != KILN_OK) continue;
-            double resident = (double)units * (double)lanes_per_cu(cfg->r, G > 1, steps), emax = 0;
+            double resident = (double)units * (double)lanes_per_cu(g, cfg->r, G > 1, steps), emax = 0;
             if (resident > (double)mp.lanes) resident = (double)mp.lanes;
             if (resident > (double)lanes_total) resident = (double)lanes_total;
             if (steps) emax = (G - 1) / 2.0;
@@ -405,7 +415,7 @@ static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uin
     mem_plan mp;
     p->per_slot = slot_bytes(cfg, gap);
     if ((st = plan_memory(g, p->per_slot, b_lane, &mp)) != KILN_OK) return st;
-    p->lanes = units * lanes_per_cu(cfg->r, gap > 1, steps);
+    p->lanes = units * lanes_per_cu(g, cfg->r, gap > 1, steps);
     if (p->lanes > mp.lanes) p->lanes = mp.lanes;
     if (p->lanes > lanes_total) p->lanes = lanes_total;
     p->per_buf = mp.per_buf;
