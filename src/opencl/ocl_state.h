@@ -31,10 +31,10 @@ struct kiln_gpu {
     int scrypt_nbuf;
     uint64_t scrypt_buf_bytes;
     /* OpenCL cannot say how much device memory is free, and a driver may refuse at launch what
-     * clCreateBuffer accepted (NVIDIA's places buffers lazily): each such refusal takes a quarter
-     * off the scratchpads' memory budget for the handle's life (ocl_scrypt.c). scrypt_alloc_refused:
-     * the last launch failed for memory. */
-    int scrypt_budget_backoffs;
+     * clCreateBuffer accepted (NVIDIA's places buffers lazily): each such refusal halves the
+     * scratchpads' memory budget for the handle's life (ocl_scrypt.c). scrypt_alloc_refused: the
+     * last launch failed for memory. */
+    int scrypt_budget_halvings;
     int scrypt_alloc_refused;
 };
 
