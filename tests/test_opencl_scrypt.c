@@ -4,8 +4,9 @@
  * the default launch shape and in others (lookup gaps 2 to 16, groups of 32 to 256 work-items, a
  * count that leaves the last group part empty); the batch KDF equal to the CPU's on random
  * passwords and salts (empty, short, longer than a block) for several (N, r, p) and key lengths,
- * r = 1, 2, 4, 8 (state in registers) and others (streamed, r = 16 included), in the default
- * shape and with lookup gaps (16 above N too) and other group sizes; RFC 7914's vectors but the
+ * r = 1, 2, 4, 8 (state in registers; r = 8 through ROMix kernel 2 by default and kernel 1 when
+ * asked) and others (streamed, r = 16 included), in the default shape and with lookup gaps (16
+ * above N too) and other group sizes; RFC 7914's vectors but the
  * N = 1048576 one; a group size the kernels cannot take refused as bad input. Skipped (77)
  * without an OpenCL device, unless KILN_REQUIRE_OPENCL is set. */
 #include "check.h"
@@ -189,6 +190,16 @@ static void batches(kiln_ctx *cpu, kiln_ctx *ocl)
         kiln_scrypt_shape sh = {0, shapes[i].gap};
         CHECK(kiln_ctx_set_scrypt_kdf_launch(ocl, l, sh) == KILN_OK, "%s: %s", name, kiln_last_error(ocl));
         batch(cpu, ocl, name, gapped, sizeof gapped / sizeof gapped[0]);
+    }
+    /* r = 8 runs ROMix kernel 2 by default (the passes above); kernel 1 when asked for, with a
+     * gap and without */
+    static const kdf_case r8[] = {{256, 8, 1, 64}, {64, 8, 2, 32}};
+    for (int gap = 1; gap <= 2; gap++) {
+        char name[64];
+        snprintf(name, sizeof name, "ROMix kernel 1, gap %d", gap);
+        CHECK(kiln_ctx_set_scrypt_kdf_launch(ocl, (kiln_launch){0, 1}, (kiln_scrypt_shape){0, gap}) == KILN_OK, "%s: %s",
+              name, kiln_last_error(ocl));
+        batch(cpu, ocl, name, r8, sizeof r8 / sizeof r8[0]);
     }
     /* the API takes groups up to 1024; the quad kernels' exchange buffers hold 256 work-items */
     kiln_launch big = {512, 0};

@@ -156,8 +156,10 @@ int tune_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_t
     printf("%6s %4s %5s %14s %14s %10s\n", "kernel", "gap", "tpb", "rate", "bytes/hash", "GB/s");
     point pts[32], best;
     int n = 0;
-    /* the ROMix kernels are CUDA's; another backend runs one kernel whatever the value */
-    const int kernels = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA && naxes > 2 ? axes[2].count : 1;
+    /* the ROMix kernel axis: CUDA has both kernels for r = 1, 2, 4, 8, OpenCL kernel 2 for r = 8
+     * only; another backend or r runs one kernel whatever the value */
+    const int both = kiln_ctx_backend(ctx) == KILN_BACKEND_CUDA || (kiln_ctx_backend(ctx) == KILN_BACKEND_OPENCL && sp.r == 8);
+    const int kernels = both && naxes > 2 ? axes[2].count : 1;
     for (int k = 0; k < kernels; k++)
         for (int g = 0; g < axes[1].count && n < 32; g++)
             pts[n++] = (point){{128, naxes > 2 ? axes[2].values[k] : 1}, {4, axes[1].values[g]}, 0};

@@ -131,6 +131,7 @@ void kiln_ocl_close(kiln_gpu *g)
     if (g->tree) clReleaseMemObject(g->tree);
     for (int i = 0; i < g->scrypt_nbuf; i++) clReleaseMemObject(g->scrypt_v[i]);
     if (g->program) clReleaseProgram(g->program);
+    if (g->program_capped) clReleaseProgram(g->program_capped);
     if (g->queue) clReleaseCommandQueue(g->queue);
     if (g->context) clReleaseContext(g->context);
     free(g);

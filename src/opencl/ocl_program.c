@@ -35,8 +35,8 @@ static int cache_dir(char *out, size_t n)
     return w > 0 && (size_t)w < n ? 0 : -1;
 }
 
-/* The cache file of this source on this device and driver. */
-static int cache_path(kiln_gpu *g, const char *source, char *out, size_t n)
+/* The cache file of this source, built with these options, on this device and driver. */
+static int cache_path(kiln_gpu *g, const char *source, const char *options, char *out, size_t n)
 {
     char dir[4096], driver[256] = "", platform[256] = "";
     if (cache_dir(dir, sizeof dir) != 0) return -1;
@@ -45,7 +45,7 @@ static int cache_path(kiln_gpu *g, const char *source, char *out, size_t n)
         return -1;
     driver[sizeof driver - 1] = platform[sizeof platform - 1] = '\0';
     uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv1a(fnv1a(fnv1a(fnv1a(fnv1a(h, source), g->build_options), g->name), driver), platform);
+    h = fnv1a(fnv1a(fnv1a(fnv1a(fnv1a(h, source), options), g->name), driver), platform);
     int w = snprintf(out, n, "%s/%016llx.bin", dir, (unsigned long long)h);
     return w > 0 && (size_t)w < n ? 0 : -1;
 }
@@ -88,13 +88,13 @@ static void build_log(kiln_gpu *g, cl_program p, char *buf, size_t n)
     free(log);
 }
 
-kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *out)
+static kiln_status build_with(kiln_gpu *g, const char *source, const char *options, cl_program *out)
 {
     cl_int err;
     *out = NULL;
     cl_program p = clCreateProgramWithSource(g->context, 1, &source, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateProgramWithSource");
-    err = clBuildProgram(p, 1, &g->device, g->build_options, NULL, NULL);
+    err = clBuildProgram(p, 1, &g->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[360], buf[32];
         build_log(g, p, log, sizeof log);
@@ -106,8 +106,13 @@ kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *o
     return KILN_OK;
 }
 
+kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *out)
+{
+    return build_with(g, source, g->build_options, out);
+}
+
 /* The cached binary as a built program, or NULL (none, or the driver refuses it). */
-static cl_program load_cached(kiln_gpu *g, const char *path)
+static cl_program load_cached(kiln_gpu *g, const char *path, const char *options)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -130,7 +135,7 @@ static cl_program load_cached(kiln_gpu *g, const char *path)
         if (p) clReleaseProgram(p);
         return NULL;
     }
-    if (clBuildProgram(p, 1, &g->device, g->build_options, NULL, NULL) != CL_SUCCESS) {
+    if (clBuildProgram(p, 1, &g->device, options, NULL, NULL) != CL_SUCCESS) {
         clReleaseProgram(p);
         return NULL;
     }
@@ -156,30 +161,50 @@ static void store_cached(kiln_gpu *g, cl_program p, const char *path)
     free(bin);
 }
 
-kiln_status kiln_ocl_program(kiln_gpu *g, cl_program *out)
+/* *slot: the embedded kernels built with these options, from the cache or anew. */
+static kiln_status program_with(kiln_gpu *g, const char *options, cl_program *slot)
 {
-    if (!g->program) {
+    if (!*slot) {
         char path[4200];
-        int cached = cache_path(g, kiln_opencl_kernel_source, path, sizeof path) == 0;
-        if (cached) g->program = load_cached(g, path);
-        if (!g->program) {
-            kiln_status st = kiln_ocl_build_source(g, kiln_opencl_kernel_source, &g->program);
+        int cached = cache_path(g, kiln_opencl_kernel_source, options, path, sizeof path) == 0;
+        if (cached) *slot = load_cached(g, path, options);
+        if (!*slot) {
+            kiln_status st = build_with(g, kiln_opencl_kernel_source, options, slot);
             if (st != KILN_OK) return st;
-            if (cached) store_cached(g, g->program, path);
+            if (cached) store_cached(g, *slot, path);
         }
     }
-    *out = g->program;
     return KILN_OK;
+}
+
+kiln_status kiln_ocl_program(kiln_gpu *g, cl_program *out)
+{
+    kiln_status st = program_with(g, g->build_options, &g->program);
+    *out = g->program;
+    return st;
+}
+
+static kiln_status kernel_of(kiln_gpu *g, cl_program p, const char *name, cl_kernel *out)
+{
+    cl_int err;
+    *out = clCreateKernel(p, name, &err);
+    return kiln_ocl_check(g->ctx, err, "clCreateKernel");
 }
 
 kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out)
 {
     cl_program p;
     kiln_status st = kiln_ocl_program(g, &p);
-    if (st != KILN_OK) return st;
-    cl_int err;
-    *out = clCreateKernel(p, name, &err);
-    return kiln_ocl_check(g->ctx, err, "clCreateKernel");
+    return st == KILN_OK ? kernel_of(g, p, name, out) : st;
+}
+
+kiln_status kiln_ocl_kernel_capped(kiln_gpu *g, const char *name, cl_kernel *out)
+{
+    if (!strstr(g->build_options, "KILN_OCL_NV")) return kiln_ocl_kernel(g, name, out);
+    char options[sizeof g->build_options + 32];
+    snprintf(options, sizeof options, "%s -cl-nv-maxrregcount=%d", g->build_options, KILN_OCL_CAPPED_REGS);
+    kiln_status st = program_with(g, options, &g->program_capped);
+    return st == KILN_OK ? kernel_of(g, g->program_capped, name, out) : st;
 }
 
 kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms)

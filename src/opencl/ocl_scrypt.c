@@ -16,7 +16,9 @@
 #include "ocl_work.h"
 
 #define MAX_BUFS 4 /* kernels/scrypt.cl's V0..V3 */
-#define MAX_HALVINGS 4 /* of the scratchpads' memory budget, after launches refused for memory */
+/* Launches refused for memory take a quarter off the scratchpads' budget each, at most this often
+ * (down to a tenth): smaller steps than halving keep more of what the driver does take. */
+#define MAX_BACKOFFS 8
 #define GROUP_MAX 256 /* kernels/quad.h's KILN_QUAD_MAX_GROUP */
 #define PBKDF2_GROUP 64 /* the one-item-a-work-item PBKDF2 kernels */
 #define LTC_N KILN_SCRYPT_LTC_N
@@ -25,6 +27,7 @@
 #define KDF_TPB 128
 #define THREADS_PER_CU 2048 /* an NVIDIA SM's resident threads (sm_80, sm_90) */
 #define REGS_PER_CU 65536
+#define STEPS_LOCAL_PER_ITEM ((8 * 8 + 4) * 16 / 4) /* bytes a kernel-2 work-item parks X in (r = 8) */
 
 static int is_nv(const kiln_gpu *g) { return strstr(g->build_options, "KILN_OCL_NV") != NULL; }
 
@@ -61,7 +64,7 @@ static kiln_status plan_memory(kiln_gpu *g, uint64_t per_slot, uint64_t extra_pe
     if (st != KILN_OK) return st;
     double budget = (type & CL_DEVICE_TYPE_CPU) ? (double)global / 4 : (double)global * 0.85 - (double)(UINT64_C(1) << 30);
     if (budget < (double)global / 4) budget = (double)global / 4;
-    budget = ldexp(budget, -g->scrypt_budget_halvings);
+    budget *= pow(0.75, g->scrypt_budget_backoffs);
     p->per_buf = max_alloc / per_slot;
     p->lanes = (uint64_t)(budget / (double)(per_slot + extra_per_lane));
     if (p->lanes > MAX_BUFS * p->per_buf) p->lanes = MAX_BUFS * p->per_buf;
@@ -134,6 +137,25 @@ static kiln_status quad_group(kiln_gpu *g, cl_kernel k, int tpb, size_t *local)
     return KILN_OK;
 }
 
+/* Kernel 2's group size within the local memory a group may have (NVIDIA's driver: 48 KiB, so at
+ * most 160 work-items at r = 8), and its parking space, the kernel's last argument. */
+static kiln_status steps_local(kiln_gpu *g, cl_kernel k, size_t *local)
+{
+    cl_ulong have = 0, fixed = 0;
+    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof have, &have, NULL),
+                 "clGetDeviceInfo (local memory)");
+    KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL),
+                 "clGetKernelWorkGroupInfo (local memory)");
+    const size_t unit = is_nv(g) ? 32 : 4;
+    const size_t fit = have > fixed ? (size_t)((have - fixed) / STEPS_LOCAL_PER_ITEM) / unit * unit : 0;
+    if (fit == 0)
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s has %llu bytes of local memory a group: too few for scrypt ROMix kernel 2",
+                         g->name, (unsigned long long)have);
+    if (*local > fit) *local = fit;
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(k, 10, *local * STEPS_LOCAL_PER_ITEM, NULL), "clSetKernelArg (scrypt local memory)");
+    return KILN_OK;
+}
+
 /* Enqueues k over `items` work-items in groups of `local` (the range rounded up to whole groups;
  * the kernels mask the rest), its event in *ev. */
 static kiln_status enqueue(kiln_gpu *g, cl_kernel k, uint64_t items, size_t local, cl_event *ev)
@@ -163,9 +185,15 @@ static void release_events(cl_event *ev, int n)
 /* ROMix kernels' names and the resident lanes a compute unit is estimated to hold: OpenCL has no
  * occupancy query, so the register counts ptxas gives these kernels for sm_90 through
  * scripts/ocl-ptx-check.sh (r = 1: 32, 2: 40, 4: 66, 8: 103; with a gap 52, 72, 128, 226;
- * streamed: 40) stand in for every device. */
-static const char *romix_name(uint32_t r, int gap)
+ * streamed: 40) stand in for every device. Kernel 2 (the second loop in per-quad steps, X parked
+ * in local memory) is there for r = 8, the KDF's usual cost; NVIDIA's driver builds it with its
+ * registers capped (kiln_ocl_kernel_capped: 128, as CUDA's launch bounds do), so its count is known
+ * there (clang gives it 168 uncapped: the estimate elsewhere). Uncapped, NVIDIA's own count is
+ * not known, and on the H200 a plan from 168 ran at 22.5 kH/s where fewer lanes a launch gave
+ * 35.7 kH/s. */
+static const char *romix_name(uint32_t r, int gap, int steps)
 {
+    if (steps) return "kiln_scrypt_romix_steps_r8";
     switch (r) {
     case 1: return gap ? "kiln_scrypt_romix_r1_gap" : "kiln_scrypt_romix_r1";
     case 2: return gap ? "kiln_scrypt_romix_r2_gap" : "kiln_scrypt_romix_r2";
@@ -177,10 +205,11 @@ static const char *romix_name(uint32_t r, int gap)
 
 static int templated(uint32_t r) { return r == 1 || r == 2 || r == 4 || r == 8; }
 
-static uint64_t lanes_per_cu(uint32_t r, int gap)
+static uint64_t lanes_per_cu(const kiln_gpu *g, uint32_t r, int gap, int steps)
 {
     int regs = 40;
-    switch (r) {
+    switch (steps ? 0 : r) {
+    case 0: regs = is_nv(g) ? KILN_OCL_CAPPED_REGS : 168; break;
     case 1: regs = gap ? 52 : 32; break;
     case 2: regs = gap ? 72 : 40; break;
     case 4: regs = gap ? 128 : 66; break;
@@ -256,7 +285,7 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
     if ((st = compute_units(g, &units)) != KILN_OK) return st;
     mem_plan mp;
     if ((st = plan_memory(g, per_slot, per_nonce, &mp)) != KILN_OK) return st;
-    uint64_t per_launch = units * lanes_per_cu(1, gap > 1) * (uint64_t)waves;
+    uint64_t per_launch = units * lanes_per_cu(g, 1, gap > 1, 0) * (uint64_t)waves;
     if (per_launch > mp.lanes) per_launch = mp.lanes;
     if (per_launch > count) per_launch = count;
     if ((st = scratch(g, per_launch, per_slot, mp.per_buf)) != KILN_OK) return st;
@@ -271,7 +300,7 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
     r->count = clCreateBuffer(g->context, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (candidate count)");
     if ((st = kiln_ocl_kernel(g, "kiln_scrypt_ltc_in", &r->in)) != KILN_OK ||
-        (st = kiln_ocl_kernel(g, romix_name(1, gap > 1), &r->romix)) != KILN_OK ||
+        (st = kiln_ocl_kernel(g, romix_name(1, gap > 1, 0), &r->romix)) != KILN_OK ||
         (st = kiln_ocl_kernel(g, "kiln_scrypt_ltc_out", &r->out)) != KILN_OK)
         return st;
     if ((st = quad_group(g, r->romix, tpb, &r->local)) != KILN_OK) return st;
@@ -313,8 +342,13 @@ kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, cons
 typedef struct kdf_plan {
     uint64_t lanes, per_slot, per_buf; /* lanes a ROMix launch; bytes a slot; slots a buffer */
     uint32_t gap;
+    int steps; /* ROMix kernel 2 */
     size_t local;
 } kdf_plan;
+
+/* Kernel 2 where asked for (items_per_thread 2) or by default at r = 8, as on CUDA; it exists for
+ * r = 8 only, so other r run kernel 1 whatever is asked. */
+static int kdf_steps(const kiln_gpu_scrypt_kdf_cfg *cfg) { return cfg->r == 8 && cfg->romix_kernel != 1; }
 
 static kiln_status kdf_check(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, size_t out_len)
 {
@@ -342,8 +376,9 @@ static uint64_t slot_bytes(const kiln_gpu_scrypt_kdf_cfg *cfg, uint32_t gap)
 }
 
 /* Lanes a ROMix launch holds (at most lanes_total) and the gap: a tuned gap, else the CUDA plan's
- * choice, the gap with the most resident lanes per unit of work, where a warp waits for the
- * longest recomputation of its 8 quads (E[max of 8] steps). */
+ * choice, the gap with the most resident lanes per unit of work, where in kernel 1 a warp waits
+ * for the longest recomputation of its 8 quads (E[max of 8] steps) and in kernel 2 each quad pays
+ * its own ((G - 1) / 2 steps). */
 static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uint64_t lanes_total, kdf_plan *p)
 {
     if (cfg->N > UINT64_MAX / 128 / cfg->r / 2) return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt: 128 r N overflows");
@@ -351,6 +386,7 @@ static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uin
     kiln_status st = compute_units(g, &units);
     if (st != KILN_OK) return st;
     const uint64_t b_lane = (uint64_t)128 * cfg->r;
+    const int steps = kdf_steps(cfg);
     uint32_t gap = cfg->lookup_gap > 0 ? (uint32_t)cfg->lookup_gap : 0;
     if (!templated(cfg->r)) gap = 1; /* the streaming kernel keeps every row */
     if (gap > cfg->N) gap = (uint32_t)cfg->N;
@@ -359,10 +395,12 @@ static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uin
         for (uint32_t G = 1; G <= 16 && G <= cfg->N; G *= 2) {
             mem_plan mp;
             if (plan_memory(g, slot_bytes(cfg, G), b_lane, &mp) != KILN_OK) continue;
-            double resident = (double)units * (double)lanes_per_cu(cfg->r, G > 1), emax = 0;
+            double resident = (double)units * (double)lanes_per_cu(g, cfg->r, G > 1, steps), emax = 0;
             if (resident > (double)mp.lanes) resident = (double)mp.lanes;
             if (resident > (double)lanes_total) resident = (double)lanes_total;
-            for (uint32_t k = 1; k < G; k++) emax += 1 - pow((double)k / G, 8);
+            if (steps) emax = (G - 1) / 2.0;
+            else
+                for (uint32_t k = 1; k < G; k++) emax += 1 - pow((double)k / G, 8);
             double score = resident / ((2 + emax) / 2);
             if (score > best) best = score, gap = G;
         }
@@ -371,11 +409,12 @@ static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uin
     mem_plan mp;
     p->per_slot = slot_bytes(cfg, gap);
     if ((st = plan_memory(g, p->per_slot, b_lane, &mp)) != KILN_OK) return st;
-    p->lanes = units * lanes_per_cu(cfg->r, gap > 1);
+    p->lanes = units * lanes_per_cu(g, cfg->r, gap > 1, steps);
     if (p->lanes > mp.lanes) p->lanes = mp.lanes;
     if (p->lanes > lanes_total) p->lanes = lanes_total;
     p->per_buf = mp.per_buf;
     p->gap = gap;
+    p->steps = steps;
     return KILN_OK;
 }
 
@@ -535,11 +574,13 @@ static kiln_status kdf_from(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_c
     kiln_status st = kdf_shape(g, cfg, io, &p, &items);
     if (st != KILN_OK) return st;
     if ((st = kiln_ocl_kernel(g, "kiln_scrypt_kdf_in", &r->in)) != KILN_OK ||
-        (st = kiln_ocl_kernel(g, romix_name(cfg->r, p.gap > 1), &r->romix)) != KILN_OK ||
+        (st = (p.steps ? kiln_ocl_kernel_capped : kiln_ocl_kernel)(g, romix_name(cfg->r, p.gap > 1, p.steps), &r->romix)) !=
+            KILN_OK ||
         (st = kiln_ocl_kernel(g, "kiln_scrypt_kdf_out", &r->fin)) != KILN_OK)
         return st;
     if ((st = quad_group(g, r->romix, cfg->threads_per_block ? cfg->threads_per_block : KDF_TPB, &p.local)) != KILN_OK)
         return st;
+    if (p.steps && (st = steps_local(g, r->romix, &p.local)) != KILN_OK) return st;
     while (*first < io->n && st == KILN_OK) {
         size_t n = io->n - *first < items ? io->n - *first : (size_t)items;
         st = kdf_chunk(g, r, cfg, &p, io, *first, n, ms);
@@ -559,9 +600,9 @@ static kiln_status kdf(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *c
     while (st == KILN_OK) {
         g->scrypt_alloc_refused = 0;
         st = kdf_from(g, r, cfg, io, &first, ms);
-        if (st == KILN_OK || !g->scrypt_alloc_refused || g->scrypt_budget_halvings >= MAX_HALVINGS) break;
-        /* the chunk that failed starts again from its passwords, with half the scratchpads */
-        g->scrypt_budget_halvings++;
+        if (st == KILN_OK || !g->scrypt_alloc_refused || g->scrypt_budget_backoffs >= MAX_BACKOFFS) break;
+        /* the chunk that failed starts again from its passwords, with fewer scratchpads */
+        g->scrypt_budget_backoffs++;
         release_scratch(g);
         kdf_release_kernels(r);
         st = KILN_OK;

@@ -18,6 +18,10 @@ struct kiln_gpu {
     cl_context context;
     cl_command_queue queue; /* in order, profiling on: kernel times from events */
     cl_program program; /* the embedded kernels, built on first use */
+    /* NVIDIA: the same kernels built with at most KILN_OCL_CAPPED_REGS registers a work-item (the
+     * driver's -cl-nv-maxrregcount; OpenCL has no launch bounds), on first use, for the kernels
+     * whose occupancy the caller must know (scrypt's ROMix kernel 2) */
+    cl_program program_capped;
     char name[128];
     /* clBuildProgram's options: the OpenCL C version, and KILN_OCL_NV=1 on NVIDIA's driver, whose
      * compiler takes inline PTX (funnel shifts, warp shuffles) that OpenCL C 1.2 cannot name */
@@ -31,10 +35,10 @@ struct kiln_gpu {
     int scrypt_nbuf;
     uint64_t scrypt_buf_bytes;
     /* OpenCL cannot say how much device memory is free, and a driver may refuse at launch what
-     * clCreateBuffer accepted (NVIDIA's places buffers lazily): each such refusal halves the
-     * scratchpads' memory budget for the handle's life (ocl_scrypt.c). scrypt_alloc_refused: the
-     * last launch failed for memory. */
-    int scrypt_budget_halvings;
+     * clCreateBuffer accepted (NVIDIA's places buffers lazily): each such refusal takes a quarter
+     * off the scratchpads' memory budget for the handle's life (ocl_scrypt.c). scrypt_alloc_refused:
+     * the last launch failed for memory. */
+    int scrypt_budget_backoffs;
     int scrypt_alloc_refused;
 };
 
@@ -65,6 +69,9 @@ kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *o
 
 /* A kernel of the program by name (the caller releases it). */
 kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out);
+/* The same from the register-capped build on NVIDIA (program_capped), from the program elsewhere. */
+#define KILN_OCL_CAPPED_REGS 128
+kiln_status kiln_ocl_kernel_capped(kiln_gpu *g, const char *name, cl_kernel *out);
 /* Runs kernel over global work-items (a 1-D range, the runtime picks the group size), waits for
  * it and gives its time in milliseconds from the event's profiling counters. */
 kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms);

@@ -116,4 +116,31 @@ static inline uint kiln_quad_uniform_max(kiln_quad q, uint v, uint bound)
 #endif
 }
 
+/* The flag kiln_quad_any agrees through: local memory a kernel declares beside its exchange
+ * buffers (none on NVIDIA, where a warp agrees by shuffles). */
+#if defined(KILN_OCL_NV)
+#define KILN_QUAD_FLAG(name) __local uint *name = 0
+#else
+#define KILN_QUAD_FLAG(name) __local uint name[1]
+#endif
+
+/* Whether v is nonzero for any work-item that must make the same exchanges as this one: the
+ * warp on NVIDIA (kiln_quad_uniform_max's shuffles), the whole group elsewhere (a flag in local
+ * memory, cleared, raised and read between barriers; the first barrier lets every read of the
+ * previous answer finish). Every work-item of the group calls it alike. */
+static inline uint kiln_quad_any(kiln_quad q, uint v, __local uint *flag)
+{
+#if defined(KILN_OCL_NV)
+    (void)flag;
+    return kiln_quad_uniform_max(q, v != 0, 1);
+#else
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (q.lid == 0) *flag = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (v) *flag = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *flag;
+#endif
+}
+
 #endif

@@ -174,6 +174,87 @@ KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r4_gap, 4, 1)
 KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8, 8, 0)
 KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8_gap, 8, 1)
 
+/* ROMix kernel 2 (CUDA's romix_steps_kernel, docs/SCRYPT.md), any gap: the fill as above, then
+ * the second loop in steps of exactly one BlockMix for every quad, whatever the quad is doing, so
+ * that a quad pays its own recomputations rather than waiting for its warp's longest. A read of
+ * row j, k = j mod G, takes k + 1 steps:
+ *   first step   W = BlockMix(V[j - k])       (k = 0: W = BlockMix(W ^ V[j]), W being X)
+ *   steps 2..k   W = BlockMix(W)
+ *   last step    W = BlockMix(X ^ W)
+ * While W recomputes a row X waits in local memory (`parked`, 8 R + 4 uint4 a quad: a work-item's
+ * 16-byte piece of each block, the padding putting the quads of an access phase on different
+ * banks), so only W and the loads in flight take registers. The quads' step counts differ, so the
+ * loop runs while any quad that makes the same exchanges (quad.h) has reads left, the finished
+ * quads' steps dropped. Inputs of a step (KILN_STEP_IN): the stored row (first step), W, or W ^ X. */
+#define KILN_STEP_IN(qq) ((w[qq] & keep) ^ (from_row ? row[4 * (qq)] : from_x ? xs[4 * (qq)] : (uint4)(0)))
+#define KILN_SCRYPT_ROMIX_STEPS_KERNEL(NAME, R)                                                                    \
+    __kernel void NAME(__global uint *B, ulong lane0, uint lanes, uint N, uint gap_log2, ulong per_buf,            \
+                       __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3,             \
+                       __local uint4 *parked)                                                                      \
+    {                                                                                                              \
+        KILN_QUAD_LOCAL(xbuf);                                                                                     \
+        KILN_QUAD_FLAG(flag);                                                                                      \
+        const kiln_quad q = kiln_quad_init(xbuf);                                                                  \
+        const ulong lane = get_global_id(0) >> 2;                                                                  \
+        const int active = lane < lanes;                                                                           \
+        const uint gmask = (1u << gap_log2) - 1;                                                                   \
+        __global uint *b = B + (lane0 + lane) * 32 * (R);                                                          \
+        __global uint4 *V =                                                                                        \
+            kiln_scrypt_slot(lane, per_buf, (ulong)(N >> gap_log2) * (8 * (R)), V0, V1, V2, V3) + q.t;             \
+        __local uint4 *xs = parked + (get_local_id(0) >> 2) * (8 * (R) + 4) + q.t;                                 \
+        uint4 w[2 * (R)];                                                                                          \
+        KILN_OCL_UNROLL                                                                                            \
+        for (uint c = 0; c < 2 * (R); c++) w[c] = active ? kiln_quad_load(b, c, q.t) : (uint4)(0);                 \
+        for (uint j = 0; j < N; j++) {                                                                             \
+            if (active && (j & gmask) == 0) {                                                                      \
+                __global uint4 *dst = V + (ulong)(j >> gap_log2) * (8 * (R));                                      \
+                KILN_OCL_UNROLL                                                                                    \
+                for (uint c = 0; c < 2 * (R); c++) dst[4 * c] = w[c];                                              \
+            }                                                                                                      \
+            KILN_BLOCKMIX_QUAD(w, R, q);                                                                           \
+        }                                                                                                          \
+        uint i = active ? 0 : N, k = 0; /* reads done; recomputation steps left in this read */                   \
+        int fresh = 1;                  /* the next step starts a read; W is X */                                  \
+        __global const uint4 *row = V;                                                                             \
+        while (kiln_quad_any(q, i < N, flag)) {                                                                    \
+            const uint j = kiln_quad_bcast0(q, w[2 * (R)-1].x) & (N - 1);                                          \
+            const int running = i < N;                                                                             \
+            if (fresh && running) {                                                                                \
+                k = j & gmask;                                                                                     \
+                row = V + (ulong)(j >> gap_log2) * (8 * (R));                                                      \
+                if (k) {                                                                                           \
+                    KILN_OCL_UNROLL                                                                                \
+                    for (uint c = 0; c < 2 * (R); c++) xs[4 * c] = w[c];                                           \
+                }                                                                                                  \
+            }                                                                                                      \
+            const int last = k == 0, from_row = fresh && running && active, from_x = !fresh && last;              \
+            const uint4 keep = fresh && !last ? (uint4)(0) : (uint4)(~0u);                                         \
+            uint4 y[2 * (R)];                                                                                      \
+            const uint4 in_last = KILN_STEP_IN(2 * (R)-1);                                                         \
+            uint4 T = in_last, p0 = KILN_STEP_IN(0), p1 = 2 * (R) > 2 ? KILN_STEP_IN(1) : in_last;                 \
+            KILN_OCL_UNROLL                                                                                        \
+            for (uint c = 0; c < 2 * (R); c++) {                                                                   \
+                const uint4 cur = p0;                                                                              \
+                p0 = p1;                                                                                           \
+                p1 = c + 2 < 2 * (R)-1 ? KILN_STEP_IN(c + 2 < 2 * (R)-1 ? c + 2 : 2 * (R)-1) : in_last;                            \
+                T = kiln_salsa_quad(T, cur, q);                                                                    \
+                y[(c >> 1) + (c & 1) * (R)] = T;                                                                   \
+            }                                                                                                      \
+            KILN_OCL_UNROLL                                                                                        \
+            for (uint c = 0; c < 2 * (R); c++) w[c] = running ? y[c] : w[c];                                       \
+            if (running) {                                                                                         \
+                if (last) i++;                                                                                     \
+                else k--;                                                                                          \
+                fresh = last;                                                                                      \
+            }                                                                                                      \
+        }                                                                                                          \
+        if (active) {                                                                                              \
+            KILN_OCL_UNROLL                                                                                        \
+            for (uint c = 0; c < 2 * (R); c++) kiln_quad_store(b, c, q.t, w[c]);                                   \
+        }                                                                                                          \
+    }
+KILN_SCRYPT_ROMIX_STEPS_KERNEL(kiln_scrypt_romix_steps_r8, 8)
+
 /* dst = BlockMix(src ^ mix) (mix only where use_mix) between rows in memory, each pointer
  * already offset by the work-item's piece: only T stays in registers, so any r works. A
  * work-item that is not `active` touches no memory (its pointers may lie outside V). */
