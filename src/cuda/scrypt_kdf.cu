@@ -404,7 +404,9 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
             if (kernel == 2) emax = (g - 1) / 2.0;
             else
                 for (uint32_t k = 1; k < g; k++) emax += 1 - pow((double)k / g, 8);
-            double score = resident(g) / ((2 + emax) / 2);
+            /* kernel 2's rate grows slower than its lanes (they hide one another's latency less
+             * and less): lanes^0.6 fits the three measured pairs of gaps (docs/SCRYPT.md) */
+            double score = (kernel == 2 ? pow(resident(g), 0.6) : resident(g)) / ((2 + emax) / 2);
             if (score > best) best = score, gap = g;
         }
     }

@@ -47,7 +47,7 @@ static kiln_status little_endian(kiln_gpu *g)
 }
 
 /* Lanes a launch may hold for the scratchpads alone: the memory budget (GPUs: most of their
- * memory, as CUDA's plan takes 90% of what is free; a CPU device shares the host's, so a
+ * memory, though less than CUDA's plan takes; a CPU device shares the host's, so a
  * quarter) over MAX_BUFS buffers of at most the largest allocation each. *per_buf: slots a
  * buffer. 0 lanes when not even one fits. */
 typedef struct mem_plan {
@@ -62,7 +62,10 @@ static kiln_status plan_memory(kiln_gpu *g, uint64_t per_slot, uint64_t extra_pe
     if (st == KILN_OK) st = device_info(g, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, "clGetDeviceInfo (global memory)");
     if (st == KILN_OK) st = device_info(g, CL_DEVICE_TYPE, sizeof type, &type, "clGetDeviceInfo (type)");
     if (st != KILN_OK) return st;
-    double budget = (type & CL_DEVICE_TYPE_CPU) ? (double)global / 4 : (double)global * 0.85 - (double)(UINT64_C(1) << 30);
+    /* GPUs start from 64% of their memory: NVIDIA's driver refused 85% of the H200's 140 GiB
+     * (118 GiB) at the first launch and ran 88 GiB, and a refused chunk costs its launch; the
+     * back-off stays for the drivers that take less */
+    double budget = (type & CL_DEVICE_TYPE_CPU) ? (double)global / 4 : (double)global * 0.64 - (double)(UINT64_C(1) << 30);
     if (budget < (double)global / 4) budget = (double)global / 4;
     budget *= pow(0.75, g->scrypt_budget_backoffs);
     p->per_buf = max_alloc / per_slot;
@@ -401,7 +404,8 @@ static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uin
             if (steps) emax = (G - 1) / 2.0;
             else
                 for (uint32_t k = 1; k < G; k++) emax += 1 - pow((double)k / G, 8);
-            double score = resident / ((2 + emax) / 2);
+            /* kernel 2: lanes^0.6, as the CUDA plan scores it (docs/SCRYPT.md) */
+            double score = (steps ? pow(resident, 0.6) : resident) / ((2 + emax) / 2);
             if (score > best) best = score, gap = G;
         }
         if (!gap) gap = 1; /* nothing fits: plan_memory below says so */
