@@ -118,6 +118,28 @@ static inline __global uint4 *kiln_scrypt_slot(ulong s, ulong per_buf, ulong slo
         }                                                                 \
     } while (0)
 
+/* The start both ROMix kernels share: this work-item's quad, lane, B words and scratchpad slot
+ * (its piece), then X loaded from B and the fill, every G-th X stored at its row. */
+#define KILN_ROMIX_LANE(R)                                                                                         \
+    KILN_QUAD_LOCAL(xbuf);                                                                                         \
+    const kiln_quad q = kiln_quad_init(xbuf);                                                                      \
+    const ulong lane = get_global_id(0) >> 2;                                                                      \
+    const int active = lane < lanes;                                                                               \
+    const uint gmask = (1u << gap_log2) - 1;                                                                       \
+    __global uint *b = B + (lane0 + lane) * 32 * (R);                                                              \
+    __global uint4 *V = kiln_scrypt_slot(lane, per_buf, (ulong)(N >> gap_log2) * (8 * (R)), V0, V1, V2, V3) + q.t;
+#define KILN_ROMIX_FILL(x, R, GAP)                                                                                 \
+    KILN_OCL_UNROLL                                                                                                \
+    for (uint c_ = 0; c_ < 2 * (R); c_++) (x)[c_] = active ? kiln_quad_load(b, c_, q.t) : (uint4)(0);              \
+    for (uint j_ = 0; j_ < N; j_++) {                                                                              \
+        if (active && (!(GAP) || (j_ & gmask) == 0)) {                                                             \
+            __global uint4 *row_ = V + (ulong)(j_ >> gap_log2) * (8 * (R));                                        \
+            KILN_OCL_UNROLL                                                                                        \
+            for (uint c_ = 0; c_ < 2 * (R); c_++) row_[4 * c_] = (x)[c_];                                          \
+        }                                                                                                          \
+        KILN_BLOCKMIX_QUAD(x, R, q);                                                                               \
+    }
+
 /* kiln_scrypt_romix_r<R> (GAP 0: gap_log2 is 0) and kiln_scrypt_romix_r<R>_gap (GAP 1: gap_log2
  * > 0): the fill stores every G-th X at its row, the mix reads row Integerify(X), whose low word
  * is word 0 of the last block, which quad work-item 0 holds. */
@@ -125,25 +147,9 @@ static inline __global uint4 *kiln_scrypt_slot(ulong s, ulong per_buf, ulong slo
     __kernel void NAME(__global uint *B, ulong lane0, uint lanes, uint N, uint gap_log2, ulong per_buf,            \
                        __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3)             \
     {                                                                                                              \
-        KILN_QUAD_LOCAL(xbuf);                                                                                     \
-        const kiln_quad q = kiln_quad_init(xbuf);                                                                  \
-        const ulong lane = get_global_id(0) >> 2;                                                                  \
-        const int active = lane < lanes;                                                                           \
-        const uint gmask = (1u << gap_log2) - 1;                                                                   \
-        __global uint *b = B + (lane0 + lane) * 32 * (R);                                                          \
-        __global uint4 *V =                                                                                        \
-            kiln_scrypt_slot(lane, per_buf, (ulong)(N >> gap_log2) * (8 * (R)), V0, V1, V2, V3) + q.t;             \
+        KILN_ROMIX_LANE(R);                                                                                        \
         uint4 x[2 * (R)];                                                                                          \
-        KILN_OCL_UNROLL                                                                                            \
-        for (uint k = 0; k < 2 * (R); k++) x[k] = active ? kiln_quad_load(b, k, q.t) : (uint4)(0);                 \
-        for (uint j = 0; j < N; j++) {                                                                             \
-            if (active && (!(GAP) || (j & gmask) == 0)) {                                                          \
-                __global uint4 *row = V + (ulong)(j >> gap_log2) * (8 * (R));                                      \
-                KILN_OCL_UNROLL                                                                                    \
-                for (uint k = 0; k < 2 * (R); k++) row[4 * k] = x[k];                                              \
-            }                                                                                                      \
-            KILN_BLOCKMIX_QUAD(x, R, q);                                                                           \
-        }                                                                                                          \
+        KILN_ROMIX_FILL(x, R, GAP);                                                                                \
         for (uint i = 0; i < N; i++) {                                                                             \
             const uint j = kiln_quad_bcast0(q, x[2 * (R)-1].x) & (N - 1);                                          \
             __global const uint4 *row = V + (ulong)(j >> gap_log2) * (8 * (R));                                    \
@@ -192,28 +198,12 @@ KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8_gap, 8, 1)
                        __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3,             \
                        __local uint4 *parked)                                                                      \
     {                                                                                                              \
-        KILN_QUAD_LOCAL(xbuf);                                                                                     \
+        KILN_ROMIX_LANE(R);                                                                                        \
         KILN_QUAD_FLAG(flag);                                                                                      \
-        const kiln_quad q = kiln_quad_init(xbuf);                                                                  \
-        const ulong lane = get_global_id(0) >> 2;                                                                  \
-        const int active = lane < lanes;                                                                           \
-        const uint gmask = (1u << gap_log2) - 1;                                                                   \
-        __global uint *b = B + (lane0 + lane) * 32 * (R);                                                          \
-        __global uint4 *V =                                                                                        \
-            kiln_scrypt_slot(lane, per_buf, (ulong)(N >> gap_log2) * (8 * (R)), V0, V1, V2, V3) + q.t;             \
         __local uint4 *xs = parked + (get_local_id(0) >> 2) * (8 * (R) + 4) + q.t;                                 \
         uint4 w[2 * (R)];                                                                                          \
-        KILN_OCL_UNROLL                                                                                            \
-        for (uint c = 0; c < 2 * (R); c++) w[c] = active ? kiln_quad_load(b, c, q.t) : (uint4)(0);                 \
-        for (uint j = 0; j < N; j++) {                                                                             \
-            if (active && (j & gmask) == 0) {                                                                      \
-                __global uint4 *dst = V + (ulong)(j >> gap_log2) * (8 * (R));                                      \
-                KILN_OCL_UNROLL                                                                                    \
-                for (uint c = 0; c < 2 * (R); c++) dst[4 * c] = w[c];                                              \
-            }                                                                                                      \
-            KILN_BLOCKMIX_QUAD(w, R, q);                                                                           \
-        }                                                                                                          \
-        uint i = active ? 0 : N, k = 0; /* reads done; recomputation steps left in this read */                   \
+        KILN_ROMIX_FILL(w, R, 1);                                                                                  \
+        uint i = active ? 0 : N, k = 0; /* reads done; recomputation steps left in this read */                    \
         int fresh = 1;                  /* the next step starts a read; W is X */                                  \
         __global const uint4 *row = V;                                                                             \
         while (kiln_quad_any(q, i < N, flag)) {                                                                    \
@@ -227,7 +217,7 @@ KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8_gap, 8, 1)
                     for (uint c = 0; c < 2 * (R); c++) xs[4 * c] = w[c];                                           \
                 }                                                                                                  \
             }                                                                                                      \
-            const int last = k == 0, from_row = fresh && running && active, from_x = !fresh && last;              \
+            const int last = k == 0, from_row = fresh && running && active, from_x = !fresh && last;               \
             const uint4 keep = fresh && !last ? (uint4)(0) : (uint4)(~0u);                                         \
             uint4 y[2 * (R)];                                                                                      \
             const uint4 in_last = KILN_STEP_IN(2 * (R)-1);                                                         \
@@ -236,7 +226,7 @@ KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8_gap, 8, 1)
             for (uint c = 0; c < 2 * (R); c++) {                                                                   \
                 const uint4 cur = p0;                                                                              \
                 p0 = p1;                                                                                           \
-                p1 = c + 2 < 2 * (R)-1 ? KILN_STEP_IN(c + 2 < 2 * (R)-1 ? c + 2 : 2 * (R)-1) : in_last;                            \
+                p1 = c + 2 < 2 * (R)-1 ? KILN_STEP_IN(c + 2 < 2 * (R)-1 ? c + 2 : 2 * (R)-1) : in_last;            \
                 T = kiln_salsa_quad(T, cur, q);                                                                    \
                 y[(c >> 1) + (c & 1) * (R)] = T;                                                                   \
             }                                                                                                      \
