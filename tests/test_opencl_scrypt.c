@@ -201,6 +201,15 @@ static void batches(kiln_ctx *cpu, kiln_ctx *ocl)
               name, kiln_last_error(ocl));
         batch(cpu, ocl, name, r8, sizeof r8 / sizeof r8[0]);
     }
+    /* a ROMix kernel that does not exist is bad input, as on CUDA */
+    CHECK(kiln_ctx_set_scrypt_kdf_launch(ocl, (kiln_launch){0, 3}, (kiln_scrypt_shape){0, 0}) == KILN_OK, "kernel 3 set");
+    {
+        kiln_scrypt_input one = {"pw", 2, "salt", 4};
+        uint8_t key[32];
+        CHECK(kiln_scrypt_batch(ocl, &one, 1, (kiln_scrypt_params){16, 8, 1}, key, 32) == KILN_ERR_INPUT &&
+                  strstr(kiln_last_error(ocl), "ROMix kernel 3"),
+              "ROMix kernel 3 on OpenCL: %s", kiln_last_error(ocl));
+    }
     /* the API takes groups up to 1024; the quad kernels' exchange buffers hold 256 work-items */
     kiln_launch big = {512, 0};
     kiln_scrypt_shape dflt = {0, 0};

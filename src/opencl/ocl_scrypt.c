@@ -191,9 +191,7 @@ static void release_events(cl_event *ev, int n)
  * streamed: 40) stand in for every device. Kernel 2 (the second loop in per-quad steps, X parked
  * in local memory) is there for r = 8, the KDF's usual cost; NVIDIA's driver builds it with its
  * registers capped (kiln_ocl_kernel_capped: 128, as CUDA's launch bounds do), so its count is known
- * there (clang gives it 168 uncapped: the estimate elsewhere). Uncapped, NVIDIA's own count is
- * not known, and on the H200 a plan from 168 ran at 22.5 kH/s where fewer lanes a launch gave
- * 35.7 kH/s. */
+ * there (clang gives it 168 uncapped: the estimate elsewhere, where no cap can be asked for). */
 static const char *romix_name(uint32_t r, int gap, int steps)
 {
     if (steps) return "kiln_scrypt_romix_steps_r8";
@@ -368,6 +366,9 @@ static kiln_status kdf_check(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, si
     const int gap = cfg->lookup_gap;
     if (gap && (gap > 16 || (gap & (gap - 1))))
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt batch: lookup gap %d must be 1, 2, 4, 8 or 16", gap);
+    if (cfg->romix_kernel < 0 || cfg->romix_kernel > 2)
+        return kiln_fail(g->ctx, KILN_ERR_INPUT, "scrypt batch: ROMix kernel %d must be 1 (registers) or 2 (steps)",
+                         cfg->romix_kernel);
     return little_endian(g);
 }
 
