@@ -481,7 +481,7 @@ static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, co
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (PageRank state)");
     r->sums = clCreateBuffer(g->context, CL_MEM_READ_WRITE, 2 * r->sbytes, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (PageRank sums)");
-    r->slots = strstr(g->build_options, "KILN_OCL_NV") != NULL && r->sbytes == 8;
+    r->slots = kiln_ocl_is_nv(g) && r->sbytes == 8;
     r->part_bytes = r->slots ? 32 * 16 * 8 : (size_t)r->groups * 2 * r->sbytes;
     r->part = clCreateBuffer(g->context, CL_MEM_READ_WRITE, r->part_bytes, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (partial sums)");

@@ -277,7 +277,7 @@ kiln_status kiln_ocl_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part
         KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (part sums)");
         /* as ocl_pagerank.c: 32 slots the groups add into with atomics (NVIDIA, float64), else a
          * pair a group; the slots start empty and the fold empties them */
-        p->slots = strstr(g->build_options, "KILN_OCL_NV") != NULL && p->sbytes == 8;
+        p->slots = kiln_ocl_is_nv(g) && p->sbytes == 8;
         p->part_bytes = p->slots ? 32 * 16 * 8 : (size_t)p->groups * 2 * p->sbytes;
         p->part = clCreateBuffer(g->context, CL_MEM_READ_WRITE, p->part_bytes, NULL, &err);
         KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (part partial sums)");

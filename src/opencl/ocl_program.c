@@ -200,7 +200,7 @@ kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out)
 
 kiln_status kiln_ocl_kernel_capped(kiln_gpu *g, const char *name, cl_kernel *out)
 {
-    if (!strstr(g->build_options, "KILN_OCL_NV")) return kiln_ocl_kernel(g, name, out);
+    if (!kiln_ocl_is_nv(g)) return kiln_ocl_kernel(g, name, out);
     char options[sizeof g->build_options + 32];
     snprintf(options, sizeof options, "%s -cl-nv-maxrregcount=%d", g->build_options, KILN_OCL_CAPPED_REGS);
     kiln_status st = program_with(g, options, &g->program_capped);

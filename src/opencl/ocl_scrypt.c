@@ -29,8 +29,6 @@
 #define REGS_PER_CU 65536
 #define STEPS_LOCAL_PER_ITEM ((8 * 8 + 4) * 16 / 4) /* bytes a kernel-2 work-item parks X in (r = 8) */
 
-static int is_nv(const kiln_gpu *g) { return strstr(g->build_options, "KILN_OCL_NV") != NULL; }
-
 static kiln_status device_info(kiln_gpu *g, cl_device_info what, size_t size, void *out, const char *name)
 {
     return kiln_ocl_check(g->ctx, clGetDeviceInfo(g->device, what, size, out, NULL), name);
@@ -130,7 +128,7 @@ static kiln_status quad_group(kiln_gpu *g, cl_kernel k, int tpb, size_t *local)
     size_t most = 0;
     KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL),
                  "clGetKernelWorkGroupInfo");
-    const size_t unit = is_nv(g) ? 32 : 4;
+    const size_t unit = kiln_ocl_is_nv(g) ? 32 : 4;
     size_t l = (size_t)tpb < most ? (size_t)tpb : most;
     l -= l % unit;
     if (l == 0)
@@ -149,7 +147,7 @@ static kiln_status steps_local(kiln_gpu *g, cl_kernel k, size_t *local)
                  "clGetDeviceInfo (local memory)");
     KILN_OCL_TRY(g->ctx, clGetKernelWorkGroupInfo(k, g->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL),
                  "clGetKernelWorkGroupInfo (local memory)");
-    const size_t unit = is_nv(g) ? 32 : 4;
+    const size_t unit = kiln_ocl_is_nv(g) ? 32 : 4;
     const size_t fit = have > fixed ? (size_t)((have - fixed) / STEPS_LOCAL_PER_ITEM) / unit * unit : 0;
     if (fit == 0)
         return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s has %llu bytes of local memory a group: too few for scrypt ROMix kernel 2",
@@ -210,7 +208,7 @@ static uint64_t lanes_per_cu(const kiln_gpu *g, uint32_t r, int gap, int steps)
 {
     int regs = 40;
     switch (steps ? 0 : r) {
-    case 0: regs = is_nv(g) ? KILN_OCL_CAPPED_REGS : 168; break;
+    case 0: regs = kiln_ocl_is_nv(g) ? KILN_OCL_CAPPED_REGS : 168; break;
     case 1: regs = gap ? 52 : 32; break;
     case 2: regs = gap ? 72 : 40; break;
     case 4: regs = gap ? 128 : 66; break;

@@ -7,6 +7,7 @@
 
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <string.h>
 
 #include "../core/gpu.h"
 
@@ -68,6 +69,8 @@ kiln_status kiln_ocl_program(kiln_gpu *g, cl_program *out);
 kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *out);
 
 /* A kernel of the program by name (the caller releases it). */
+/* Whether the device is NVIDIA's driver (its build options define KILN_OCL_NV: ocl_device.c). */
+static inline int kiln_ocl_is_nv(const kiln_gpu *g) { return strstr(g->build_options, "KILN_OCL_NV") != NULL; }
 kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out);
 /* The same from the register-capped build on NVIDIA (program_capped), from the program elsewhere. */
 #define KILN_OCL_CAPPED_REGS 128
