@@ -20,7 +20,9 @@ line() { sed -n "s/^$1: //p" "$T/version"; }
 
 # the first line, and git describe of the checkout when kiln was built from one
 first=$(head -1 "$T/version")
-if command -v git > /dev/null && head=$(git -C "$SRC" rev-parse HEAD 2> /dev/null); then
+# (only a checkout whose top level is the source tree itself: test_version_git.sh)
+if command -v git > /dev/null && head=$(git -C "$SRC" rev-parse HEAD 2> /dev/null) &&
+    [ "$(realpath "$(git -C "$SRC" rev-parse --show-toplevel)")" == "$(realpath "$SRC")" ]; then
     d=$(printf '%s\n' "$first" | sed -n "s/^kiln $v (git \(.*\))$/\1/p")
     hex=$(printf '%s\n' "$d" | sed -n 's/^\(.*-g\)\{0,1\}\([0-9a-f]\{7,\}\)\(-dirty\)\{0,1\}$/\2/p')
     # HEAD, or an older commit of it when HEAD moved after the build
