@@ -114,6 +114,9 @@ for p in "$lib_pkg" kiln; do
         has "$depends" "(^|, )$(re "$pkg")( |,|$)" "$p's Depends (for $so)"
     done
     if printf '%s' "$depends" | grep -qiE 'cuda|nvidia'; then bad "$p's Depends names a CUDA package: $depends"; else ok; fi
+    # one clause for the OpenCL ICD loader, not one per OpenCL version (cmake/deb/opencl_depends.cmake)
+    opencl=$(printf '%s' "$depends" | tr ',' '\n' | grep -c 'opencl')
+    if [ "$opencl" -le 1 ]; then ok; else bad "$p's Depends has $opencl OpenCL clauses: $depends"; fi
 done
 same "$(field libkiln-dev Depends)" "$lib_pkg (= $version)" "libkiln-dev's Depends"
 
