@@ -1002,6 +1002,50 @@ typedef struct kiln_block {
 kiln_status kiln_block_parse(kiln_ctx *ctx, const uint8_t *raw, size_t len, kiln_block *block);
 void kiln_block_free(kiln_block *block);
 
+/* ---------------------------------------------------------------- device memory in, device memory out */
+
+/* Entry points for data already on the GPU (docs/DEVICE_MEMORY.md): a prover, a CuPy or PyTorch
+ * pipeline hands kiln its device buffers and its stream, and gets results in device buffers.
+ * - Buffers are device memory (or managed memory) of the context's first GPU: cudaMalloc, a
+ *   memory pool, CuPy, PyTorch. They stay the caller's; kiln neither frees nor keeps them.
+ * - stream is the caller's cudaStream_t passed as void * (NULL: the legacy default stream), on the
+ *   context's first GPU. kiln enqueues its copies and kernels on it, in order, and returns: it
+ *   copies nothing to or from the host and waits on the host only when the function fills a host
+ *   value (root_host). Results are there once the stream has run the work; inputs must stay
+ *   unchanged and every buffer valid until then. kiln's temporaries are allocated and freed in
+ *   the stream's order (cudaMallocAsync).
+ * - Work already on the stream runs before kiln's; work the caller enqueues after the call runs
+ *   after it. Another stream must wait on an event the caller records after the call.
+ * - The host-memory entry points re-check GPU results on the CPU; these cannot without a host
+ *   copy, and do not. Offset tables are clamped to their buffers on the device, so bad offsets
+ *   give wrong results, never reads outside the buffers.
+ * A CPU context, or a backend without these (OpenCL for now), gets KILN_ERR_DEVICE; an algorithm
+ * with no GPU kernel, or a host pointer, KILN_ERR_INPUT. */
+
+/* kiln_hash_batch on the device: message i is data[offsets[i] .. offsets[i+1]) (n + 1 offsets on
+ * the device, data_len readable bytes at data); n digests of outlen bytes packed into out. */
+kiln_status kiln_hash_batch_device(kiln_ctx *ctx, kiln_hash_algo algo, const void *data, size_t data_len,
+                                   const uint64_t *offsets, size_t n, void *out, size_t outlen, void *stream);
+/* kiln_hash_batch_fixed on the device: n messages of msg_len bytes back to back at data. */
+kiln_status kiln_hash_batch_fixed_device(kiln_ctx *ctx, kiln_hash_algo algo, const void *data, size_t msg_len,
+                                         size_t n, void *out, size_t outlen, void *stream);
+/* kiln_merkle_build on the device: n leaves of 32 bytes at leaves. tree, when not NULL, receives
+ * the whole tree (kiln_merkle_tree_size(n) * 32 bytes, 16-byte aligned, laid out as
+ * kiln_merkle_build's), which stays there for the caller to read; leaves may be tree itself (its
+ * first n nodes: no copy), else must not overlap it. The root goes to root_dev (32 bytes of device
+ * memory) and/or root_host (the call then waits for the stream); either may be NULL. rp64_256
+ * leaves must be canonical field elements (not checked: that would need the host). */
+kiln_status kiln_merkle_build_device(kiln_ctx *ctx, kiln_merkle_algo algo, const void *leaves, uint64_t n,
+                                     const kiln_merkle_opts *opts, void *tree, void *root_dev, uint8_t *root_host,
+                                     void *stream);
+/* kiln_scrypt_batch on the device: item i's password is passwords[password_offsets[i] ..
+ * password_offsets[i+1]) and its salt salts[salt_offsets[i] .. salt_offsets[i+1]) (count + 1
+ * offsets each, on the device); key i at out + i * out_len. */
+kiln_status kiln_scrypt_batch_device(kiln_ctx *ctx, const void *passwords, size_t passwords_len,
+                                     const uint64_t *password_offsets, const void *salts, size_t salts_len,
+                                     const uint64_t *salt_offsets, size_t count, kiln_scrypt_params params, void *out,
+                                     size_t out_len, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

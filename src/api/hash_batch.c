@@ -294,6 +294,40 @@ kiln_status kiln_hash_batch_fixed(kiln_ctx *ctx, kiln_hash_algo algo, const uint
     return gpu_batch(ctx, algo, data, NULL, msg_len, n, out, outlen);
 }
 
+/* ---------------------------------------------------------------- device memory (docs/DEVICE_MEMORY.md) */
+
+static kiln_status batch_device(kiln_ctx *ctx, kiln_hash_algo algo, const void *data, size_t data_len,
+                                const uint64_t *offsets, size_t msg_len, size_t n, void *out, size_t outlen, void *stream)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    kiln_status st = check_outlen(ctx, algo, outlen);
+    if (st != KILN_OK || n == 0) return st;
+    if (n > SIZE_MAX / 8 - 1 || n > SIZE_MAX / outlen || (!offsets && msg_len && n > SIZE_MAX / msg_len))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "batch size overflows");
+    if (ctx->backend == KILN_BACKEND_CPU || !ctx->gpu)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "messages in device memory need a GPU context, not the CPU");
+    if (!ctx->gpu->hash_device) return kiln_gpu_lacks(ctx, "hash messages in device memory");
+    const kiln_gpu_hash_params p = kiln_hash_gpu_params(algo, outlen);
+    if (p.family == KILN_HASH_GPU_NONE)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s has no GPU kernel: hash it from host memory", kiln_hash_algo_name(algo));
+    kiln_gpu *g;
+    if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
+    return ctx->gpu->hash_device(g, &p, data, data_len, offsets, msg_len, n, out, stream);
+}
+
+kiln_status kiln_hash_batch_device(kiln_ctx *ctx, kiln_hash_algo algo, const void *data, size_t data_len,
+                                   const uint64_t *offsets, size_t n, void *out, size_t outlen, void *stream)
+{
+    if (ctx && n && !offsets) return kiln_fail(ctx, KILN_ERR_INPUT, "missing offsets");
+    return batch_device(ctx, algo, data, data_len, offsets, 0, n, out, outlen, stream);
+}
+
+kiln_status kiln_hash_batch_fixed_device(kiln_ctx *ctx, kiln_hash_algo algo, const void *data, size_t msg_len,
+                                         size_t n, void *out, size_t outlen, void *stream)
+{
+    return batch_device(ctx, algo, data, 0, NULL, msg_len, n, out, outlen, stream);
+}
+
 /* ---------------------------------------------------------------- permutation batches */
 
 static const char *const layout_names[] = {"auto", "thread", "unrolled", "lane"};

@@ -161,7 +161,8 @@ typedef struct leaf_stage {
 } leaf_stage;
 
 #define CHECK_SLICE 8192 /* leaves: 256 KiB */
-#define FILL_THREADS 4 /* the most threads one device's copies take */
+#define FILL_THREADS 4 /* the most threads one device's copies take in a set */
+#define ONE_FILL_THREADS 8 /* and alone: one core's copy runs at a fifth of a 55 GB/s link */
 
 /* 1 when all count leaves were valid (and copied) */
 static int copy_leaves(const kiln_merkle_kind *kind, const uint8_t *src, uint8_t *dst, uint64_t count)
@@ -242,7 +243,15 @@ static kiln_status build_on_gpu(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln
     if (st != KILN_OK) return st;
     const uint64_t merges = kiln_merkle_merges(n);
     kiln_ctx_report(ctx, "merkle", "merges", 0, merges);
-    st = tree_on(ctx, g, algo, kind, cfg, leaves, n, root, tree, NULL);
+    /* staged as a device set's ranges are (tree_on): from pageable memory a copy runs at a sixth
+     * of the link, and the leaves are checked as they are copied rather than in a pass before */
+    int fill = ctx->threads > 0 ? ctx->threads : omp_get_num_procs();
+    leaf_stage stage = {ctx, kind, leaves, fill < 1 ? 1 : fill > ONE_FILL_THREADS ? ONE_FILL_THREADS : fill, 0};
+    st = tree_on(ctx, g, algo, kind, cfg, leaves, n, root, tree, &stage);
+    if (stage.bad) { /* the message of the CPU build: the first bad leaf */
+        st = kiln_merkle_check_nodes(ctx, kind, leaves, n, "leaf");
+        if (st == KILN_OK) st = kiln_fail(ctx, KILN_ERR_INPUT, "a leaf changed while the tree was built");
+    }
     if (st == KILN_OK) kiln_ctx_report(ctx, "merkle", "merges", merges, merges);
     return st;
 }
@@ -373,10 +382,10 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
     /* a device set checks the leaves on its devices' threads while it copies them */
     const int set = ctx && ctx->backend != KILN_BACKEND_CPU && ctx->ngpu > 1 && n >= 2 * (uint64_t)ctx->ngpu;
     if (set) return build_on_devices(ctx, algo, kind, &cfg, leaves, n, root, tree);
+    /* one GPU checks them as it copies them, as a set does */
+    if (ctx && ctx->backend != KILN_BACKEND_CPU) return build_on_gpu(ctx, algo, kind, &cfg, leaves, n, root, tree);
     if ((st = kiln_merkle_check_nodes(ctx, kind, leaves, n, "leaf")) != KILN_OK) return st;
-    if (!ctx || ctx->backend == KILN_BACKEND_CPU)
-        return kiln_merkle_build_cpu(ctx, kind, leaves, n, ctx ? ctx->threads : 0, root, tree);
-    return build_on_gpu(ctx, algo, kind, &cfg, leaves, n, root, tree);
+    return kiln_merkle_build_cpu(ctx, kind, leaves, n, ctx ? ctx->threads : 0, root, tree);
 }
 
 /* The bench leaves (kiln_merkle_bench_leaves) as level 0 on g: made on the device where the
@@ -454,4 +463,25 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
     free(times);
     if (st == KILN_OK && res->seconds > 0) res->rate = (double)(n - 1) / res->seconds;
     return st;
+}
+
+/* ---------------------------------------------------------------- device memory (docs/DEVICE_MEMORY.md) */
+
+kiln_status kiln_merkle_build_device(kiln_ctx *ctx, kiln_merkle_algo algo, const void *leaves, uint64_t n,
+                                     const kiln_merkle_opts *opts, void *tree, void *root_dev, uint8_t *root_host,
+                                     void *stream)
+{
+    const kiln_merkle_kind *kind = NULL;
+    kiln_gpu_merkle_cfg cfg;
+    if (!ctx) return KILN_ERR_INPUT;
+    kiln_status st = check_args(ctx, algo, n, &kind);
+    if (st != KILN_OK) return st;
+    if (!leaves) return kiln_fail(ctx, KILN_ERR_INPUT, "missing leaves");
+    if ((st = check_opts(ctx, opts, &cfg)) != KILN_OK) return st;
+    if (ctx->backend == KILN_BACKEND_CPU || !ctx->gpu)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "leaves in device memory need a GPU context, not the CPU");
+    if (!ctx->gpu->tree_build_device) return kiln_gpu_lacks(ctx, "build a tree of leaves in device memory");
+    kiln_gpu *g;
+    if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
+    return ctx->gpu->tree_build_device(g, algo, n, &cfg, leaves, tree, root_dev, root_host, stream);
 }

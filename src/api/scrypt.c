@@ -58,6 +58,28 @@ kiln_status kiln_scrypt_batch(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t
     return st;
 }
 
+/* ---- device memory (docs/DEVICE_MEMORY.md) */
+
+kiln_status kiln_scrypt_batch_device(kiln_ctx *ctx, const void *passwords, size_t passwords_len,
+                                     const uint64_t *password_offsets, const void *salts, size_t salts_len,
+                                     const uint64_t *salt_offsets, size_t count, kiln_scrypt_params sp, void *out,
+                                     size_t out_len, void *stream)
+{
+    if (!ctx) return KILN_ERR_INPUT;
+    kiln_status st = kiln_scrypt_check(ctx, sp, out_len);
+    if (st != KILN_OK || count == 0) return st;
+    if (!password_offsets || !salt_offsets || !out) return kiln_fail(ctx, KILN_ERR_INPUT, "missing offsets or output buffer");
+    if (count > SIZE_MAX / out_len || count > SIZE_MAX / 8 - 1) return kiln_fail(ctx, KILN_ERR_INPUT, "batch output size overflows");
+    if (ctx->backend == KILN_BACKEND_CPU || !ctx->gpu)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "passwords in device memory need a GPU context, not the CPU");
+    if (!ctx->gpu->kdf_device) return kiln_gpu_lacks(ctx, "run the scrypt KDF on device memory");
+    kiln_gpu *g;
+    if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
+    const kiln_gpu_batch w = kiln_scrypt_gpu_batch(ctx, sp);
+    return ctx->gpu->kdf_device(g, &w.by.kdf, passwords, passwords_len, password_offsets, salts, salts_len, salt_offsets,
+                                count, out, out_len, stream);
+}
+
 /* ---- launch shapes */
 
 static kiln_status check_shape(kiln_ctx *ctx, kiln_scrypt_shape s, int kdf)

@@ -336,6 +336,22 @@ struct kiln_gpu_ops {
      * be had (then use malloc). Allocate it with a device current in the thread. */
     void *(*host_pinned_alloc)(size_t bytes);
     void (*host_pinned_free)(void *p);
+
+    /* ---- device memory in, device memory out (docs/DEVICE_MEMORY.md): buffers in the device's
+     * memory and the caller's stream (CUDA: a cudaStream_t as void *). Everything is enqueued on
+     * that stream, nothing is copied to or from the host, and the host waits only for root_host.
+     * hash: message i is data[offsets[i] .. offsets[i+1]) or, offsets NULL, data[i * msg_len ..),
+     * digests packed into out. tree: the tree of n leaves into tree (the whole tree as tree_build
+     * lays it out; NULL: a temporary), its root into root_dev and/or root_host. kdf: scrypt item
+     * i's password pw[pw_off[i] .. pw_off[i+1]), its salt likewise, its key at out + i * out_len
+     * (parameters already checked). */
+    kiln_status (*hash_device)(kiln_gpu *g, const kiln_gpu_hash_params *p, const void *data, size_t data_len,
+                               const uint64_t *offsets, size_t msg_len, size_t n, void *out, void *stream);
+    kiln_status (*tree_build_device)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                                     const void *leaves, void *tree, void *root_dev, uint8_t *root_host, void *stream);
+    kiln_status (*kdf_device)(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, const void *pw, size_t pw_bytes,
+                              const uint64_t *pw_off, const void *salt, size_t salt_bytes, const uint64_t *salt_off,
+                              size_t count, void *out, size_t out_len, void *stream);
 };
 
 /* The context's i-th GPU, opened on first use. KILN_ERR_DEVICE (in ctx) when the context has no

@@ -114,6 +114,9 @@ static kiln_gpu_ops make_ops()
     ops.pr_part_allgather = kiln_cuda_pr_part_allgather;
     ops.comm_close = kiln_cuda_comm_close;
 #endif
+    ops.hash_device = kiln_cuda_hash_device;
+    ops.tree_build_device = kiln_cuda_merkle_build_device;
+    ops.kdf_device = kiln_cuda_scrypt_kdf_device;
     ops.host_pinned_alloc = pinned_alloc;
     ops.host_pinned_free = pinned_free;
     return ops;

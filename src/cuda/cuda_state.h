@@ -28,6 +28,7 @@ struct kiln_gpu {
     /* the most device memory seen in use (cudaMemGetInfo) at the fullest points of the graph
      * builds and the PageRank parts' setup: kiln_cuda_note_memory */
     uint64_t mem_peak;
+    struct kiln_cuda_stage *stage; /* page-locked buffers of the staged copies (stage.h), made on first use */
 };
 
 /* At least `bytes` of the handle's scratch in *out (old contents not kept). Implemented in device.cu. */
@@ -66,12 +67,24 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
 kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg, const kiln_scrypt_input *in,
                                  size_t count, uint8_t *out, size_t out_len);
 
+/* Device memory in and out, on the caller's stream, no host wait (docs/DEVICE_MEMORY.md): item i's
+ * password is pw[pw_off[i] .. pw_off[i+1]), its salt salt[salt_off[i] .. salt_off[i+1]) (offset
+ * tables on the device, clamped to the buffers), its key at out + i * out_len. */
+kiln_status kiln_cuda_scrypt_kdf_device(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg, const void *pw, size_t pw_bytes,
+                                        const uint64_t *pw_off, const void *salt, size_t salt_bytes,
+                                        const uint64_t *salt_off, size_t count, void *out, size_t out_len, void *stream);
+
 /* keccak_batch.cu, keccak_perm.cu */
 kiln_status kiln_cuda_hash_batch(kiln_gpu *st, const kiln_gpu_hash_params *p, const uint8_t *data,
                                  const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out, float *gpu_ms);
 kiln_status kiln_cuda_hash_bench(kiln_gpu *st, const kiln_gpu_hash_params *p, size_t msg_len, size_t n,
                                  int with_offsets, int reps, float *median_ms, uint8_t *sample_msgs,
                                  uint8_t *sample_out, size_t nsample);
+/* Device memory in and out, on the caller's stream, no host wait (docs/DEVICE_MEMORY.md): message
+ * i is data[offsets[i] .. offsets[i+1]) (offsets on the device, relative to data, clamped to
+ * data_len) or, offsets NULL, data[i * msg_len ..); digests packed into out. */
+kiln_status kiln_cuda_hash_device(kiln_gpu *st, const kiln_gpu_hash_params *p, const void *data, size_t data_len,
+                                  const uint64_t *offsets, size_t msg_len, size_t n, void *out, void *stream);
 kiln_status kiln_cuda_keccak_f1600_batch(kiln_gpu *st, kiln_keccak_layout layout, uint64_t *states, size_t n,
                                          float *gpu_ms);
 kiln_status kiln_cuda_keccak_bench(kiln_gpu *st, kiln_keccak_layout layout, size_t n, int iters, int reps,
@@ -110,6 +123,12 @@ kiln_status kiln_cuda_merkle_gather(kiln_gpu *st, const uint64_t *idx, uint64_t 
 kiln_status kiln_cuda_merkle_build_staged(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n,
                                           const kiln_gpu_merkle_cfg *cfg, kiln_gpu_merkle_fill fill, void *user,
                                           int *launches);
+/* The tree of n leaves in device memory (leaves, tree: the caller's; tree NULL: a temporary)
+ * built on the caller's stream; the root into root_dev (device) and/or root_host (then the stream
+ * is synchronized). Nothing else waits on the host. */
+kiln_status kiln_cuda_merkle_build_device(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n,
+                                          const kiln_gpu_merkle_cfg *cfg, const void *leaves, void *tree,
+                                          void *root_dev, uint8_t *root_host, void *stream);
 /* Frees the device tree, graph, staging and gather buffers (called by kiln_cuda_close). */
 void kiln_cuda_merkle_release(kiln_gpu *st);
 

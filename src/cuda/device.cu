@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cuda_state.h"
+#include "stage.h"
 
 int kiln_cuda_count_devices(void)
 {
@@ -68,6 +69,7 @@ void kiln_cuda_close(kiln_gpu *st)
     if (!st) return;
     cudaSetDevice(st->ordinal);
     kiln_cuda_merkle_release(st);
+    kiln_cuda_stage_close(st);
     if (st->d_cand) cudaFree(st->d_cand);
     if (st->d_count) cudaFree(st->d_count);
     if (st->h_cand) cudaFreeHost(st->h_cand);

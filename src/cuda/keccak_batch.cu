@@ -3,10 +3,13 @@
  * shorter than one block take a kernel with a single permutation and, for the fixed-output
  * functions, the digest size as a constant, so the last round computes only the lanes that are
  * written. SHA-256 and sha256d share the batch plumbing through a kernel of their own. */
+#include <cub/cub.cuh>
 #include <stdlib.h>
 
 #include "../prim/sha256.h"
 #include "cuda_state.h"
+#include "device_memory.cuh"
+#include "stage.h"
 #include "event_timer.cuh"
 #include "keccak_batch_kernels.cuh"
 #include "../prim/sha512.h"
@@ -121,6 +124,95 @@ __global__ void fill_offsets(uint64_t *o, uint64_t n, uint64_t len)
 
 } // namespace
 
+namespace {
+
+/* A batch whose messages come through the staged ring: the messages whose bytes have landed are
+ * launched as each chunk lands, from a multiple of 8 (so a launch's first message, at a fixed
+ * length, and its first digest stay 8-byte aligned) and with 16 bytes of margin past their end
+ * (the kernels' padded reads) until the last chunk. */
+struct staged_batch {
+    const kiln_gpu_hash_params *p;
+    batch_args a; /* the whole batch */
+    const uint64_t *h_offsets; /* the caller's, absolute; NULL: fixed length */
+    uint64_t data_len, max_len, next; /* next: the first message not launched */
+    cudaStream_t s;
+};
+
+uint64_t msg_end(const staged_batch *b, uint64_t i)
+{
+    return b->h_offsets ? b->h_offsets[i + 1] - b->a.base : (i + 1) * b->a.msg_len;
+}
+
+kiln_status launch_landed_in(kiln_gpu *st, staged_batch *b, size_t end)
+{
+    uint64_t k = b->a.n;
+    if (end < b->data_len) { /* the most messages [next, k) wholly landed, with the margin */
+        uint64_t lo = b->next, hi = b->a.n;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (msg_end(b, mid - 1) + 16 <= end) lo = mid;
+            else hi = mid - 1;
+        }
+        k = lo & ~(uint64_t)7;
+    }
+    if (k <= b->next) return KILN_OK;
+    batch_args sa = b->a;
+    sa.n = k - b->next;
+    sa.out = b->a.out + b->next * b->p->outlen;
+    if (sa.offsets) sa.offsets += b->next;
+    else sa.data += b->next * b->a.msg_len / 8;
+    KILN_CUDA_TRY(launch(b->p, sa, b->max_len, b->s), "hash batch kernel launch");
+    b->next = k;
+    return KILN_OK;
+}
+
+struct landed_ctx {
+    kiln_gpu *st;
+    staged_batch *b;
+};
+
+kiln_status launch_landed(void *user, size_t end)
+{
+    landed_ctx *c = (landed_ctx *)user;
+    return launch_landed_in(c->st, c->b, end);
+}
+
+/* Batches of at least this many bytes of messages (or digests) go through the staged ring. */
+constexpr uint64_t STAGE_MIN_BYTES = (uint64_t)8 << 20;
+
+/* The copies and launches of one batch (buffers allocated); leaves work in flight. */
+kiln_status enqueue_batch(kiln_gpu *st, const kiln_gpu_hash_params *p, const uint8_t *data, const uint64_t *offsets,
+                          uint64_t data_len, uint64_t max_len, const batch_args &a, uint8_t *out, bool stage_in,
+                          bool stage_out)
+{
+    const size_t n = a.n;
+    KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
+    if (stage_in) {
+        kiln_status s = KILN_OK;
+        if (offsets) s = kiln_cuda_stage_in(st, (uint8_t *)a.offsets, (const uint8_t *)offsets, (n + 1) * sizeof(uint64_t),
+                                            KILN_CUDA_STAGE_BYTES, NULL, NULL, NULL);
+        staged_batch b = {p, a, offsets, data_len, max_len, 0, st->stream};
+        landed_ctx c = {st, &b};
+        if (s == KILN_OK)
+            s = kiln_cuda_stage_in(st, (uint8_t *)a.data, data, data_len, KILN_CUDA_STAGE_BYTES, NULL, launch_landed, &c);
+        if (s != KILN_OK) return s;
+    } else {
+        if (data_len)
+            KILN_CUDA_TRY(cudaMemcpyAsync((void *)a.data, data, data_len, cudaMemcpyHostToDevice, st->stream), "cudaMemcpyAsync");
+        if (offsets)
+            KILN_CUDA_TRY(cudaMemcpyAsync((void *)a.offsets, offsets, (n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice,
+                                          st->stream),
+                          "cudaMemcpyAsync");
+        KILN_CUDA_TRY(launch(p, a, max_len, st->stream), "hash batch kernel launch");
+    }
+    KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, st->stream), "cudaEventRecord");
+    if (stage_out) return kiln_cuda_stage_out(st, out, a.out, n * p->outlen);
+    KILN_CUDA_TRY(cudaMemcpyAsync(out, a.out, n * p->outlen, cudaMemcpyDeviceToHost, st->stream), "cudaMemcpyAsync");
+    return KILN_OK;
+}
+
+} // namespace
+
 kiln_status kiln_cuda_hash_batch(kiln_gpu *st, const kiln_gpu_hash_params *p, const uint8_t *data,
                                             const uint64_t *offsets, size_t msg_len, size_t n, uint8_t *out,
                                             float *gpu_ms)
@@ -140,21 +232,17 @@ kiln_status kiln_cuda_hash_batch(kiln_gpu *st, const kiln_gpu_hash_params *p, co
     buffers b;
     size_t padded = (size_t)(data_len + 16 + 7) / 8 * 8;
     KILN_CUDA_TRY(cudaMalloc(&b.data, padded), "cudaMalloc (messages)");
-    KILN_CUDA_TRY(cudaMemsetAsync(b.data, 0, padded, st->stream), "cudaMemsetAsync");
-    if (data_len)
-        KILN_CUDA_TRY(cudaMemcpyAsync(b.data, data, data_len, cudaMemcpyHostToDevice, st->stream), "cudaMemcpyAsync");
-    if (offsets) {
-        KILN_CUDA_TRY(cudaMalloc(&b.offsets, (n + 1) * sizeof(uint64_t)), "cudaMalloc (offsets)");
-        KILN_CUDA_TRY(cudaMemcpyAsync(b.offsets, offsets, (n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice, st->stream),
-                      "cudaMemcpyAsync");
-    }
+    /* the kernels' reads past the last message land in these bytes (masked, but defined) */
+    KILN_CUDA_TRY(cudaMemsetAsync((uint8_t *)b.data + data_len, 0, padded - data_len, st->stream), "cudaMemsetAsync");
+    if (offsets) KILN_CUDA_TRY(cudaMalloc(&b.offsets, (n + 1) * sizeof(uint64_t)), "cudaMalloc (offsets)");
     KILN_CUDA_TRY(cudaMalloc(&b.out, n * p->outlen), "cudaMalloc (digests)");
+    const bool stage_in = data_len >= STAGE_MIN_BYTES, stage_out = (uint64_t)n * p->outlen >= STAGE_MIN_BYTES;
+    if ((stage_in || stage_out) && (s = kiln_cuda_stage_open(st, KILN_CUDA_STAGE_BYTES)) != KILN_OK) return s;
     batch_args a = {b.data, b.offsets, base, msg_len, n, p->domain, (unsigned)p->outlen, b.out};
-    KILN_CUDA_TRY(cudaEventRecord(st->ev_start, st->stream), "cudaEventRecord");
-    KILN_CUDA_TRY(launch(p, a, max_len, st->stream), "hash batch kernel launch");
-    KILN_CUDA_TRY(cudaEventRecord(st->ev_stop, st->stream), "cudaEventRecord");
-    KILN_CUDA_TRY(cudaMemcpyAsync(out, b.out, n * p->outlen, cudaMemcpyDeviceToHost, st->stream), "cudaMemcpyAsync");
-    KILN_CUDA_TRY(cudaStreamSynchronize(st->stream), "hash batch kernel");
+    s = enqueue_batch(st, p, data, offsets, data_len, max_len, a, out, stage_in, stage_out);
+    /* nothing stays in flight before the buffers are freed, whatever happened */
+    s = kiln_cuda_stage_finish(st, s, "hash batch kernel");
+    if (s != KILN_OK) return s;
     KILN_CUDA_TRY(cudaEventElapsedTime(gpu_ms, st->ev_start, st->ev_stop), "cudaEventElapsedTime");
     return KILN_OK;
 }
@@ -193,5 +281,88 @@ kiln_status kiln_cuda_hash_bench(kiln_gpu *st, const kiln_gpu_hash_params *p, si
         KILN_CUDA_TRY(cudaMemcpy(sample_out + k * p->outlen, b.out + i * p->outlen, p->outlen, cudaMemcpyDeviceToHost),
                       "cudaMemcpy");
     }
+    return KILN_OK;
+}
+
+/* ---- device memory in, device memory out (docs/DEVICE_MEMORY.md) */
+namespace {
+
+/* offsets clamped to the data: out[i] = min(in[i], limit); the max scan after it makes them
+ * non-decreasing, so a bad table gives wrong digests, never a read outside the data */
+__global__ void clamp_offsets(const uint64_t *__restrict__ in, uint64_t count, uint64_t limit, uint64_t *__restrict__ out)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (uint64_t)gridDim.x * blockDim.x)
+        out[i] = in[i] < limit ? in[i] : limit;
+}
+
+struct max_op {
+    __device__ __forceinline__ uint64_t operator()(uint64_t a, uint64_t b) const { return a > b ? a : b; }
+};
+
+constexpr uint64_t DEVICE_LAUNCH_MAX = (uint64_t)1 << 30; /* messages a launch, a multiple of 8 */
+
+/* kiln's temporaries of one device batch, freed in the stream's order on every path out */
+struct device_temps {
+    cudaStream_t s;
+    void *data = nullptr, *offs = nullptr, *scan = nullptr, *out = nullptr;
+    ~device_temps()
+    {
+        kiln_cuda_free_async(data, s);
+        kiln_cuda_free_async(offs, s);
+        kiln_cuda_free_async(scan, s);
+        kiln_cuda_free_async(out, s);
+    }
+};
+
+} // namespace
+
+kiln_status kiln_cuda_hash_device(kiln_gpu *st, const kiln_gpu_hash_params *p, const void *data, size_t data_len,
+                                  const uint64_t *offsets, size_t msg_len, size_t n, void *out, void *stream)
+{
+    const cudaStream_t s = (cudaStream_t)stream;
+    kiln_status r = check_params(st, p);
+    if (r != KILN_OK || n == 0) return r;
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    if (!offsets) data_len = msg_len * n;
+    if ((r = kiln_cuda_check_device_ptr(st, data, data_len, "the messages")) != KILN_OK) return r;
+    if (offsets && (r = kiln_cuda_check_device_ptr(st, offsets, (n + 1) * 8, "the offsets")) != KILN_OK) return r;
+    if ((r = kiln_cuda_check_device_ptr(st, out, n * p->outlen, "the digests")) != KILN_OK) return r;
+    device_temps t;
+    t.s = s;
+    /* the messages into an 8-byte aligned copy with 16 readable bytes past the end (the kernels'
+     * word reads), device to device on the caller's stream */
+    const size_t padded = (data_len + 16 + 7) / 8 * 8;
+    if ((r = kiln_cuda_alloc_async(st, &t.data, padded, s, "the messages' aligned copy")) != KILN_OK) return r;
+    if (data_len) KILN_CUDA_TRY(cudaMemcpyAsync(t.data, data, data_len, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (messages)");
+    KILN_CUDA_TRY(cudaMemsetAsync((uint8_t *)t.data + data_len, 0, padded - data_len, s), "cudaMemsetAsync");
+    uint64_t *offs = nullptr;
+    if (offsets) {
+        const size_t m = n + 1;
+        if ((r = kiln_cuda_alloc_async(st, &t.offs, 2 * m * sizeof(uint64_t), s, "the offsets' checked copy")) != KILN_OK) return r;
+        uint64_t *clamped = (uint64_t *)t.offs;
+        offs = clamped + m;
+        clamp_offsets<<<1024, 256, 0, s>>>(offsets, m, data_len, clamped);
+        KILN_CUDA_TRY(cudaGetLastError(), "offsets kernel launch");
+        size_t scan_bytes = 0;
+        KILN_CUDA_TRY(cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, clamped, offs, max_op(), (int64_t)m, s), "cub scan");
+        if ((r = kiln_cuda_alloc_async(st, &t.scan, scan_bytes, s, "the offsets' scan")) != KILN_OK) return r;
+        KILN_CUDA_TRY(cub::DeviceScan::InclusiveScan(t.scan, scan_bytes, clamped, offs, max_op(), (int64_t)m, s), "cub scan");
+    }
+    /* digests straight into the caller's buffer when it is 8-byte aligned (the kernels' word stores) */
+    uint8_t *dst = (uint8_t *)out;
+    if ((uintptr_t)out & 7) {
+        if ((r = kiln_cuda_alloc_async(st, &t.out, n * p->outlen, s, "the digests' aligned copy")) != KILN_OK) return r;
+        dst = (uint8_t *)t.out;
+    }
+    /* offsets are relative to data, so base 0; the longest message is not known on the host, so
+     * the kernels for any length */
+    for (uint64_t first = 0; first < n; first += DEVICE_LAUNCH_MAX) {
+        const uint64_t count = n - first < DEVICE_LAUNCH_MAX ? n - first : DEVICE_LAUNCH_MAX;
+        batch_args a = {(const uint64_t *)t.data, offs ? offs + first : nullptr, 0, msg_len, count, p->domain,
+                        (unsigned)p->outlen, dst + first * p->outlen};
+        if (!offs) a.data += first * msg_len / 8;
+        KILN_CUDA_TRY(launch(p, a, UINT64_MAX, s), "hash batch kernel launch");
+    }
+    if (dst != out) KILN_CUDA_TRY(cudaMemcpyAsync(out, dst, n * p->outlen, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (digests)");
     return KILN_OK;
 }

@@ -22,18 +22,21 @@
 #include "../prim/merkle_merge.h"
 #include "../prim/merkle_shape.h"
 #include "cuda_state.h"
+#include "device_memory.cuh"
+#include "stage.h"
 
 #define MAX_K 12
 #define MAX_C_LOG2 12 /* 4096 nodes per block: 96 KiB of shared memory for levels 1 and 2 */
 #define COOP_MAX_PARENTS 65536 /* rp64_256 levels of at most this many parents use 16 lanes per merge */
 #define COOP_TPB 256
 /* The staged build (kiln_cuda_merkle_build_staged): chunks of 2^STAGE_LOG2 leaves (16 MiB) through
- * STAGES page-locked buffers; each chunk's own levels stop where it has 2^CHUNK_TOP_LOG2 nodes
- * (above, its launches would be too narrow to fill the GPU; rp64_256 would run them on 16 lanes),
- * the levels above are built over the whole range once every chunk has landed. */
+ * the handle's page-locked ring (stage.h); each chunk's own levels stop where it has
+ * 2^CHUNK_TOP_LOG2 nodes (above, its launches would be too narrow to fill the GPU; rp64_256 would
+ * run them on 16 lanes), the levels above are built over the whole range once every chunk has
+ * landed. */
 #define STAGE_LOG2 19
-#define STAGES 3
 #define CHUNK_TOP_LOG2 16
+static_assert(((size_t)32 << STAGE_LOG2) <= KILN_CUDA_STAGE_BYTES, "a chunk of leaves fills at most one staging buffer");
 
 struct kiln_cuda_merkle {
     uint4 *tree; /* 2 uint4 per node */
@@ -43,13 +46,6 @@ struct kiln_cuda_merkle {
     int g_algo, g_method, g_k, g_tpb, g_launches;
     uint64_t g_n;
     uint4 *g_tree;
-    /* the staged build, made on first use: a copy stream, page-locked staging buffers of
-     * stage_leaves leaves each, an event per buffer recorded after its copy (the buffer is refilled
-     * only once it has fired) and one that orders the copies after earlier work on the stream */
-    cudaStream_t copy;
-    cudaEvent_t copied[STAGES], ready;
-    uint8_t *stage[STAGES];
-    uint64_t stage_leaves;
     /* merkle_gather: gather_cap indices then nodes, on the device and page-locked on the host */
     void *d_gather, *h_gather;
     uint64_t gather_cap;
@@ -223,7 +219,7 @@ __global__ void __launch_bounds__(COOP_TPB) rp64_coop_kernel(const uint4 *__rest
 /* One level of parents: rp64_256's narrow levels on 16 lanes per merge, every other level with one
  * thread per merge. */
 template <int A>
-cudaError_t launch_level(kiln_gpu *st, const uint4 *in, uint64_t m, uint4 *out, int tpb);
+cudaError_t launch_level(cudaStream_t s, const uint4 *in, uint64_t m, uint4 *out, int tpb);
 
 unsigned grid_for(uint64_t items, int tpb)
 {
@@ -252,17 +248,16 @@ int max_threads(K kernel)
 inline uint64_t part_size(uint64_t count, int l) { return ((count - 1) >> l) + 1; }
 
 /* Enqueues the launches that make levels from + 1 .. to of the part of a tree of n leaves over
- * leaves [first, first + count) on the state's stream (also while it is being captured). first is
+ * leaves [first, first + count) of `tree` on stream s (also while it is being captured). first is
  * a multiple of 2^to, so on every level l <= to the part is the level's nodes from first >> l on,
  * part_size(count, l) of them, and it ends on an even node below level to unless it ends the
  * level: merging it alone gives the whole tree's nodes, the odd-level rule included (a part that
  * has topped out is the last node of an odd level, paired with itself). The whole tree is first =
  * 0, count = n, from = 0, to = levels - 1. */
 template <int A>
-kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t count, int from, int to,
-                         const kiln_gpu_merkle_cfg *cfg, int *launches)
+kiln_status enqueue_part(kiln_gpu *st, uint4 *tree, cudaStream_t s, uint64_t n, uint64_t first, uint64_t count,
+                         int from, int to, const kiln_gpu_merkle_cfg *cfg, int *launches)
 {
-    uint4 *tree = st->merkle->tree;
     int tpb = cfg->tpb;
     *launches = 0;
     int c_log2 = cfg->k + log2_floor((uint64_t)tpb); /* one subtree of 2^k leaves per thread */
@@ -270,7 +265,7 @@ kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t coun
     for (int l = from; l < to;) {
         if (cfg->method == KILN_MERKLE_LEVELS ||
             (A == KILN_MERKLE_RP64_256 && part_size(count, l + 1) <= COOP_MAX_PARENTS)) {
-            KILN_CUDA_TRY(launch_level<A>(st, tree + 2 * (kiln_tree_level_offset(n, l) + (first >> l)),
+            KILN_CUDA_TRY(launch_level<A>(s, tree + 2 * (kiln_tree_level_offset(n, l) + (first >> l)),
                                           part_size(count, l),
                                           tree + 2 * (kiln_tree_level_offset(n, l + 1) + (first >> (l + 1))), tpb),
                           "merkle level kernel launch");
@@ -286,7 +281,7 @@ kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t coun
             lv.size[j] = part_size(count, l + j);
         }
         uint64_t blocks = (lv.size[0] + ((uint64_t)1 << c_log2) - 1) >> c_log2;
-        subtree_kernel<A><<<(unsigned)blocks, tpb, lv.h > 1 ? smem : 0, st->stream>>>(tree, lv);
+        subtree_kernel<A><<<(unsigned)blocks, tpb, lv.h > 1 ? smem : 0, s>>>(tree, lv);
         KILN_CUDA_TRY(cudaGetLastError(), "merkle subtree kernel launch");
         ++*launches;
         l += lv.h;
@@ -298,16 +293,16 @@ kiln_status enqueue_part(kiln_gpu *st, uint64_t n, uint64_t first, uint64_t coun
 template <int A>
 kiln_status enqueue(kiln_gpu *st, uint64_t n, const kiln_gpu_merkle_cfg *cfg, int *launches)
 {
-    return enqueue_part<A>(st, n, 0, n, 0, kiln_tree_levels(n) - 1, cfg, launches);
+    return enqueue_part<A>(st, st->merkle->tree, st->stream, n, 0, n, 0, kiln_tree_levels(n) - 1, cfg, launches);
 }
 
 template <int A>
-cudaError_t launch_level(kiln_gpu *st, const uint4 *in, uint64_t m, uint4 *out, int tpb)
+cudaError_t launch_level(cudaStream_t s, const uint4 *in, uint64_t m, uint4 *out, int tpb)
 {
     uint64_t parents = (m + 1) / 2;
     if (A == KILN_MERKLE_RP64_256 && parents <= COOP_MAX_PARENTS)
-        rp64_coop_kernel<<<grid_for(16 * parents, COOP_TPB), COOP_TPB, 0, st->stream>>>(in, m, out);
-    else level_kernel<A><<<grid_for(parents, tpb), tpb, 0, st->stream>>>(in, m, out);
+        rp64_coop_kernel<<<grid_for(16 * parents, COOP_TPB), COOP_TPB, 0, s>>>(in, m, out);
+    else level_kernel<A><<<grid_for(parents, tpb), tpb, 0, s>>>(in, m, out);
     return cudaGetLastError();
 }
 
@@ -425,7 +420,8 @@ struct algo_row {
     kiln_status (*build)(kiln_gpu *, uint64_t, const kiln_gpu_merkle_cfg *, int *, float *);
     kiln_status (*raw)(kiln_gpu *, uint64_t, int, float *);
     kiln_status (*prepare)(kiln_gpu *, const kiln_gpu_merkle_cfg *);
-    kiln_status (*part)(kiln_gpu *, uint64_t, uint64_t, uint64_t, int, int, const kiln_gpu_merkle_cfg *, int *);
+    kiln_status (*part)(kiln_gpu *, uint4 *, cudaStream_t, uint64_t, uint64_t, uint64_t, int, int,
+                        const kiln_gpu_merkle_cfg *, int *);
 };
 #define KILN_MERKLE_ROW(A) {A, build<A>, raw<A>, prepare<A>, enqueue_part<A>}
 const algo_row kAlgos[] = {
@@ -463,85 +459,47 @@ kiln_status check_cfg(kiln_gpu *st, const kiln_gpu_merkle_cfg *cfg)
     return KILN_OK;
 }
 
-/* Frees the staging buffers, their events and the copy stream (nothing may be in flight on them). */
-void stage_close(kiln_cuda_merkle *mk)
+/* The staged build's chunks through the handle's ring (stage.h): fill_chunk hands each buffer to
+ * the caller's fill, chunk_landed merges the chunk's own levels once it is on the device. */
+struct staged_build {
+    kiln_gpu *st;
+    const algo_row *a;
+    uint64_t n, done; /* leaves whose own levels are queued */
+    const kiln_gpu_merkle_cfg *cfg;
+    kiln_gpu_merkle_fill fill;
+    void *user;
+    int own, launches;
+};
+
+kiln_status fill_chunk(void *user, size_t off, size_t len, uint8_t *dst)
 {
-    for (int b = 0; b < STAGES; b++) {
-        if (mk->stage[b]) cudaFreeHost(mk->stage[b]);
-        if (mk->copied[b]) cudaEventDestroy(mk->copied[b]);
-        mk->stage[b] = NULL;
-        mk->copied[b] = NULL;
-    }
-    if (mk->ready) cudaEventDestroy(mk->ready);
-    if (mk->copy) cudaStreamDestroy(mk->copy);
-    mk->ready = NULL;
-    mk->copy = NULL;
-    mk->stage_leaves = 0;
+    staged_build *b = (staged_build *)user;
+    return b->fill(b->user, off / 32, len / 32, dst);
 }
 
-/* The copy stream, the events and STAGES staging buffers of at least `leaves` leaves each (kept
- * between builds: pinning memory costs milliseconds). On failure the caller calls stage_close. */
-kiln_status stage_open(kiln_gpu *st, uint64_t leaves)
+kiln_status chunk_landed(void *user, size_t end)
 {
-    kiln_cuda_merkle *mk = st->merkle;
-    if (!mk->copy) {
-        KILN_CUDA_TRY(cudaStreamCreateWithFlags(&mk->copy, cudaStreamNonBlocking), "cudaStreamCreate (leaf copies)");
-        KILN_CUDA_TRY(cudaEventCreateWithFlags(&mk->ready, cudaEventDisableTiming), "cudaEventCreate");
-        for (int b = 0; b < STAGES; b++)
-            KILN_CUDA_TRY(cudaEventCreateWithFlags(&mk->copied[b], cudaEventDisableTiming), "cudaEventCreate");
-    }
-    if (leaves <= mk->stage_leaves) return KILN_OK;
-    for (int b = 0; b < STAGES; b++) {
-        if (mk->stage[b]) cudaFreeHost(mk->stage[b]);
-        mk->stage[b] = NULL;
-    }
-    mk->stage_leaves = 0;
-    for (int b = 0; b < STAGES; b++) {
-        cudaError_t e = cudaHostAlloc((void **)&mk->stage[b], (size_t)leaves * 32, cudaHostAllocPortable);
-        if (e != cudaSuccess) {
-            mk->stage[b] = NULL;
-            (void)cudaGetLastError();
-            return kiln_fail(st->ctx, KILN_ERR_DEVICE, "cannot page-lock %d staging buffers of %llu MiB: %s", STAGES,
-                             (unsigned long long)(leaves * 32 >> 20), cudaGetErrorString(e));
-        }
-    }
-    mk->stage_leaves = leaves;
-    return KILN_OK;
+    staged_build *b = (staged_build *)user;
+    const uint64_t first = b->done, count = end / 32 - first;
+    int l = 0;
+    kiln_status s = b->a->part(b->st, b->st->merkle->tree, b->st->stream, b->n, first, count, 0, b->own, b->cfg, &l);
+    b->launches += l;
+    b->done = end / 32;
+    return s;
 }
 
-/* The pipeline of the staged build. Chunk c goes through buffer c % STAGES: the host waits until
- * that buffer's previous copy has finished, fills it, and queues its copy on the copy stream; the
- * build stream waits for that copy, then merges the chunk's own levels, while the host fills the
- * next buffer. The levels above the chunks follow the last one. Leaves work in flight on failure
- * (the caller synchronizes both streams). */
+/* The pipeline of the staged build: the chunks (kiln_cuda_stage_in), then the levels above them.
+ * Leaves work in flight (the caller finishes the ring). */
 kiln_status stage_pipeline(kiln_gpu *st, const algo_row *a, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
                            kiln_gpu_merkle_fill fill, void *user, int *launches)
 {
-    kiln_cuda_merkle *mk = st->merkle;
     const int top = kiln_tree_levels(n) - 1;
-    const int own = STAGE_LOG2 - CHUNK_TOP_LOG2 < top ? STAGE_LOG2 - CHUNK_TOP_LOG2 : top;
-    const uint64_t chunk = (uint64_t)1 << STAGE_LOG2;
+    staged_build b = {st, a, n, 0, cfg, fill, user, STAGE_LOG2 - CHUNK_TOP_LOG2 < top ? STAGE_LOG2 - CHUNK_TOP_LOG2 : top, 0};
+    kiln_status s = kiln_cuda_stage_in(st, (uint8_t *)st->merkle->tree, NULL, (size_t)n * 32, (size_t)32 << STAGE_LOG2,
+                                       fill_chunk, chunk_landed, &b);
     int l = 0;
-    /* the copies overwrite the tree only after whatever the build stream did before */
-    KILN_CUDA_TRY(cudaEventRecord(mk->ready, st->stream), "cudaEventRecord");
-    KILN_CUDA_TRY(cudaStreamWaitEvent(mk->copy, mk->ready, 0), "cudaStreamWaitEvent");
-    uint64_t c = 0;
-    for (uint64_t first = 0; first < n; first += chunk, c++) {
-        const uint64_t count = n - first < chunk ? n - first : chunk;
-        const int b = (int)(c % STAGES);
-        if (c >= STAGES) KILN_CUDA_TRY(cudaEventSynchronize(mk->copied[b]), "leaf copy");
-        kiln_status s = fill(user, first, count, mk->stage[b]);
-        if (s != KILN_OK) return s;
-        KILN_CUDA_TRY(cudaMemcpyAsync(mk->tree + 2 * first, mk->stage[b], (size_t)count * 32, cudaMemcpyHostToDevice,
-                                      mk->copy),
-                      "cudaMemcpyAsync leaves");
-        KILN_CUDA_TRY(cudaEventRecord(mk->copied[b], mk->copy), "cudaEventRecord");
-        KILN_CUDA_TRY(cudaStreamWaitEvent(st->stream, mk->copied[b], 0), "cudaStreamWaitEvent");
-        if ((s = a->part(st, n, first, count, 0, own, cfg, &l)) != KILN_OK) return s;
-        *launches += l;
-    }
-    kiln_status s = a->part(st, n, 0, n, own, top, cfg, &l);
-    *launches += l;
+    if (s == KILN_OK) s = a->part(st, st->merkle->tree, st->stream, n, 0, n, b.own, top, cfg, &l);
+    *launches = b.launches + l;
     return s;
 }
 
@@ -679,33 +637,67 @@ kiln_status kiln_cuda_merkle_build_staged(kiln_gpu *st, kiln_merkle_algo algo, u
     const algo_row *a = find_algo(algo);
     if (!a) return no_merge(st, algo);
     if ((s = reserve(st, n)) != KILN_OK) return s;
-    kiln_cuda_merkle *mk = st->merkle;
     const uint64_t chunk = (uint64_t)1 << STAGE_LOG2;
-    if ((s = stage_open(st, n < chunk ? n : chunk)) == KILN_OK && (s = a->prepare(st, cfg)) == KILN_OK)
-        s = stage_pipeline(st, a, n, cfg, fill, user, launches);
+    if ((s = kiln_cuda_stage_open(st, (size_t)(n < chunk ? n : chunk) * 32)) != KILN_OK) return s;
+    if ((s = a->prepare(st, cfg)) == KILN_OK) s = stage_pipeline(st, a, n, cfg, fill, user, launches);
     /* nothing stays in flight, whatever happened: a staging buffer is refilled or freed only
      * after its copy, the tree reused only after its kernels */
-    cudaError_t ec = mk->copy ? cudaStreamSynchronize(mk->copy) : cudaSuccess;
-    cudaError_t ek = cudaStreamSynchronize(st->stream);
-    if (s == KILN_OK && ec != cudaSuccess)
-        s = kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA %s failed: %s", "leaf copies", cudaGetErrorString(ec));
-    if (s == KILN_OK && ek != cudaSuccess)
-        s = kiln_fail(st->ctx, KILN_ERR_DEVICE, "CUDA %s failed: %s", "merkle kernels", cudaGetErrorString(ek));
-    if (s != KILN_OK) {
-        stage_close(mk);
-        (void)cudaGetLastError();
-    }
-    return s;
+    return kiln_cuda_stage_finish(st, s, "merkle kernels");
 }
 
 void kiln_cuda_merkle_release(kiln_gpu *st)
 {
     if (!st || !st->merkle) return;
-    stage_close(st->merkle);
     if (st->merkle->d_gather) cudaFree(st->merkle->d_gather);
     if (st->merkle->h_gather) cudaFreeHost(st->merkle->h_gather);
     if (st->merkle->exec) cudaGraphExecDestroy(st->merkle->exec);
     if (st->merkle->tree) cudaFree(st->merkle->tree);
     free(st->merkle);
     st->merkle = NULL;
+}
+
+namespace {
+
+/* The device build's copies and launches on s (the tree buffer t holds the whole tree). */
+kiln_status enqueue_device(kiln_gpu *st, const algo_row *a, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
+                           const void *leaves, uint4 *t, void *root_dev, uint8_t *root_host, cudaStream_t s)
+{
+    if (leaves != (const void *)t)
+        KILN_CUDA_TRY(cudaMemcpyAsync(t, leaves, (size_t)n * 32, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (leaves)");
+    int launches = 0;
+    kiln_status r = a->part(st, t, s, n, 0, n, 0, kiln_tree_levels(n) - 1, cfg, &launches);
+    if (r != KILN_OK) return r;
+    const uint4 *root = t + 2 * (kiln_tree_size(n) - 1);
+    if (root_dev) KILN_CUDA_TRY(cudaMemcpyAsync(root_dev, root, 32, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (root)");
+    if (root_host) KILN_CUDA_TRY(cudaMemcpyAsync(root_host, root, 32, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync (root)");
+    return KILN_OK;
+}
+
+} // namespace
+
+kiln_status kiln_cuda_merkle_build_device(kiln_gpu *st, kiln_merkle_algo algo, uint64_t n,
+                                          const kiln_gpu_merkle_cfg *cfg, const void *leaves, void *tree,
+                                          void *root_dev, uint8_t *root_host, void *stream)
+{
+    const cudaStream_t s = (cudaStream_t)stream;
+    if (n == 0) return kiln_fail(st->ctx, KILN_ERR_INPUT, "a Merkle tree needs at least one leaf");
+    kiln_status r = check_cfg(st, cfg);
+    if (r != KILN_OK) return r;
+    const algo_row *a = find_algo(algo);
+    if (!a) return no_merge(st, algo);
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    const size_t bytes = (size_t)kiln_tree_size(n) * 32;
+    if ((r = kiln_cuda_check_device_ptr(st, leaves, (size_t)n * 32, "the leaves")) != KILN_OK) return r;
+    if (tree && (r = kiln_cuda_check_device_ptr(st, tree, bytes, "the tree buffer")) != KILN_OK) return r;
+    if (tree && ((uintptr_t)tree & 15))
+        return kiln_fail(st->ctx, KILN_ERR_INPUT, "the tree buffer must be 16-byte aligned");
+    if (root_dev && (r = kiln_cuda_check_device_ptr(st, root_dev, 32, "the root buffer")) != KILN_OK) return r;
+    if ((r = a->prepare(st, cfg)) != KILN_OK) return r;
+    void *tmp = NULL;
+    if (!tree && (r = kiln_cuda_alloc_async(st, &tmp, bytes, s, "the tree")) != KILN_OK) return r;
+    r = enqueue_device(st, a, n, cfg, leaves, (uint4 *)(tree ? tree : tmp), root_dev, root_host, s);
+    kiln_cuda_free_async(tmp, s);
+    /* a root for the host is the one value that needs the stream finished */
+    if (r == KILN_OK && root_host) KILN_CUDA_TRY(cudaStreamSynchronize(s), "merkle kernels on the caller's stream");
+    return r;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cuda_state.h"
+#include "device_memory.cuh"
 #include "scrypt_dev.cuh"
 
 using namespace kiln_scrypt_dev;
@@ -24,7 +25,7 @@ struct kdf_item {
 
 /* The item and the 32-byte block of it that this thread computes (blocks_per_item threads an
  * item), with the item's HMAC key (its password); false for threads past the last item. */
-__device__ __forceinline__ bool thread_item(const uint8_t *arena, const kdf_item *items, uint32_t nitems,
+__device__ __forceinline__ bool thread_item(const uint8_t *pw, const kdf_item *items, uint32_t nitems,
                                             uint32_t blocks_per_item, uint64_t *item, uint32_t *b, kdf_item *it,
                                             kiln_hmac_sha256_key *k)
 {
@@ -33,26 +34,29 @@ __device__ __forceinline__ bool thread_item(const uint8_t *arena, const kdf_item
     *b = (uint32_t)(gid % blocks_per_item);
     if (*item >= nitems) return false;
     *it = items[*item];
-    kiln_hmac_sha256_setkey(k, arena + it->pw_off, it->pw_len);
+    kiln_hmac_sha256_setkey(k, pw + it->pw_off, it->pw_len);
     return true;
 }
 
-__global__ void kdf_in(const uint8_t *__restrict__ arena, const kdf_item *__restrict__ items, uint32_t nitems,
-                       uint32_t blocks_per_item, uint32_t *__restrict__ B)
+/* pw_off indexes pw and salt_off salt (one arena for both from host memory; the caller's two
+ * buffers from device memory) */
+__global__ void kdf_in(const uint8_t *__restrict__ pw, const uint8_t *__restrict__ salt,
+                       const kdf_item *__restrict__ items, uint32_t nitems, uint32_t blocks_per_item,
+                       uint32_t *__restrict__ B)
 {
     uint64_t item;
     uint32_t b;
     kdf_item it;
     kiln_hmac_sha256_key k;
-    if (!thread_item(arena, items, nitems, blocks_per_item, &item, &b, &it, &k)) return;
+    if (!thread_item(pw, items, nitems, blocks_per_item, &item, &b, &it, &k)) return;
     uint32_t T[8];
-    kiln_pbkdf2_sha256_block(&k, arena + it.salt_off, it.salt_len, 1, b + 1, T);
+    kiln_pbkdf2_sha256_block(&k, salt + it.salt_off, it.salt_len, 1, b + 1, T);
     uint32_t *dst = B + (item * blocks_per_item + b) * 8;
 #pragma unroll
     for (int q = 0; q < 8; q++) dst[q] = __byte_perm(T[q], 0, 0x0123);
 }
 
-__global__ void kdf_out(const uint8_t *__restrict__ arena, const kdf_item *__restrict__ items, uint32_t nitems,
+__global__ void kdf_out(const uint8_t *__restrict__ pw, const kdf_item *__restrict__ items, uint32_t nitems,
                         const uint32_t *__restrict__ B, uint32_t b_bytes, uint32_t out_blocks, uint32_t out_len,
                         uint8_t *__restrict__ out)
 {
@@ -60,7 +64,7 @@ __global__ void kdf_out(const uint8_t *__restrict__ arena, const kdf_item *__res
     uint32_t b;
     kdf_item it;
     kiln_hmac_sha256_key k;
-    if (!thread_item(arena, items, nitems, out_blocks, &item, &b, &it, &k)) return;
+    if (!thread_item(pw, items, nitems, out_blocks, &item, &b, &it, &k)) return;
     uint32_t T[8];
     /* B holds little-endian words: its bytes in memory are B' exactly */
     kiln_pbkdf2_sha256_block(&k, (const uint8_t *)B + item * b_bytes, b_bytes, 1, b + 1, T);
@@ -337,9 +341,12 @@ struct dev_bufs {
 
 } // namespace
 
-kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg,
-                                                 uint64_t lanes_total, size_t out_len, uint64_t *slots_out,
-                                                 uint32_t *gap_out)
+namespace {
+
+/* The plan (kiln_cuda_scrypt_kdf_plan) when `reusable` bytes of device memory held now are the
+ * scratch's (the handle's scratch; none for the device-memory batch, whose scratch is its own). */
+kiln_status plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg, uint64_t lanes_total, size_t out_len,
+                 size_t reusable, uint64_t *slots_out, uint32_t *gap_out)
 {
     const uint32_t r = cfg->r, p = cfg->p;
     if (cfg->N > (UINT64_C(1) << 31)) {
@@ -378,7 +385,7 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
     size_t free_b = 0, total_b = 0;
     KILN_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
     /* the scratch already held is reusable; leave 10% and 1 GiB for the buffers and others */
-    double budget = ((double)free_b + (double)st->scratch_bytes) * 0.9 - (double)(UINT64_C(1) << 30);
+    double budget = ((double)free_b + (double)reusable) * 0.9 - (double)(UINT64_C(1) << 30);
     const double row_bytes = 128.0 * r;
     auto lane_bytes = [&](uint32_t g) { return templated(r) ? row_bytes * (N / g) : row_bytes * (N + 2.0); };
     uint64_t wave[2];
@@ -420,6 +427,14 @@ kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cf
     *slots_out = slots;
     *gap_out = gap;
     return KILN_OK;
+}
+
+} // namespace
+
+kiln_status kiln_cuda_scrypt_kdf_plan(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg, uint64_t lanes_total,
+                                      size_t out_len, uint64_t *slots, uint32_t *gap)
+{
+    return plan(st, cfg, lanes_total, out_len, st->scratch_bytes, slots, gap);
 }
 
 kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg,
@@ -481,7 +496,7 @@ kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cf
         KILN_CUDA_TRY(cudaMemcpyAsync(d.items, h.items, n * sizeof(kdf_item), cudaMemcpyHostToDevice, st->stream),
                       "cudaMemcpy (items)");
         uint64_t threads = (uint64_t)n * in_blocks;
-        kdf_in<<<(unsigned)((threads + 127) / 128), 128, 0, st->stream>>>(d.arena, d.items, n, in_blocks, d.B);
+        kdf_in<<<(unsigned)((threads + 127) / 128), 128, 0, st->stream>>>(d.arena, d.arena, d.items, n, in_blocks, d.B);
         KILN_CUDA_TRY(cudaGetLastError(), "scrypt kdf_in launch");
         /* more lanes than slots only when one item's p lanes outnumber them */
         for (uint64_t l0 = 0, lanes = (uint64_t)n * p; l0 < lanes; l0 += slots) {
@@ -500,6 +515,89 @@ kiln_status kiln_cuda_scrypt_kdf(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cf
         /* a chunk is one wave of lanes (well under a second): the interrupt is read between them */
         kiln_ctx_report(st->ctx, "scrypt", "steps", (uint64_t)(i0 + n) * 2 * N * p, (uint64_t)count * 2 * N * p);
         if (kiln_ctx_interrupt_requested(st->ctx)) return kiln_interrupted(st->ctx);
+    }
+    return KILN_OK;
+}
+
+/* ---- device memory in, device memory out (docs/DEVICE_MEMORY.md) */
+namespace {
+
+__device__ __forceinline__ uint64_t lo(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* item i from the caller's offset tables, each clamped to its buffer (a bad table gives wrong
+ * keys, never a read outside the buffers); lengths past 4 GiB are cut there */
+__global__ void make_items(const uint64_t *__restrict__ pw_off, uint64_t pw_bytes, const uint64_t *__restrict__ salt_off,
+                           uint64_t salt_bytes, uint64_t count, kdf_item *__restrict__ items)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t p0 = lo(pw_off[i], pw_bytes), p1 = lo(pw_off[i + 1] > pw_off[i] ? pw_off[i + 1] : pw_off[i], pw_bytes);
+        const uint64_t s0 = lo(salt_off[i], salt_bytes), s1 = lo(salt_off[i + 1] > salt_off[i] ? salt_off[i + 1] : salt_off[i], salt_bytes);
+        items[i] = {p0, s0, (uint32_t)lo(p1 - p0, UINT32_MAX), (uint32_t)lo(s1 - s0, UINT32_MAX)};
+    }
+}
+
+struct kdf_temps {
+    cudaStream_t s;
+    void *items = nullptr, *B = nullptr, *scratch = nullptr;
+    ~kdf_temps()
+    {
+        kiln_cuda_free_async(items, s);
+        kiln_cuda_free_async(B, s);
+        kiln_cuda_free_async(scratch, s);
+    }
+};
+
+} // namespace
+
+kiln_status kiln_cuda_scrypt_kdf_device(kiln_gpu *st, const kiln_gpu_scrypt_kdf_cfg *cfg, const void *pw, size_t pw_bytes,
+                                        const uint64_t *pw_off, const void *salt, size_t salt_bytes,
+                                        const uint64_t *salt_off, size_t count, void *out, size_t out_len, void *stream)
+{
+    const cudaStream_t s = (cudaStream_t)stream;
+    const uint32_t r = cfg->r, p = cfg->p, N = (uint32_t)cfg->N;
+    const int tpb = default_tpb(cfg);
+    if (count == 0) return KILN_OK;
+    KILN_CUDA_TRY(cudaSetDevice(st->ordinal), "cudaSetDevice");
+    kiln_status ks;
+    if ((ks = kiln_cuda_check_device_ptr(st, pw, pw_bytes, "the passwords")) != KILN_OK ||
+        (ks = kiln_cuda_check_device_ptr(st, pw_off, (count + 1) * 8, "the password offsets")) != KILN_OK ||
+        (ks = kiln_cuda_check_device_ptr(st, salt, salt_bytes, "the salts")) != KILN_OK ||
+        (ks = kiln_cuda_check_device_ptr(st, salt_off, (count + 1) * 8, "the salt offsets")) != KILN_OK ||
+        (ks = kiln_cuda_check_device_ptr(st, out, count * out_len, "the keys")) != KILN_OK)
+        return ks;
+    uint64_t slots = 0;
+    uint32_t gap = 0;
+    if ((ks = plan(st, cfg, (uint64_t)count * p, out_len, 0, &slots, &gap)) != KILN_OK) return ks;
+    const double lane_bytes = 128.0 * r * (templated(r) ? (double)(N / gap) : N + 2.0);
+    uint64_t chunk_items = slots / p > 0 ? slots / p : 1;
+    if (chunk_items > count) chunk_items = count;
+    const uint32_t b_bytes = 128 * r * p, in_blocks = 4 * r * p, out_blocks = (uint32_t)((out_len + 31) / 32);
+    kdf_temps t;
+    t.s = s;
+    if ((ks = kiln_cuda_alloc_async(st, &t.scratch, (size_t)(slots * lane_bytes), s, "the scrypt scratchpads")) != KILN_OK ||
+        (ks = kiln_cuda_alloc_async(st, &t.items, count * sizeof(kdf_item), s, "the scrypt items")) != KILN_OK ||
+        (ks = kiln_cuda_alloc_async(st, &t.B, chunk_items * b_bytes, s, "the scrypt B")) != KILN_OK)
+        return ks;
+    kdf_item *items = (kdf_item *)t.items;
+    uint32_t *B = (uint32_t *)t.B;
+    /* an empty buffer may be NULL: its offsets clamp to 0 and nothing is read */
+    const uint8_t *pwb = (const uint8_t *)pw, *saltb = (const uint8_t *)salt;
+    make_items<<<1024, 256, 0, s>>>(pw_off, pw_bytes, salt_off, salt_bytes, count, items);
+    KILN_CUDA_TRY(cudaGetLastError(), "scrypt items kernel launch");
+    for (size_t i0 = 0; i0 < count; i0 += chunk_items) {
+        const uint32_t n = (uint32_t)(count - i0 < chunk_items ? count - i0 : chunk_items);
+        uint64_t threads = (uint64_t)n * in_blocks;
+        kdf_in<<<(unsigned)((threads + 127) / 128), 128, 0, s>>>(pwb, saltb, items + i0, n, in_blocks, B);
+        KILN_CUDA_TRY(cudaGetLastError(), "scrypt kdf_in launch");
+        for (uint64_t l0 = 0, lanes = (uint64_t)n * p; l0 < lanes; l0 += slots) {
+            uint32_t k = (uint32_t)(lanes - l0 < slots ? lanes - l0 : slots);
+            KILN_CUDA_TRY(launch_romix(s, r, tpb, B + l0 * 32 * r, k, N, gap, (uint4 *)t.scratch, default_kernel(cfg)),
+                          "scrypt romix launch");
+        }
+        threads = (uint64_t)n * out_blocks;
+        kdf_out<<<(unsigned)((threads + 127) / 128), 128, 0, s>>>(pwb, items + i0, n, B, b_bytes, out_blocks,
+                                                                  (uint32_t)out_len, (uint8_t *)out + i0 * out_len);
+        KILN_CUDA_TRY(cudaGetLastError(), "scrypt kdf_out launch");
     }
     return KILN_OK;
 }
