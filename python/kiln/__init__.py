@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _kiln
 from ._kiln import DeviceError, Hash, NotConverged, devices, new, scrypt
+from ._kiln import hash_batch_device, merkle_device, scrypt_batch_device  # CUDA arrays in (docs/DEVICE_MEMORY.md)
 from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verify, parse_block, scan
 
 __version__ = _kiln.version()

@@ -148,7 +148,8 @@ PyMODINIT_FUNC PyInit__kiln(void)
         return NULL;
     PyMethodDef *tables[] = {kiln_py_hash_methods,   kiln_py_batch_methods,  kiln_py_scrypt_methods,
                              kiln_py_pagerank_methods, kiln_py_device_methods, kiln_py_nxconv_methods,
-                             kiln_py_merkle_methods, kiln_py_scan_methods,   kiln_py_block_methods};
+                             kiln_py_merkle_methods, kiln_py_scan_methods,   kiln_py_block_methods,
+                             kiln_py_devarray_methods};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         if (PyModule_AddFunctions(m, tables[i]) < 0)
             goto fail;

@@ -45,5 +45,6 @@ extern PyMethodDef kiln_py_nxconv_methods[];
 extern PyMethodDef kiln_py_merkle_methods[];
 extern PyMethodDef kiln_py_scan_methods[];
 extern PyMethodDef kiln_py_block_methods[];
+extern PyMethodDef kiln_py_devarray_methods[]; /* devarray.c: CUDA arrays in, CuPy arrays out */
 
 #endif

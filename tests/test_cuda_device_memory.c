@@ -1,0 +1,399 @@
+/* Device memory in, device memory out (docs/DEVICE_MEMORY.md), and the staged copies from host
+ * memory (issue 38). Every result is compared byte for byte with the host-memory entry point on
+ * the CPU. "Zero host copies" is checked by stream capture: the call is made while the caller's
+ * stream is being captured into a CUDA graph (thread-local mode for the hash and Merkle calls,
+ * which refuses a host wait or a synchronous copy with an error), so the graph holds everything kiln enqueued; it must hold no
+ * copy whose source or destination is host memory and no host node, and running it must give the
+ * same bytes. Without CUDA or a GPU: skipped. */
+#include "check.h"
+#include "kiln.h"
+
+#ifndef KILN_HAVE_CUDA
+int main(void)
+{
+    puts("built without CUDA: skipped");
+    return TEST_SKIP;
+}
+#else
+#include <cuda_runtime.h>
+
+#define CUDA_OK(call) CHECK((call) == cudaSuccess, "%s: %s", #call, cudaGetErrorString(cudaGetLastError()))
+
+static cudaStream_t stream;
+static kiln_ctx *gpu, *cpu;
+
+static void *dev_copy(const void *host, size_t bytes)
+{
+    void *d = NULL;
+    CUDA_OK(cudaMalloc(&d, bytes ? bytes : 1));
+    if (bytes) CUDA_OK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+
+static int dev_equals(const void *d, const void *want, size_t bytes)
+{
+    uint8_t *h = malloc(bytes ? bytes : 1);
+    CUDA_OK(cudaStreamSynchronize(stream));
+    CUDA_OK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+    int same = memcmp(h, want, bytes) == 0;
+    free(h);
+    return same;
+}
+
+static void random_bytes(uint8_t *p, size_t n, unsigned long long *seed)
+{
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(test_rand(seed) >> 24);
+}
+
+/* ---- stream capture: what a call enqueued */
+typedef kiln_status (*dev_call)(void *arg);
+
+static int is_host(const void *p)
+{
+    struct cudaPointerAttributes a;
+    if (!p) return 0;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    return a.type == cudaMemoryTypeHost || a.type == cudaMemoryTypeUnregistered;
+}
+
+/* Captures f(arg) from the stream in `mode`, counts the graph's copies touching host memory (and host
+ * nodes) into *host and its kernels into *kernels, then runs the graph on the stream and waits.
+ * 0 when the capture worked. */
+static int captured(dev_call f, void *arg, const char *what, enum cudaStreamCaptureMode mode, int *host, int *kernels)
+{
+    cudaGraph_t g;
+    *host = *kernels = 0;
+    CUDA_OK(cudaStreamBeginCapture(stream, mode));
+    kiln_status st = f(arg);
+    cudaError_t e = cudaStreamEndCapture(stream, &g);
+    CHECK(st == KILN_OK && e == cudaSuccess, "%s under stream capture: status %d (%s), end capture: %s", what, st,
+          st == KILN_OK ? "" : kiln_last_error(gpu), cudaGetErrorString(e));
+    if (st != KILN_OK || e != cudaSuccess) {
+        if (e == cudaSuccess) cudaGraphDestroy(g);
+        (void)cudaGetLastError();
+        return -1;
+    }
+    size_t count = 0;
+    CUDA_OK(cudaGraphGetNodes(g, NULL, &count));
+    cudaGraphNode_t *nodes = malloc((count ? count : 1) * sizeof *nodes);
+    CUDA_OK(cudaGraphGetNodes(g, nodes, &count));
+    for (size_t i = 0; i < count; i++) {
+        enum cudaGraphNodeType t;
+        CUDA_OK(cudaGraphNodeGetType(nodes[i], &t));
+        if (t == cudaGraphNodeTypeKernel) ++*kernels;
+        if (t == cudaGraphNodeTypeHost) ++*host;
+        if (t == cudaGraphNodeTypeMemcpy) {
+            struct cudaMemcpy3DParms p;
+            CUDA_OK(cudaGraphMemcpyNodeGetParams(nodes[i], &p));
+            if (p.kind == cudaMemcpyHostToDevice || p.kind == cudaMemcpyDeviceToHost || p.kind == cudaMemcpyHostToHost ||
+                is_host(p.srcPtr.ptr) || is_host(p.dstPtr.ptr))
+                ++*host;
+        }
+    }
+    free(nodes);
+    cudaGraphExec_t x;
+    CUDA_OK(cudaGraphInstantiate(&x, g, 0));
+    CUDA_OK(cudaGraphLaunch(x, stream));
+    CUDA_OK(cudaStreamSynchronize(stream));
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+    return 0;
+}
+
+/* ---- hash batches */
+typedef struct hash_case {
+    kiln_hash_algo algo;
+    const void *data;
+    size_t data_len;
+    const uint64_t *offsets; /* NULL: fixed msg_len */
+    size_t msg_len, n, outlen;
+    void *out;
+} hash_case;
+
+static kiln_status hash_call(void *arg)
+{
+    hash_case *c = arg;
+    if (c->offsets) return kiln_hash_batch_device(gpu, c->algo, c->data, c->data_len, c->offsets, c->n, c->out, c->outlen, stream);
+    return kiln_hash_batch_fixed_device(gpu, c->algo, c->data, c->msg_len, c->n, c->out, c->outlen, stream);
+}
+
+static void test_hash(void)
+{
+    enum { N = 3001 };
+    static uint64_t off[N + 1];
+    unsigned long long seed = 38;
+    off[0] = 5; /* offsets are into data: the first message need not start at 0 */
+    for (int i = 0; i < N; i++) off[i + 1] = off[i] + test_rand(&seed) % 300; /* empty messages too */
+    const size_t len = off[N] + 3;
+    uint8_t *data = malloc(len), *want = malloc(N * 100);
+    random_bytes(data, len, &seed);
+    uint8_t *d_data = dev_copy(data, len);
+    uint64_t *d_off = dev_copy(off, sizeof off);
+    uint8_t *d_out;
+    CUDA_OK(cudaMalloc((void **)&d_out, N * 100 + 1));
+    /* every GPU family: SHA-256 (and sha256d), Keccak (fixed and an XOF of 100 bytes), SHA-512 */
+    kiln_hash_algo algos[] = {KILN_HASH_SHA256D, KILN_HASH_SHA256, KILN_HASH_SHA3_256, KILN_HASH_KECCAK256,
+                              KILN_HASH_SHAKE256, KILN_HASH_SHA256};
+    const size_t outs[] = {32, 32, 32, 32, 100, 64};
+    CHECK(kiln_hash_algo_from_name(cpu, "sha512", &algos[5]) == KILN_OK, "sha512 by name");
+    for (size_t a = 0; a < sizeof algos / sizeof *algos; a++) {
+        const char *name = kiln_hash_algo_name(algos[a]);
+        const size_t ol = outs[a];
+        /* offsets */
+        CHECK(kiln_hash_batch(cpu, algos[a], data, off, N, want, ol) == KILN_OK, "CPU batch");
+        CUDA_OK(cudaMemsetAsync(d_out, 0, N * 100 + 1, stream));
+        hash_case c = {algos[a], d_data, len, d_off, 0, N, ol, d_out};
+        kiln_status st = hash_call(&c);
+        CHECK(st == KILN_OK && dev_equals(d_out, want, N * ol), "%s device batch, offsets: %d (%s)", name, st, kiln_last_error(gpu));
+        /* digests to an odd address: through kiln's aligned temporary */
+        c.out = d_out + 1;
+        st = hash_call(&c);
+        CHECK(st == KILN_OK && dev_equals(d_out + 1, want, N * ol), "%s device batch, odd output: %d (%s)", name, st,
+              kiln_last_error(gpu));
+        /* fixed lengths from an odd address (the aligned copy), 32 and 64 bytes (sha3's fixed kernels) and 80 */
+        const size_t lens[] = {32, 64, 80};
+        for (size_t k = 0; k < 3; k++) {
+            const size_t m = lens[k], n = len / m - 1;
+            CHECK(kiln_hash_batch_fixed(cpu, algos[a], data + 3, m, n, want, ol) == KILN_OK, "CPU fixed batch");
+            hash_case f = {algos[a], d_data + 3, 0, NULL, m, n, ol, d_out};
+            st = hash_call(&f);
+            CHECK(st == KILN_OK && dev_equals(d_out, want, n * ol), "%s device fixed batch of %zu bytes: %d (%s)", name, m,
+                  st, kiln_last_error(gpu));
+        }
+    }
+    /* zero host copies, by capture; the graph's run gives the same digests */
+    CHECK(kiln_hash_batch(cpu, KILN_HASH_SHA3_256, data, off, N, want, 32) == KILN_OK, "CPU batch");
+    CUDA_OK(cudaMemset(d_out, 0, N * 100));
+    hash_case c = {KILN_HASH_SHA3_256, d_data, len, d_off, 0, N, 32, d_out};
+    int host = -1, kernels = 0;
+    if (captured(hash_call, &c, "hash batch", cudaStreamCaptureModeThreadLocal, &host, &kernels) == 0) {
+        CHECK(host == 0 && kernels > 0, "hash batch: %d host copies, %d kernels in the stream's graph", host, kernels);
+        CHECK(dev_equals(d_out, want, N * 32), "hash batch from the captured graph");
+    }
+    /* bad input: host memory, a CPU context, no GPU kernel */
+    c.data = data;
+    CHECK(hash_call(&c) == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "host memory"), "host messages: %s", kiln_last_error(gpu));
+    CHECK(kiln_hash_batch_device(cpu, KILN_HASH_SHA3_256, d_data, len, d_off, N, d_out, 32, stream) == KILN_ERR_DEVICE,
+          "a CPU context");
+    CUDA_OK(cudaStreamSynchronize(stream));
+    CUDA_OK(cudaFree(d_data));
+    CUDA_OK(cudaFree(d_off));
+    CUDA_OK(cudaFree(d_out));
+    free(data);
+    free(want);
+}
+
+/* ---- Merkle trees */
+typedef struct tree_case {
+    kiln_merkle_algo algo;
+    const void *leaves;
+    uint64_t n;
+    void *tree, *root_dev;
+    uint8_t *root_host;
+} tree_case;
+
+static kiln_status tree_call(void *arg)
+{
+    tree_case *c = arg;
+    return kiln_merkle_build_device(gpu, c->algo, c->leaves, c->n, NULL, c->tree, c->root_dev, c->root_host, stream);
+}
+
+/* n leaves: random bytes, or canonical Goldilocks elements for rp64_256 */
+static uint8_t *make_leaves(kiln_merkle_algo algo, uint64_t n, unsigned long long *seed)
+{
+    uint64_t *w = malloc(n * 32);
+    for (uint64_t i = 0; i < 4 * n; i++) {
+        uint64_t v = test_rand(seed);
+        w[i] = algo == KILN_MERKLE_RP64_256 ? v % 0xffffffff00000001ull : v;
+    }
+    return (uint8_t *)w;
+}
+
+static void test_merkle(void)
+{
+    const kiln_merkle_algo algos[] = {KILN_MERKLE_SHA256D, KILN_MERKLE_SHA3_256, KILN_MERKLE_RP64_256};
+    const uint64_t sizes[] = {1, 2, 1000, (1u << 17) + 3};
+    unsigned long long seed = 7;
+    for (size_t a = 0; a < 3; a++) {
+        for (size_t k = 0; k < 4; k++) {
+            const uint64_t n = sizes[k], size = kiln_merkle_tree_size(n);
+            uint8_t *leaves = make_leaves(algos[a], n, &seed), *want = malloc(size * 32), root[32], got[32];
+            CHECK(kiln_merkle_build(cpu, algos[a], leaves, n, NULL, root, want) == KILN_OK, "CPU tree");
+            uint8_t *d_leaves = dev_copy(leaves, n * 32), *d_tree, *d_root;
+            CUDA_OK(cudaMalloc((void **)&d_tree, size * 32));
+            CUDA_OK(cudaMalloc((void **)&d_root, 32));
+            /* the root to the host, no tree kept */
+            tree_case c = {algos[a], d_leaves, n, NULL, NULL, got};
+            kiln_status st = tree_call(&c);
+            CHECK(st == KILN_OK && memcmp(got, root, 32) == 0, "algo %d, %llu leaves: root to the host: %d (%s)", (int)algos[a],
+                  (unsigned long long)n, st, kiln_last_error(gpu));
+            /* the whole tree and the root on the device */
+            tree_case t = {algos[a], d_leaves, n, d_tree, d_root, NULL};
+            st = tree_call(&t);
+            CHECK(st == KILN_OK && dev_equals(d_tree, want, size * 32) && dev_equals(d_root, root, 32),
+                  "algo %d, %llu leaves: tree on the device: %d (%s)", (int)algos[a], (unsigned long long)n, st,
+                  kiln_last_error(gpu));
+            /* the leaves already in the tree's first nodes */
+            CUDA_OK(cudaMemsetAsync(d_tree + n * 32, 0, (size - n) * 32, stream));
+            tree_case in = {algos[a], d_tree, n, d_tree, NULL, got};
+            st = tree_call(&in);
+            CHECK(st == KILN_OK && memcmp(got, root, 32) == 0 && dev_equals(d_tree, want, size * 32),
+                  "algo %d, %llu leaves: built in place: %d (%s)", (int)algos[a], (unsigned long long)n, st, kiln_last_error(gpu));
+            if (k == 2) { /* zero host copies, by capture */
+                CUDA_OK(cudaMemset(d_tree, 0, size * 32));
+                CUDA_OK(cudaMemset(d_root, 0, 32));
+                int host = -1, kernels = 0;
+                if (captured(tree_call, &t, "merkle build", cudaStreamCaptureModeThreadLocal, &host, &kernels) == 0) {
+                    CHECK(host == 0 && kernels > 0, "merkle: %d host copies, %d kernels in the stream's graph", host, kernels);
+                    CHECK(dev_equals(d_tree, want, size * 32) && dev_equals(d_root, root, 32), "merkle from the captured graph");
+                }
+                tree_case odd = {algos[a], d_leaves, n, d_tree + 8, NULL, NULL};
+                CHECK(tree_call(&odd) == KILN_ERR_INPUT, "a tree buffer off 16 bytes");
+                tree_case host_leaves = {algos[a], leaves, n, NULL, NULL, got};
+                CHECK(tree_call(&host_leaves) == KILN_ERR_INPUT, "host leaves: %s", kiln_last_error(gpu));
+            }
+            CUDA_OK(cudaStreamSynchronize(stream));
+            CUDA_OK(cudaFree(d_leaves));
+            CUDA_OK(cudaFree(d_tree));
+            CUDA_OK(cudaFree(d_root));
+            free(leaves);
+            free(want);
+        }
+    }
+}
+
+/* ---- scrypt KDF batches */
+typedef struct kdf_case {
+    const void *pw, *salt;
+    size_t pw_len, salt_len;
+    const uint64_t *pw_off, *salt_off;
+    size_t count;
+    kiln_scrypt_params sp;
+    void *out;
+    size_t out_len;
+} kdf_case;
+
+static kiln_status kdf_call(void *arg)
+{
+    kdf_case *c = arg;
+    return kiln_scrypt_batch_device(gpu, c->pw, c->pw_len, c->pw_off, c->salt, c->salt_len, c->salt_off, c->count, c->sp,
+                                    c->out, c->out_len, stream);
+}
+
+static void test_scrypt(void)
+{
+    enum { COUNT = 37 };
+    unsigned long long seed = 11;
+    uint64_t pw_off[COUNT + 1], salt_off[COUNT + 1];
+    pw_off[0] = salt_off[0] = 0;
+    for (int i = 0; i < COUNT; i++) {
+        pw_off[i + 1] = pw_off[i] + test_rand(&seed) % 90; /* empty passwords too */
+        salt_off[i + 1] = salt_off[i] + test_rand(&seed) % 40;
+    }
+    uint8_t pw[COUNT * 90], salt[COUNT * 40];
+    random_bytes(pw, sizeof pw, &seed);
+    random_bytes(salt, sizeof salt, &seed);
+    kiln_scrypt_input in[COUNT];
+    for (int i = 0; i < COUNT; i++)
+        in[i] = (kiln_scrypt_input){pw + pw_off[i], pw_off[i + 1] - pw_off[i], salt + salt_off[i], salt_off[i + 1] - salt_off[i]};
+    uint8_t *d_pw = dev_copy(pw, pw_off[COUNT]), *d_salt = dev_copy(salt, salt_off[COUNT]), *d_out;
+    uint64_t *d_pw_off = dev_copy(pw_off, sizeof pw_off), *d_salt_off = dev_copy(salt_off, sizeof salt_off);
+    const kiln_scrypt_params params[] = {{1024, 8, 1}, {256, 1, 2}, {64, 3, 1}};
+    const size_t out_len = 72;
+    static uint8_t want[COUNT * 72];
+    CUDA_OK(cudaMalloc((void **)&d_out, sizeof want));
+    for (size_t k = 0; k < 3; k++) {
+        CHECK(kiln_scrypt_batch(cpu, in, COUNT, params[k], want, out_len) == KILN_OK, "CPU scrypt batch: %s", kiln_last_error(cpu));
+        CUDA_OK(cudaMemsetAsync(d_out, 0, sizeof want, stream));
+        kdf_case c = {d_pw, d_salt, pw_off[COUNT], salt_off[COUNT], d_pw_off, d_salt_off, COUNT, params[k], d_out, out_len};
+        kiln_status st = kdf_call(&c);
+        CHECK(st == KILN_OK && dev_equals(d_out, want, sizeof want), "scrypt N=%llu r=%u p=%u on device memory: %d (%s)",
+              (unsigned long long)params[k].N, params[k].r, params[k].p, st, kiln_last_error(gpu));
+        if (k == 0) { /* zero host copies, by capture; relaxed, since the batch's plan asks the device's
+                       * free memory (cudaMemGetInfo), which a strict capture may refuse: a copy or a
+                       * wait on the stream still shows */
+            CUDA_OK(cudaMemset(d_out, 0, sizeof want));
+            int host = -1, kernels = 0;
+            if (captured(kdf_call, &c, "scrypt batch", cudaStreamCaptureModeRelaxed, &host, &kernels) == 0) {
+                CHECK(host == 0 && kernels > 0, "scrypt: %d host copies, %d kernels in the stream's graph", host, kernels);
+                CHECK(dev_equals(d_out, want, sizeof want), "scrypt from the captured graph");
+            }
+        }
+    }
+    CUDA_OK(cudaFree(d_pw));
+    CUDA_OK(cudaFree(d_salt));
+    CUDA_OK(cudaFree(d_pw_off));
+    CUDA_OK(cudaFree(d_salt_off));
+    CUDA_OK(cudaFree(d_out));
+}
+
+/* ---- issue 38 item 1: large inputs from pageable host memory through the staged ring */
+static void test_staged_host(void)
+{
+    unsigned long long seed = 3;
+    /* a tree of several 2^19-leaf chunks and a ragged end, one GPU, against the CPU */
+    const kiln_merkle_algo algos[] = {KILN_MERKLE_SHA256D, KILN_MERKLE_RP64_256};
+    for (size_t a = 0; a < 2; a++) {
+        const uint64_t n = (UINT64_C(5) << 19) / 2 + 77;
+        uint8_t *leaves = make_leaves(algos[a], n, &seed), want[32], got[32];
+        CHECK(kiln_merkle_build(cpu, algos[a], leaves, n, NULL, want, NULL) == KILN_OK, "CPU tree");
+        kiln_status st = kiln_merkle_build(gpu, algos[a], leaves, n, NULL, got, NULL);
+        CHECK(st == KILN_OK && memcmp(got, want, 32) == 0, "algo %d staged from host memory: %d (%s)", (int)algos[a], st,
+              kiln_last_error(gpu));
+        if (algos[a] == KILN_MERKLE_RP64_256) { /* a bad leaf in the third chunk, named as the CPU names it */
+            memset(leaves + 32 * ((UINT64_C(1) << 20) + 9), 0xff, 8);
+            st = kiln_merkle_build(gpu, algos[a], leaves, n, NULL, got, NULL);
+            kiln_status cst = kiln_merkle_build(cpu, algos[a], leaves, n, NULL, want, NULL);
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", kiln_last_error(cpu));
+            CHECK(st == KILN_ERR_INPUT && cst == KILN_ERR_INPUT && strcmp(kiln_last_error(gpu), msg) == 0,
+                  "a bad leaf: %d (%s), the CPU's: %s", st, kiln_last_error(gpu), msg);
+        }
+        free(leaves);
+    }
+    /* hash batches past the staging threshold (8 MiB) in and out, fixed and offsets */
+    const size_t n = (size_t)1 << 18, m = 64;
+    uint8_t *data = malloc(n * m + 40), *want = malloc(n * 64), *got = malloc(n * 64);
+    random_bytes(data, n * m + 40, &seed);
+    kiln_hash_algo sha512 = KILN_HASH_SHA256;
+    CHECK(kiln_hash_algo_from_name(cpu, "sha512", &sha512) == KILN_OK, "sha512 by name");
+    CHECK(kiln_hash_batch_fixed(cpu, sha512, data, m, n, want, 64) == KILN_OK, "CPU batch");
+    kiln_status st = kiln_hash_batch_fixed(gpu, sha512, data, m, n, got, 64);
+    CHECK(st == KILN_OK && memcmp(got, want, n * 64) == 0, "16 MiB fixed batch staged: %d (%s)", st, kiln_last_error(gpu));
+    uint64_t *off = malloc((n + 1) * sizeof *off);
+    off[0] = 7;
+    for (size_t i = 0; i < n; i++) off[i + 1] = off[i] + test_rand(&seed) % 129;
+    if (off[n] > n * m + 40) off[n] = n * m + 40;
+    CHECK(kiln_hash_batch(cpu, KILN_HASH_SHA3_256, data, off, n, want, 32) == KILN_OK, "CPU batch");
+    st = kiln_hash_batch(gpu, KILN_HASH_SHA3_256, data, off, n, got, 32);
+    CHECK(st == KILN_OK && memcmp(got, want, n * 32) == 0, "offsets batch staged: %d (%s)", st, kiln_last_error(gpu));
+    free(off);
+    free(data);
+    free(want);
+    free(got);
+}
+
+int main(void)
+{
+    if (kiln_cuda_device_count() == 0) {
+        puts("no CUDA GPU: skipped");
+        return TEST_SKIP;
+    }
+    gpu = kiln_ctx_new();
+    cpu = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(gpu, "cuda:0") == KILN_OK, "cuda:0: %s", kiln_last_error(gpu));
+    CUDA_OK(cudaSetDevice(0));
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    test_hash();
+    test_merkle();
+    test_scrypt();
+    test_staged_host();
+    CUDA_OK(cudaStreamDestroy(stream));
+    kiln_ctx_free(gpu);
+    kiln_ctx_free(cpu);
+    return check_summary();
+}
+#endif
