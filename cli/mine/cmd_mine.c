@@ -25,35 +25,53 @@ typedef struct mine_args {
     cli_output out;
 } mine_args;
 
-#define CONFIG_MAX 64 /* settings a -c FILE may hold */
+/* Whether the command line gives any of names (a NULL-ended list). */
+static int cmdline_gives(cli_command *c, int argc, char **argv, const char *const *names)
+{
+    for (; *names; names++)
+        if (cli_peek(c, argc, argv, *names, NULL)) return 1;
+    return 0;
+}
 
-/* -c FILE (cpuminer's and cgminer's JSON configuration): its settings go before the command line's
- * arguments, so that the command line wins, and the table parses them all again; a setting whose
- * option the command line gives is left out (so --pool on the command line replaces the file's
- * pools). 0, or the exit code after one line. *merged and *hold: freed by the caller. */
+static int listed(const char *name, const char *const *names)
+{
+    for (; *names; names++)
+        if (strcmp(name, *names) == 0) return 1;
+    return 0;
+}
+
+/* -c FILE (cpuminer's and cgminer's JSON configuration, pool/config.c): its settings go before the
+ * command line's arguments, and the table parses them all again. The command line wins: a setting
+ * whose option it gives is left out, its pools (--pool, --url) replace the file's pools with their
+ * credentials, and its credentials (--user, --pass, --userpass) the file's. 0, or the exit code
+ * after one line. *merged and *hold: freed by the caller. */
 static int apply_config(cli_command *c, int argc, char **argv, const char *path, char ***merged, void **hold)
 {
-    const char *keys[CONFIG_MAX], *vals[CONFIG_MAX];
-    int n = pool_config_read(c->name, path, keys, vals, CONFIG_MAX, hold);
-    if (n < 0) return EXIT_USAGE;
+    static const char *const pools[] = {"--pool", "--url", NULL}, *const creds[] = {"--user", "--pass", "--userpass", NULL};
+    pool_setting set[POOL_CONFIG_MAX];
+    int n = pool_config_read(c->name, path, set, POOL_CONFIG_MAX, hold);
+    if (n < 0) return -n;
     char **m = calloc((size_t)(2 * n + argc + 1), sizeof *m);
     if (!m) return cli_error(EXIT_DEVICE, c->name, "out of memory");
     *merged = m;
+    const int cl_pools = cmdline_gives(c, argc, argv, pools), cl_creds = cmdline_gives(c, argc, argv, creds);
     int k = 0;
     for (int i = 0; i < n; i++) {
-        char name[64];
-        /* cpuminer names the pool url; the rest are kiln's long option names */
-        snprintf(name, sizeof name, "--%s", strcmp(keys[i], "url") == 0 ? "pool" : keys[i]);
-        cli_option *o = cli_find(c, name);
-        if (!o || strcmp(name, "--config") == 0 || strcmp(name, "--json") == 0)
-            return cli_error(EXIT_USAGE, c->name, "%s: unknown setting \"%s\" (the keys are kiln mine's long option names, and url)",
-                             path, keys[i]);
-        if ((o->kind == OPT_FLAG) != (vals[i] == NULL))
-            return cli_error(EXIT_USAGE, c->name, "%s: \"%s\" %s", path, keys[i],
+        const pool_setting *s = &set[i];
+        cli_option *o = cli_find(c, s->opt);
+        if (!o || strcmp(s->opt, "--config") == 0)
+            return cli_error(EXIT_USAGE, c->name,
+                             "%s: unknown setting \"%s\" (the keys are kiln mine's long option names, and cpuminer's "
+                             "and cgminer's that docs/MINING.md maps)",
+                             path, s->key);
+        if ((o->kind == OPT_FLAG) != (s->val == NULL))
+            return cli_error(EXIT_USAGE, c->name, "%s: \"%s\" %s", path, s->key,
                              o->kind == OPT_FLAG ? "is a switch: give it true or false" : "needs a value, not true");
-        if (cli_peek(c, argc, argv, o->name, NULL)) continue;
+        if (cli_peek(c, argc, argv, o->name, NULL) || (cl_pools && (s->from_pools || listed(o->name, pools))) ||
+            (cl_creds && listed(o->name, creds)))
+            continue;
         m[k++] = (char *)o->name;
-        if (vals[i]) m[k++] = (char *)vals[i];
+        if (s->val) m[k++] = (char *)s->val;
     }
     for (int i = 0; i < argc; i++) m[k++] = argv[i];
     for (size_t i = 0; i < c->nopts; i++) c->opts[i].given = 0;
@@ -84,7 +102,7 @@ static int choose_mode(cli_command *c, mine_args *a)
  * and *hold keep what -c FILE read (the parsed values point into them) until the caller frees them. */
 static int parse_args(int argc, char **argv, mine_args *a, char ***merged, void **hold)
 {
-    const char *config = NULL, *proxy = NULL;
+    const char *config = NULL, *proxy = NULL, *url_alias[POOL_ARGS_MAX_URLS];
     uint64_t retries = 0, temp_limit = 0;
     header_args *h = &a->header;
     pool_args *p = &a->pool;
@@ -110,12 +128,25 @@ static int parse_args(int argc, char **argv, mine_args *a, char ***merged, void 
          .modes = HEADER},
         {"--pool", OPT_LIST, p->urls, "stratum+tcp://HOST:PORT", "mine for a Stratum pool (stratum+ssl:// for TLS); several are tried in order",
          .modes = POOL, .hi = POOL_ARGS_MAX_URLS, .short_name = 'o'},
-        {"--user", OPT_STR, &p->user, "U", "the pool's worker name", .modes = POOL, .short_name = 'u'},
-        {"--pass", OPT_STR, &p->pass, "P", "the worker's password (default x)", .modes = POOL, .short_name = 'p'},
+        {"--url", OPT_LIST, url_alias, "URL", "--pool, as cpuminer and cgminer name it", .modes = POOL,
+         .hi = POOL_ARGS_MAX_URLS},
+        {"--user", OPT_LIST, p->users, "U",
+         "the pool's worker name: one for every pool, or one per --pool in their order (as cgminer)", .modes = POOL,
+         .hi = POOL_ARGS_MAX_URLS, .short_name = 'u'},
+        {"--pass", OPT_LIST, p->passes, "P", "the worker's password (default x); one, or one per --pool", .modes = POOL,
+         .hi = POOL_ARGS_MAX_URLS, .short_name = 'p'},
+        {"--userpass", OPT_LIST, p->userpass, "U:P", "--user and --pass in one (cpuminer's and cgminer's -O); one, or one per --pool",
+         .modes = POOL, .hi = POOL_ARGS_MAX_URLS, .short_name = 'O'},
         {"--retries", OPT_U64, &retries, "N",
          "try a pool that does not answer N more times, then the next; a round over the pools that all failed ends the run "
          "(exit 3) (default: retried with backoff up to 30 s for the whole run)",
          .modes = POOL, .hi = 1000000, .short_name = 'r'},
+        {"--retry-pause", OPT_SECONDS, &p->retry_pause, "S",
+         "wait S seconds between tries of a pool, as cpuminer's -R (default: 0.5 s, doubling up to 30 s)", .modes = POOL,
+         .hi = 3600, .short_name = 'R'},
+        {"--timeout", OPT_SECONDS, &p->timeout, "S",
+         "a pool silent for S seconds is taken for gone and reconnected, as cpuminer's -T (default 300)", .modes = POOL,
+         .hi = 86400, .short_name = 'T'},
         {"--proxy", OPT_STR, &proxy, "URL", "refused: kiln connects to the pool itself, through no proxy (cpuminer's -x)",
          .short_name = 'x'},
         {"--config", OPT_STR, &config, "FILE",
@@ -153,11 +184,21 @@ static int parse_args(int argc, char **argv, mine_args *a, char ***merged, void 
         {"--temp-limit", OPT_U64, &temp_limit, "C", "pause the device above C degrees Celsius, resume 5 below",
          .lo = 1, .hi = 200},
         CLI_OPT_JSON(&a->out, 0),
-        CLI_OPT_PROGRESS(&a->out, HEADER),
+        {"--quiet", OPT_FLAG, &a->out.quiet, NULL,
+         "no progress line (header mining), no rate lines (pool, node: as cpuminer's and cgminer's -q)", .short_name = 'q'},
+        {"--progress", OPT_FLAG, &a->out.progress, NULL, "a progress line on stderr even when it is not a terminal",
+         .modes = HEADER},
     };
     cli_command c = CLI_COMMAND(
         "mine", "(--header HEX160 | --demo | --benchmark | --pool URL --user U | --rpc URL --coinbase-addr ADDR) [options]",
-        "cpuminer's and cgminer's short options are kiln's: -a ALGO -o URL -u USER -p PASS -t N -r N -c FILE.\n", opts);
+        "cpuminer's and cgminer's options are kiln's: -a/--algo, -o/--url, -O/--userpass, -u/--user, -p/--pass,\n"
+        "-t/--threads, -r/--retries, -R/--retry-pause, -T/--timeout (cpuminer's; cgminer's -T is a display mode),\n"
+        "-q/--quiet, -c/--config, --benchmark. A -c FILE's keys are these long names; also cgminer's \"pools\"\n"
+        "array (each pool with its own user), \"api-listen\": true with \"api-port\" (default 4028) and\n"
+        "\"api-network\" (--api-listen [0.0.0.0:]PORT), \"api-allow\" of loopback addresses, cpuminer's \"cert\"\n"
+        "(--cafile). Keys without a meaning in kiln (proxy, debug, background, scantime, load-balance, ...)\n"
+        "are refused with the reason (docs/MINING.md).\n",
+        opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return code;
     if (config && (code = apply_config(&c, argc, argv, config, merged, hold)) != 0) return code;
@@ -166,11 +207,24 @@ static int parse_args(int argc, char **argv, mine_args *a, char ***merged, void 
                          "-x/--proxy: kiln has no proxy support; it connects to the pool itself (reach a pool behind a "
                          "proxy through a tunnel, such as ssh -L, and give that as --pool)");
     p->retries = cli_given(&c, "--retries") ? (int)retries : -1;
+    if ((code = cli_exclusive(&c, "--pool", "--url")) != 0) return code;
     p->nurls = cli_given(&c, "--pool");
+    if (cli_given(&c, "--url")) {
+        p->nurls = cli_given(&c, "--url");
+        memcpy(p->urls, url_alias, (size_t)p->nurls * sizeof *p->urls);
+    }
+    p->nusers = cli_given(&c, "--user");
+    p->npasses = cli_given(&c, "--pass");
+    p->nuserpass = cli_given(&c, "--userpass");
     r->json = a->out.json;
     r->temp_limit = (double)temp_limit;
     if ((code = choose_mode(&c, a)) != 0) return code;
-    if (a->mode != HEADER) return EXIT_OK;
+    if (a->mode != HEADER) {
+        /* cpuminer's -q: no hash meter; kiln's is the rate line */
+        if (a->out.quiet && (code = cli_exclusive(&c, "--quiet", "--stats-interval")) != 0) return code;
+        if (a->out.quiet) r->stats_interval = 0;
+        return EXIT_OK;
+    }
     h->start_given = cli_given(&c, "--start");
     h->count_given = cli_given(&c, "--count");
     if (h->benchmark && !cli_given(&c, "--duration")) r->duration = 10;

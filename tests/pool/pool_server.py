@@ -265,6 +265,13 @@ class Conn:
             self.reply(mid, [[["mining.set_difficulty", sess.id], ["mining.notify", sess.id]], en1,
                              self.pool.scenario.get("en2_size_sent", sess.en2_size)])
         elif method == "mining.authorize":
+            creds = self.pool.scenario.get("creds")  # per port: the [user, pass] it takes, None: none
+            if creds is not None:
+                want = creds[self.pool.ports.index(self.port)]
+                self.pool.marks.setdefault("auth", []).append((self.pool.ports.index(self.port), params[:2]))
+                if want is None or list(params[:2]) != want:
+                    self.reply(mid, False, [24, "unauthorized worker", None])
+                    return
             self.authorized = True
             self.reply(mid, True)
         elif method == "mining.submit":
@@ -818,6 +825,10 @@ SCENARIOS = {
     "reconnect_wait": (sc_reconnect_wait, ["--duration", "5", "--work-nonces", "UNIT"], {"ports": 2, "both_urls": True}),
     "longline_always": (sc_longline_always, ["--duration", "20", "--retries", "2"], {}),
     "sigint_handshake": (sc_silent, ["--duration", "30"], {"sigint_after": 1.5}),
+    # cgminer's "pools" array, each pool with its own credentials (issue 39.4): the first pool
+    # refuses every worker, the second takes only its own
+    "creds": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT"],
+              {"ports": 2, "both_urls": True, "config_creds": True, "creds": [None, ["b", "pb"]], "until_accepted": 3}),
     "reconnect_drain": (sc_reconnect_drain, ["--duration", "6", "--work-nonces", "UNIT"],
                         {"ports": 2, "answer_delay": 0.6}),
 }
@@ -1080,6 +1091,14 @@ def run_checks(pool, kiln, rc, log):
         check("stopping on a signal" in log and "summary:" in log, "stopped cleanly with its summary")
     if name == "failover":
         check("failing over" in log, "failed over from the dead pool")
+    if name == "creds":
+        auth = pool.marks.get("auth", [])
+        check(auth[:1] == [(0, ["a", "pa"])], "pool 1 asked with its own user and password: %r" % auth[:1])
+        check((1, ["b", "pb"]) in auth and all(a == (1, ["b", "pb"]) for a in auth if a[0] == 1),
+              "pool 2 asked with its own: %r" % auth)
+        on2 = shares_where(pool, port=pool.ports[1])
+        check(len(shares_where(pool, port=pool.ports[1], verdict="accepted")) >= 1 and
+              all(s["params"][0] == "b" for s in on2), "shares for pool 2 sent as its worker b (%d)" % len(on2))
     if name.startswith("tls_"):
         check(st.get("tls_sessions") >= 1 and st.get("req:mining.subscribe") <= st.get("tls_sessions"),
               "every Stratum session ran over TLS (%d TLS sessions)" % st.get("tls_sessions"))
@@ -1353,6 +1372,11 @@ def main():
     for u in urls:
         kargs += ["--pool", u]
     kargs += ["--user", "worker.1", "--json"] + pool.kiln_args
+    if pool.scenario.get("config_creds"):  # the pools and their users from a cgminer configuration file
+        conf = os.path.join(args.dir, "kiln.conf")
+        with open(conf, "w") as f:
+            json.dump({"pools": [{"url": urls[0], "user": "a", "pass": "pa"}, {"url": urls[1], "userpass": "b:pb"}]}, f)
+        kargs = ["-c", conf, "--json"] + pool.kiln_args
     if pool.scenario.get("cafile"):
         kargs += ["--cafile", certs["ca"]]
     if args.scenario not in GPU_SCENARIOS:

@@ -29,6 +29,21 @@
 #define RECONNECT_WAIT_MAX_S 10
 #define AGENT "kiln/" KILN_VERSION
 
+/* Pool i's worker and password (pool_opts: each pool's own, else the one for all). */
+static const char *user_at(const pool_client *c, int i) { return c->opts->users[i] ? c->opts->users[i] : c->opts->user; }
+static const char *pass_at(const pool_client *c, int i) { return c->opts->passes[i] ? c->opts->passes[i] : c->opts->pass; }
+
+/* The worker every pool has, for messages about them all; NULL when the pools have their own. */
+static const char *common_user(const pool_client *c)
+{
+    for (int i = 1; i < c->opts->nurls; i++)
+        if (strcmp(user_at(c, i), user_at(c, 0)) != 0) return NULL;
+    return user_at(c, 0);
+}
+
+/* The wait before the next try: --retry-pause when given (cpuminer's fixed pause), else d. */
+static double pause_or(const pool_client *c, double d) { return c->opts->retry_pause > 0 ? c->opts->retry_pause : d; }
+
 static double backoff(int failures)
 {
     double d = BACKOFF_FIRST_S;
@@ -135,7 +150,7 @@ static int submit(pool_client *c, const pool_share *s)
     p->share = *s;
     c->npending++;
     c->stats->sent++;
-    send_line(c, stratum_submit(id, c->opts->user, s->job_id, s->en2, s->en2_len, s->ntime, s->nonce, s->with_version,
+    send_line(c, stratum_submit(id, user_at(c, c->cur), s->job_id, s->en2, s->en2_len, s->ntime, s->nonce, s->with_version,
                                 s->version_bits));
     return 0;
 }
@@ -257,13 +272,15 @@ void client_failure_text(const pool_client *c, char *out, size_t n)
         any |= c->last_fail[i] != FAIL_NONE;
     }
     if (!any) {
-        snprintf(out, n, "never got to work for a pool (worker '%s')", c->opts->user);
+        if (common_user(c)) snprintf(out, n, "never got to work for a pool (worker '%s')", common_user(c));
+        else snprintf(out, n, "never got to work for a pool");
         return;
     }
+    char who[300] = "";
+    if (common_user(c)) snprintf(who, sizeof who, " (worker '%s')", common_user(c));
     /* a session that failed after the TCP connect is the pool's fault, not the network's: say so */
-    size_t len = (size_t)snprintf(out, n, "%s (worker '%s')",
-                                  connect_only ? "cannot connect to any pool" : "no pool completed a Stratum session",
-                                  c->opts->user);
+    size_t len = (size_t)snprintf(out, n, "%s%s",
+                                  connect_only ? "cannot connect to any pool" : "no pool completed a Stratum session", who);
     for (int i = 0; i < c->opts->nurls && len < n; i++) {
         if (c->last_fail[i] == FAIL_NONE) continue;
         char u[300];
@@ -296,7 +313,7 @@ static void schedule_retry(pool_client *c)
              * a signal ends it), each round over the pools after a longer wait */
             c->rounds++;
             if (n > 1) next_pool(c);
-            c->next_attempt = now + backoff(TRIES_PER_POOL + c->rounds - 1); /* 2 s, 4 s, ... 30 s */
+            c->next_attempt = now + pause_or(c, backoff(TRIES_PER_POOL + c->rounds - 1)); /* 2 s, 4 s, ... 30 s */
             plog("no pool gave work yet; retrying in %.1f s", c->next_attempt - now);
             return;
         }
@@ -304,18 +321,20 @@ static void schedule_retry(pool_client *c)
                                           * for refused connects, failed handshakes and sessions dropped
                                           * before their first job (an over-long line) */
             c->fatal = all_refused ? EXIT_USAGE : EXIT_DEVICE;
-            if (all_refused) snprintf(c->fatal_msg, sizeof c->fatal_msg, "every pool refused worker '%s'", c->opts->user);
+            if (all_refused && common_user(c))
+                snprintf(c->fatal_msg, sizeof c->fatal_msg, "every pool refused worker '%s'", common_user(c));
+            else if (all_refused) snprintf(c->fatal_msg, sizeof c->fatal_msg, "every pool refused its worker");
             else client_failure_text(c, c->fatal_msg, sizeof c->fatal_msg);
             return;
         }
         if (n > 1 || c->refused[c->cur]) {
             next_pool(c);
             c->next_attempt = now;
-            if (c->refused[c->cur] && c->ever_authorized) c->next_attempt = now + BACKOFF_CAP_S;
+            if (c->refused[c->cur] && c->ever_authorized) c->next_attempt = now + pause_or(c, BACKOFF_CAP_S);
             return;
         }
     }
-    c->next_attempt = now + backoff(c->failures);
+    c->next_attempt = now + pause_or(c, backoff(c->failures));
     if (c->next_attempt > now + 1) plog("retrying in %.1f s", c->next_attempt - now);
 }
 
@@ -464,7 +483,7 @@ static void on_subscribed(pool_client *c, const stratum_msg *m)
     plog("subscribed: extranonce1 %s, extranonce2 size %d%s", hex, en2_size,
          resumed ? ", session resumed" : (c->offered_session ? ", new session" : ""));
     c->auth_id = c->next_id++;
-    send_line(c, stratum_authorize(c->auth_id, c->opts->user, c->opts->pass));
+    send_line(c, stratum_authorize(c->auth_id, user_at(c, c->cur), pass_at(c, c->cur)));
 }
 
 static void on_authorized(pool_client *c, const stratum_msg *m)
@@ -472,7 +491,7 @@ static void on_authorized(pool_client *c, const stratum_msg *m)
     if (!stratum_result_true(m->result)) {
         char e[200];
         log_clean(m->error, strlen(m->error), e, sizeof e);
-        plog("pool refused worker '%s'%s%s", c->opts->user, e[0] ? ": " : "", e);
+        plog("pool refused worker '%s'%s%s", user_at(c, c->cur), e[0] ? ": " : "", e);
         c->refused[c->cur] = 1;
         disconnect(c, "authorization refused", 1);
         return;
@@ -482,7 +501,7 @@ static void on_authorized(pool_client *c, const stratum_msg *m)
     c->refused[c->cur] = 0;
     c->authorized_at = cli_now();
     c->offline_since = 0;
-    plog("authorized as '%s'", c->opts->user);
+    plog("authorized as '%s'", user_at(c, c->cur));
 }
 
 static void on_configured(pool_client *c, const stratum_msg *m)
@@ -846,7 +865,7 @@ void client_service(pool_client *c, double timeout_s)
         if (c->state == CONN_UP && (rev || buffered)) read_lines(c);
         if (c->state == CONN_UP && !c->authorized && now - c->state_since > HANDSHAKE_TIMEOUT_S)
             disconnect(c, "protocol error: no answer to mining.subscribe/authorize within 15 s", 1);
-        if (c->state == CONN_UP && now - c->last_rx > SILENCE_TIMEOUT_S) disconnect(c, "pool silent too long", 1);
+        if (c->state == CONN_UP && now - c->last_rx > (c->opts->timeout > 0 ? c->opts->timeout : SILENCE_TIMEOUT_S)) disconnect(c, "pool silent too long", 1);
         if (c->state == CONN_UP && c->authorized && c->nqueue > 0 && c->npending < POOL_PENDING &&
             (c->notified || now - c->authorized_at > FLUSH_WAIT_S))
             flush_queue(c);

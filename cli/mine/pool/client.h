@@ -26,7 +26,10 @@
 typedef struct pool_opts {
     pool_url urls[POOL_MAX_URLS];
     int nurls;
-    const char *user, *pass;
+    const char *user, *pass; /* every pool's, where users[i] / passes[i] is NULL */
+    const char *users[POOL_MAX_URLS], *passes[POOL_MAX_URLS]; /* pool i's own (cgminer's -o A -u a -o B -u b) */
+    double timeout; /* a pool silent this long is taken for gone (cpuminer's -T); 0: 300 s */
+    double retry_pause; /* the wait between tries (cpuminer's -R); 0: backoff from 0.5 s doubling to 30 s */
     int version_rolling; /* ask for BIP 310 version rolling */
     uint32_t rolling_mask; /* the bits we ask for */
     pool_tls *tls; /* TLS settings for stratum+ssl:// URLs (NULL when none is given) */

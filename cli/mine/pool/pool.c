@@ -30,6 +30,45 @@ static int utf8_ok(const char *s)
 }
 
 /* "devices" of the --json summary: as dev_stats_json_out writes it for header and node mining. */
+/* Each pool's user and password from --userpass, or --user and --pass: one for every pool, or one
+ * per pool in their order (cgminer's -o A -u a -p x -o B -u b -p y). 0 or the exit code. */
+static int credentials(const char *cmd, const pool_args *a, pool_opts *po)
+{
+    static char *split[POOL_MAX_URLS][2]; /* --userpass's halves, kept for the run */
+    const char *users[POOL_MAX_URLS], *passes[POOL_MAX_URLS];
+    int nu = a->nusers, np = a->npasses, n = po->nurls;
+    memcpy(users, a->users, sizeof users);
+    memcpy(passes, a->passes, sizeof passes);
+    if (a->nuserpass && (nu || np)) return cli_error(EXIT_USAGE, cmd, "give --userpass, or --user and --pass, not both");
+    for (int i = 0; i < a->nuserpass; i++) {
+        const char *up = a->userpass[i], *colon = strchr(up, ':');
+        if (!colon) return cli_error(EXIT_USAGE, cmd, "--userpass '%s': expected USER:PASS, with a colon", up);
+        free(split[i][0]);
+        free(split[i][1]);
+        split[i][0] = strndup(up, (size_t)(colon - up));
+        split[i][1] = strdup(colon + 1);
+        if (!split[i][0] || !split[i][1]) return cli_error(EXIT_DEVICE, cmd, "out of memory");
+        users[i] = split[i][0];
+        passes[i] = split[i][1];
+    }
+    if (a->nuserpass) nu = np = a->nuserpass;
+    if (nu == 0 || !*users[0]) return cli_error(EXIT_USAGE, cmd, "pool mining needs --user (the pool's worker name)");
+    if ((nu != 1 && nu != n) || (np > 1 && np != n))
+        return cli_error(EXIT_USAGE, cmd,
+                         "%d pools, %d --user and %d --pass: give one of each for every pool, or one per pool in their order",
+                         n, nu, np);
+    for (int i = 0; i < n; i++) {
+        po->users[i] = users[nu == 1 ? 0 : i];
+        po->passes[i] = np == 0 ? "x" : passes[np == 1 ? 0 : i];
+        if (!*po->users[i]) return cli_error(EXIT_USAGE, cmd, "pool %d has an empty --user", i + 1);
+        if (!utf8_ok(po->users[i]) || !utf8_ok(po->passes[i]))
+            return cli_error(EXIT_USAGE, cmd, "--user and --pass must be UTF-8");
+    }
+    po->user = po->users[0];
+    po->pass = po->passes[0];
+    return EXIT_OK;
+}
+
 static json_t *devices_json(const dev_stats *ds, uint64_t total)
 {
     json_t *a = json_pack("[]"); /* not json_array(): cli/common/json_out.c takes that name in this program */
@@ -121,13 +160,13 @@ int pool_main(const mine_run *run, const pool_args *a)
     if ((a->cafile || a->no_verify) && !any_tls)
         return cli_error(EXIT_USAGE, cmd, "--cafile and --no-verify apply to TLS pools (stratum+ssl://) only");
     if (a->cafile && a->no_verify) return cli_error(EXIT_USAGE, cmd, "give --cafile or --no-verify, not both");
-    po.user = a->user;
-    po.pass = a->pass ? a->pass : "x";
+    int code = credentials(cmd, a, &po);
+    if (code) return code;
+    po.timeout = a->timeout;
+    po.retry_pause = a->retry_pause;
     po.version_rolling = !a->no_version_rolling;
     po.retries = a->retries;
     po.rolling_mask = 0x1fffe000u; /* BIP 320's general-purpose bits */
-    if (!po.user || !*po.user) return cli_error(EXIT_USAGE, cmd, "pool mining needs --user (the pool's worker name)");
-    if (!utf8_ok(po.user) || !utf8_ok(po.pass)) return cli_error(EXIT_USAGE, cmd, "--user and --pass must be UTF-8");
     if (any_tls) {
         char err[400];
         if (!(po.tls = pool_tls_new(a->cafile, !a->no_verify, err, sizeof err)))
@@ -142,7 +181,6 @@ int pool_main(const mine_run *run, const pool_args *a)
     const char *algo_s = run->algo->name;
     int json = run->json;
 
-    int code;
     kiln_ctx *ctx = cli_open(cmd, run->device, (int)run->threads, &code);
     if (!ctx) {
         pool_tls_free(po.tls);

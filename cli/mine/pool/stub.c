@@ -8,12 +8,11 @@ int pool_main(const mine_run *run, const pool_args *a)
     return cli_error(EXIT_USAGE, "mine", "built without pool support (install libjansson-dev and rebuild)");
 }
 
-int pool_config_read(const char *cmd, const char *path, const char **keys, const char **vals, int max, void **hold)
+int pool_config_read(const char *cmd, const char *path, pool_setting *out, int max, void **hold)
 {
-    (void)path, (void)keys, (void)vals, (void)max;
+    (void)path, (void)out, (void)max;
     *hold = NULL;
-    cli_error(EXIT_USAGE, cmd, "-c/--config needs JSON support: built without libjansson (install libjansson-dev and rebuild)");
-    return -1;
+    return -cli_error(EXIT_USAGE, cmd, "-c/--config needs JSON support: built without libjansson (install libjansson-dev and rebuild)");
 }
 
 void pool_config_free(void *hold) { (void)hold; }
