@@ -365,7 +365,27 @@ def sc_normal(pool, c):
     c.handshake()
     c.set_difficulty(pool.base)
     c.notify(c.new_job(), True)
+    if pool.scenario.get("until_accepted"):
+        # the run ends on what its checks count, not on a window a loaded machine may miss
+        c.serve(60, until=lambda: counted_enough(pool))
+        pool.stop_kiln()
     c.serve(60)
+
+
+def counted_enough(pool):
+    """Scenario until_accepted: the pool has accepted that many shares, and (normal) kiln has
+    rolled extranonce2 three times and printed a statistics line."""
+    if len(shares_where(pool, verdict="accepted")) < pool.scenario["until_accepted"]:
+        return False
+    if pool.name == "normal":
+        if len({s.get("en2") for s in pool.stats.shares}) < 3:
+            return False
+        try:
+            with open(os.path.join(pool.dir, "kiln.log"), "rb") as f:
+                return b"uptime" in f.read()
+        except OSError:
+            return False
+    return True
 
 
 def sc_diffchange(pool, c):
@@ -763,7 +783,9 @@ def sc_gpu(pool, c):
 # Scenarios that end with exit 3 (no pool gave work) pass --retries 2: without it kiln retries a pool
 # that does not answer for the whole run (issue 25.5); --retries 2 is the round of 3 tries they test.
 SCENARIOS = {
-    "normal": (sc_normal, ["--duration", "4", "--work-nonces", "UNIT", "--stats-interval", "1"], {}),
+    # until_accepted: kiln is stopped (SIGINT) once the pool has accepted that many shares;
+    # --duration is only a bound
+    "normal": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT", "--stats-interval", "1"], {"until_accepted": 3}),
     "diffchange": (sc_diffchange, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
     "clean": (sc_clean, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
     "drop": (sc_drop, ["--duration", "6.5", "--work-nonces", "UNIT"], {}),
@@ -793,10 +815,10 @@ SCENARIOS = {
     # the GPU run over TLS (issue 16's acceptance): POOL_DEVICE=cuda POOL_DIFFICULTY=0.5 run_scenario.sh KILN tls_gpu
     "tls_gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"],
                 {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
-    "tls_normal": (sc_normal, ["--duration", "3", "--work-nonces", "UNIT"],
-                   {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
-    "tls_noverify": (sc_normal, ["--duration", "3", "--work-nonces", "UNIT", "--no-verify"],
-                     {"tls": "good", "scheme": "stratum+tls"}),
+    "tls_normal": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT"],
+                   {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True, "until_accepted": 3}),
+    "tls_noverify": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT", "--no-verify"],
+                     {"tls": "good", "scheme": "stratum+tls", "until_accepted": 3}),
     "tls_drop": (sc_drop, ["--duration", "6.5", "--work-nonces", "UNIT"],
                  {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
     "tls_failover": (sc_tls_failover, ["--duration", "5", "--work-nonces", "UNIT"],
@@ -1234,6 +1256,21 @@ class Pool:
         self.ports = []
         self.elapsed_kiln = None
         self.lock = threading.Lock()
+        self.dir = args.dir
+        self.kiln_stopped = False
+
+    def stop_kiln(self):
+        """SIGINT to kiln (run_measured.py writes its pid): it stops at the next launch and prints
+        its summary, exit 0."""
+        with self.lock:
+            if self.kiln_stopped:
+                return
+            self.kiln_stopped = True
+        try:
+            with open(os.path.join(self.dir, "kiln.pid")) as f:
+                os.kill(int(f.read()), signal.SIGINT)
+        except (OSError, ValueError) as e:
+            print("FAIL: cannot stop kiln: %s" % e)
 
     def next_job_no(self):
         with self.lock:

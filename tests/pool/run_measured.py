@@ -18,6 +18,9 @@ def main():
     t0 = time.monotonic()
     with open(out, "wb") as fo, open(err, "wb") as fe:
         p = subprocess.Popen(cmd, stdout=fo, stderr=fe)
+        with open(os.path.join(d, "kiln.pid.tmp"), "w") as f:  # for the test pool's stop_kiln
+            f.write("%d\n" % p.pid)
+        os.rename(os.path.join(d, "kiln.pid.tmp"), os.path.join(d, "kiln.pid"))
         signalled = False
         while p.poll() is None:
             now = time.monotonic() - t0
