@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "../core/mem_limit.h"
-#include "parse_util.h"
-#include "reader.h"
+#include "snap.h"
+#include "snap_line.h"
 
 static kiln_status parse_lines(kiln_ctx *ctx, kiln_reader *r, int weighted, kiln_raw_edges *raw)
 {
@@ -19,34 +19,16 @@ static kiln_status parse_lines(kiln_ctx *ctx, kiln_reader *r, int weighted, kiln
     size_t len;
     int got;
     while ((got = kiln_reader_next(ctx, r, &line, &len)) == 1) {
-        const char *p = line, *end = line + len;
-        p = kiln_skip_blank(p, end);
-        if (p == end || *p == '#' || *p == '%') continue;
         uint64_t a, b;
+        double w;
         const char *why = NULL;
-        if (kiln_parse_id(&p, end, &a, &why) != 0) goto bad;
-        const char *q = kiln_skip_blank(p, end);
-        if (q == p) {
-            why = q == end ? "missing destination id" : "ids must be separated by spaces or tabs";
-            goto bad;
-        }
-        p = q;
-        if (kiln_parse_id(&p, end, &b, &why) != 0) goto bad;
-        q = kiln_skip_blank(p, end);
-        double w = 1;
-        if (q != end && weighted) {
-            p = q;
-            if (kiln_parse_weight(&p, end, 0, 1, &w, &why) != 0) goto bad;
-            q = kiln_skip_blank(p, end);
-            if (q != end) {
-                why = "unexpected text after the weight (only 'src dst [weight]' per line)";
-                goto bad;
-            }
-        }
-        if (q != end) {
-            why = "unexpected text after the destination id (only 'src dst' per line; a third column, the "
-                  "weight, is read when weights are asked for)";
-            goto bad;
+        const int kind = kiln_snap_line(line, len, weighted, &a, &b, &w, &why);
+        if (kind == 0) continue;
+        if (kind < 0) {
+            char shown[64];
+            kiln_show_line(line, len, shown, sizeof shown);
+            return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %s: \"%s\"", r->path, (unsigned long long)r->line, why,
+                             shown);
         }
         /* before the arrays double (to 32 bytes an edge), the edges so far must fit what their
          * load needs: the doubled arrays then fit too */
@@ -57,16 +39,11 @@ static kiln_status parse_lines(kiln_ctx *ctx, kiln_reader *r, int weighted, kiln
         if (kiln_raw_edges_push(raw, a, b) != 0 || (weighted && kiln_weights_reserve(&raw->w, &raw->wcap, raw->cap) != 0))
             return kiln_fail(ctx, KILN_ERR_DEVICE, "%s:%llu: out of memory", r->path, (unsigned long long)r->line);
         if (weighted) raw->w[raw->count - 1] = w;
-        continue;
-    bad:;
-        char shown[64];
-        kiln_show_line(line, len, shown, sizeof shown);
-        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %s: \"%s\"", r->path, (unsigned long long)r->line, why, shown);
     }
     return got < 0 ? r->status : KILN_OK;
 }
 
-kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, unsigned flags, kiln_raw_edges *raw)
+kiln_status kiln_parse_snap_serial(kiln_ctx *ctx, kiln_reader *r, unsigned flags, kiln_raw_edges *raw)
 {
     if (!(flags & KILN_GRAPH_WEIGHTED)) return parse_lines(ctx, r, 0, raw);
     kiln_c_numeric cn;
@@ -75,4 +52,10 @@ kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, unsigned flags, kiln_
     st = parse_lines(ctx, r, 1, raw);
     kiln_c_numeric_leave(&cn);
     return st;
+}
+
+kiln_status kiln_parse_snap(kiln_ctx *ctx, kiln_reader *r, unsigned flags, kiln_raw_edges *raw)
+{
+    if (kiln_snap_can_chunk(r)) return kiln_parse_snap_chunked(ctx, r, flags, 0, raw);
+    return kiln_parse_snap_serial(ctx, r, flags, raw);
 }
