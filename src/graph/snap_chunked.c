@@ -97,6 +97,35 @@ static int push(chunk *c, uint64_t a, uint64_t b, double w, int weighted)
     return 0;
 }
 
+/* Up to 19 digits at *pp, which cannot overflow 64 bits: 1 with the value, else 0. */
+static inline int short_id(const char **pp, const char *lim, uint64_t *out)
+{
+    const char *p = *pp, *start = p;
+    uint64_t v = 0;
+    while (p < lim && (unsigned)(*p - '0') < 10u && p - start < 20) v = v * 10 + (uint64_t)(*p++ - '0');
+    if (p == start || p - start > 19) return 0;
+    *out = v;
+    *pp = p;
+    return 1;
+}
+
+/* Most lines of a large file are "src<blanks>dst[blanks][CR]LF" with short ids: read those in one
+ * pass, returning where the next line starts, and leave every other line (comments, weights,
+ * errors, long ids, no line end) to the general path, NULL. What is taken here is exactly what
+ * kiln_snap_line would accept, with weight 1. */
+static inline const char *quick_line(const char *line, const char *lim, size_t max_line, uint64_t *a, uint64_t *b)
+{
+    const char *p = kiln_skip_blank(line, lim);
+    if (!short_id(&p, lim, a)) return NULL;
+    const char *q = kiln_skip_blank(p, lim);
+    if (q == p || !short_id(&q, lim, b)) return NULL;
+    p = kiln_skip_blank(q, lim);
+    const char *end = p;
+    if (p < lim && *p == '\r') p++;
+    if (p == lim || *p != '\n' || (size_t)(end - line) > max_line) return NULL;
+    return p + 1;
+}
+
 /* Walks the chunk's owned lines as the serial parser reads them. keep: stores the edges and
  * stops at the first bad line, recording it. Otherwise only finds the line of edge `find` (local
  * index), returned; c is not changed. */
@@ -111,6 +140,19 @@ static uint64_t walk(chunk *c, const plan *p, int keep, size_t find)
     size_t edges = 0;
     for (size_t q = c->from; q < c->owned;) {
         const char *line = c->text + q;
+        uint64_t a, b;
+        const char *quick = quick_line(line, c->text + c->got, p->max_line, &a, &b);
+        if (quick) {
+            lines++;
+            if (!keep && edges == find) break;
+            if (keep && push(c, a, b, 1, p->weighted) != 0) {
+                c->fail = CH_NOMEM;
+                break;
+            }
+            edges++;
+            q = (size_t)(quick - c->text);
+            continue;
+        }
         const char *nl = memchr(line, '\n', c->got - q);
         size_t n = nl ? (size_t)(nl - line) : c->got - q;
         lines++;
@@ -126,7 +168,6 @@ static uint64_t walk(chunk *c, const plan *p, int keep, size_t find)
             if (keep) c->fail = CH_LONG;
             break;
         }
-        uint64_t a, b;
         double w;
         const char *why = NULL;
         const int kind = kiln_snap_line(line, n, p->weighted, &a, &b, &w, &why);
