@@ -115,7 +115,7 @@ n=$(sha256sum -c mostly_binary 2>&1 >/dev/null | sed -n 's/.*WARNING: \([0-9]*\)
 grep -q "WARNING: $n lines are improperly formatted" err && ok || bad "same count as sha256sum ($n): $(cat err)"
 # --warn names each one, as sha256sum --warn
 "$KILN" hash --algo sha256 --check mostly_binary --warn 2> err > /dev/null
-expect_eq "$(grep -c 'mostly_binary:[0-9]*: improperly formatted sha256 checksum line' err)" "$n" "--warn"
+expect_eq "$(grep -c 'mostly_binary: [0-9]*: improperly formatted SHA256 checksum line' err)" "$n" "--warn"
 
 # --- --quiet prints only the failures, as sha256sum -c --quiet (and no progress line)
 printf 'xyz' > other

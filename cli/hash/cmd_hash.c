@@ -61,6 +61,7 @@ typedef struct hash_run {
     /* sha256sum's: --status (no verdicts, no warnings), --ignore-missing (a listed file that does
      * not exist is neither reported nor a failure), --zero (digest lines end with NUL, unescaped) */
     int status, ignore_missing, zero;
+    int binary; /* -b/--binary: the '*' marker of sha256sum -b (the digest is the same) */
     int stopped; /* a signal arrived: nothing more is read or printed */
     int json;
     int quiet; /* --quiet: no progress line and, checking, no OK lines (as sha256sum -c --quiet) */
@@ -187,14 +188,14 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
     const char *tag = r->tag ? hash_tag_name(algo) : NULL;
     if (r->zero) { /* as sha256sum -z: the name as it is, the line ended by NUL */
         if (tag) printf("%s (%s) = %s", tag, name, hex);
-        else printf("%s  %s", hex, name);
+        else printf("%s %s%s", hex, r->binary ? "*" : " ", name);
         putchar('\0');
         free(hex);
         return;
     }
-    size_t need = hash_line_format(NULL, 0, tag, hex, name);
+    size_t need = hash_line_format_mode(NULL, 0, tag, hex, name, r->binary);
     char *line = must_alloc(r->cmd, need + 1);
-    hash_line_format(line, need + 1, tag, hex, name);
+    hash_line_format_mode(line, need + 1, tag, hex, name, r->binary);
     fputs(line, stdout);
     free(line);
     free(hex);
@@ -449,8 +450,10 @@ static void check_entry_run(hash_run *r, check_list *cl, check_entry *e)
         if (cl->warn && !r->status) {
             fflush(stdout);
             progress_clear();
-            fprintf(stderr, "kiln %s: %s:%llu: improperly formatted %s%schecksum line\n", r->cmd, cl->shown_path,
-                    (unsigned long long)e->lineno, cl->algo_given ? kiln_hash_algo_name(r->algo) : "",
+            /* sha256sum -c -w's words: "list: 7: improperly formatted SHA256 checksum line", the
+             * algorithm named by its tag */
+            fprintf(stderr, "kiln %s: %s: %llu: improperly formatted %s%schecksum line\n", r->cmd, cl->shown_path,
+                    (unsigned long long)e->lineno, cl->algo_given ? hash_tag_name(r->algo) : "",
                     cl->algo_given ? " " : "");
         }
         return;
@@ -571,11 +574,23 @@ static int length_error(const char *cmd, const char *algo)
     return cli_error(EXIT_USAGE, cmd, "--length applies to %s only, not %s", xofs, algo);
 }
 
+/* Whether binary mode is the last asked for in argv: GNU's last of -b/--binary, -t/--text and
+ * --tag (which sets binary mode) wins; argv's options only, up to "--". */
+static int binary_last(int argc, char **argv)
+{
+    int binary = 0;
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "-b") == 0 || strcmp(argv[i], "--binary") == 0 || strcmp(argv[i], "--tag") == 0) binary = 1;
+        if (strcmp(argv[i], "-t") == 0 || strcmp(argv[i], "--text") == 0) binary = 0;
+    }
+    return binary;
+}
+
 int cmd_hash(int argc, char **argv)
 {
     const char *cmd = "hash", *algo_s = NULL, *device = "auto";
     uint64_t length = 0;
-    int tag = 0, warn = 0, check = 0, status = 0, strict = 0, ignore_missing = 0, zero = 0;
+    int tag = 0, warn = 0, check = 0, status = 0, strict = 0, ignore_missing = 0, zero = 0, binary = 0, text = 0;
     cli_output out = {0, 0, 0};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
@@ -584,6 +599,12 @@ int cmd_hash(int argc, char **argv)
          .kinds = KILN_KIND_HASH, .short_name = 'a'},
         {"--length", OPT_U64, &length, "N", "output bytes of an extendable-output (SHAKE) hash (default twice its security level)", .lo = 1,
          .hi = HASH_MAX_LENGTH},
+        {"--binary", OPT_FLAG, &binary, NULL,
+         "mark the lines '<hex> *<name>', as sha256sum -b (the digest is the same: files are read as bytes, as GNU does "
+         "on Linux)",
+         .modes = DIGESTS, .short_name = 'b'},
+        {"--text", OPT_FLAG, &text, NULL, "'<hex>  <name>' lines, the default (sha256sum -t); of -b and -t the last wins",
+         .modes = DIGESTS, .short_name = 't'},
         {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
         {"--zero", OPT_FLAG, &zero, NULL, "end each digest line with NUL, not newline, and leave names unescaped (sha256sum -z)",
          .modes = DIGESTS, .short_name = 'z'},
@@ -619,7 +640,10 @@ int cmd_hash(int argc, char **argv)
     const kiln_workload *w = NULL;
     int code = cli_parse(&c, argc, argv);
     size_t nfiles = c.npos;
+    if (code == 0 && check && (binary || text)) /* sha256sum's words */
+        code = cli_error(EXIT_USAGE, cmd, "the --binary and --text options are meaningless when verifying checksums");
     if (code == 0) code = cli_check_mode(&c, check ? CHECKS : DIGESTS, check ? "--check" : "computing digests");
+    if (code == 0 && tag && !binary_last(argc, argv)) code = cli_error(EXIT_USAGE, cmd, "--tag does not support --text mode");
     if (code == 0) code = cli_output_start(&c, &out);
     if (code == 0) code = cli_exclusive(&c, "--tag", "--json");
     if (code == 0) code = cli_exclusive(&c, "--zero", "--json");
@@ -645,6 +669,7 @@ int cmd_hash(int argc, char **argv)
     r.status = status;
     r.ignore_missing = ignore_missing;
     r.zero = zero;
+    r.binary = binary && binary_last(argc, argv);
     r.t0 = cli_now();
     if (nfiles == 0) files[nfiles++] = "-";
     json_object(NULL);

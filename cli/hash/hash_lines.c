@@ -183,6 +183,11 @@ static size_t finish(char *buf, size_t cap, size_t n)
 
 size_t hash_line_format(char *buf, size_t cap, const char *tag, const char *hex, const char *name)
 {
+    return hash_line_format_mode(buf, cap, tag, hex, name, 0);
+}
+
+size_t hash_line_format_mode(char *buf, size_t cap, const char *tag, const char *hex, const char *name, int binary)
+{
     int escape = strpbrk(name, "\\\n\r") != NULL;
     size_t n = 0;
     if (escape) put(buf, cap, &n, '\\');
@@ -194,7 +199,7 @@ size_t hash_line_format(char *buf, size_t cap, const char *tag, const char *hex,
         put_str(buf, cap, &n, hex);
     } else {
         put_str(buf, cap, &n, hex);
-        put_str(buf, cap, &n, "  ");
+        put_str(buf, cap, &n, binary ? " *" : "  ");
         put_name(buf, cap, &n, name, escape);
     }
     put(buf, cap, &n, '\n');

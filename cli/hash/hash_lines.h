@@ -53,6 +53,9 @@ int check_line_parse(char *line, size_t len, int *sep, check_line *out);
  * NULL, escaped as coreutils does. Returns the length written, or the length needed (without
  * the NUL) when it exceeds cap, as snprintf does. */
 size_t hash_line_format(char *buf, size_t cap, const char *tag, const char *hex, const char *name);
+/* The same, with binary set: `<hex> *<name>`, the binary-mode marker sha256sum -b writes (the
+ * digest is the same: GNU reads every file as bytes on Linux). A --tag line has no marker. */
+size_t hash_line_format_mode(char *buf, size_t cap, const char *tag, const char *hex, const char *name, int binary);
 
 /* Writes name as a verdict or a message shows it (no '\n' added): escaped with a leading '\\'
  * when it holds a newline, so that one result is one line. Returns as hash_line_format. */

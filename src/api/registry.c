@@ -137,11 +137,28 @@ static const char *kind_word(unsigned kinds)
     }
 }
 
+/* Whether a name the user typed names `known`: without regard to case, and with its dashes and
+ * underscores optional, as coreutils' and hashlib's spellings differ from kiln's (SHA256,
+ * sha-256, sha3_256 for sha256 and sha3-256). No two of kiln's names are alike this way
+ * (tests/test_algo_names.c). The one place --algo is matched. */
+static int name_is(const char *typed, const char *known)
+{
+    for (;;) {
+        while (*typed == '-' || *typed == '_') typed++;
+        while (*known == '-' || *known == '_') known++;
+        if (!*typed || !*known) return !*typed && !*known;
+        char a = *typed++, b = *known++;
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
+        if (a != b) return 0;
+    }
+}
+
 const kiln_workload *kiln_workload_find(kiln_ctx *ctx, const char *name, unsigned kinds)
 {
     TABLE();
     for (size_t i = 0; name && i < rows; i++)
-        if ((table[i].w.kinds & kinds) && strcmp(name, table[i].w.name) == 0) return &table[i].w;
+        if ((table[i].w.kinds & kinds) && name_is(name, table[i].w.name)) return &table[i].w;
     char list[1024];
     kiln_workload_list(kinds, 0, list, sizeof list);
     kiln_fail(ctx, KILN_ERR_INPUT, "unknown %salgorithm '%s' (expected %s)", kind_word(kinds), name ? name : "", list);
@@ -165,8 +182,8 @@ const kiln_workload *kiln_workload_for_bench(kiln_ctx *ctx, const char *name, un
         for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1) {
             if (!(usable & k)) continue;
             char buf[48];
-            int match = strcmp(name, kiln_workload_bench_name(w, (kiln_kind)k, buf, sizeof buf)) == 0;
-            if (!match && k == KILN_KIND_TREE) match = strncmp(name, "merkle-", 7) == 0 && strcmp(name + 7, w->name) == 0;
+            int match = name_is(name, kiln_workload_bench_name(w, (kiln_kind)k, buf, sizeof buf));
+            if (!match && k == KILN_KIND_TREE) match = strncmp(name, "merkle-", 7) == 0 && name_is(name + 7, w->name);
             if (match) {
                 if (kind) *kind = (kiln_kind)k;
                 return w;
