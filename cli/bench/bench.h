@@ -20,20 +20,29 @@ typedef struct bench_args {
     int graph_only, method_all;
     int whole_build; /* time the whole kiln_merkle_build (implied on a device set) */
     kiln_merkle_method method;
+    int name_width, device_width; /* the text table's columns, wide enough for every row of the run */
 } bench_args;
 
 /* One measured row: JSON {"algo": name, "device", "rate", "unit"<json>} through the JSON writer
- * (json is the members after those, each after ", "), or the text row label (name when NULL),
- * device, rate padded to `width`, then text. */
+ * (json is the members after those, each after ", "), or the text row: label (name when NULL),
+ * device and rate in the columns of a->name_width and a->device_width, then text. */
 typedef struct bench_row {
     const char *name, *label, *unit;
     double rate;
     char json[2048], text[128];
 } bench_row;
 
-void bench_row_print(kiln_ctx *ctx, const bench_row *r, int json, int width);
-/* The text table's header for labels of `width`. */
-void bench_header(int width);
+void bench_row_print(kiln_ctx *ctx, const bench_row *r, const bench_args *a);
+/* The label of (w, kind)'s text row: the name, "sha256/32B" (a hash and its message size),
+ * "keccakf1600/thread" (a permutation's layout), "scrypt-kdf N=16384 r=8 p=1". gpu: the context
+ * is a GPU's. The one place a label is made, so that the columns can be sized before the first
+ * row is measured. */
+void bench_label(const kiln_workload *w, kiln_kind kind, const bench_args *a, int gpu, char *out, size_t n);
+/* Sizes a's columns for the row of (w, kind) on ctx's device; call for every row, then print
+ * the header. */
+void bench_fit(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, bench_args *a);
+/* The text table's header. */
+void bench_header(const bench_args *a);
 
 /* Measures one (workload, kind) on ctx and prints its row (the tree prints its own table). */
 typedef kiln_status (*bench_fn)(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a);

@@ -29,7 +29,7 @@ kiln_status bench_graph(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, c
                      scale, (unsigned long long)info.edges, res.seconds_per_iteration);
             snprintf(r.text, sizeof r.text, "   (RMAT scale %d, %.3f ms/iteration)", scale,
                      res.seconds_per_iteration * 1e3);
-            bench_row_print(ctx, &r, a->json, 10);
+            bench_row_print(ctx, &r, a);
         }
     }
     free(ranks);

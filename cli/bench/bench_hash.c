@@ -27,14 +27,15 @@ kiln_status bench_search(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, 
             snprintf(r.json + n, sizeof r.json - (size_t)n, ", \"threads_per_hash\": %d, \"lookup_gap\": %d",
                      sh.threads_per_hash, sh.lookup_gap);
     }
-    bench_row_print(ctx, &r, a->json, 10);
+    bench_row_print(ctx, &r, a);
     return KILN_OK;
 }
 
 kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const bench_args *a)
 {
     int perm = kind == KILN_KIND_PERMUTATION, gpu = kiln_ctx_backend(ctx) != KILN_BACKEND_CPU;
-    char label[64];
+    char label[128];
+    bench_label(w, kind, a, gpu, label, sizeof label);
     bench_row r = {w->name, label, perm ? "perm/s" : "H/s", 0, "", ""};
     kiln_status st =
         perm ? kiln_bench_keccak_f1600(ctx, a->layout, a->in_registers ? KILN_BENCH_IN_REGISTERS : 0, seconds_or(a, 2),
@@ -46,14 +47,12 @@ kiln_status bench_hash(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, co
     if (perm) {
         snprintf(r.json, sizeof r.json, ", \"layout\": \"%s\", \"in_registers\": %s", layout,
                  gpu && a->in_registers ? "true" : "false");
-        snprintf(label, sizeof label, "%s/%s%s", w->name, layout, gpu && a->in_registers ? "/regs" : "");
     } else {
         snprintf(r.json, sizeof r.json, ", \"message_bytes\": %llu, \"bytes_per_second\": %.0f%s%s",
                  (unsigned long long)a->size, r.rate * (double)a->size, gpu ? ", \"offsets\": " : "",
                  gpu ? (a->offsets ? "true" : "false") : "");
-        snprintf(label, sizeof label, "%s/%lluB", w->name, (unsigned long long)a->size);
         if (a->size >= 1024) snprintf(r.text, sizeof r.text, "  %.2f GB/s", r.rate * (double)a->size / 1e9);
     }
-    bench_row_print(ctx, &r, a->json, 10);
+    bench_row_print(ctx, &r, a);
     return KILN_OK;
 }

@@ -29,7 +29,7 @@ static kiln_status bench_tree_whole(kiln_ctx *ctx, const kiln_workload *w, kiln_
                  ", \"leaves\": %llu, \"devices\": %d, \"whole_build\": true, \"results\": [{\"method\": \"%s\", "
                  "\"seconds\": %.9f, \"rate\": %.0f}], \"root\": \"%s\"",
                  (unsigned long long)r.leaves, devices, cpu ? "cpu" : "whole-build", r.seconds, r.rate, root_hex);
-        bench_row_print(ctx, &row, 1, 0);
+        bench_row_print(ctx, &row, a);
         return KILN_OK;
     }
     progress_clear();

@@ -21,10 +21,9 @@ kiln_status bench_kdf(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, con
         snprintf(r.json + n, sizeof r.json - (size_t)n,
                  ", \"threads_per_block\": %d, \"lookup_gap\": %d, \"romix_kernel\": %d", l.threads_per_block,
                  sh.lookup_gap, l.items_per_thread);
-    char label[64];
-    snprintf(label, sizeof label, "%s N=%llu r=%u p=%u", w->name, (unsigned long long)sp.N, sp.r, sp.p);
+    char label[128];
+    bench_label(w, kind, a, kiln_ctx_backend(ctx) != KILN_BACKEND_CPU, label, sizeof label);
     r.label = label;
-    if (!a->json) bench_header(30);
-    bench_row_print(ctx, &r, a->json, 30);
+    bench_row_print(ctx, &r, a);
     return KILN_OK;
 }

@@ -102,7 +102,11 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < (all ? kiln_workload_count() : 1); i++)
         for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1)
             rows += !!((all ? kiln_workload_at(i)->bench_all_kinds : (unsigned)kind) & k);
-    if (!a.json && (mode & ROWS)) bench_header(10);
+    for (size_t i = 0; i < (all ? kiln_workload_count() : 1); i++)
+        for (unsigned k = 1; k <= KILN_KIND_PERMUTATION; k <<= 1)
+            if ((all ? kiln_workload_at(i)->bench_all_kinds : (unsigned)kind) & k & (ROWS | KDF | KILN_KIND_GRAPH))
+                bench_fit(ctx, all ? kiln_workload_at(i) : w, (kiln_kind)k, &a);
+    if (!a.json && (mode & (ROWS | KDF | KILN_KIND_GRAPH))) bench_header(&a);
     if (rows > 1) { /* one row is the document; several are its "results" */
         json_object(NULL);
         json_array("results");

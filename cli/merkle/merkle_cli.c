@@ -82,7 +82,7 @@ kiln_status bench_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, co
                    b->opts.threads_per_block, b->r.launches, b->r.seconds, b->r.rate, b->r.raw_rate);
         }
         snprintf(row.json + used, sizeof row.json - (size_t)used, "]");
-        bench_row_print(ctx, &row, 1, 0);
+        bench_row_print(ctx, &row, a);
     } else {
         progress_clear();
         printf("%s on %s, %llu leaves (%llu merges per tree)\n", name, kiln_ctx_device_name(ctx),
