@@ -102,8 +102,8 @@ expect_eq "$?" 0 "malformed lines alone do not fail the check"
 expect_eq "$out" "abc: OK" "uppercase and binary marker"
 expect_eq "$(cat err)" "kiln hash: WARNING: 2 lines are improperly formatted" "malformed summary alone"
 "$KILN" hash --algo sha3-256 --check mixed --warn > /dev/null 2> err
-grep -q "mixed:2: improperly formatted sha3-256 checksum line" err && ok || bad "malformed line 2: $(cat err)"
-grep -q "mixed:3: improperly formatted" err && ok || bad "short digest line 3: $(cat err)"
+grep -q "mixed: 2: improperly formatted SHA3-256 checksum line" err && ok || bad "malformed line 2: $(cat err)"
+grep -q "mixed: 3: improperly formatted" err && ok || bad "short digest line 3: $(cat err)"
 grep -q "WARNING: 2 lines are improperly formatted" err && ok || bad "malformed summary: $(cat err)"
 printf 'garbage\n' > junk
 "$KILN" hash --algo sha3-256 --check junk > /dev/null 2> err
