@@ -359,6 +359,8 @@ kiln_status kiln_parse_snap_chunked(kiln_ctx *ctx, kiln_reader *r, unsigned flag
         r->pos = r->len;
         r->eof = 1;
         r->stored = (uint64_t)r->size;
+        /* the serial reader's last report comes as it meets the end; so does this one */
+        kiln_ctx_report(ctx, "graph load", "bytes", r->stored, r->stored_size);
     }
     return st;
 }
