@@ -4,7 +4,8 @@
  * notation, finite and >= 0); a line without one weighs 1, the weight NetworkX gives an edge that
  * has no weight attribute. Anything else on a line is an error naming the line, and so is a line
  * longer than the reader's limit. The edge count is bounded by what the host can hold
- * (mem_limit.h). */
+ * (mem_limit.h). A regular uncompressed file is parsed in chunks on all threads (snap_chunked.c),
+ * to the same edges and errors; gzip input, pipes and standard input are read here, line by line. */
 #include <stdio.h>
 #include <string.h>
 
