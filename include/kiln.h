@@ -380,6 +380,9 @@ const char *kiln_hash_algo_hashlib_name(kiln_hash_algo algo);
 const char *kiln_hash_algo_tag(kiln_hash_algo algo, int i);
 /* Default output bytes: the digest size; SHAKE128 32, SHAKE256 64 (twice the security level). */
 size_t kiln_hash_digest_len(kiln_hash_algo algo);
+/* Bytes a compression or permutation takes in: hashlib's block_size (64 for the SHA-256 family,
+ * 128 for SHA-512's, the sponge's rate for Keccak), which HMAC pads its key to. */
+size_t kiln_hash_block_len(kiln_hash_algo algo);
 /* 1 for SHAKE (any output length), else 0. */
 int kiln_hash_is_xof(kiln_hash_algo algo);
 /* Keccak parameters of an algorithm (0 for the SHA-256 family). */

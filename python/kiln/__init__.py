@@ -8,6 +8,7 @@ arguments are read in place.
 """
 from __future__ import annotations
 
+import collections.abc as _abc
 import hashlib as _hashlib
 
 import numpy as np
@@ -20,8 +21,9 @@ from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verif
 __version__ = _kiln.version()
 
 #: The algorithms of kiln.new, in hashlib's spelling where hashlib has the algorithm, as
-#: hashlib.algorithms_available lists its own (kiln.new also takes kiln's: "sha3-256", "shake128";
-#: and any case: "SHA256"). The library's list of algorithms makes it.
+#: hashlib.algorithms_available lists its own (kiln.new takes names as hashlib.new does: "SHA256",
+#: "SHA-256", "sha3-256" and the other spellings hashlib.new takes on this Python, and kiln's in any
+#: case: "sha256d", "KECCAK256"). The library's list of algorithms makes it.
 _ALGORITHMS = [(name, pyname or name) for name, pyname in _kiln.hash_algorithms()]
 algorithms_available = frozenset(pyname for _, pyname in _ALGORITHMS)
 #: Those of hashlib.algorithms_guaranteed that kiln has.
@@ -47,8 +49,18 @@ def _constructor(algo: str, pyname: str):
 def file_digest(fileobj, digest, /, *, _bufsize=2**18):
     """The hash object of a file object's bytes, as hashlib.file_digest: `digest` is a name for
     kiln.new or a callable returning a hash object; `fileobj` a binary file (or an object with
-    getbuffer(), such as io.BytesIO, hashed in place), read from its current position to its end."""
-    digestobj = new(digest) if isinstance(digest, str) else digest()
+    getbuffer(), such as io.BytesIO, hashed in place), read from its current position to its end.
+    A name kiln lacks ("md5", "blake2b") is hashlib's: hashlib.file_digest computes it (its hash
+    object, or its ValueError for a name it lacks too)."""
+    if isinstance(digest, str):
+        try:
+            digestobj = new(digest)
+        except ValueError:
+            if hasattr(_hashlib, "file_digest"):
+                return _hashlib.file_digest(fileobj, digest)
+            digestobj = _hashlib.new(digest)  # Python < 3.11: hashlib's object, read as below
+    else:
+        digestobj = digest()
     if hasattr(fileobj, "getbuffer"):
         digestobj.update(fileobj.getbuffer())
         return digestobj
@@ -72,16 +84,52 @@ for _name, _pyname in _ALGORITHMS:
 del _name, _pyname
 
 
+def _offsets(offsets, size: int) -> np.ndarray:
+    """hash_batch's offsets as a uint64 array: n + 1 integers, from 0 to `size` (the data's bytes),
+    nondecreasing; TypeError for what is not integers, ValueError naming the fault otherwise."""
+    raw = offsets if isinstance(offsets, np.ndarray) else np.asarray(offsets)
+    if raw.ndim != 1 or raw.size == 0:
+        raise ValueError(f"offsets must be a 1-D sequence of n + 1 integers from 0 to len(data) = {size} "
+                         f"(message i is data[offsets[i]:offsets[i + 1]]), not "
+                         + ("an empty one" if raw.size == 0 else f"an array of shape {raw.shape}"))
+    if raw.dtype.kind not in "iu":
+        # NumPy makes float64 or object of a list of ints past int64 ([0, 2**63]): those are ints
+        if isinstance(offsets, np.ndarray):
+            raise TypeError(f"offsets must be integers, not {raw.dtype}")
+        items = list(offsets)
+        for x in items:
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+                raise TypeError(f"offsets must be integers, not {type(x).__name__}")
+        raw = np.array([int(x) for x in items], dtype=object)
+    first, last = int(raw[0]), int(raw[-1])
+    if first != 0:
+        raise ValueError(f"offsets must start at 0 (message 0 is data[offsets[0]:offsets[1]]), not at {first}")
+    steps = np.diff(raw)
+    if raw.size > 1 and (steps < 0).any():
+        i = int(np.argmax(steps < 0)) + 1
+        raise ValueError(f"offsets must be nondecreasing: offsets[{i}] = {int(raw[i])} is below "
+                         f"offsets[{i - 1}] = {int(raw[i - 1])}")
+    if last > size:
+        raise ValueError(f"offsets end at {last}, past the end of the data ({size} bytes)")
+    if last != size:
+        raise ValueError(f"offsets end at {last}, not at the end of the data ({size} bytes): the last "
+                         f"message is data[offsets[-2]:offsets[-1]], and bytes {last}..{size} would be left "
+                         f"out; end the offsets with len(data)")
+    return np.ascontiguousarray(raw, dtype=np.uint64)
+
+
 def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, length: int | None = None) -> np.ndarray:
     """Digests of many messages in one call, as an (n, digest_size) uint8 array.
 
     `messages` is a sequence of bytes-like objects (a list or a tuple, each item a message: joined
-    once into one buffer), or a 2-D C-contiguous uint8 array of n messages of equal length (read in
-    place). With the keyword `offsets`, `messages` is one bytes-like buffer and message i is
-    buffer[offsets[i]:offsets[i+1]], offsets n + 1 nondecreasing integers from 0 (an integer array
-    or a sequence of ints; floats and bools are refused). `algo` as kiln.new takes it; `length` is
-    the output length of SHAKE (default: its digest length, 32 or 64 bytes). `device`: "auto",
-    "cpu", "cuda", "cuda:N" or "opencl:N"; GPU results are spot-checked on the CPU.
+    once into one buffer; a dict or a set is refused, having no message order), or a 2-D
+    C-contiguous uint8 array of n messages of equal length (read in place). With the keyword
+    `offsets`, `messages` is one bytes-like buffer cut at the offsets: n + 1 nondecreasing integers
+    from 0 to len(buffer), message i being buffer[offsets[i]:offsets[i+1]], so that every byte is in
+    one message (an integer array or a sequence of ints; floats and bools are refused, and offsets
+    that do not start at 0 or end at len(buffer) are a ValueError). `algo` as kiln.new takes it;
+    `length` is the output length of SHAKE (default: its digest length, 32 or 64 bytes). `device`:
+    "auto", "cpu", "cuda", "cuda:N" or "opencl:N"; GPU results are spot-checked on the CPU.
     """
     h = new(algo)
     outlen = length if length is not None else (h.digest_size or (32 if h.name == "shake_128" else 64))
@@ -89,15 +137,8 @@ def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, lengt
         raise ValueError(f"{h.name} has a fixed digest length of {h.digest_size} bytes")
     msg_len = 0
     if offsets is not None:
-        raw = np.asarray(offsets)
-        if raw.dtype.kind not in "iu":
-            raise TypeError(f"offsets must be integers, not {raw.dtype}")
-        if raw.ndim != 1 or raw.size < 1:
-            raise ValueError("offsets must be a 1-D array of n + 1 integers")
-        if raw.dtype.kind == "i" and raw.size and raw.min() < 0:
-            raise ValueError("offsets must not be negative")
-        offsets = np.ascontiguousarray(raw, dtype=np.uint64)
-        data = memoryview(messages).cast("B") if not isinstance(messages, np.ndarray) else messages
+        data = messages if isinstance(messages, np.ndarray) else memoryview(messages)
+        offsets = _offsets(offsets, data.nbytes)
         n = offsets.size - 1
     elif isinstance(messages, np.ndarray):
         if messages.ndim != 2 or messages.dtype != np.uint8:
@@ -107,6 +148,9 @@ def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, lengt
     else:
         if isinstance(messages, (bytes, bytearray, memoryview, str)):
             raise TypeError("messages is one buffer: pass a list of messages, or the buffer with offsets=")
+        if isinstance(messages, (_abc.Mapping, _abc.Set)):
+            raise TypeError(f"messages must be a list or a tuple of messages, not a {type(messages).__name__} "
+                            "(it has no order of messages, and a dict's keys are not messages)")
         messages = list(messages)
         n = len(messages)
         views = [memoryview(m) for m in messages]  # every buffer hashlib's constructors take
@@ -209,10 +253,26 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
         if weights.shape != src.shape:
             raise ValueError("weights must hold one value per edge")
     out = np.empty(n, dtype=np.float64)
-    _kiln._pagerank(src, dst, weights, n, float(alpha), _vector(personalization, n, "personalization"),
-                    _vector(nstart, n, "nstart"), _vector(dangling, n, "dangling"), float(tol), int(max_iter),
-                    device, out, precision)
-    return out
+    p, x0, q = (_vector(v, n, what) for v, what in ((personalization, "personalization"), (nstart, "nstart"),
+                                                    (dangling, "dangling")))
+    # the library takes up to PAGERANK_MAX_ITER_LIMIT iterations a call: more (max_iter=2**63, as
+    # NetworkX takes it) run as calls of that many, each from where the last stopped
+    left = int(max_iter)
+    while True:
+        run = min(left, _kiln.PAGERANK_MAX_ITER_LIMIT) if left > 0 else 0  # 0: the library's ValueError
+        try:
+            _kiln._pagerank(src, dst, weights, n, float(alpha), p, x0, q, float(tol), run, device, out, precision)
+            done = float(tol) != 0  # tol 0: every one of the max_iter iterations runs
+        except NotConverged:
+            if left <= run:
+                if run == int(max_iter):
+                    raise
+                raise NotConverged(f"PageRank did not converge in {max_iter} iterations") from None
+            done = False
+        left -= run
+        if done or left <= 0:
+            return out
+        x0 = out.copy()
 
 
 __all__ = sorted(["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available",

@@ -58,6 +58,7 @@ class KilnGraph:
         self.multigraph = multigraph
         self.graph = graph if graph is not None else {}
         self.__networkx_cache__ = {}
+        self._stats = {}  # _stats(): per weighting, computed once
 
     def __len__(self):
         return len(self.nodes)
@@ -67,6 +68,19 @@ class KilnGraph:
 
     def is_multigraph(self):
         return self.multigraph
+
+
+_EMPTY = np.zeros(0, dtype=np.uint64)
+_EPS = float(np.finfo(np.float64).eps)
+#: Out-weight sums S that NetworkX divides by otherwise than kiln: from half the largest double up
+#: (S may overflow, 1 / S is subnormal or 0: 1e308 + 1e308 makes the node dangling to NetworkX) and
+#: positive ones below 2**-1000 (1 / S loses precision or overflows; kiln refuses a subnormal S).
+#: NetworkX's result is then its own arithmetic's, and NetworkX computes it.
+_ROW_SUM_LOW, _ROW_SUM_HIGH = 2.0**-1000, float(np.finfo(np.float64).max) / 2
+#: Tolerances within this many machine epsilons (times the largest in-degree plus the dangling
+#: nodes, the terms each rank and the dangling sum add up) of the rounding error of one iteration:
+#: whether the iteration ever gets there depends on how each library rounds, not on the ranks.
+_ROUNDING_MARGIN = 2.0**16
 
 
 def _int_table(nodes):
@@ -93,7 +107,8 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
     if isinstance(G, KilnGraph):
         return G
     if not isinstance(G, nx.Graph):
-        raise TypeError(f"expected a NetworkX graph, not {type(G).__name__}")
+        # not a graph (a dict...): NetworkX's pagerank gets it and gives its own answer or exception
+        return KilnGraph([], _EMPTY, _EMPTY, original=G)
     if preserve_edge_attrs:
         raise NotImplementedError("kiln keeps one edge attribute (the weight), not all of them")
     attr, default = None, 1.0
@@ -102,28 +117,46 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
             raise NotImplementedError("kiln keeps one edge attribute (the weight)")
         (attr, default), = edge_attrs.items()
         default = 1.0 if default is None else float(default)
-    if type(G._adj) is not dict:
-        # A view (G.subgraph, nx.restricted_view...) filters its adjacency through Python objects
-        # that the C walk does not read: the view is copied into a graph first.
-        G = G.copy()
     multigraph = G.is_multigraph()
+    adj = G._adj
+    if type(adj) is not dict:
+        # A view (G.subgraph, nx.restricted_view, G.to_undirected(as_view=True)...) filters its
+        # adjacency through Python objects that the C walk does not read: its adjacency is taken
+        # into dicts first, each side of an edge with the data the view gives it (an undirected
+        # view of a DiGraph may give u -> v and v -> u different weights; a copy of the view would
+        # keep one of them, NetworkX reads the view).
+        if multigraph:
+            adj = {u: {v: dict(keys) for v, keys in nbrs.items()} for u, nbrs in adj.items()}
+        else:
+            adj = {u: dict(nbrs) for u, nbrs in adj.items()}
     nodes = list(G)
     index = dict(zip(nodes, range(len(nodes))))
-    count = _kiln._nx_edge_count(G._adj, multigraph)
+    count = _kiln._nx_edge_count(adj, multigraph)
     src = np.empty(count, dtype=np.uint64)
     dst = np.empty(count, dtype=np.uint64)
     # A multigraph is always weighted: its parallel edges sum (as NetworkX's matrix of it does),
     # where an unweighted kiln graph would merge them into one.
     weights = np.empty(count, dtype=np.float64) if attr is not None or multigraph else None
+    directed = G.is_directed()
     try:
-        _kiln._nx_edges(G._adj, index, attr, default, multigraph, src, dst, weights, _int_table(nodes))
+        # Undirected: each edge is read once, as G.edges() gives it (the side whose node comes
+        # first in the adjacency, with that side's data), and goes both ways with that weight, as
+        # in NetworkX's matrix of the graph (nx.to_scipy_sparse_array).
+        k = _kiln._nx_edges(adj, index, attr, default, multigraph, src, dst, weights, _int_table(nodes),
+                            undirected=not directed)
     except (TypeError, ValueError):
         if attr is None:
             raise
         # a weight that is no number: NetworkX decides what it means (tests/test_nx_edge_cases.py)
-        return KilnGraph(nodes, src[:0], dst[:0], weights[:0], attr, directed=G.is_directed(),
+        return KilnGraph(nodes, src[:0], dst[:0], weights[:0], attr, directed=directed,
                          multigraph=multigraph, original=G)
-    return KilnGraph(nodes, src, dst, weights, attr, directed=G.is_directed(), multigraph=multigraph,
+    if not directed:
+        src, dst = src[:k], dst[:k]
+        back = src != dst  # a self loop is one edge
+        src, dst = np.concatenate((src, dst[back])), np.concatenate((dst, src[back]))
+        if weights is not None:
+            weights = np.concatenate((weights[:k], weights[:k][back]))
+    return KilnGraph(nodes, src, dst, weights, attr, directed=directed, multigraph=multigraph,
                      graph=dict(G.graph) if preserve_graph_attrs else None)
 
 
@@ -162,19 +195,27 @@ def _finite_nonnegative(a):
 
 def _outside_kiln(G, alpha, personalization, max_iter, tol, nstart, weight, dangling):
     """Whether the arguments are ones kiln's PageRank does not take but NetworkX's does something
-    with (computes, or raises its own exception): damping outside [0, 1), a tolerance not above 0,
-    a max_iter that is no int, vectors with negative, infinite or non-numeric values or (nstart,
-    dangling) summing to 0, weights that are negative, infinite or no numbers."""
+    with (computes, or raises its own exception): no graph, damping outside [0, 1) or no number
+    (alpha="0.85": NetworkX's TypeError), a tolerance not above 0 or no number, a max_iter that is
+    no int, vectors with negative, infinite or non-numeric values or (nstart, dangling) summing to
+    0, weights that are negative, infinite or no numbers, out-weight sums that overflow a double or
+    are too small for NetworkX's 1 / S (1e308 + 1e308: NetworkX takes such a node as dangling), or a
+    tolerance at the rounding error of an iteration (n * tol within _ROUNDING_MARGIN epsilons of the
+    terms summed: tol=1e-17 on the karate club), where whether and when the iteration meets it is a
+    matter of NetworkX's rounding. NetworkX computes each of these itself."""
     import numbers
 
     if getattr(G, "original", None) is not None:
         return True
     if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral):
         return True
-    try:
-        a, t = float(alpha), float(tol)
-    except (TypeError, ValueError):
-        return True
+    # alpha and tol as NetworkX computes with them: numbers only (alpha="0.85" is NetworkX's
+    # TypeError, a Fraction its object arithmetic); float() would read a string
+    real = (int, float, np.integer, np.floating)
+    for x in (alpha, tol):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, real):
+            return True
+    a, t = float(alpha), float(tol)
     if not (0 <= a < 1) or not (t > 0) or not np.isfinite(t):
         return True
     for v, what in ((personalization, "personalization"), (nstart, "nstart"), (dangling, "dangling")):
@@ -186,9 +227,29 @@ def _outside_kiln(G, alpha, personalization, max_iter, tol, nstart, weight, dang
             return True
         if not _finite_nonnegative(vec) or (what != "personalization" and vec.sum() == 0):
             return True
-    if weight is not None and G.weights is not None and not _finite_nonnegative(G.weights):
+    weighted = weight is not None and G.weights is not None
+    if weighted and not _finite_nonnegative(G.weights):
+        return True
+    max_in, n_dangling, odd_sums = _stats(G, weighted)
+    if odd_sums:
+        return True
+    # a tolerance at the rounding error: NetworkX's own iteration decides whether it is met
+    if len(G.nodes) * t < _ROUNDING_MARGIN * _EPS * (1 + max_in + n_dangling):
         return True
     return False
+
+
+def _stats(G, weighted):
+    """(the largest in-degree, the dangling nodes, whether an out-weight sum is one NetworkX
+    divides by otherwise than kiln: over _ROW_SUM_HIGH or a positive one under _ROW_SUM_LOW)."""
+    if weighted not in G._stats:
+        n = len(G.nodes)
+        src, dst = G.src.view(np.int64), G.dst.view(np.int64)  # indices, below 2**32
+        max_in = int(np.bincount(dst, minlength=n).max()) if dst.size else 0
+        out = np.bincount(src, weights=G.weights if weighted else None, minlength=n)
+        odd = bool(weighted and np.any((out >= _ROW_SUM_HIGH) | ((out > 0) & (out < _ROW_SUM_LOW))))
+        G._stats[weighted] = (max_in, int(np.count_nonzero(out == 0)), odd)
+    return G._stats[weighted]
 
 
 def _networkx_pagerank(G, **kw):
@@ -202,12 +263,18 @@ def _networkx_pagerank(G, **kw):
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight",
              dangling=None, *, device=None):
     """networkx.pagerank on kiln: the same arguments and result (a dict {node: rank}); raises
-    networkx.PowerIterationFailedConvergence when max_iter iterations do not reach tol, and
-    ZeroDivisionError for an all-zero personalization, as NetworkX does."""
+    networkx.PowerIterationFailedConvergence when max_iter iterations do not reach tol (any int
+    max_iter, 2**63 too), and ZeroDivisionError for an all-zero personalization, as NetworkX does.
+    Where kiln would rank otherwise than NetworkX (see _outside_kiln), NetworkX computes the
+    answer, or raises its exception."""
     import networkx as nx
 
     if not isinstance(G, KilnGraph):
         G = convert_from_nx(G, edge_attrs=None if weight is None else {weight: 1})
+    if G.original is not None and not isinstance(G.original, nx.Graph):
+        # no graph: NetworkX's own exception (a dict: AttributeError)
+        return _networkx_pagerank(G, alpha=alpha, personalization=personalization, max_iter=max_iter, tol=tol,
+                                  nstart=nstart, weight=weight, dangling=dangling)
     n = len(G.nodes)
     if n == 0:
         return {}

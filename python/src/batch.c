@@ -30,8 +30,13 @@ static PyObject *py_hash_batch(PyObject *self, PyObject *args, PyObject *kw)
             PyErr_SetString(PyExc_ValueError, "offsets must hold n + 1 uint64 values");
             goto done;
         }
-        if (off[0] != 0 || off[n] > (uint64_t)data.len) {
-            PyErr_SetString(PyExc_ValueError, "offsets run outside the data");
+        /* kiln.hash_batch checks these first, with the values in its messages */
+        if (off[0] != 0) {
+            PyErr_SetString(PyExc_ValueError, "offsets must start at 0");
+            goto done;
+        }
+        if (off[n] != (uint64_t)data.len) {
+            PyErr_SetString(PyExc_ValueError, "offsets must end at the data's length: every byte in one message");
             goto done;
         }
     } else if ((uint64_t)msg_len * (uint64_t)n > (uint64_t)data.len) {

@@ -30,8 +30,10 @@ void kiln_py_interrupt_begin(kiln_ctx *ctx);
 void kiln_py_interrupt_end(void);
 void kiln_py_raise_stopped(void);
 
-/* The hash algorithm named `name` in kiln's spelling ("sha3-256") or hashlib's ("sha3_256",
- * "shake_128"); -1 with ValueError set for an unknown name. */
+/* The hash algorithm named `name` as hashlib.new takes names: hashlib's ("sha3_256"), kiln's in
+ * any case ("sha3-256", "KECCAK256"), or any other spelling hashlib.new takes on this Python
+ * ("SHA-256": OpenSSL's names); -1 with ValueError set for a name hashlib refuses too, or for an
+ * algorithm kiln lacks. */
 int kiln_py_algo(const char *name);
 
 /* Module parts: each adds its types and functions to the module. */

@@ -177,8 +177,8 @@ static PyObject *Hash_get_digest_size(HashObject *h, void *closure)
 static PyObject *Hash_get_block_size(HashObject *h, void *closure)
 {
     (void)closure;
-    unsigned rate = kiln_hash_rate(h->s.algo);
-    return PyLong_FromUnsignedLong(rate ? rate : 64);
+    /* hashlib's block_size, which hmac pads the key to: 128 for the SHA-512 family */
+    return PyLong_FromSize_t(kiln_hash_block_len(h->s.algo));
 }
 
 static PyObject *Hash_repr(HashObject *h)
@@ -199,7 +199,7 @@ static PyMethodDef Hash_methods[] = {
 static PyGetSetDef Hash_getset[] = {
     {"name", (getter)Hash_get_name, NULL, "hashlib's name of the algorithm (kiln's where hashlib has none).", NULL},
     {"digest_size", (getter)Hash_get_digest_size, NULL, "Digest bytes (0 for SHAKE, as in hashlib).", NULL},
-    {"block_size", (getter)Hash_get_block_size, NULL, "Bytes per block (the sponge rate for Keccak).", NULL},
+    {"block_size", (getter)Hash_get_block_size, NULL, "Bytes per block, as hashlib gives it (hmac pads its key to it): 64 for SHA-256, 128 for\nthe SHA-512 family, the sponge rate for Keccak.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -246,9 +246,10 @@ static PyObject *py_new(PyObject *self, PyObject *args, PyObject *kw)
 PyMethodDef kiln_py_hash_methods[] = {
     {"new", (PyCFunction)(void (*)(void))py_new, METH_VARARGS | METH_KEYWORDS,
      "new(name, data=b'', *, usedforsecurity=True, string=None)\n--\n\n"
-     "A hash object for algorithm `name` (kiln's or hashlib's spelling, any case: 'sha3-256',\n"
-     "'sha3_256', 'SHA3_256'), fed `data` (or `string`, hashlib's older name; any bytes-like object,\n"
-     "read in place)."},
+     "A hash object for algorithm `name`, fed `data` (or `string`, hashlib's older name; any\n"
+     "bytes-like object, read in place). `name` as hashlib.new takes it on this Python ('sha3_256',\n"
+     "'SHA256', 'SHA-256', 'sha-256': its OpenSSL's names too; not 'SHA3_256', which hashlib\n"
+     "refuses), or kiln's own name in any case ('sha3-256', 'sha256d', 'KECCAK256')."},
     {NULL, NULL, 0, NULL},
 };
 

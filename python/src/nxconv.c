@@ -85,15 +85,23 @@ static int edge_weight(PyObject *data, PyObject *attr, double dflt, double *w)
 static PyObject *py_nx_edges(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwlist[] = {"adj", "index", "attr", "default", "multigraph", "src", "dst", "weights", "table", NULL};
+    static char *kwlist[] = {"adj",     "index", "attr",       "default", "multigraph", "src", "dst",
+                             "weights", "table", "undirected", NULL};
     PyObject *adj, *index, *attr, *weights_obj, *table_obj = Py_None;
     double dflt;
-    int multigraph;
+    int multigraph, undirected = 0;
     Py_buffer src, dst, weights = {0}, table = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!Odpw*w*O|O", kwlist, &PyDict_Type, &adj, &PyDict_Type, &index,
-                                     &attr, &dflt, &multigraph, &src, &dst, &weights_obj, &table_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!Odpw*w*O|Op", kwlist, &PyDict_Type, &adj, &PyDict_Type, &index,
+                                     &attr, &dflt, &multigraph, &src, &dst, &weights_obj, &table_obj, &undirected))
         return NULL;
     PyObject *ret = NULL;
+    /* undirected: the nodes whose adjacency was walked (G.edges' "seen"), by index */
+    uint8_t *seen = NULL;
+    Py_ssize_t nodes = PyDict_Size(index);
+    if (undirected && !(seen = PyMem_Calloc((size_t)nodes + 1, 1))) {
+        PyErr_NoMemory();
+        goto done;
+    }
     if (table_obj != Py_None) {
         if (PyObject_GetBuffer(table_obj, &table, PyBUF_SIMPLE) < 0)
             goto done;
@@ -132,11 +140,17 @@ static PyObject *py_nx_edges(PyObject *self, PyObject *args, PyObject *kw)
             PyErr_SetString(PyExc_TypeError, "G._adj must map nodes to dicts");
             goto done;
         }
+        if (seen && uix >= (uint64_t)nodes) {
+            PyErr_SetString(PyExc_ValueError, "a node index is not below the number of nodes");
+            goto done;
+        }
         Py_ssize_t p2 = 0;
         PyObject *v, *data;
         while (PyDict_Next(nbrs, &p2, &v, &data)) {
             if (node_index(index, tab, tab_size, v, &vix) < 0)
                 goto done;
+            if (seen && (vix >= (uint64_t)nodes || seen[vix]))
+                continue; /* an undirected edge is read once, from the side G.edges reads first */
             /* A multigraph's data is {key: attributes}: one edge per key. */
             Py_ssize_t p3 = 0;
             PyObject *key, *attrs = data;
@@ -154,14 +168,16 @@ static PyObject *py_nx_edges(PyObject *self, PyObject *args, PyObject *kw)
                 k++;
             }
         }
+        if (seen)
+            seen[uix] = 1;
     }
-    if (k != cap) {
+    if (seen ? k > cap : k != cap) {
         PyErr_SetString(PyExc_RuntimeError, "the graph changed size during conversion");
         goto done;
     }
-    ret = Py_None;
-    Py_INCREF(ret);
+    ret = PyLong_FromSize_t(k);
 done:
+    PyMem_Free(seen);
     if (table.obj)
         PyBuffer_Release(&table);
     if (weights.obj)
@@ -176,10 +192,12 @@ PyMethodDef kiln_py_nxconv_methods[] = {
      "_nx_edge_count(adj, multigraph)\n--\n\n"
      "Directed edges of a NetworkX adjacency dict (G._adj), one per key for a multigraph."},
     {"_nx_edges", (PyCFunction)(void (*)(void))py_nx_edges, METH_VARARGS | METH_KEYWORDS,
-     "_nx_edges(adj, index, attr, default, multigraph, src, dst, weights, table=None)\n--\n\n"
+     "_nx_edges(adj, index, attr, default, multigraph, src, dst, weights, table=None, undirected=False)\n--\n\n"
      "Writes the edges of G._adj as node indices (index: {node: i}) into the uint64 arrays src and\n"
      "dst, and when weights (float64) is given, each edge's attribute attr (default when absent;\n"
      "attr None: 1.0). The arrays hold _nx_edge_count(adj, multigraph) values. table (int64, or\n"
-     "None): the index of each int node id, -1 for none, read before the dict."},
+     "None): the index of each int node id, -1 for none, read before the dict. undirected: each\n"
+     "edge once, as G.edges() gives it (from the node whose adjacency comes first, with that side's\n"
+     "data), not once from each side. Returns the edges written."},
     {NULL, NULL, 0, NULL},
 };

@@ -1,16 +1,41 @@
 /* kiln.scrypt: hashlib.scrypt's signature over kiln_scrypt (CPU threads), without the GIL. */
 #include <limits.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "common.h"
+
+/* n, r or p as hashlib.scrypt reads them: an int (TypeError naming its type otherwise, as
+ * hashlib's argument parsing words it), within an unsigned long (TypeError otherwise: negative or
+ * too large). 0 with the exception set on failure. */
+static int unsigned_arg(PyObject *obj, const char *what, unsigned long *out)
+{
+    if (!obj) {
+        PyErr_Format(PyExc_TypeError, "%s is required and must be an unsigned int", what);
+        return 0;
+    }
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "scrypt() argument '%s' must be int, not %.50s", what,
+                     obj == Py_None ? "None" : Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    *out = PyLong_AsUnsignedLong(obj);
+    if (*out == (unsigned long)-1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s is required and must be an unsigned int", what);
+        return 0;
+    }
+    return 1;
+}
+
+/* OpenSSL's default maxmem, which hashlib's maxmem=0 means */
+#define SCRYPT_DEFAULT_MAXMEM ((uint64_t)32 << 20)
 
 static PyObject *py_scrypt(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwlist[] = {"password", "salt", "n", "r", "p", "maxmem", "dklen", NULL};
     Py_buffer password, salt = {0};
-    unsigned long long n = 0;
-    unsigned long r = 0, p = 0;
+    unsigned long n = 0, r = 0, p = 0;
     long long maxmem = 0;
     Py_ssize_t dklen = 64;
     PyObject *n_obj = NULL, *r_obj = NULL, *p_obj = NULL;
@@ -19,51 +44,64 @@ static PyObject *py_scrypt(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     PyObject *ret = NULL;
     kiln_ctx *ctx = NULL;
-    if (!salt.obj || !n_obj || !r_obj || !p_obj) {
-        PyErr_SetString(PyExc_TypeError, "salt, n, r and p are required");
+    /* hashlib.scrypt's checks, in its order and with its exception types: salt, then n (an
+     * unsigned int, a power of 2), r, p, maxmem, dklen */
+    if (!salt.obj) {
+        PyErr_SetString(PyExc_TypeError, "salt is required");
         goto done;
     }
-    n = PyLong_AsUnsignedLongLong(n_obj);
-    r = PyLong_AsUnsignedLong(r_obj);
-    p = PyLong_AsUnsignedLong(p_obj);
-    if (PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_ValueError, "n, r and p must be positive integers within scrypt's limits");
-        }
+    if (!unsigned_arg(n_obj, "n", &n))
+        goto done;
+    if (n < 2 || (n & (n - 1)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "n must be a power of 2.");
         goto done;
     }
-    /* hashlib.scrypt's bounds and messages (OpenSSL's memory rule): maxmem 0 means its default of
-     * 32 MiB, and 128 r p + 128 r (n + 2) bytes must fit; the caller raises maxmem for more */
-    if (maxmem < 0 || maxmem > INT_MAX) {
-        PyErr_Format(PyExc_ValueError, "maxmem must be positive and smaller than %d", INT_MAX);
+    if (!unsigned_arg(r_obj, "r", &r) || !unsigned_arg(p_obj, "p", &p))
+        goto done;
+    /* maxmem: bytes, a 64-bit count (hashlib stops below 2 GiB, an OpenSSL 1.1.0 limit; kiln takes
+     * more); 0 means OpenSSL's default of 32 MiB, as in hashlib */
+    if (maxmem < 0) {
+        PyErr_SetString(PyExc_ValueError, "maxmem must not be negative (0: the default of 32 MiB)");
         goto done;
     }
     if (dklen < 1 || dklen > INT_MAX) {
         PyErr_Format(PyExc_ValueError, "dklen must be greater than 0 and smaller than %d", INT_MAX);
         goto done;
     }
-    if (r > UINT32_MAX || p > UINT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "r or p out of range");
+    if (r == 0 || p == 0 || r > UINT32_MAX || p > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "Invalid parameter combination for n, r, p, maxmem: r and p must be "
+                                          "1 .. 2**32 - 1");
         goto done;
     }
-    const double limit = maxmem ? (double)maxmem : 32.0 * 1024 * 1024;
-    const double pad = 128.0 * (double)r * (double)n, block = 128.0 * (double)r * (double)p;
-    if (n >= 2 && r && p && block + 128.0 * (double)r * ((double)n + 2) > limit) {
-        PyErr_SetString(PyExc_ValueError, "Invalid parameter combination for n, r, p, maxmem.");
+    /* OpenSSL's memory rule: 128 r p (B) + 128 r (n + 2) (V and the working blocks) bytes within
+     * maxmem; computed in long double, exact to far past any memory (64-bit mantissa on x86) */
+    const uint64_t limit = maxmem ? (uint64_t)maxmem : SCRYPT_DEFAULT_MAXMEM;
+    const long double block = 128.0L * r * p, need = block + 128.0L * r * ((long double)n + 2);
+    if (need > (long double)limit) {
+        char cap[96];
+        if (maxmem)
+            snprintf(cap, sizeof cap, "maxmem = %llu bytes", (unsigned long long)maxmem);
+        else
+            snprintf(cap, sizeof cap, "the default maxmem of %llu bytes (32 MiB, which maxmem=0 means)",
+                     (unsigned long long)SCRYPT_DEFAULT_MAXMEM);
+        char msg[320]; /* PyErr_Format has no floating-point conversions */
+        snprintf(msg, sizeof msg,
+                 "Invalid parameter combination for n, r, p, maxmem: n = %lu, r = %lu, p = %lu need "
+                 "128 r p + 128 r (n + 2) = %.0Lf bytes, over %s; pass a larger maxmem",
+                 n, r, p, need, cap);
+        PyErr_SetString(PyExc_ValueError, msg);
         goto done;
     }
     if (!(ctx = kiln_py_ctx("cpu", KILN_KIND_KDF, 0)))
         goto done;
     kiln_scrypt_params prm = {.N = n, .r = (uint32_t)r, .p = (uint32_t)p};
     kiln_status st = KILN_OK;
-    /* the p lanes run on as many threads as scratchpads fit in maxmem together (at least one) */
-    if (pad > 0 && r && p) {
-        double fit = (limit - block) / pad;
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        if (fit < (double)p && fit < (double)(cores > 0 ? cores : 1))
-            st = kiln_ctx_set_threads(ctx, fit < 1 ? 1 : (int)fit);
-    }
+    /* the p lanes run on as many threads as scratchpads of 128 r n bytes fit in maxmem beside B (at
+     * least one) */
+    const long double pad = 128.0L * r * n, fit = ((long double)limit - block) / pad;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (fit < (long double)p && fit < (long double)(cores > 0 ? cores : 1))
+        st = kiln_ctx_set_threads(ctx, fit < 1 ? 1 : (int)fit);
     if (st == KILN_OK)
         st = kiln_scrypt_check(ctx, prm, (size_t)dklen);
     if (st != KILN_OK) {
@@ -162,7 +200,11 @@ PyMethodDef kiln_py_scrypt_methods[] = {
     {"scrypt", (PyCFunction)(void (*)(void))py_scrypt, METH_VARARGS | METH_KEYWORDS,
      "scrypt(password, *, salt, n, r, p, maxmem=0, dklen=64)\n--\n\n"
      "scrypt (RFC 7914) as hashlib.scrypt: the p lanes run on the CPU threads, without the GIL.\n"
-     "maxmem > 0 caps the scratchpad memory (bytes); 0 keeps kiln's limit. ValueError names a\n"
-     "parameter outside RFC 7914's limits or a memory need over the cap."},
+     "maxmem caps the memory in bytes as in hashlib: 128 r p + 128 r (n + 2) must fit in it; 0\n"
+     "(the default) means OpenSSL's default of 32 MiB, as in hashlib. Unlike hashlib, maxmem may\n"
+     "be 2 GiB or more (up to 2**63 - 1; the memory kiln may use still bounds it). The same\n"
+     "exceptions as hashlib.scrypt for the same arguments (TypeError for an n, r or p that is no\n"
+     "int, negative or 2**64 or more; ValueError for bad values, its message naming the memory\n"
+     "needed and the cap)."},
     {NULL, NULL, 0, NULL},
 };

@@ -109,3 +109,52 @@ def test_the_buffers_hashlib_takes():
             np.arange(10, dtype=np.int32), np.arange(12, dtype=np.uint8).reshape(3, 4)]
     want = [hashlib.sha256(bytes(memoryview(m).tobytes())).digest() for m in msgs]
     assert [bytes(r) for r in kiln.hash_batch(msgs, "sha256")] == want
+
+
+def test_offsets_cover_the_data():
+    """Issue 36.15: offsets are the n + 1 boundaries of the messages, from 0 to len(data), as the
+    docstring and the README say: hash_batch(b"abcdef", "sha256", offsets=[0, 3]) hashed b"abc" and
+    silently dropped b"def"; offsets that leave bytes out, or do not start at 0, are a ValueError
+    saying so."""
+    data = b"abcdef"
+    out = kiln.hash_batch(data, "sha256", offsets=[0, 3, 6])
+    assert [bytes(r) for r in out] == [hashlib.sha256(b"abc").digest(), hashlib.sha256(b"def").digest()]
+    for bad, words in (([0, 3], "end at 3, not at the end of the data (6 bytes)"), ([0], "end at 0"),
+                       ([1, 3, 6], "must start at 0"), ([2, 6], "must start at 0"),
+                       ([0, 7], "past the end of the data (6 bytes)"), ([0, 4, 2, 6], "nondecreasing"),
+                       ([0, -1, 6], "nondecreasing"), ([], "not an empty one"),
+                       (np.array([], dtype=np.int64), "not an empty one"),
+                       ([0, 2**63], "end at 9223372036854775808, past the end"),
+                       ([0, 2**64 + 5], "past the end"), ([0, 2**63, 6], "nondecreasing"),
+                       (np.array([0, 2**63], dtype=np.uint64), "past the end"),
+                       (np.zeros((2, 2), dtype=np.int64), "1-D")):
+        with pytest.raises(ValueError) as e:
+            kiln.hash_batch(data, "sha256", offsets=bad)
+        assert words in str(e.value), (bad, str(e.value))
+        assert "float64" not in str(e.value)
+    # the same rules for an array given as the buffer
+    arr = np.frombuffer(data, dtype=np.uint8)
+    assert bytes(kiln.hash_batch(arr, "sha256", offsets=[0, 6])[0]) == hashlib.sha256(data).digest()
+    with pytest.raises(ValueError):
+        kiln.hash_batch(arr, "sha256", offsets=[0, 5])
+    assert kiln.hash_batch(b"", "sha256", offsets=[0]).shape == (0, 32)
+    assert kiln.hash_batch(b"", "sha256", offsets=[0, 0]).shape == (1, 32)
+    # integers of any NumPy type or Python ints, in a list, a tuple, a range or an array
+    for offs in ((0, 3, 6), range(0, 7, 3), [0, np.int64(3), np.uint8(6)], np.array([0, 3, 6], dtype=np.uint32)):
+        assert [bytes(r) for r in kiln.hash_batch(data, "sha256", offsets=offs)] == [bytes(r) for r in out]
+    for bad in ([0, 3.0, 6], [False, True], [0, "3", 6], [0, None], np.array([0.0, 6.0])):
+        with pytest.raises(TypeError):
+            kiln.hash_batch(data, "sha256", offsets=bad)
+
+
+def test_a_dict_or_a_set_is_no_list_of_messages():
+    """Issue 36.15: a dict given as the messages was hashed by its keys (list(d)); a dict or a set
+    has no order of messages: TypeError. Other iterables of messages are taken in order."""
+    for bad in ({b"a": b"b", b"c": b"d"}, {b"a", b"b"}, frozenset([b"a"])):
+        with pytest.raises(TypeError):
+            kiln.hash_batch(bad, "sha256")
+    d = {b"k1": b"first", b"k2": b"second"}
+    assert [bytes(r) for r in kiln.hash_batch(d.values(), "sha256")] == \
+        [hashlib.sha256(b"first").digest(), hashlib.sha256(b"second").digest()]
+    assert [bytes(r) for r in kiln.hash_batch(iter([b"x", b"y"]), "sha256")] == \
+        [hashlib.sha256(b"x").digest(), hashlib.sha256(b"y").digest()]

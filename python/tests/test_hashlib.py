@@ -144,14 +144,113 @@ def test_large_update_runs_without_the_gil():
     assert duration > 0.05 and max_gap < duration / 4, (duration, max_gap)
 
 
+# Spellings hashlib.new takes or refuses (which depends on its OpenSSL: each is compared with what
+# hashlib.new does with it here)
+SPELLINGS = ["sha256", "SHA256", "Sha256", "SHA-256", "sha-256", "Sha-256", "SHA2-256", "sha2-256", "sha_256",
+             "SHA_256", "sha3_256", "SHA3_256", "Sha3_256", "SHA3-256", "sha3-256", "shake_128", "SHAKE_128",
+             "shake128", "SHAKE128", "SHAKE-128", "shake-256", "sha512_256", "SHA512_256", "Sha512_256",
+             "sha512-256", "SHA512-256", "SHA-512/256", "sha512/256", "SHA2-512/256", "SHA512t256", "sha384",
+             "SHA-384", "SHA2-384", "sha512", "SHA-512", "sha-512", "2.16.840.1.101.3.4.2.1", "sha256 ", " sha256",
+             "", "md5", "MD5", "blake2b", "sha1", "SHA-1", "keccak256", "KECCAK256", "Keccak-256", "sha256d",
+             "SHA256D", "sha3-224", "SHA3-512"]
+KILN_NAMES = {name for name, _ in kiln._ALGORITHMS}  # kiln's own spellings ("sha3-256", "sha256d")
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+def test_names_as_hashlib_new_takes_them(name):
+    """Issue 36.5: kiln.new takes a name exactly when hashlib.new takes it ("SHA-256", "sha-256",
+    OpenSSL's names; not "SHA3_256", which hashlib refuses), for the same algorithm; kiln's own
+    names ("sha256d", "keccak256", "sha3-256") in any case besides. A name for an algorithm kiln
+    lacks is a ValueError."""
+    try:
+        ref = hashlib.new(name, usedforsecurity=False)
+    except ValueError:
+        ref = None
+    if name.lower() in KILN_NAMES:
+        h = kiln.new(name, b"abc")
+        assert h.name == kiln.new(name.lower()).name
+        if ref is not None:  # hashlib's name; a newer OpenSSL's Keccak is "keccak-256"
+            assert h.name == (ref.name.replace("-", "") if ref.name.startswith("keccak") else ref.name)
+        return
+    if ref is None or (ref.name not in kiln.algorithms_available and not ref.name.startswith("keccak")):
+        with pytest.raises(ValueError):
+            kiln.new(name)
+        with pytest.raises(ValueError):
+            kiln.hash_batch([b"abc"], name)
+        return
+    # what hashlib makes of the name, kiln makes of it (a newer OpenSSL's "KECCAK-256" too)
+    h = kiln.new(name, b"abc")
+    ref.update(b"abc")
+    args = [16] if ref.name.startswith("shake") else []
+    assert h.name == (ref.name.replace("-", "") if ref.name.startswith("keccak") else ref.name)
+    assert h.digest(*args) == ref.digest(*args)
+    assert bytes(kiln.hash_batch([b"abc"], name, length=(args or [None])[0])[0]) == ref.digest(*args)
+
+
 def test_names_fold_case_as_hashlib():
-    """Issue 24.13: hashlib.new folds case ("SHA256"); kiln.new too."""
-    for name in ("SHA256", "Sha3_256", "SHAKE_128", "SHA3-512", "KECCAK256"):
+    """Issue 24.13: hashlib.new folds case ("SHA256"); kiln.new too, and takes kiln's own names in
+    any case."""
+    for name in ("SHA256", "SHA3-512", "KECCAK256", "Shake128"):
         ref = kiln.new(name.lower(), b"abc")
         assert kiln.new(name, b"abc").name == ref.name
-        assert kiln.new(name, b"abc").hexdigest(*([16] if "SHAKE" in name else [])) == \
-            ref.hexdigest(*([16] if "SHAKE" in name else []))
+        assert kiln.new(name, b"abc").hexdigest(*([16] if "hake" in name else [])) == \
+            ref.hexdigest(*([16] if "hake" in name else []))
     assert kiln.new("SHA256", b"abc").digest() == hashlib.new("SHA256", b"abc").digest()
+
+
+# every algorithm kiln and hashlib both have, in hashlib's spelling
+BOTH = sorted(kiln.algorithms_available & hashlib.algorithms_available)
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_hmac_equals_hmac_of_hashlib(name):
+    """Issue 36.1: hmac pads the key to the hash object's block_size, and kiln.sha512's was 64, not
+    hashlib's 128: hmac.new(key, msg, kiln.sha512) was silently wrong (sha384, sha512_256 too). For
+    every algorithm: block_size and digest_size are hashlib's, and HMAC with kiln's constructor
+    equals HMAC with hashlib's, for keys shorter than, as long as and longer than a block."""
+    import functools
+    import hmac
+
+    ours, ref = getattr(kiln, name), hashlib.new(name)
+    assert (ours().block_size, ours().digest_size, ours().name) == (ref.block_size, ref.digest_size, ref.name)
+    assert (kiln.new(name).block_size, kiln.new(name).digest_size) == (ref.block_size, ref.digest_size)
+    if name.startswith("shake"):  # no HMAC of an XOF: hmac refuses it with hashlib's too
+        with pytest.raises((TypeError, ValueError)):
+            hmac.new(b"key", b"msg", ours).digest()
+        return
+    theirs = functools.partial(hashlib.new, name)  # hashlib has no hashlib.sha512_256
+    rng = random.Random(name)
+    block = ref.block_size
+    for klen in (0, 1, 20, block - 1, block, block + 1, 2 * block + 7):
+        key, msg = rng.randbytes(klen), rng.randbytes(rng.choice([0, 1, block, 1000]))
+        want = hmac.new(key, msg, name).digest()  # hashlib's HMAC by name (OpenSSL's own)
+        assert hmac.new(key, msg, theirs).digest() == want
+        assert hmac.new(key, msg, ours).digest() == want, (name, klen)
+        assert hmac.new(key, msg, lambda d=b"": kiln.new(name, d)).hexdigest() == want.hex()
+        assert hmac.digest(key, msg, ours) == want, (name, klen)
+        m = hmac.new(key, digestmod=ours)
+        m.update(msg[:3])
+        m.copy().update(b"not this")
+        m.update(msg[3:])
+        assert (m.digest(), m.digest_size, m.block_size) == (want, ref.digest_size, ref.block_size)
+
+
+def test_file_digest_of_names_kiln_lacks_is_hashlibs(tmp_path):
+    """Issue 36.5: kiln.file_digest(f, "md5") refused the names kiln lacks; it defers to hashlib
+    (hashlib.file_digest), whose result or ValueError it gives."""
+    import io
+
+    data = random.Random(36).randbytes(100_000)
+    (tmp_path / "f").write_bytes(data)
+    for name in ("md5", "sha1", "blake2b", "sha224", "SHA-1"):
+        with open(tmp_path / "f", "rb") as f:
+            got = kiln.file_digest(f, name)
+        assert got.digest() == hashlib.new(name, data).digest(), name
+        assert kiln.file_digest(io.BytesIO(data), name).hexdigest() == hashlib.new(name, data).hexdigest()
+    with open(tmp_path / "f", "rb") as f:
+        assert kiln.file_digest(f, "SHA-256").digest() == hashlib.sha256(data).digest()
+    with pytest.raises(ValueError):
+        kiln.file_digest(io.BytesIO(data), "no-such-hash")
 
 
 def test_algorithm_sets_in_hashlibs_spelling():

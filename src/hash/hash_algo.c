@@ -10,6 +10,7 @@ size_t kiln_hash_algo_count(void) { return kiln_hash_desc_count(); }
 #define FIELD(algo, field, none) (kiln_hash_desc_of(algo) ? kiln_hash_desc_of(algo)->field : (none))
 
 size_t kiln_hash_digest_len(kiln_hash_algo algo) { return FIELD(algo, digest, 0); }
+size_t kiln_hash_block_len(kiln_hash_algo algo) { return FIELD(algo, block, 0); }
 int kiln_hash_is_xof(kiln_hash_algo algo) { return FIELD(algo, xof, 0); }
 unsigned kiln_hash_rate(kiln_hash_algo algo) { return FIELD(algo, rate, 0); }
 uint8_t kiln_hash_domain(kiln_hash_algo algo) { return FIELD(algo, domain, 0); }
