@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The examples of README.md and python/README.md that use the repository's tests/data files work as
-# written: taken from the READMEs themselves each time, so they cannot drift apart.
+# The examples of README.md, of the docs/ pages split out of it and of python/README.md that use the
+# repository's tests/data files work as written: taken from the pages themselves each time, so they
+# cannot drift apart. And every link of those pages to a file of the repository resolves.
 # - In a ```sh block, every line naming tests/data/ (with its `\` continuation lines) runs from the
 #   repository root, `kiln` being the kiln under test, and must exit 0. The `# ` lines right under it
 #   are its output as the README shows it: stdout must be those lines, field by field, numbers with
@@ -27,7 +28,10 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # Each example into $T/ex/N.{where,lang,cmd,want}
 mkdir "$T/ex"
 n=0
-for readme in README.md python/README.md; do
+# the front page, the pages split out of it, and the Python package's
+pages=(README.md docs/USAGE.md docs/GPU.md docs/PACKAGING.md docs/LIBRARY.md docs/PYTHON.md docs/PERFORMANCE.md
+       docs/DEVELOPMENT.md python/README.md)
+for readme in "${pages[@]}"; do
     n=$(awk -v file="$readme" -v dir="$T/ex" -v n="$n" '
     function out(kind, text,   f) { f = dir "/" n "." kind; printf "%s", text > f; close(f) }
     function flush() { # the example under way, if any, is complete
@@ -122,5 +126,31 @@ for w in $(find "$T/ex" -name '*.where' | sort -V); do
     esac
 done
 
-echo "$total examples; $pass passed, $fail failed"
+# Links: every markdown link [text](target) that is no URL, and every bare path of the repository
+# (docs/X.md, examples/x.c, scripts/..., tests/...) named in the pages, exists (relative to the
+# page for a markdown link, to the root for a bare path); an #anchor of a markdown page names one
+# of its headings (GitHub's spelling: lower case, spaces to dashes, punctuation dropped)
+links=0
+for page in "${pages[@]}"; do
+    dir=$(dirname "$page")
+    while IFS= read -r target; do
+        links=$((links + 1))
+        file=${target%%#*} anchor=${target#*#}
+        [ "$anchor" = "$target" ] && anchor=
+        [ -z "$file" ] && file=$(basename "$page")
+        if [ ! -e "$src/$dir/$file" ]; then bad "$page: link ($target): no $dir/$file"; continue; fi
+        if [ -n "$anchor" ] && [[ $file == *.md ]]; then
+            if sed -n 's/^#\{1,6\} //p' "$src/$dir/$file" | tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9 _-]//g' -e 's/ /-/g' |
+                grep -qxF -- "$anchor"; then ok; else bad "$page: link ($target): no heading #$anchor in $dir/$file"; fi
+        else ok; fi
+    done < <(grep -oE '\]\([^)]+\)' "$src/$page" | sed -e 's/^](//' -e 's/)$//' | grep -vE '^[a-z]+:')
+    while IFS= read -r path; do
+        links=$((links + 1))
+        if [ -e "$src/$path" ]; then ok; else bad "$page: names $path, which does not exist"; fi
+    done < <(grep -v '^    ' "$src/$page" | grep -oE '(^|[ `(])(docs|examples|scripts|python|cmake|fuzz)/[A-Za-z0-9_./*-]*' |
+             sed -e 's/^[ `(]//' -e 's/[.-]*$//' | grep -v '[*]' | sort -u)
+done
+[ "$links" -gt 0 ] || bad "no link found in the pages"
+
+echo "$total examples, $links links; $pass passed, $fail failed"
 [ "$fail" = 0 ]
