@@ -6,8 +6,8 @@
 # libkiln.so and against libkiln.a (which must need kiln.pc's Libs.private), and with
 # find_package(kiln); the .debs CPack makes (tests/install/check_deb.sh: their files and their
 # dependencies); README.md's block for an install to a PREFIX of one's own (make install, pkg-config,
-# the program run without LD_LIBRARY_PATH: kiln.pc's rpath), run as README.md gives it. app checks
-# published answers (FIPS 180-2, RFC 7914).
+# the program run without LD_LIBRARY_PATH: kiln.pc's rpath), run as README.md gives it; the
+# programs of examples/ built with pkg-config alone. app checks published answers (FIPS 180-2, RFC 7914).
 # kiln.pc's Libs.private names -l flags only: a CUDA build's static link adds -L to the toolkit's
 # library directory itself (its libcudart_static.a is outside the linker's search path).
 # Skipped in sanitizer and fuzz builds, whose libraries need the sanitizer runtime to link.
@@ -73,6 +73,20 @@ run "$cc" -o "$T/app" "$src/tests/install/app.c" $(pkg-config --cflags --libs ki
 has "$(readelf -d "$T/app")" "NEEDED.*libkiln\.so\.${version%%.*}" "app links libkiln.so"
 same "$(LD_LIBRARY_PATH=$L "$T/app" 2>&1)" ok "app (pkg-config, shared)"
 
+# ---- every program of examples/, built against the install with pkg-config alone and run (their
+# answers are checked in full by test_examples.sh against the build tree; here, that they build
+# and give the same first answer)
+for c in "$src"/examples/*.c; do
+    name=$(basename "$c" .c)
+    # shellcheck disable=SC2046 # word splitting of pkg-config's flags is intended
+    run "$cc" -Wall -Wextra -Werror -o "$T/ex_$name" "$c" $(pkg-config --cflags --libs kiln) || continue
+done
+[ -x "$T/ex_hash" ] && same "$(LD_LIBRARY_PATH=$L "$T/ex_hash" sha256 abc)" "$abc  abc" "examples/hash.c, installed"
+[ -x "$T/ex_mine" ] && same "$(LD_LIBRARY_PATH=$L "$T/ex_mine" cpu)" \
+    "nonce=2083236893 hash=000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f" "examples/mine.c, installed"
+[ -x "$T/ex_scrypt" ] && same "$(LD_LIBRARY_PATH=$L "$T/ex_scrypt" password NaCl 1024 8 16 64 | cut -c1-16)" fdbabe1c9d347200 \
+    "examples/scrypt.c, installed (RFC 7914)"
+
 # ---- pkg-config --static: libkiln.a (named as the archive: -lkiln would take the .so beside it)
 static_libs=$(pkg-config --static --libs kiln | sed 's/-lkiln\b/-l:libkiln.a/')
 # the sysroot maps every -L, also those outside the install (the CUDA toolkit's, under /usr/local
@@ -105,7 +119,7 @@ if [ "$libdir" != lib ]; then
     echo "(README's PREFIX block not run: this build's library directory is $libdir, not make's lib)"
 else
     mkdir -p "$T/home" "$T/work"
-    cp "$src/tests/install/app.c" "$T/work/"
+    cp -r "$src/examples" "$T/work/"
     if (
         cd "$T/work" || exit
         export HOME=$T/home
@@ -115,10 +129,14 @@ else
         set -e
         eval "$block"
     ) >"$T/readme.log" 2>&1; then ok; else bad "README's PREFIX block failed:"; cat "$T/readme.log" >&2; fi
-    same "$(tail -n 1 "$T/readme.log")" ok "README's program's output"
-    same "$(readlink -f "$(env -u LD_LIBRARY_PATH ldd "$T/work/app" | sed -n 's/.*libkiln[^ ]* => \([^ ]*\).*/\1/p')")" \
+    # the output the README shows under its block (FIPS 180-2 B.1)
+    same "$(tail -n 1 "$T/readme.log")" "$(awk '$0 == "<!-- tests/test_install.sh runs the next block -->" { f = 1 }
+        f && /^# / { print substr($0, 3); exit }' "$src/README.md")" "README's program's output"
+    same "$(tail -n 1 "$T/readme.log")" "$abc  abc" "README's program's output, FIPS 180-2 B.1"
+    prog=$(printf '%s\n' "$block" | sed -n 's/.* -o \([^ ]*\) .*/\1/p' | head -1)
+    same "$(readlink -f "$(env -u LD_LIBRARY_PATH ldd "$T/work/$prog" | sed -n 's/.*libkiln[^ ]* => \([^ ]*\).*/\1/p')")" \
         "$(readlink -f "$T/home/.local/lib/libkiln.so.$version")" "README's program loads the libkiln.so it was built with"
-    has "$(readelf -d "$T/work/app" | grep -E 'R(UN)?PATH')" "RUNPATH.*\[$T/home/.local/lib\]" "README's program's RUNPATH (from kiln.pc)"
+    has "$(readelf -d "$T/work/$prog" | grep -E 'R(UN)?PATH')" "RUNPATH.*\[$T/home/.local/lib\]" "README's program's RUNPATH (from kiln.pc)"
 fi
 
 # ---- find_package(kiln): kiln::kiln and kiln::kiln_static

@@ -131,5 +131,25 @@ has "$(sed -n 's/^Libs.private: *//p' "$pc")" '^(-l[^ /]+ ?)*$' "kiln.pc's Libs.
 same "$(printf abc | LD_LIBRARY_PATH=$T/$lib_pkg/$libdir "$T/kiln/usr/bin/kiln" hash --algo sha256 -)" \
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -" "packaged kiln hash"
 
+# ---- docs/PACKAGING.md's table of Depends, as the packages have them: every clause a package has
+# is in its row (versions left out), and every clause of the row that no build part conditions
+# ("[zlib]") is in the package
+doc=$(cd "$(dirname "$0")/../.." && pwd)/docs/PACKAGING.md
+clauses() { # a Depends field, or a table cell, as one clause a line: versions and parts left out
+    sed -e 's/\\|/|/g' -e 's/([^)]*)//g' | tr ',' '\n' | sed -e 's/ *| */ | /g' -e 's/^ *//' -e 's/ *$//' | grep -v '^$' | sort -u
+}
+for p in "$lib_pkg" libkiln-dev kiln; do
+    row=$(awk -F' [|] ' -v p="| \`$p\`" '/<!-- debian packages/ { f = 1 } /<!-- end debian packages/ { f = 0 }
+                                          f && index($0, p) == 1 { print $NF }' "$doc" | sed 's/ *|$//')
+    if [ -z "$row" ]; then bad "no row for $p in the table of $doc"; continue; fi
+    printf '%s\n' "$(field "$p" Depends)" | clauses >"$T/real"
+    printf '%s\n' "$row" | sed 's/ *\[[^]]*\]//g' | clauses >"$T/doc"
+    printf '%s\n' "$row" | tr ',' '\n' | grep -v '\[' | clauses >"$T/doc_always"
+    missing=$(comm -23 "$T/real" "$T/doc" | paste -sd ';')
+    same "$missing" "" "$p's Depends that $doc's table leaves out"
+    absent=$(comm -13 "$T/real" "$T/doc_always" | paste -sd ';')
+    same "$absent" "" "$p's Depends in $doc's table (with no [part]) that the package lacks"
+done
+
 echo "check_deb: $pass passed, $fail failed"
 [ "$fail" = 0 ]
