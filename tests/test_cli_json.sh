@@ -168,8 +168,8 @@ run 0 hash --json --help
 grep -q '^usage: kiln hash' "$tmp/out" && ok || bad "--help with --json prints the help"
 run 2 hash --algo sha256 --tag --json "$tmp/abc"
 check "--tag with --json" 'd["exit"] == 2 and "exclude each other" in d["error"]'
-run 2 mine --pool stratum+tcp://127.0.0.1:1 --user u --quiet --json
-check "--quiet does not apply to pool mining" 'd["exit"] == 2 and "--quiet" in d["error"]'
+run 2 mine --pool stratum+tcp://127.0.0.1:1 --user u --progress --json
+check "--progress does not apply to pool mining" 'd["exit"] == 2 and "--progress" in d["error"]'
 
 # ---------------------------------------------------------------- signals
 # hash: the files finished before the signal, then the signal's members; a FIFO blocks the read
