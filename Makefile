@@ -1,6 +1,7 @@
 # Thin wrapper over CMake:
 #   make                          the library (libkiln.so, libkiln.a) and the CLI, build/kiln
-#   make check                    builds the tests and runs every one (CTest)
+#   make check                    builds the tests and runs them (CTest), all but the label long
+#                                 (ctest --test-dir build -L long runs those; docs/DEVELOPMENT.md)
 #   make install PREFIX=/opt/kiln installs (default PREFIX /usr/local; DESTDIR honoured)
 #   make deb                      the Debian packages of that build, build-deb/{libkiln0,libkiln-dev,kiln}_<version>-1_<arch>.deb
 #   make demo                     mines the demo block
@@ -32,7 +33,7 @@ configure:
 
 check: all
 	cmake --build $(BUILD) -j $(JOBS) --target kiln_tests $(QUIET_BUILD)
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE long
 
 install: all
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The fixture the OpenCL tests wait for (tests/CMakeLists.txt): compiles kiln's OpenCL program once
+# on the test device, into the caches every test shares (XDG_CACHE_HOME, POCL_CACHE_DIR: the build
+# tree's Testing/cache). kiln's kernels are one program, which PoCL takes one to two CPU minutes to
+# compile on a CI core; without this, OpenCL tests started side by side each compiled it. Nothing
+# to do (exit 0) in a build without OpenCL or on a machine without a device: the tests say so.
+# Usage: opencl_program_cache.sh KILN
+set -u
+dev=${KILN_TEST_OPENCL_DEVICE:-opencl:0}
+if ! "$1" version | grep -q '^opencl: on' || ! "$1" devices | grep -q "^$dev "; then
+    echo "no OpenCL device $dev: nothing to compile"
+    exit 0
+fi
+# one digest on the device builds the whole program (or loads it from the cache)
+printf abc | "$1" hash --algo sha256 --device "$dev" - || exit 1
