@@ -49,7 +49,7 @@ static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, un
                                       (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c);
         if (st != KILN_OK) return st;
         take_cuda_csr(g, &c, t0);
-        kiln_graph_finish_info(g, kiln_graph_threads(ctx));
+        kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
         /* the device build is a few CUB passes of under a second: a signal is honoured after it */
         kiln_ctx_report(ctx, "csr build", "passes", 1, 1);
         return kiln_ctx_poll(ctx);
@@ -258,7 +258,7 @@ static kiln_status rmat_on_devices(kiln_ctx *ctx, const kiln_rmat_spec *spec, in
         uint64_t at[KILN_MAX_GPUS];
         at[0] = 0;
         for (int i = 1; i < k; i++) at[i] = at[i - 1] + r.part[i - 1].m;
-        const int threads = kiln_graph_threads(ctx);
+        const int threads = kiln_graph_threads_bulk(ctx, n + m);
         /* the parts' sources side by side, and their offsets from where each part starts */
 #pragma omp parallel for num_threads(threads < k ? threads : k) schedule(static, 1)
         for (int i = 0; i < k; i++) {
@@ -319,7 +319,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
         if (st == KILN_OK) st = kiln_ctx_poll(ctx);
         if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
             st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
-        if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads(ctx));
+        if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
     } else if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->rmat_csr) {
         kiln_gpu *gpu;
         st = kiln_ctx_gpu(ctx, 0, &gpu);
@@ -332,7 +332,7 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
             if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* after the generation, before the weights */
             if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
                 st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
-            if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads(ctx));
+            if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
         }
     } else {
         double t0 = kiln_now();

@@ -1,5 +1,6 @@
 #include "cpu_features.h"
 
+#include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -78,6 +79,10 @@ const char *kiln_cpu_model(void)
 
 int kiln_cpu_cores(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    /* the CPUs of the calling thread's affinity mask (libgomp asks sched_getaffinity; `taskset -c 0`
+     * or a cpuset makes it one), as nproc counts them, else the online ones */
+    int n = omp_get_num_procs();
+    if (n > 0) return n;
+    long on = sysconf(_SC_NPROCESSORS_ONLN);
+    return on > 0 ? (int)on : 1;
 }

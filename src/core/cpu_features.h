@@ -12,6 +12,7 @@ typedef struct kiln_cpu_features {
 
 const kiln_cpu_features *kiln_cpu(void);
 const char *kiln_cpu_model(void);
+/* CPUs this process may run on: its affinity mask, as nproc counts (taskset -c 0: one). */
 int kiln_cpu_cores(void);
 
 #endif

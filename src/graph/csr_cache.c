@@ -104,7 +104,7 @@ kiln_status kiln_csr_cache_write_to(kiln_ctx *ctx, const kiln_graph *g, kiln_out
     h.edges_read = g->info.edges_read;
     h.loops_removed = g->info.self_loops_removed;
     h.dups_removed = g->info.duplicates_removed;
-    h.checksum = file_checksum(&h, g, kiln_graph_threads(ctx));
+    h.checksum = file_checksum(&h, g, kiln_graph_threads_bulk(ctx, g->n + g->m));
     FILE *fp = f->fp;
     static const unsigned char zeros[8];
     errno = 0;
@@ -167,7 +167,6 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kil
 {
     kiln_status st = KILN_OK;
     const char *path = r->path;
-    const int threads = kiln_graph_threads(ctx);
     double t0 = kiln_now();
     cache_header h;
     size_t got;
@@ -202,6 +201,7 @@ kiln_status kiln_csr_cache_read(kiln_ctx *ctx, kiln_reader *r, int weighted, kil
     g->n = h.n;
     g->m = h.m;
     g->id_base = h.id_base;
+    const int threads = kiln_graph_threads_bulk(ctx, h.n + h.m);
     void *block;
     if ((st = read_block(ctx, r, (h.n + 1) * 8, want, &block)) != KILN_OK) goto fail;
     g->offsets = block;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "../core/par.h"
 
 kiln_graph *kiln_graph_alloc(void) { return calloc(1, sizeof(kiln_graph)); }
 
@@ -131,17 +132,16 @@ void kiln_edges_free(kiln_edges *e)
     memset(e, 0, sizeof *e);
 }
 
-int kiln_graph_threads(const kiln_ctx *ctx)
-{
-    int t = ctx && ctx->threads > 0 ? ctx->threads : omp_get_num_procs();
-    return t > 0 ? t : 1;
-}
+int kiln_graph_threads(const kiln_ctx *ctx) { return kiln_threads_auto(ctx ? ctx->threads : 0); }
 
 int kiln_graph_threads_for(const kiln_ctx *ctx, uint64_t work)
 {
-    const int t = kiln_graph_threads(ctx);
-    const uint64_t cap = work / KILN_WORK_PER_THREAD;
-    return cap < 1 ? 1 : cap < (uint64_t)t ? (int)cap : t;
+    return kiln_threads_for(ctx ? ctx->threads : 0, work, KILN_WORK_PER_THREAD);
+}
+
+int kiln_graph_threads_bulk(const kiln_ctx *ctx, uint64_t items)
+{
+    return kiln_threads_for(ctx ? ctx->threads : 0, items, KILN_BULK_PER_THREAD);
 }
 
 uint64_t kiln_scan_u64(uint64_t *a, uint64_t n, int threads)

@@ -77,14 +77,29 @@ typedef struct kiln_edges {
 
 void kiln_edges_free(kiln_edges *e);
 
-/* OpenMP thread count for the context (ctx->threads, else every core). */
+/* Thread count for the context (ctx->threads, else one per CPU of the affinity mask). */
 int kiln_graph_threads(const kiln_ctx *ctx);
-/* The threads for `work` items (vertices plus edges): kiln_graph_threads, but one for each
- * KILN_WORK_PER_THREAD items at most, so small work runs on one thread. A team costs its
- * wake-up every parallel region, and on a busy machine a descheduled thread holds the barrier
- * for a time slice: a 3-node graph took 22-28 ms an iteration on 2 busy cores with 2 threads. */
+/* The threads of a PageRank over `work` items (vertices plus edges): kiln_graph_threads, but one
+ * for each KILN_WORK_PER_THREAD items at most, so small work runs on one thread. Its iterations
+ * run on kiln_par_for (core/par.h), which waits for no thread that has not begun: the bound only
+ * spares small graphs the wake-up of the others. Measured on 16 idle cores, an iteration of RMAT
+ * 12 (70 K items) took 60 us on one thread and 37 on two, RMAT 14 (280 K) 382 us on one, 129 on
+ * four and 83 on eight, RMAT 16 (1.1 M) 1.53 ms on one and 0.31 on eight or sixteen: about 2^15
+ * items a thread still pay for its wake-up. */
 #define KILN_WORK_PER_THREAD (UINT64_C(1) << 15)
 int kiln_graph_threads_for(const kiln_ctx *ctx, uint64_t work);
+/* The threads of a graph build's OpenMP passes over `items` edges (or vertices): one for each
+ * KILN_BULK_PER_THREAD at most. The end of a parallel region waits for every member of the team,
+ * which a busy machine may not run for a scheduler slice or more, and a build is several regions:
+ * on 2 cores busy with two loops (and other load) the graph of 176 K arcs built in 29 ms on one
+ * thread and in 168 ms on two, and an RMAT graph (generated, then its CSR) of 2^18 edges in
+ * 0.36 s on one thread and 0.74 s on two, of 2^19 in 0.90 s and 1.04 s, of 2^20 in 1.9 s and 2.0
+ * s, of 2^21 in 3.3 s and 1.5 s. Idle, 16 threads built 88 K edges of a file in 32 ms and one in
+ * 8, 2^18 RMAT edges in 19 ms and one in 68, 2^22 in 0.15 s and one in 1.3 s. So a team starts
+ * at 2^19 items, where two threads come near one on busy cores; RMAT 18 (2^22 edges) still builds
+ * on 16 threads. */
+#define KILN_BULK_PER_THREAD (UINT64_C(1) << 18)
+int kiln_graph_threads_bulk(const kiln_ctx *ctx, uint64_t items);
 
 /* Turns original ids into dense indices: the distinct ids, ascending, become 0..n-1. Frees the
  * raw arrays (take raw->w first: edge i of out keeps the weight of raw edge i). *ids receives the

@@ -51,7 +51,7 @@ static uint32_t lookup(const uint64_t *ids, uint64_t n, uint64_t id)
 
 kiln_status kiln_ids_remap(kiln_ctx *ctx, kiln_raw_edges *raw, kiln_edges *out, uint64_t **ids_out)
 {
-    const int threads = kiln_graph_threads(ctx);
+    const int threads = kiln_graph_threads_bulk(ctx, raw->count);
     const int64_t count = (int64_t)raw->count;
     memset(out, 0, sizeof *out);
     *ids_out = NULL;

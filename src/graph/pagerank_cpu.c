@@ -17,6 +17,7 @@
 
 #include "graph.h"
 #include "../core/clock.h"
+#include "../core/par.h"
 
 /* W of vertex v: its out-weight sum, or its out-degree without weights; 0 = dangling. */
 static inline double out_scale(const kiln_graph *g, int64_t v)
@@ -42,13 +43,12 @@ static inline double out_scale(const kiln_graph *g, int64_t v)
  * *dangling_out the new dangling mass, both over those rows. */
 #define KILN_PR_PASS_PLAIN(NAME, T)                                                                    \
     static double NAME(const kiln_graph *g, const T *y_in, T *y_out, int64_t v0, int64_t v1, double damping,   \
-                       double dangling, double *dangling_out, int threads)                             \
+                       double dangling, double *dangling_out)                                          \
     {                                                                                                  \
         const double base = ((1.0 - damping) + damping * dangling) / (double)g->n;                     \
         const uint64_t *off = g->offsets;                                                              \
         const uint32_t *src = g->sources, *od = g->outdeg;                                             \
         double res = 0, dang = 0;                                                                      \
-        _Pragma("omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)") \
         for (int64_t v = v0; v < v1; v++) {                                                            \
             double s = 0;                                                                              \
             for (uint64_t j = off[v]; j < off[v + 1]; j++) s += (double)y_in[src[j]];                  \
@@ -65,7 +65,7 @@ KILN_PR_PASS_PLAIN(pass_plain_f32, float)
 /* The general pass: edge weights and the personalization / dangling vectors where given. */
 #define KILN_PR_PASS_GENERAL(NAME, T)                                                                  \
     static double NAME(const kiln_graph *g, const kiln_pr_problem *p, const T *y_in, T *y_out, int64_t v0,     \
-                       int64_t v1, double dangling, double *dangling_out, int threads)                 \
+                       int64_t v1, double dangling, double *dangling_out)                              \
     {                                                                                                  \
         const double d = p->damping, uniform = 1.0 / (double)g->n;                                     \
         const double dmass = d * dangling, teleport = 1.0 - d;                                         \
@@ -74,7 +74,6 @@ KILN_PR_PASS_PLAIN(pass_plain_f32, float)
         const uint64_t *off = g->offsets;                                                              \
         const uint32_t *src = g->sources;                                                              \
         double res = 0, dang = 0;                                                                      \
-        _Pragma("omp parallel for num_threads(threads) schedule(dynamic, 2048) reduction(+ : res, dang)") \
         for (int64_t v = v0; v < v1; v++) {                                                            \
             double s = 0;                                                                              \
             if (w) {                                                                                   \
@@ -97,18 +96,72 @@ static int is_plain(const kiln_graph *g, const kiln_pr_problem *p)
     return !g->weights && !p->personalization && !p->dangling;
 }
 
-static double pass(const kiln_graph *g, const kiln_pr_problem *p, const double *y_in, double *y_out, int64_t v0,
-                   int64_t v1, double dangling, double *dangling_out, int threads)
+/* The loops below run on kiln_par_for (core/par.h): an iteration is a loop whose caller never
+ * waits for a thread the scheduler has not run, where an OpenMP region waited for every member of
+ * its team. A loop's rows are cut into chunks of ROWS (more on huge graphs, MAX_CHUNKS at most),
+ * each with its own partial sums, added in chunk order afterwards: the result does not depend on
+ * the thread count. */
+#define ROWS 2048
+#define MAX_CHUNKS (UINT64_C(1) << 16)
+
+typedef struct pr_rows {
+    int64_t v0, v1, rows; /* the loop's rows, and rows a chunk */
+    uint64_t chunks;
+} pr_rows;
+
+static pr_rows rows_of(int64_t v0, int64_t v1)
 {
-    return is_plain(g, p) ? pass_plain_f64(g, y_in, y_out, v0, v1, p->damping, dangling, dangling_out, threads)
-                          : pass_general_f64(g, p, y_in, y_out, v0, v1, dangling, dangling_out, threads);
+    const uint64_t n = v1 > v0 ? (uint64_t)(v1 - v0) : 0;
+    const uint64_t rows = kiln_par_chunk(n, ROWS, MAX_CHUNKS);
+    return (pr_rows){v0, v1, (int64_t)rows, (n + rows - 1) / rows};
 }
 
-static double pass_f32(const kiln_graph *g, const kiln_pr_problem *p, const float *y_in, float *y_out, int64_t v0,
-                       int64_t v1, double dangling, double *dangling_out, int threads)
+static void chunk_rows(const pr_rows *r, uint64_t c, int64_t *a, int64_t *b)
 {
-    return is_plain(g, p) ? pass_plain_f32(g, y_in, y_out, v0, v1, p->damping, dangling, dangling_out, threads)
-                          : pass_general_f32(g, p, y_in, y_out, v0, v1, dangling, dangling_out, threads);
+    *a = r->v0 + (int64_t)c * r->rows;
+    *b = r->v1 - *a < r->rows ? r->v1 : *a + r->rows;
+}
+
+/* One pass, either storage; part: two sums a chunk (L1 change, dangling mass). */
+typedef struct pr_pass {
+    const kiln_graph *g;
+    const kiln_pr_problem *p;
+    const void *y_in;
+    void *y_out;
+    int single, plain;
+    double dangling;
+    pr_rows r;
+    double *part;
+} pr_pass;
+
+static void pass_chunk(void *arg, uint64_t c, int slot)
+{
+    const pr_pass *j = arg;
+    (void)slot;
+    int64_t a, b;
+    chunk_rows(&j->r, c, &a, &b);
+    double *out = j->part + 2 * c;
+    if (j->single)
+        out[0] = j->plain ? pass_plain_f32(j->g, j->y_in, j->y_out, a, b, j->p->damping, j->dangling, &out[1])
+                          : pass_general_f32(j->g, j->p, j->y_in, j->y_out, a, b, j->dangling, &out[1]);
+    else
+        out[0] = j->plain ? pass_plain_f64(j->g, j->y_in, j->y_out, a, b, j->p->damping, j->dangling, &out[1])
+                          : pass_general_f64(j->g, j->p, j->y_in, j->y_out, a, b, j->dangling, &out[1]);
+}
+
+/* part: room for 2 * rows_of(v0, v1).chunks sums. */
+static double pass(const kiln_graph *g, const kiln_pr_problem *p, int single, const void *y_in, void *y_out,
+                   int64_t v0, int64_t v1, double dangling, double *dangling_out, int threads, double *part)
+{
+    pr_pass j = {g, p, y_in, y_out, single, is_plain(g, p), dangling, rows_of(v0, v1), part};
+    kiln_par_for(threads, j.r.chunks, pass_chunk, &j);
+    double res = 0, dang = 0;
+    for (uint64_t c = 0; c < j.r.chunks; c++) {
+        res += part[2 * c];
+        dang += part[2 * c + 1];
+    }
+    *dangling_out = dang;
+    return res;
 }
 
 /* The rows this process computes: all of them, or its part of a split. */
@@ -144,19 +197,80 @@ static int all_ready(const kiln_pr_split *split, int failed)
     return stop;
 }
 
-/* y from x (x NULL: the uniform vector), *dangling the mass of x on dangling vertices. */
-static void to_y(const kiln_graph *g, const double *x, double *y, double *dangling, int threads)
+/* The loops over whole vectors around the iterations, as chunks of rows too. */
+enum { VEC_TO_Y, VEC_NARROW, VEC_FROM_Y_F32, VEC_FROM_Y_F64 };
+typedef struct pr_vec {
+    const kiln_graph *g;
+    int kind;
+    const double *x; /* VEC_TO_Y: x (NULL: uniform) */
+    double *y; /* VEC_TO_Y: y out; VEC_NARROW: in; VEC_FROM_Y_*: ranks out */
+    const void *in; /* VEC_FROM_Y_*: y */
+    float *narrow; /* VEC_NARROW: out */
+    pr_rows r;
+    double *part; /* VEC_TO_Y: a chunk's dangling mass */
+} pr_vec;
+
+static void vec_chunk(void *arg, uint64_t c, int slot)
 {
-    const int64_t n = (int64_t)g->n;
-    const double uniform = 1.0 / (double)g->n;
-    double dang = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : dang)
-    for (int64_t v = 0; v < n; v++) {
-        double W = out_scale(g, v), xv = x ? x[v] : uniform;
-        y[v] = W > 0 ? xv / W : xv;
-        if (!(W > 0)) dang += xv;
+    const pr_vec *j = arg;
+    const kiln_graph *g = j->g;
+    (void)slot;
+    int64_t a, b;
+    chunk_rows(&j->r, c, &a, &b);
+    switch (j->kind) {
+    case VEC_TO_Y: {
+        const double uniform = 1.0 / (double)g->n;
+        double dang = 0;
+        for (int64_t v = a; v < b; v++) {
+            double W = out_scale(g, v), xv = j->x ? j->x[v] : uniform;
+            j->y[v] = W > 0 ? xv / W : xv;
+            if (!(W > 0)) dang += xv;
+        }
+        j->part[c] = dang;
+        break;
     }
+    case VEC_NARROW:
+        for (int64_t v = a; v < b; v++) j->narrow[v] = (float)j->y[v];
+        break;
+    case VEC_FROM_Y_F32: {
+        const float *af = j->in;
+        for (int64_t v = a; v < b; v++) {
+            double W = out_scale(g, v);
+            j->y[v] = W > 0 ? (double)af[v] * W : (double)af[v];
+        }
+        break;
+    }
+    default: {
+        const double *ad = j->in;
+        for (int64_t v = a; v < b; v++) {
+            double W = out_scale(g, v);
+            j->y[v] = W > 0 ? ad[v] * W : ad[v];
+        }
+    }
+    }
+}
+
+static void vec_loop(const kiln_graph *g, int kind, const double *x, double *y, const void *in, float *narrow,
+                     int threads, double *part)
+{
+    pr_vec j = {g, kind, x, y, in, narrow, rows_of(0, (int64_t)g->n), part};
+    kiln_par_for(threads, j.r.chunks, vec_chunk, &j);
+}
+
+/* y from x (x NULL: the uniform vector), *dangling the mass of x on dangling vertices; part: room
+ * for rows_of(0, n).chunks sums. */
+static void to_y(const kiln_graph *g, const double *x, double *y, double *dangling, int threads, double *part)
+{
+    vec_loop(g, VEC_TO_Y, x, y, NULL, NULL, threads, part);
+    double dang = 0;
+    for (uint64_t c = 0; c < rows_of(0, (int64_t)g->n).chunks; c++) dang += part[c];
     *dangling = dang;
+}
+
+/* Room for the partial sums of every loop over rows [0, n) or a part of them. */
+static double *parts_for(const kiln_graph *g)
+{
+    return malloc((2 * rows_of(0, (int64_t)g->n).chunks + 1) * sizeof(double));
 }
 
 kiln_status kiln_pagerank_cpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *p, int single,
@@ -176,22 +290,20 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
     int64_t v0, v1;
     row_range(g, split, &v0, &v1);
     void *own = single ? malloc((size_t)n * elem) : NULL, *y = malloc((size_t)n * elem);
-    const int nomem = !y || (single && !own);
+    double *part = parts_for(g);
+    const int nomem = !y || (single && !own) || !part;
     if (all_ready(split, nomem)) {
         free(own);
         free(y);
+        free(part);
         return nomem ? kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %lld ranks", (long long)n)
                      : kiln_fail(ctx, KILN_ERR_DEVICE, "another process of the run failed");
     }
     void *a = single ? own : (void *)ranks, *b = y;
     double dang;
     /* the first y in float64 (into ranks, whose room is free until the end), narrowed for float32 */
-    to_y(g, p->nstart, ranks, &dang, threads);
-    if (single) {
-        float *af = a;
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (int64_t v = 0; v < n; v++) af[v] = (float)ranks[v];
-    }
+    to_y(g, p->nstart, ranks, &dang, threads, part);
+    if (single) vec_loop(g, VEC_NARROW, NULL, ranks, NULL, a, threads, NULL);
     const double threshold = (double)n * p->tol;
     double t0 = kiln_now(), res = 0, spent = 0;
     int it = 0, converged = 0;
@@ -202,8 +314,7 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
             st = kiln_interrupted(ctx);
             break;
         }
-        res = single ? pass_f32(g, p, a, b, v0, v1, dang, &dang, threads)
-                     : pass(g, p, a, b, v0, v1, dang, &dang, threads);
+        res = pass(g, p, single, a, b, v0, v1, dang, &dang, threads, part);
         if (meet(split, b, elem, &res, &dang, &stop, &spent) != 0 || stop) {
             st = stop ? kiln_interrupted(ctx) : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
             break;
@@ -222,26 +333,13 @@ kiln_status kiln_pagerank_cpu_split(kiln_ctx *ctx, const kiln_graph *g, const ki
     if (st == KILN_OK) {
         double secs = kiln_now() - t0;
         /* x from y, into ranks (a may be ranks itself: each element is read before it is written) */
-        if (single) {
-            const float *af = a;
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (int64_t v = 0; v < n; v++) {
-                double W = out_scale(g, v);
-                ranks[v] = W > 0 ? (double)af[v] * W : (double)af[v];
-            }
-        } else {
-            const double *ad = a;
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (int64_t v = 0; v < n; v++) {
-                double W = out_scale(g, v);
-                ranks[v] = W > 0 ? ad[v] * W : ad[v];
-            }
-        }
+        vec_loop(g, single ? VEC_FROM_Y_F32 : VEC_FROM_Y_F64, NULL, ranks, a, NULL, threads, NULL);
         *stats = (kiln_pr_cpu_stats){
             .iterations = it, .converged = converged, .residual = res, .seconds = secs, .exchange_seconds = spent};
     }
     free(own);
     free(y);
+    free(part);
     return st;
 }
 
@@ -254,16 +352,18 @@ double kiln_pagerank_cpu_residual_rows(const kiln_graph *g, const kiln_pr_proble
                                        uint64_t v1, int threads)
 {
     const int64_t n = (int64_t)g->n;
-    double *y = malloc((size_t)n * sizeof *y), *y2 = malloc((size_t)n * sizeof *y2);
-    if (!y || !y2) {
+    double *y = malloc((size_t)n * sizeof *y), *y2 = malloc((size_t)n * sizeof *y2), *part = parts_for(g);
+    if (!y || !y2 || !part) {
         free(y);
         free(y2);
+        free(part);
         return -1;
     }
     double dang, dang2;
-    to_y(g, x, y, &dang, threads);
-    double res = pass(g, p, y, y2, (int64_t)v0, (int64_t)v1, dang, &dang2, threads);
+    to_y(g, x, y, &dang, threads, part);
+    double res = pass(g, p, 0, y, y2, (int64_t)v0, (int64_t)v1, dang, &dang2, threads, part);
     free(y);
     free(y2);
+    free(part);
     return res;
 }

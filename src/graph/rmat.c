@@ -24,7 +24,7 @@ kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec,
     /* perm[k] = the vertex with the k-th smallest key. The keys are uniform 64-bit values and all
      * distinct (splitmix64 is a bijection), so bucketing by the top `scale` bits leaves about one
      * key per bucket; each bucket is then put in key order. */
-    const int threads = kiln_graph_threads(ctx);
+    const int threads = kiln_graph_threads_bulk(ctx, UINT64_C(1) << spec->scale);
     const int scale = spec->scale;
     const int64_t n = (int64_t)1 << scale;
     uint64_t *start = calloc((size_t)n + 1, sizeof *start);
@@ -96,9 +96,9 @@ kiln_status kiln_rmat_permutation_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec,
 
 kiln_status kiln_rmat_edges_cpu(kiln_ctx *ctx, const kiln_rmat_spec *spec, kiln_edges *out)
 {
-    const int threads = kiln_graph_threads(ctx);
     const uint64_t n = UINT64_C(1) << spec->scale;
     const uint64_t m = (uint64_t)spec->edge_factor << spec->scale;
+    const int threads = kiln_graph_threads_bulk(ctx, m);
     memset(out, 0, sizeof *out);
     kiln_status st = kiln_mem_check(ctx, (double)n * (4 + KILN_GRAPH_NODE_BYTES) + (double)m * KILN_GRAPH_ARC_BYTES,
                                     "RMAT scale %d with edge factor %d (%llu vertices, %llu edges)", spec->scale,
@@ -160,7 +160,7 @@ kiln_status kiln_rmat_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln
 
 kiln_status kiln_rmat_edge_weights(kiln_ctx *ctx, uint64_t seed, int undirected, kiln_graph *g)
 {
-    const int threads = kiln_graph_threads(ctx);
+    const int threads = kiln_graph_threads_bulk(ctx, g->m);
     double *w = malloc((g->m ? g->m : 1) * sizeof *w);
     if (!w) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu RMAT edge weights", (unsigned long long)g->m);
     const int64_t n = (int64_t)g->n;

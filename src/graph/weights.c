@@ -118,7 +118,7 @@ static int cmp_double(const void *a, const void *b)
 
 kiln_status kiln_graph_out_weights(kiln_ctx *ctx, kiln_graph *g)
 {
-    const int threads = kiln_graph_threads(ctx);
+    const int threads = kiln_graph_threads_bulk(ctx, g->n + g->m);
     const uint64_t n = g->n, m = g->m;
     const int64_t nn = (int64_t)n, mm = (int64_t)m;
     /* the out-edges' weights grouped by source (an out-CSR of weights only), each group sorted */

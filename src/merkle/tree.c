@@ -3,14 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cpu_features.h"
 #include "../core/ctx.h"
+#include "../core/par.h"
 #include "../prim/merkle_shape.h"
 #include "merkle_internal.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
-/* Levels smaller than this are merged by one thread: forking costs more than the merges. */
-#define PARALLEL_MIN 64
+/* Merges a thread at least: a level of fewer than twice this is merged on the calling thread, where
+ * waking another costs more than the merges (64 merges of sha256d are some 30 microseconds). */
+#define MIN_PER_THREAD 1024
 /* Merges per thread between interrupt polls: a few ms of the slowest merge (Rescue Prime), and
  * enough that forking the threads again costs nothing beside them. */
 #define POLL_PER_THREAD 4096
@@ -32,10 +33,44 @@ uint64_t kiln_merkle_merges(uint64_t n)
     return merges;
 }
 
+/* One run of a level: parents [i0, i1) of the m nodes of `in`. */
+typedef struct level_job {
+    const kiln_merkle_kind *kind;
+    const uint8_t *in;
+    uint64_t m;
+    uint8_t *out;
+    int64_t first, end;
+} level_job;
+
+static void merge_run(void *arg, uint64_t run, int slot)
+{
+    const level_job *j = arg;
+    const kiln_merkle_kind *kind = j->kind;
+    const uint8_t *in = j->in;
+    uint8_t *out = j->out;
+    const uint64_t m = j->m;
+    (void)slot;
+    const int64_t i0 = j->first + (int64_t)run * PAIR_RUN, i1 = j->end - i0 < PAIR_RUN ? j->end : i0 + PAIR_RUN;
+    int64_t i = i0;
+    /* whole pairs, several at a time where the kind can (the odd level's last node is not) */
+    const int64_t whole = 2 * (uint64_t)(i1 - 1) + 1 < m ? i1 : i1 - 1;
+    if (kind->pairs && whole > i0) {
+        kind->pairs(in + NODE * 2 * (uint64_t)i0, (uint64_t)(whole - i0), out + NODE * (uint64_t)i0);
+        i = whole;
+    }
+    for (; i < i1; i++) {
+        uint64_t left = 2 * (uint64_t)i, right = left + 1 < m ? left + 1 : left;
+        kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
+    }
+}
+
 /* out[i] = merge(in[2i], in[2i + 1]), the last node of an odd level paired with itself. The level
  * goes in slices of POLL_PER_THREAD merges per thread with an interrupt poll between slices, so a
- * level of millions of nodes still stops within milliseconds. *merged counts the tree's merges
- * done, for the progress report out of total. 1 when interrupted, else 0. */
+ * level of millions of nodes still stops within milliseconds. A slice's runs go to kiln_par_for
+ * (core/par.h), whose caller waits for no thread that has not begun (an OpenMP region of static
+ * runs waited, on busy cores, for each thread a run was given to), on one thread per MIN_PER_THREAD
+ * merges at most. *merged counts the tree's merges done, for the progress report out of total.
+ * 1 when interrupted, else 0. */
 static int merge_level(const kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *in, uint64_t m,
                        uint8_t *out, int threads, uint64_t *merged, uint64_t total)
 {
@@ -46,22 +81,9 @@ static int merge_level(const kiln_ctx *ctx, const kiln_merkle_kind *kind, const 
             if (kiln_ctx_interrupt_requested(ctx)) return 1;
         }
         int64_t end = parents - first < slice ? parents : first + slice;
-        const int64_t runs = (end - first + PAIR_RUN - 1) / PAIR_RUN;
-#pragma omp parallel for num_threads(threads) schedule(static) if (end - first >= PARALLEL_MIN)
-        for (int64_t run = 0; run < runs; run++) {
-            const int64_t i0 = first + run * PAIR_RUN, i1 = end - i0 < PAIR_RUN ? end : i0 + PAIR_RUN;
-            int64_t i = i0;
-            /* whole pairs, several at a time where the kind can (the odd level's last node is not) */
-            const int64_t whole = 2 * (uint64_t)(i1 - 1) + 1 < m ? i1 : i1 - 1;
-            if (kind->pairs && whole > i0) {
-                kind->pairs(in + NODE * 2 * (uint64_t)i0, (uint64_t)(whole - i0), out + NODE * (uint64_t)i0);
-                i = whole;
-            }
-            for (; i < i1; i++) {
-                uint64_t left = 2 * (uint64_t)i, right = left + 1 < m ? left + 1 : left;
-                kiln_merkle_merge_bytes(kind, in + NODE * left, in + NODE * right, out + NODE * (uint64_t)i);
-            }
-        }
+        level_job j = {kind, in, m, out, first, end};
+        const uint64_t runs = (uint64_t)(end - first + PAIR_RUN - 1) / PAIR_RUN;
+        kiln_par_for(kiln_threads_for(threads, (uint64_t)(end - first), MIN_PER_THREAD), runs, merge_run, &j);
     }
     *merged += (uint64_t)parents;
     kiln_ctx_report(ctx, "merkle", "merges", *merged, total);
@@ -72,7 +94,7 @@ static int merge_level(const kiln_ctx *ctx, const kiln_merkle_kind *kind, const 
 static int fill_levels(const kiln_ctx *ctx, const kiln_merkle_kind *kind, uint8_t *tree, uint64_t n, int from,
                        int threads)
 {
-    if (threads <= 0) threads = kiln_cpu_cores();
+    threads = kiln_threads_auto(threads);
     int levels = kiln_merkle_levels(n);
     uint64_t merged = 0, total = kiln_merkle_merges(kiln_merkle_level_size(n, from));
     for (int l = from; l + 1 < levels; l++) {
@@ -91,7 +113,7 @@ void kiln_merkle_fill_levels(const kiln_merkle_kind *kind, uint8_t *tree, uint64
 kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *leaves, uint64_t n,
                                   int threads, uint8_t root[32], uint8_t *tree)
 {
-    if (threads <= 0) threads = kiln_cpu_cores();
+    threads = kiln_threads_auto(threads);
     if (tree) {
         memcpy(tree, leaves, (size_t)n * NODE);
         if (fill_levels(ctx, kind, tree, n, 0, threads)) return kiln_interrupted(ctx);

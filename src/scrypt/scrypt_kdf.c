@@ -1,6 +1,6 @@
 /* The scrypt KDF (RFC 7914) on the CPU: parameter checks, p lanes over threads, batches over
  * threads. Also the public HMAC/PBKDF2 entry points. GPU batches are dispatched by kiln_scrypt_batch. */
-#include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +8,7 @@
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
 #include "../core/mem_limit.h"
+#include "../core/par.h"
 #include "scrypt_cpu.h"
 #include "scrypt_kdf.h"
 
@@ -197,6 +198,43 @@ static kiln_status no_memory(kiln_ctx *ctx, kiln_scrypt_params sp)
                      128.0 * sp.r * (double)sp.N, (unsigned long long)sp.N, sp.r);
 }
 
+/* The lanes of one key, or the items of a batch, on kiln_par_for (core/par.h): each slot (a thread
+ * running them) has its own scratchpad (and, for items, its own B). A loop whose caller waited at
+ * an OpenMP region's end for every member of the team waited, on busy cores, for one the scheduler
+ * had not run. */
+typedef struct lanes_job {
+    const kiln_ctx *ctx;
+    kiln_scrypt_params sp;
+    uint8_t *B; /* lanes: the key's p blocks; items: one 128 r p block a slot */
+    const kiln_scrypt_input *in; /* items */
+    lane_scratch *s; /* a slot */
+    uint8_t *out;
+    size_t out_len;
+    romix_meter *m;
+    _Atomic int stop;
+} lanes_job;
+
+static int scrypt_one(const kiln_ctx *ctx, const kiln_scrypt_input *in, kiln_scrypt_params sp, uint8_t *B,
+                      lane_scratch *s, uint8_t *out, size_t out_len, romix_meter *m);
+
+static void lane_task(void *arg, uint64_t i, int slot)
+{
+    lanes_job *j = arg;
+    if (atomic_load_explicit(&j->stop, memory_order_relaxed)) return; /* the rest only drain */
+    if (romix_lane(j->ctx, j->B + 128 * (size_t)j->sp.r * (size_t)i, j->sp, &j->s[slot], j->m))
+        atomic_store(&j->stop, 1);
+}
+
+static void item_task(void *arg, uint64_t i, int slot)
+{
+    lanes_job *j = arg;
+    if (atomic_load_explicit(&j->stop, memory_order_relaxed)) return;
+    const size_t blen = 128 * (size_t)j->sp.r * j->sp.p;
+    if (scrypt_one(j->ctx, &j->in[i], j->sp, j->B + blen * (size_t)slot, &j->s[slot], j->out + i * j->out_len,
+                   j->out_len, j->m))
+        atomic_store(&j->stop, 1);
+}
+
 kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len, const void *salt, size_t salt_len,
                         kiln_scrypt_params sp, uint8_t *out, size_t out_len)
 {
@@ -216,15 +254,10 @@ kiln_status kiln_scrypt(kiln_ctx *ctx, const void *password, size_t password_len
     }
     int stop = pbkdf2_polled(ctx, password, password_len, salt, salt_len, 1, B, lane * sp.p);
     romix_meter m = {0, 2 * sp.N * sp.p};
-#pragma omp parallel for num_threads(have) schedule(dynamic, 1)
-    for (int64_t i = 0; i < (int64_t)sp.p; i++) {
-        int halt;
-#pragma omp atomic read
-        halt = stop;
-        if (!halt && romix_lane(ctx, B + lane * (size_t)i, sp, &s[omp_get_thread_num()], &m)) {
-#pragma omp atomic write
-            stop = 1;
-        }
+    if (!stop) {
+        lanes_job j = {ctx, sp, B, NULL, s, NULL, 0, &m, 0};
+        kiln_par_for(have, sp.p, lane_task, &j);
+        stop = j.stop;
     }
     if (!stop) stop = pbkdf2_polled(ctx, password, password_len, B, lane * sp.p, 1, out, out_len);
     for (int i = 0; i < have; i++) scratch_free(&s[i]);
@@ -268,18 +301,10 @@ kiln_status kiln_scrypt_batch_cpu(kiln_ctx *ctx, const kiln_scrypt_input *in, si
         free(B);
         return no_memory(ctx, sp);
     }
-    int stop = 0;
     romix_meter m = {0, 2 * sp.N * sp.p * (uint64_t)count};
-#pragma omp parallel for num_threads(have) schedule(dynamic, 1)
-    for (int64_t i = 0; i < (int64_t)count; i++) {
-        int t = omp_get_thread_num(), halt;
-#pragma omp atomic read
-        halt = stop;
-        if (!halt && scrypt_one(ctx, &in[i], sp, B + blen * (size_t)t, &s[t], out + (size_t)i * out_len, out_len, &m)) {
-#pragma omp atomic write
-            stop = 1;
-        }
-    }
+    lanes_job j = {ctx, sp, B, in, s, out, out_len, &m, 0};
+    kiln_par_for(have, count, item_task, &j);
+    const int stop = j.stop;
     for (int i = 0; i < have; i++) scratch_free(&s[i]);
     free(s);
     free(B);
