@@ -25,7 +25,7 @@ endif()
 # libmpi.so from libopenmpi-dev, libz.so from zlib1g-dev). zlib goes there as -lz, not as
 # Requires.private, so that a shared link does not need zlib's own .pc (zlib1g-dev). A CUDA build's
 # -lcudart_static lies in the CUDA toolkit, outside that path: linking its libkiln.a statically
-# takes -L to the toolkit's library directory too (README, "Install").
+# takes -L to the toolkit's library directory too (docs/PACKAGING.md, "Install").
 set(KILN_PC_PRIVATE "")
 foreach(dep ${KILN_LINK_DEPS})
   if(dep STREQUAL "OpenMP::OpenMP_C")

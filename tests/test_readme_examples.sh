@@ -8,7 +8,7 @@
 #   a fraction equal to 1e-12 relative (the last digits of a float sum may differ with the threads).
 #   The README's numbers are not kiln's: its PageRank example shows NetworkX's nx.pagerank of that
 #   graph (NetworkX 3.6.1 gives 0.0076145868447496, 0.006936420955866117, 0.006367162138306824).
-#   They are the CPU's float64 ranks (a GPU stores them in float32, README "kiln pagerank"): the
+#   They are the CPU's float64 ranks (a GPU stores them in float32, docs/USAGE.md "kiln pagerank"): the
 #   examples run with no GPU visible (CUDA_VISIBLE_DEVICES empty), so `auto` is the CPU everywhere.
 # - In a ```python block, a line naming tests/data/ runs with the README's import lines before it and,
 #   after it, the lines that follow it and use a name it assigns; they must raise nothing. They run
