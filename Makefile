@@ -7,7 +7,7 @@
 #   make demo                     mines the demo block
 # Quiet by default: configure prints a summary only, the build one line per file it compiles (so a
 # long CUDA build is never silent) and its warnings and errors; V=1 shows every compiler command. CMAKE_FLAGS passes options to the first configure, e.g.
-# CMAKE_FLAGS=-DKILN_CUDA=OFF (README, "Build options").
+# CMAKE_FLAGS=-DKILN_CUDA=OFF (docs/PACKAGING.md, "Build options").
 BUILD ?= build
 DEB_DIR ?= build-deb
 CMAKE_FLAGS ?=
