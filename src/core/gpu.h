@@ -359,12 +359,16 @@ struct kiln_gpu_ops {
 kiln_status kiln_ctx_gpu(kiln_ctx *ctx, int i, kiln_gpu **out);
 /* Runs task(arg, i, handle of GPU i) for every GPU of the context, each in a thread of its own
  * (one GPU: in the calling thread), and returns when all have. A failing task stops the others at
- * their next interrupt poll; its message, prefixed with its device ("cuda:1 (device 2 of 2): "),
- * is the context's error and its status the result; else KILN_STOPPED when one was interrupted.
+ * their next interrupt poll; its message, prefixed with its device as kiln_gpu_label names it
+ * ("cuda:1 (device 2 of 2): ", "opencl:0 (device 1 of 2): "), is the context's error and its
+ * status the result; else KILN_STOPPED when one was interrupted.
  * Tasks must not call the caller's callbacks (they are not thread-safe): they fill per-device
  * results that the caller merges. */
 typedef kiln_status (*kiln_gpu_task)(void *arg, int i, kiln_gpu *g);
 kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg);
+/* The name kiln_gpu_each puts before a device's message, as its device spec names it: "cuda:1
+ * (device 2 of 2)", "opencl:0 (device 1 of 3)"; i is the device's index in the context's set. */
+void kiln_gpu_label(const kiln_ctx *ctx, int i, char *out, size_t n);
 
 /* What a caller answers when the context's backend has not got an optional operation:
  * KILN_ERR_DEVICE, "the <backend> backend cannot <what>". */

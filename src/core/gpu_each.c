@@ -24,6 +24,15 @@ typedef struct each_worker {
     kiln_status st;
 } each_worker;
 
+void kiln_gpu_label(const kiln_ctx *ctx, int i, char *out, size_t n)
+{
+    /* the backend's word as in device specs (kiln_backend_name, src/api, is above this layer) */
+    const char *word = ctx->backend == KILN_BACKEND_OPENCL ? "opencl"
+                       : ctx->backend == KILN_BACKEND_CUDA ? "cuda"
+                                                           : "cpu";
+    snprintf(out, n, "%s:%d (device %d of %d)", word, ctx->gpu_ordinal[i], i + 1, ctx->ngpu);
+}
+
 static int poll_with_failure(void *arg)
 {
     each_run *r = arg;
@@ -62,7 +71,8 @@ kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg)
     kiln_status st = KILN_OK;
     for (int i = 0; i < n; i++) {
         w[i] = (each_worker){&run, i, "", KILN_OK};
-        snprintf(w[i].prefix, sizeof w[i].prefix, "cuda:%d (device %d of %d): ", ctx->gpu_ordinal[i], i + 1, n);
+        kiln_gpu_label(ctx, i, w[i].prefix, sizeof w[i].prefix - 2);
+        strcat(w[i].prefix, ": ");
         if (pthread_create(&tid[i], NULL, work, &w[i]) != 0) {
             atomic_store(&run.failed, 1);
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "cannot start a thread for device %d of %d", i + 1, n);
