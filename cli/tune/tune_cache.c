@@ -1,10 +1,12 @@
 #include "tune_cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int tune_cache_path(char *out, size_t n)
 {
@@ -70,20 +72,105 @@ int tune_cache_parse_line(const char *line, tune_entry *e)
     return 0;
 }
 
-int tune_cache_lookup(const char *path, const char *algo, const char *device, tune_entry *out)
+/* The whole cache as one string, read like any other input: opened without waiting (a FIFO with no
+ * writer), and taken only when it is a regular file of at most TUNE_CACHE_MAX bytes, so that a
+ * cache pointed at /dev/zero, a FIFO or a huge file costs one look, never an endless read. NULL
+ * with *why set: NULL (no cache: none there, or not readable) or what is wrong with it. */
+static char *read_cache(const char *path, size_t *len, const char **why)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char line[512];
-    int found = -1;
-    tune_entry e;
-    while (fgets(line, sizeof line, f)) {
-        if (tune_cache_parse_line(line, &e) == 0 && strcmp(e.algo, algo) == 0 && strcmp(e.device, device) == 0) {
-            *out = e;
-            found = 0;
+    *why = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return NULL;
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) != 0) {
+        *why = strerror(errno);
+    } else if (!S_ISREG(st.st_mode)) {
+        *why = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file";
+    } else if (st.st_size > TUNE_CACHE_MAX) {
+        *why = "larger than " TUNE_CACHE_MAX_TEXT;
+    } else if (!(text = malloc((size_t)st.st_size + 2))) {
+        *why = "out of memory";
+    } else {
+        /* as much as the size said, and one byte to tell that the file grew meanwhile (the cache
+         * is replaced by a rename, never written in place: a file that grows is not kiln's) */
+        const size_t size = (size_t)st.st_size;
+        size_t n = 0;
+        while (n <= size) {
+            ssize_t got = read(fd, text + n, size + 1 - n);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) {
+                if (got < 0) *why = strerror(errno);
+                break;
+            }
+            n += (size_t)got;
+        }
+        if (!*why && n > size) *why = "it changed while it was read";
+        if (*why) {
+            free(text);
+            text = NULL;
+        } else {
+            text[n] = '\0';
+            *len = n;
         }
     }
-    fclose(f);
+    close(fd);
+    return text;
+}
+
+/* Calls fn(e, arg) for each well-formed line of text, in order. Lines of 512 bytes or more are
+ * malformed (the longest the cache writes is under 256). */
+static void each_entry(const char *text, size_t len, void (*fn)(const tune_entry *e, void *arg), void *arg)
+{
+    char line[512];
+    tune_entry e;
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+        if (n < sizeof line && !memchr(text + at, '\0', n)) {
+            memcpy(line, text + at, n);
+            line[n] = '\0';
+            if (tune_cache_parse_line(line, &e) == 0) fn(&e, arg);
+        }
+        at += n + 1;
+    }
+}
+
+typedef struct lookup {
+    const char *algo, *device;
+    tune_entry *out;
+    int found;
+} lookup;
+
+static void take_match(const tune_entry *e, void *arg)
+{
+    lookup *l = arg;
+    if (strcmp(e->algo, l->algo) == 0 && strcmp(e->device, l->device) == 0) { /* the last one wins */
+        *l->out = *e;
+        l->found = 1;
+    }
+}
+
+int tune_cache_scan(const char *text, size_t len, const char *algo, const char *device, tune_entry *out)
+{
+    lookup l = {algo, device, out, 0};
+    each_entry(text, len, take_match, &l);
+    return l.found ? 0 : -1;
+}
+
+int tune_cache_lookup(const char *path, const char *algo, const char *device, tune_entry *out)
+{
+    const char *why;
+    size_t len = 0;
+    char *text = read_cache(path, &len, &why);
+    if (!text) {
+        static int warned; /* once, however many workloads look */
+        if (why && !warned) fprintf(stderr, "kiln: warning: tune cache %s ignored: %s\n", path, why);
+        warned = warned || why != NULL;
+        return -1;
+    }
+    int found = tune_cache_scan(text, len, algo, device, out);
+    free(text);
     return found;
 }
 
@@ -111,6 +198,17 @@ static void write_entry(FILE *out, const tune_entry *e)
     fputc('\n', out);
 }
 
+typedef struct keep {
+    FILE *out;
+    const tune_entry *e;
+} keep;
+
+static void keep_other(const tune_entry *old, void *arg)
+{
+    const keep *k = arg;
+    if (strcmp(old->algo, k->e->algo) != 0 || strcmp(old->device, k->e->device) != 0) write_entry(k->out, old);
+}
+
 int tune_cache_store(const char *path, const tune_entry *e)
 {
     if (strchr(e->device, '\t') || strchr(e->device, '\n')) {
@@ -124,16 +222,17 @@ int tune_cache_store(const char *path, const tune_entry *e)
     errno = 0;
     fprintf(out, "# kiln tune cache: algo, device, threads per block, items per thread, rate (H/s)"
                  "[, threads per hash, lookup gap]\n");
-    FILE *in = fopen(path, "r");
-    if (in) {
-        char line[512];
-        tune_entry old;
-        while (fgets(line, sizeof line, in)) {
-            if (tune_cache_parse_line(line, &old) != 0) continue;
-            if (strcmp(old.algo, e->algo) == 0 && strcmp(old.device, e->device) == 0) continue;
-            write_entry(out, &old);
-        }
-        fclose(in);
+    /* the other entries of the old cache; one that cannot be taken (not a regular file, too large)
+     * is replaced by this entry alone */
+    const char *why;
+    size_t len = 0;
+    char *text = read_cache(path, &len, &why);
+    if (text) {
+        keep k = {out, e};
+        each_entry(text, len, keep_other, &k);
+        free(text);
+    } else if (why) {
+        fprintf(stderr, "kiln: warning: tune cache %s: its old entries are dropped: %s\n", path, why);
     }
     write_entry(out, e);
     int written = !ferror(out);

@@ -7,13 +7,19 @@
  * mean what they meant.
  * For "merkle-*" entries the items column holds the subtree height k (1..12). scrypt entries
  * (algo "scrypt", or "scrypt-kdf" for the batch KDF) have two more fields:
- *   ... TAB <threads per hash> TAB <lookup gap> */
+ *   ... TAB <threads per hash> TAB <lookup gap>
+ * The cache is read whole, and only when it is a regular file of at most TUNE_CACHE_MAX bytes
+ * (thousands of entries): a cache that is a device (a link to /dev/zero), a FIFO, a directory or
+ * larger is ignored with a warning on stderr, never read on and on. */
 #ifndef KILN_CLI_TUNE_CACHE_H
 #define KILN_CLI_TUNE_CACHE_H
 
 #include <stddef.h>
 
 #include "kiln.h"
+
+#define TUNE_CACHE_MAX (1 << 20)
+#define TUNE_CACHE_MAX_TEXT "1 MiB"
 
 typedef struct tune_entry {
     char algo[32];
@@ -28,9 +34,13 @@ int tune_cache_path(char *out, size_t n);
 /* Parses one line (without or with its newline). 0 on success, -1 for a comment, blank or
  * malformed line. */
 int tune_cache_parse_line(const char *line, tune_entry *e);
-/* 0 when the file has an entry for algo and device. */
+/* 0 when the cache's text (len bytes, any bytes) has an entry for algo and device, its last one
+ * into *out; -1 otherwise. Lines of 512 bytes or more, and lines holding a NUL, are malformed. */
+int tune_cache_scan(const char *text, size_t len, const char *algo, const char *device, tune_entry *out);
+/* 0 when the file has an entry for algo and device (its last one). */
 int tune_cache_lookup(const char *path, const char *algo, const char *device, tune_entry *out);
-/* Adds or replaces the entry, creating the directory; 0 on success, -1 with errno set. */
+/* Adds or replaces the entry, creating the directory; 0 on success, -1 with errno set. An old
+ * cache that cannot be read as above is replaced by this entry alone (with a warning). */
 int tune_cache_store(const char *path, const tune_entry *e);
 /* The <device> an entry of a GPU context is kept under: its GPU model (its device name; on a set,
  * its first device's, as every device of a set runs one shape), "opencl:" before it on OpenCL. */
