@@ -7,6 +7,7 @@
 #include "common/cli.h"
 #include "common/commands.h"
 #include "common/interrupt.h"
+#include "common/stdfds.h"
 #include "kiln_git.h" /* KILN_GIT_DESCRIBE, written at build time (share/CMakeLists.txt) */
 
 /* Output that did not reach standard output is a failure whatever the command concluded, as in
@@ -58,6 +59,9 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* first of all, before anything opens a file: a closed standard stream is held on /dev/null,
+     * so that no device file or output takes descriptor 0, 1 or 2 (common/stdfds.h) */
+    cli_std_guard();
     /* OpenMP threads that finish a parallel loop first sleep rather than spin, unless the user
      * chose otherwise: on a machine that is busy with other work, spinning threads take the cores
      * the last one needs (CPU PageRank on RMAT 18, two loaded cores: 12-16 ms an iteration

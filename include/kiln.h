@@ -267,7 +267,9 @@ typedef struct kiln_output_file {
 } kiln_output_file;
 
 /* Creates the temporary file (mode 0644, or the target's mode when it exists). KILN_ERR_INPUT
- * naming the path and the reason when it cannot be created. */
+ * naming the path and the reason when it cannot be created, or when the target's name could not
+ * be renamed to in the end (a name longer than its directory's NAME_MAX, a path of PATH_MAX bytes
+ * or more: "File name too long"), so that a caller learns it before any work. */
 kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *f);
 /* Finishes the file: written says whether every write succeeded (write_errno the reason when
  * not). Renames it over the target, or removes it and returns KILN_ERR_DEVICE naming the first

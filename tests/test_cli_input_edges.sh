@@ -3,7 +3,7 @@
 #   - a gzip graph with bytes after its end is refused (exit 2, naming it), as gunzip warns and exits
 #     2; members one after another and zero padding are taken, as gunzip takes them;
 #   - --damping 1e-320 (a subnormal: in range) is taken as 0 is, and a refused --damping or --tol
-#     says why (not a number, too large, out of range, negative, empty) in one line, exit 2.
+#     says why (not a number, not finite, out of range, negative, empty) in one line, exit 2.
 # usage: test_cli_input_edges.sh KILN DATA_DIR
 set -u
 kiln=$1 data=$2
@@ -52,10 +52,14 @@ code=$?
 [ "$code" = 0 ] && same_ranks "$got" "$want" && ok || bad "--damping 1e-320: exit $code, $(cat "$tmp/err")"
 # OPTION=VALUE:why; each refused in one line naming the option, its value and the range
 # (cli/common/opts.c, OPT_REAL)
-for c in "--damping=abc:not a number" "--damping=1e400:too large" "--damping=1:out of range" "--tol=-1:negative" \
-    "--tol=x:not a number" "--damping=nan:not a number" "--damping=inf:too large" "--damping=1.5:out of range" \
+# (issue 36 item 16: infinities are "not finite" and overflows "out of range", either sign; -inf was
+# "too large")
+for c in "--damping=abc:not a number" "--damping=1e400:out of range" "--damping=1:out of range" "--tol=-1:negative" \
+    "--tol=x:not a number" "--damping=nan:not a number" "--damping=inf:not finite" "--damping=1.5:out of range" \
     "--damping=-0.5:negative" "--damping=0.5x:not a number" "--damping= 0.5:not a number" "--damping=:empty" \
-    "--tol=:empty" "--tol=-inf:too large" "--tol=nan:not a number" "--tol=1e-6s:not a number"; do
+    "--tol=:empty" "--tol=-inf:not finite" "--tol=nan:not a number" "--tol=1e-6s:not a number" \
+    "--damping=-inf:not finite" "--damping=+inf:not finite" "--damping=-Infinity:not finite" \
+    "--damping=-1e400:out of range" "--tol=1e400:out of range" "--damping=-nan:not a number"; do
     opt=${c%%=*} val=${c#*=}
     val=${val%:*} why=${c##*:}
     "$kiln" pagerank "$graph" "$opt" "$val" --device cpu >"$tmp/out" 2>"$tmp/err"

@@ -118,8 +118,25 @@ int main(void)
     CHECK(strcmp(cli_parse_real("nan", &r), "not a number") == 0 && strcmp(cli_parse_real("0.5x", &r), "not a number") == 0 &&
               strcmp(cli_parse_real(" 0.5", &r), "not a number") == 0 && strcmp(cli_parse_real("x", &r), "not a number") == 0,
           "not a number");
-    CHECK(strcmp(cli_parse_real("inf", &r), "too large") == 0 && strcmp(cli_parse_real("-1e400", &r), "too large") == 0,
-          "too large");
+    /* infinities are not finite, whatever their sign; an overflow either way is out of range (issue
+     * 36 item 16: "-inf" was "too large") */
+    static const char *const not_finite[] = {"inf", "-inf", "+inf", "INF", "infinity", "-Infinity"};
+    for (size_t i = 0; i < sizeof not_finite / sizeof *not_finite; i++) {
+        const char *why = cli_parse_real(not_finite[i], &r);
+        CHECK(why && strcmp(why, "not finite") == 0, "%s: %s (want not finite)", not_finite[i], why ? why : "taken");
+    }
+    static const char *const beyond[] = {"1e400", "-1e400", "0x1p2000", "-0x1p2000"};
+    for (size_t i = 0; i < sizeof beyond / sizeof *beyond; i++) {
+        const char *why = cli_parse_real(beyond[i], &r);
+        CHECK(why && strcmp(why, "out of range") == 0, "%s: %s (want out of range)", beyond[i], why ? why : "taken");
+    }
+    static const char *const nans[] = {"nan", "-nan", "NaN", "nan(0x1)"};
+    for (size_t i = 0; i < sizeof nans / sizeof *nans; i++) {
+        const char *why = cli_parse_real(nans[i], &r);
+        CHECK(why && strcmp(why, "not a number") == 0, "%s: %s (want not a number)", nans[i], why ? why : "taken");
+    }
+    CHECK(cli_parse_real("1.7976931348623157e308", &r) == NULL && r == 1.7976931348623157e308, "the largest double");
+    CHECK(cli_parse_real("-1.7976931348623157e308", &r) == NULL && r == -1.7976931348623157e308, "the lowest double");
 
     /* tune cache lines */
     tune_entry e;

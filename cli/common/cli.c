@@ -1,15 +1,18 @@
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "interrupt.h"
 #include "json_out.h"
 #include "progress.h"
+#include "stdfds.h"
 
 int cli_error(int code, const char *cmd, const char *fmt, ...)
 {
@@ -78,7 +81,9 @@ const char *cli_parse_real(const char *s, double *out)
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end || isnan(v)) return "not a number";
-    if (isinf(v) || (errno == ERANGE && fabs(v) >= 1)) return "too large";
+    /* an overflow is ERANGE with ±HUGE_VAL; "inf" itself is read without an error */
+    if (errno == ERANGE && fabs(v) >= 1) return "out of range";
+    if (isinf(v)) return "not finite";
     *out = v;
     return NULL;
 }
@@ -89,6 +94,42 @@ int cli_parse_seconds(const char *s, double max, double *out)
     if (cli_parse_real(s, &v) || !(v > 0 && v <= max)) return -1;
     *out = v;
     return 0;
+}
+
+int cli_output_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
+
+int cli_input_check_stdin(const char *cmd, const char *path)
+{
+    if (!path || strcmp(path, "-") != 0 || !cli_std_closed(STDIN_FILENO)) return 0;
+    return cli_error(EXIT_USAGE, cmd, "<stdin>: %s", strerror(EBADF));
+}
+
+int cli_output_open(const char *cmd, kiln_ctx *ctx, const char *option, const char *path, int stream,
+                    kiln_output_file *f)
+{
+    memset(f, 0, sizeof *f);
+    if (!cli_output_is_stdout(path)) {
+        kiln_status st = kiln_output_open(ctx, path, f);
+        return st == KILN_OK ? 0 : cli_fail(cmd, ctx, st);
+    }
+    if (!stream)
+        return cli_error(EXIT_USAGE, cmd, "%s -: this output is binary, to be read back from a file: give it a file name",
+                         option);
+    f->path = "standard output";
+    /* a standard output closed at start-up is held open for reading only (common/stdfds.h): EBADF,
+     * as a write to it would fail, and before any work */
+    int fl = fcntl(STDOUT_FILENO, F_GETFL);
+    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || cli_std_closed(STDOUT_FILENO))
+        return cli_error(EXIT_DEVICE, cmd, "%s -: standard output: %s", option, strerror(EBADF));
+    /* a descriptor of its own: kiln_output_finish closes it, standard output stays for the rest */
+    fflush(stdout);
+    int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0 || !(f->fp = fdopen(fd, "wb"))) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        return cli_error(EXIT_DEVICE, cmd, "%s -: standard output: %s", option, strerror(e));
+    }
+    return 0; /* tmp and target empty: written in place, nothing renamed */
 }
 
 int cli_device(const char *cmd, kiln_ctx *ctx, const char *device, int threads)

@@ -43,8 +43,8 @@ int pr_parse_args(int argc, char **argv, pr_args *a)
         {"--max-iter", OPT_U64, &max_iter, "N", "most iterations (default " CLI_STR(KILN_PAGERANK_MAX_ITER_DEFAULT) ")", .lo = 1,
          .hi = KILN_PAGERANK_MAX_ITER_LIMIT},
         {"--top", OPT_U64, &top, "K", "print rank<TAB>node<TAB>score of the K best", .hi = 0x7fffffff},
-        {"--output", OPT_STR, &a->output, "FILE", "write node<TAB>score for every node", .modes = 0},
-        {"--save-csr", OPT_STR, &a->save_csr, "FILE", "write the graph as a CSR cache", .modes = 0},
+        {"--output", OPT_STR, &a->output, "FILE", "write node<TAB>score for every node ('-' = stdout)", .modes = 0},
+        {"--save-csr", OPT_STR, &a->save_csr, "FILE", "write the graph as a CSR cache (a file, binary)", .modes = 0},
         {"--device", OPT_DEVICE, &a->device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all|opencl|opencl:I|opencl:I,J|opencl:all", "where to run (default auto); a set splits the rows over its GPUs", .modes = 0},
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .hi = 4096},
         {"--precision", OPT_CHOICE, &precision, "float32|float64", "rank precision (default: float64 on the CPU, float32 on a GPU)",
@@ -92,6 +92,15 @@ int pr_parse_args(int argc, char **argv, pr_args *a)
                (weighted ? KILN_GRAPH_WEIGHTED : 0u);
     a->opt.reorder = !no_reorder;
     a->opt.repeat = (int)repeat;
+    /* a closed standard input cannot be read as "-": said before any work */
+    const char *inputs[4] = {a->graph, a->personalization, a->dangling, a->nstart};
+    for (int i = 0; i < 4; i++)
+        if ((code = cli_input_check_stdin(cmd, inputs[i])) != 0) return code;
+    /* --output - takes standard output for the ranks: nothing else may print there */
+    if (cli_output_is_stdout(a->output) && (a->top >= 0 || a->out.json))
+        return cli_error(EXIT_USAGE, cmd, "--output - writes every rank to standard output: %s would print there too "
+                                          "(give --output a file name)",
+                         a->out.json ? "--json" : "--top");
     if (a->top < 0 && !a->output && !a->out.json) a->top = 10;
     return 0;
 }

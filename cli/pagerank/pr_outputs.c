@@ -41,10 +41,14 @@ static kiln_status write_ranks(kiln_ctx *ctx, kiln_output_file *out, const kiln_
 int pr_outputs_open(kiln_ctx *ctx, const pr_args *a, pr_outputs *o)
 {
     memset(o, 0, sizeof *o);
-    kiln_status st = KILN_OK;
-    if (a->output && (st = kiln_output_open(ctx, a->output, &o->ranks)) == KILN_OK) o->have_ranks = 1;
-    if (st == KILN_OK && a->save_csr && (st = kiln_output_open(ctx, a->save_csr, &o->csr)) == KILN_OK) o->have_csr = 1;
-    return st == KILN_OK ? EXIT_OK : cli_fail(PR_CMD, ctx, st);
+    /* the ranks are text lines: "-" writes them to standard output; the CSR cache is binary and
+     * needs a file */
+    int code = EXIT_OK;
+    if (a->output && (code = cli_output_open(PR_CMD, ctx, "--output", a->output, 1, &o->ranks)) == EXIT_OK)
+        o->have_ranks = 1;
+    if (!code && a->save_csr && (code = cli_output_open(PR_CMD, ctx, "--save-csr", a->save_csr, 0, &o->csr)) == EXIT_OK)
+        o->have_csr = 1;
+    return code;
 }
 
 int pr_outputs_commit(kiln_ctx *ctx, pr_outputs *o, const kiln_graph *g, const double *ranks, uint64_t n,

@@ -65,8 +65,14 @@ kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *
     memset(f, 0, sizeof *f);
     f->path = path;
     struct stat old;
+    /* a name the system cannot take is refused here, before any work, not at the rename */
+    if (!*path) return kiln_fail(ctx, KILN_ERR_INPUT, "an output file needs a name");
+    if (strlen(path) >= PATH_MAX)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%.64s...: %s (the path is %zu bytes; at most %d)", path,
+                         strerror(ENAMETOOLONG), strlen(path), PATH_MAX - 1);
     int kind = resolve_target(path, f->target, sizeof f->target, &old);
-    if (kind < 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%s: path too long", path);
+    if (kind < 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%.64s...: %s (its symbolic links lead to a longer path)", path,
+                                   strerror(ENAMETOOLONG));
     if (kind == TARGET_IN_PLACE) {
         /* a device, a FIFO, /dev/stdout: nothing can be renamed over it, so it is written in place,
          * as the user pointed it */
@@ -87,9 +93,13 @@ kiln_status kiln_output_open(kiln_ctx *ctx, const char *path, kiln_output_file *
         dir[d] = '\0';
     }
     long name_max = pathconf(dir, _PC_NAME_MAX);
-    if (name_max <= 0) name_max = 255;
+    if (name_max <= 0) name_max = NAME_MAX;
+    size_t base_len = strlen(base);
+    if (base_len > (size_t)name_max)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s: %s (a name of %zu bytes; %s takes at most %ld)", path,
+                         strerror(ENAMETOOLONG), base_len, d ? dir : "this directory", name_max);
     static const char suffix[] = ".kiln-XXXXXX";
-    size_t base_len = strlen(base), room = (size_t)name_max > sizeof suffix ? (size_t)name_max - sizeof suffix : 0;
+    size_t room = (size_t)name_max > sizeof suffix ? (size_t)name_max - sizeof suffix : 0;
     if (base_len > room) {
         base_len = room;
         while (base_len > 0 && ((unsigned char)base[base_len] & 0xC0) == 0x80) base_len--; /* whole UTF-8 characters */
