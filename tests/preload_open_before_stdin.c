@@ -1,9 +1,9 @@
 /* A test aid preloaded into kiln (tests/test_cli_closed_fds.sh): the first time kiln looks at
  * descriptor 0 (fstat, read or poll of it), the file named by KILN_OPEN_BEFORE_STDIN is opened
- * first, as a GPU runtime opens its device files when kiln starts using the GPU. With standard
- * input closed and not held, that file takes descriptor 0 and kiln reads it as standard input (on
- * a GPU host: the driver's file, and a hang); with descriptor 0 held at start-up (cli/common/
- * stdfds.h), it lands elsewhere and reading "-" fails with EBADF. */
+ * first, as a GPU runtime opens its files when kiln starts using the GPU. With standard input
+ * closed and not held, that file takes descriptor 0 and kiln reads it as standard input (on an H200
+ * host cuInit leaves an eventfd there, and a read of it waits for good); with descriptor 0 held at
+ * start-up (cli/common/stdfds.h), it lands elsewhere and reading "-" fails with EBADF. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
