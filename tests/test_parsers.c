@@ -91,7 +91,10 @@ int main(void)
     CHECK(kiln_ctx_set_threads(ctx, -1) == KILN_ERR_INPUT, "threads -1");
     kiln_algo algo;
     CHECK(kiln_algo_from_name(ctx, "sha256d", &algo) == KILN_OK && algo == KILN_ALGO_SHA256D, "sha256d");
-    CHECK(kiln_algo_from_name(ctx, "SHA256D", &algo) == KILN_ERR_INPUT, "case matters");
+    /* names match without regard to case or dashes, as hashlib's and coreutils' users type them */
+    CHECK(kiln_algo_from_name(ctx, "SHA256D", &algo) == KILN_OK && algo == KILN_ALGO_SHA256D, "any case");
+    CHECK(kiln_algo_from_name(ctx, "sha-256d", &algo) == KILN_OK && algo == KILN_ALGO_SHA256D, "dash");
+    CHECK(kiln_algo_from_name(ctx, "sha256dd", &algo) == KILN_ERR_INPUT, "unknown name");
 
     /* CLI numbers */
     uint64_t v;
