@@ -7,8 +7,10 @@
  * r = 1, 2, 4, 8 (state in registers; r = 8 through ROMix kernel 2 by default and kernel 1 when
  * asked) and others (streamed, r = 16 included), in the default shape and with lookup gaps (16
  * above N too) and other group sizes; RFC 7914's vectors but the
- * N = 1048576 one; a group size the kernels cannot take refused as bad input. Skipped (77)
- * without an OpenCL device, unless KILN_REQUIRE_OPENCL is set. */
+ * N = 1048576 one; a group size the kernels cannot take refused as bad input. The launch shapes
+ * other than the default (the search's and the KDF's gaps, group sizes and ROMix kernel 1) run
+ * only with KILN_TEST_LONG (test_opencl_scrypt_long, label long). Skipped (77) without an OpenCL
+ * device, unless KILN_REQUIRE_OPENCL is set. */
 #include "check.h"
 #include "opencl_device.h"
 #include "json_lite.h"
@@ -177,6 +179,9 @@ static void batches(kiln_ctx *cpu, kiln_ctx *ocl)
         {32, 3, 2, 64}, {16, 5, 1, 48}, {512, 1, 7, 31}, {8, 7, 2, 65}, {8, 16, 1, 32},
     };
     batch(cpu, ocl, "default", all, sizeof all / sizeof all[0]);
+    /* PoCL compiles a kernel anew for each group size and gap: the other shapes are the long run's
+     * (KILN_TEST_LONG, test_opencl_scrypt_long) */
+    if (getenv("KILN_TEST_LONG")) {
     /* the gap kernels (r = 1, 2, 4, 8; a gap above N is N) and the streamed one in group sizes
      * other than 128 (few of them: PoCL builds a kernel anew for each group size) */
     static const kdf_case gapped[] = {{2, 1, 1, 32}, {16, 1, 3, 32}, {64, 2, 1, 40}, {32, 4, 2, 64}, {64, 8, 1, 64}, {16, 3, 1, 32}};
@@ -200,6 +205,7 @@ static void batches(kiln_ctx *cpu, kiln_ctx *ocl)
         CHECK(kiln_ctx_set_scrypt_kdf_launch(ocl, (kiln_launch){0, 1}, (kiln_scrypt_shape){0, gap}) == KILN_OK, "%s: %s",
               name, kiln_last_error(ocl));
         batch(cpu, ocl, name, r8, sizeof r8 / sizeof r8[0]);
+    }
     }
     /* a ROMix kernel that does not exist is bad input, as on CUDA */
     CHECK(kiln_ctx_set_scrypt_kdf_launch(ocl, (kiln_launch){0, 3}, (kiln_scrypt_shape){0, 0}) == KILN_OK, "kernel 3 set");
@@ -269,7 +275,7 @@ int main(void)
     batches(cpu, ocl);
     litecoin(ocl, ltc);
     random_headers(cpu, ocl, "default", 2, 300);
-    search_shapes(cpu, ocl);
+    if (getenv("KILN_TEST_LONG")) search_shapes(cpu, ocl);
     kiln_ctx_free(ocl);
     kiln_ctx_free(cpu);
     free(ltc);
