@@ -43,3 +43,47 @@ interrupted() {
     [ "$(cat "$tmp/err")" = "kiln $cmd: interrupted by SIG$sig" ] && ok || bad "$cmd stderr: $(cat "$tmp/err")"
     [ ! -s "$tmp/out" ] || [ $# -gt 2 ] && ok || bad "$cmd printed a result: $(head -c 200 "$tmp/out")"
 }
+
+# signal_at_line SIG PATTERN OUT ERR CMD...: starts CMD (stdin /dev/null, stdout to OUT, stderr
+# copied to ERR as it comes) and sends SIG 0.1 s after PATTERN (a Python regular expression) first
+# shows on its stderr, progress lines ('\r') included; SIG "none" sends nothing. Sets $code (the exit status,
+# 128 + N when a signal N ended it, as the shell gives) and $took (seconds from the signal, or from
+# PATTERN with "none", to its end; -1 when PATTERN never showed). A command still running 300 s
+# after it started is killed, so a test never hangs.
+signal_at_line() {
+    local out
+    out=$(python3 - "$@" <<'PY'
+import os, re, select, signal, subprocess, sys, time
+sig, pattern, out, err, cmd = sys.argv[1], re.compile(sys.argv[2].encode()), sys.argv[3], sys.argv[4], sys.argv[5:]
+with open(out, "wb") as o, open(err, "wb") as e:
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=o, stderr=subprocess.PIPE)
+    start, seen, sent, buf = time.monotonic(), None, None, b""
+    fd = p.stderr.fileno()
+    while True:
+        now = time.monotonic()
+        if now - start > 300:
+            p.kill()
+        if seen is not None and sent is None and now - seen >= 0.1:
+            sent = now
+            if sig != "none":
+                p.send_signal(getattr(signal, "SIG" + sig))
+        timeout = 0.01 if seen is not None and sent is None else 1.0
+        r, _, _ = select.select([fd], [], [], timeout)
+        if not r:
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        e.write(chunk)
+        buf = (buf + chunk)[-4096:]
+        if seen is None and pattern.search(buf):
+            seen = time.monotonic()
+            if sig == "none":
+                sent = seen
+    code = p.wait()
+    end = time.monotonic()
+print(128 - code if code < 0 else code, "%.3f" % (end - sent) if sent is not None else "-1")
+PY
+    )
+    read -r code took <<<"$out"
+}

@@ -5,8 +5,9 @@
 # anything is allocated, in one line naming the memory it needs and the memory free (exit 2). On 2
 # or more GPUs: cuda:all exchanges through NCCL (when kiln has it) and its ranks equal the CPU's
 # (float32 within 1e-4 L1, float64 within 1e-9), peer copies (KILN_NCCL=0) too; under mpirun, one
-# GPU a process, the ranks and the counts equal one process's, the slices through NCCL. Skipped
-# (77) without a GPU. NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
+# GPU a process, the ranks and the counts equal one process's, the slices through NCCL; SIGINT
+# ends cuda:all within a second, and mpirun (or a process killed) within mpirun's own delay and
+# 0.6 s. Skipped (77) without a GPU. NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 # usage: test_cuda_pagerank_sets.sh KILN DATA_DIR
 set -u
 KILN=$1
@@ -68,6 +69,50 @@ assert len(p) == d["devices"] and sum(x["edges"] for x in p) == d["edges"] and a
         [ "$NCCL" = 0 ] || [ "$(field "$TMP/out" exchange)" = nccl ] && ok || bad "mpirun: exchange $(field "$TMP/out" exchange)"
         [ "$(field "$TMP/out" edges)" = "$(python3 -c 'import json,sys; print(sum(p["edges"] for p in json.load(open(sys.argv[1]))["parts"]))' "$TMP/out")" ] &&
             ok || bad "mpirun: the parts' edges do not add up to the graph's"
+    fi
+
+    # ---- signals (issue 36.8): SIGINT to cuda:all ends it within a second (1.5 s on 4 H200s: the
+    # communicators were aborted one after the other); under mpirun, SIGINT to mpirun, or a process
+    # killed, within mpirun's own delay (Open MPI: SIGCONT, then SIGTERM odls_base_sigkill_timeout
+    # later) and 0.6 s (2.1 s: the processes waited in MPI_Finalize, or blocked in an exchange with
+    # the killed one, for mpirun's SIGKILL)
+    . "$(dirname "$0")/signal_util.sh"
+    for mode in nccl peer; do
+        env=()
+        [ $mode = peer ] && env=(KILN_NCCL=0)
+        signal_at_line INT "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" env "${env[@]}" "$KILN" pagerank --rmat 22 \
+            --device cuda:all --tol 0 --max-iter 1000000 --progress
+        [ "$code" = 130 ] && grep -q "interrupted by SIGINT" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+            bad "SIGINT to cuda:all ($mode): exit $code, $(tail -c 300 "$TMP/err")"
+        within 1.0 && ok || bad "SIGINT to cuda:all ($mode): it ended after $took s"
+    done
+    if "$KILN" version | grep -q '^mpi: on' && command -v mpirun >/dev/null; then
+        grace=$(ompi_info --param odls base --level 9 2>/dev/null |
+            sed -n 's/.*odls_base_sigkill_timeout" (current value: "\([0-9]*\)".*/\1/p')
+        limit=$(awk -v g="${grace:-1}" 'BEGIN { print g + 0.6 }')
+        MPISIG=(mpirun --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE)
+        [ "$(id -u)" -eq 0 ] && MPISIG+=(--allow-run-as-root)
+        signal_at_line INT "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" "${MPISIG[@]}" -np "$NGPU" "$KILN" pagerank \
+            --rmat 22 --device cuda --tol 0 --max-iter 1000000 --progress
+        [ "$code" != 0 ] && grep -q "interrupted by SIG" "$TMP/err" && ok ||
+            bad "SIGINT to mpirun -np $NGPU: exit $code, $(tail -c 300 "$TMP/err")"
+        within "$limit" && ok || bad "SIGINT to mpirun -np $NGPU: it ended after $took s (mpirun's delay ${grace:-1} s)"
+        "${MPISIG[@]}" -np "$NGPU" "$KILN" pagerank --rmat 22 --device cuda --tol 0 --max-iter 1000000 --progress \
+            >"$TMP/out" 2>"$TMP/err" &
+        job=$!
+        for _ in $(seq 1200); do grep -Eq "pagerank: iteration [1-9]" "$TMP/err" && break; sleep 0.1; done
+        victim=$(pgrep -P "$job" | tail -1)
+        t0=$(date +%s%N)
+        [ -n "$victim" ] && kill -KILL "$victim"
+        (sleep 60; kill -KILL "$job" 2>/dev/null) &
+        dog=$!
+        wait "$job"
+        code=$?
+        took=$((($(date +%s%N) - t0) / 1000000))
+        took=$(printf '%d.%03d' $((took / 1000)) $((took % 1000)))
+        kill "$dog" 2>/dev/null
+        [ -n "$victim" ] && [ "$code" != 0 ] && within "$limit" && ok ||
+            bad "a process of mpirun -np $NGPU SIGKILLed: the run ended after $took s, exit $code"
     fi
 fi
 echo "test_cuda_pagerank_sets: $pass passed, $fail failed"

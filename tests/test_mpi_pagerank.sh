@@ -3,8 +3,9 @@
 # process: the ranks within 1e-12 L1 in float64 on ego-Facebook and on RMAT graphs, weighted and
 # personalized; the distributed RMAT graph's counts equal to the single-process graph's and to the
 # reference generator's (tests/data/rmat_digests.txt); a process that fails makes every process
-# exit non-zero with one message, within a timeout. Skipped (77) when kiln has no MPI or mpirun
-# is missing.
+# exit non-zero with one message, within a timeout; SIGINT to mpirun, or a process killed, ends
+# the run within mpirun's own delay and 0.6 s. Skipped (77) when kiln has no MPI or mpirun is
+# missing.
 # usage: test_mpi_pagerank.sh KILN DATA_DIR
 set -u
 KILN=$1
@@ -138,6 +139,38 @@ if "$KILN" devices 2>/dev/null | grep -q '^cuda:0'; then
         --dangling "$TMP/q.tsv" --tol 1e-12 --max-iter 300 --precision float64
     fails "a device set under mpirun" "drives one device" "${MPIRUN[@]}" -np 2 "$KILN" pagerank --rmat 10 --device cuda:0,0
 fi
+
+# ---- signals (issue 36.8): SIGINT to mpirun, and a process killed. Open MPI's mpirun passes a
+# SIGINT on as SIGCONT, then SIGTERM odls_base_sigkill_timeout (1 s) later, then SIGKILL as long
+# again after; its SIGTERM must end every process at once. The processes waited in MPI_Finalize,
+# which mpirun ending the job never serves, and one blocked in a collective on a killed process
+# never read the interrupt: both lived to the SIGKILL (2.1 s). Allowed: mpirun's own delay + 0.6 s.
+. "$(dirname "$0")/signal_util.sh"
+grace=$(ompi_info --param odls base --level 9 2>/dev/null | sed -n 's/.*odls_base_sigkill_timeout" (current value: "\([0-9]*\)".*/\1/p')
+limit=$(awk -v g="${grace:-1}" 'BEGIN { print g + 0.6 }')
+MPISIG=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" mpirun --oversubscribe --bind-to none --mca btl self,vader)
+[ "$(id -u)" -eq 0 ] && MPISIG+=(--allow-run-as-root)
+signal_at_line INT "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" "${MPISIG[@]}" -np 2 "$KILN" pagerank --rmat 14 $CPU \
+    --tol 0 --max-iter 1000000 --progress
+[ "$code" != 0 ] && grep -q "interrupted by SIGTERM" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+    bad "SIGINT to mpirun: exit $code, $(tail -c 300 "$TMP/err")"
+within "$limit" && ok || bad "SIGINT to mpirun: the run ended after $took s (mpirun's delay ${grace:-1} s)"
+# one process killed while the others wait for it in an exchange
+"${MPISIG[@]}" -np 3 "$KILN" pagerank --rmat 14 $CPU --tol 0 --max-iter 1000000 --progress >"$TMP/out" 2>"$TMP/err" &
+job=$!
+for _ in $(seq 600); do grep -Eq "pagerank: iteration [1-9]" "$TMP/err" && break; sleep 0.1; done
+victim=$(pgrep -P "$(pgrep -P "$job" -x mpirun || echo "$job")" | tail -1)
+t0=$(date +%s%N)
+[ -n "$victim" ] && kill -KILL "$victim"
+( sleep 30; kill -KILL "$job" 2>/dev/null ) &
+dog=$!
+wait "$job"
+code=$?
+took=$((($(date +%s%N) - t0) / 1000000))
+took=$(printf '%d.%03d' $((took / 1000)) $((took % 1000)))
+kill "$dog" 2>/dev/null
+[ -n "$victim" ] && [ "$code" != 0 ] && within "$limit" && ok ||
+    bad "a process SIGKILLed (pid ${victim:-none}): the run ended after $took s, exit $code (mpirun's delay ${grace:-1} s)"
 
 echo "test_mpi_pagerank: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

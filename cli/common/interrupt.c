@@ -9,7 +9,27 @@
 
 static volatile sig_atomic_t received;
 
-static void on_signal(int sig) { received = sig; }
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* The first signal of any of the three sets the flag and gives all three back their default
+ * action, so that a second signal ends the process whatever its kind: a SIGINT then timeout's
+ * SIGTERM, or a SIGTERM then a SIGHUP (issue 36.11; SA_RESETHAND reset only the kind received).
+ * sigaction is async-signal-safe, and the three are blocked while this runs, so one that comes in
+ * the meantime is delivered after it, to the default action. */
+static void on_signal(int sig)
+{
+    if (received) { /* a second signal raced past the reset (another thread's): end as it asks */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    received = sig;
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) sigaction(caught[i], &dfl, NULL);
+}
 
 void cli_interrupt_install(void)
 {
@@ -20,12 +40,11 @@ void cli_interrupt_install(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    /* no SA_RESTART: a read blocked on a pipe or a terminal returns EINTR and sees the flag;
-     * SA_RESETHAND: the second signal takes the default action and ends the process at once */
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) sigaddset(&sa.sa_mask, caught[i]);
+    /* no SA_RESTART: a read blocked on a pipe or a terminal returns EINTR and sees the flag; the
+     * handler resets all three, so the second signal of any kind ends the process at once */
+    sa.sa_flags = 0;
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) sigaction(caught[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 }
 

@@ -1,5 +1,5 @@
 /* Batch KDF rate: random 8-byte passwords with 16-byte salts (the shape of a password-recovery
- * batch), batches of one wave of resident lanes on a GPU, the median batch rate. The GPU figure
+ * batch), batches of up to one wave of resident lanes on a GPU, the median batch rate. The GPU figure
  * is the GPU path alone (PBKDF2 in, ROMix, PBKDF2 out, copies), without the CPU spot check. */
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +11,8 @@
 #include "../core/gpu.h"
 #include "scrypt_internal.h"
 
-/* Items per measured batch: one wave of GPU lanes (as the backend plans it), or two per CPU
- * thread. */
+/* Items per measured batch: at most one wave of GPU lanes (as the backend plans it; fewer where a
+ * wave takes longer than the time asked for), or two per CPU thread. */
 static kiln_status batch_size(kiln_ctx *ctx, kiln_scrypt_params sp, size_t *items)
 {
     if (ctx->backend == KILN_BACKEND_CPU) {
@@ -83,19 +83,53 @@ kiln_status kiln_bench_scrypt_kdf(kiln_ctx *ctx, kiln_scrypt_params sp, double s
     }
     for (size_t i = 0; i < n; i++) in[i] = (kiln_scrypt_input){keys + 24 * i, 8, keys + 24 * i + 8, 16};
 
-    /* one warm-up pass (allocations, caches), then 3 to 64 timed ones. A backend may shrink its
+    /* untimed passes first (allocations, caches; on a GPU, the batch's sizing below), then 3 to 64
+     * timed ones. A backend may shrink its
      * plan during the warm-up (OpenCL backs off memory its driver refused at the first launch),
      * and a timed batch must be one wave of the plan in force: asked again, the batch follows it
      * (planned before the back-off, a batch ran its last chunk part empty: the H200's OpenCL KDF
      * measured 24 kH/s in a fresh process against 33 kH/s in one whose plan had already backed off) */
     kdf_pass p = {ctx, sp, in, n, keys, out};
     double warm = 0;
-    st = kiln_ctx_interrupt_requested(ctx) ? kiln_interrupted(ctx) : run_pass(&p, 0, &warm);
-    size_t now = n;
+    int timed = 1;
+    if (ctx->backend == KILN_BACKEND_CPU) {
+        st = kiln_ctx_interrupt_requested(ctx) ? kiln_interrupted(ctx) : run_pass(&p, 0, &warm);
+    } else {
+        /* A GPU's batch grows to the wave from a sixteenth of it (a CPU device runs a group of
+         * lanes in the time of one: fewer would measure empty lanes), each pass larger by what
+         * the last one's time leaves of a quarter of `seconds` (2 to 16 times), up to the wave of
+         * the plan in force; the warm-up (the kernels built) is one item at N = 2. A device that
+         * takes longer than that over a wave, a CPU device (PoCL: 20 s a wave at N = 16384, r = 8)
+         * or a large N, measures the batch it reached, and a pass that took `seconds` or more is
+         * the measurement: `--seconds 1` ran 798 s at N = 2^22 (issue 36.11). */
+        kdf_pass w = p;
+        w.sp.N = 2;
+        w.n = 1;
+        st = kiln_ctx_interrupt_requested(ctx) ? kiln_interrupted(ctx) : run_pass(&w, 0, &warm);
+        p.n = n / 16 ? n / 16 : 1;
+        for (size_t wave = n; st == KILN_OK;) {
+            st = kiln_ctx_poll(ctx);
+            if (st == KILN_OK) st = run_pass(&p, 0, &warm);
+            if (st == KILN_OK) st = batch_size(ctx, sp, &wave);
+            if (st != KILN_OK) break;
+            if (wave > n) wave = n;
+            const double t = (double)p.n / warm;
+            if (t >= seconds) {
+                *rate = warm;
+                timed = 0;
+                break;
+            }
+            if (p.n >= wave || t >= seconds / 4) break;
+            double f = seconds / 4 / t;
+            f = f < 2 ? 2 : f > 16 ? 16 : f;
+            p.n = (double)p.n * f < (double)wave ? (size_t)((double)p.n * f) : wave;
+        }
+    }
+    size_t now = p.n;
     if (st == KILN_OK) st = batch_size(ctx, sp, &now);
-    if (st == KILN_OK && now < n) p.n = now;
+    if (st == KILN_OK && now < p.n) p.n = now;
     kiln_bench_spec spec = {0, 3, 64, seconds, run_pass, NULL, &p, ctx};
-    if (st == KILN_OK) st = kiln_bench_median(&spec, rate, NULL);
+    if (st == KILN_OK && timed) st = kiln_bench_median(&spec, rate, NULL);
     free(keys);
     free(out);
     free(in);

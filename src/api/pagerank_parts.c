@@ -194,8 +194,11 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             double sums[2] = {sum_res, sum_dang};
             int ask = stop || st != KILN_OK;
             const double t = kiln_now();
+            /* an exchange given up on a signal sets ask (src/dist: the others may be gone) */
             if (split->exchange(split->arg, NULL, 0, sums, &ask) != 0)
-                return st != KILN_OK ? st : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+                return st != KILN_OK ? st
+                       : ask         ? kiln_interrupted(ctx)
+                                     : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
             if (st != KILN_OK) return st;
             if (ask) return kiln_interrupted(ctx);
             staged += kiln_now() - t;
@@ -214,7 +217,9 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             double sums[2] = {sum_res, sum_dang};
             int ask = stop || st != KILN_OK;
             if (split->exchange(split->arg, host_y, elem, sums, &ask) != 0)
-                return st != KILN_OK ? st : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
+                return st != KILN_OK ? st
+                       : ask         ? kiln_interrupted(ctx)
+                                     : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
             if (st != KILN_OK) return st;
             if (ask) return kiln_interrupted(ctx); /* this one or another process asked to stop */
             st = ops->pr_part_put(r->part[0], host_y, 0, v0);

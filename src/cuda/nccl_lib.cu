@@ -58,14 +58,36 @@ double kiln_nccl_timeout(void)
     return t > 0 ? t : 300;
 }
 
+namespace {
+
+void *abort_one(void *comm)
+{
+    kiln_nccl()->comm_abort(static_cast<ncclComm_t>(comm));
+    return nullptr;
+}
+
+} // namespace
+
 void kiln_nccl_abort(kiln_gpu_comm *c)
 {
-    c->failed = 1;
-    for (int i = 0; i < c->nlocal; i++)
-        if (c->comm[i]) {
-            kiln_nccl()->comm_abort(c->comm[i]);
-            c->comm[i] = nullptr;
-        }
+    __atomic_store_n(&c->failed, 1, __ATOMIC_RELEASE);
+    /* each communicator taken once (the devices' threads may abort at once, each on a signal),
+     * and aborted on a thread of its own: an abort joins NCCL's proxy thread and frees the
+     * communicator's buffers, and a process of several GPUs waited for them in turn after an
+     * interrupt (issue 36.8) */
+    ncclComm_t mine[KILN_MAX_GPUS];
+    pthread_t th[KILN_MAX_GPUS];
+    bool started[KILN_MAX_GPUS];
+    int k = 0;
+    for (int i = 0; i < c->nlocal; i++) {
+        ncclComm_t cm = __atomic_exchange_n(&c->comm[i], static_cast<ncclComm_t>(nullptr), __ATOMIC_ACQ_REL);
+        if (cm) mine[k++] = cm;
+    }
+    for (int i = 0; i < k; i++) started[i] = k > 1 && pthread_create(&th[i], nullptr, abort_one, mine[i]) == 0;
+    for (int i = 0; i < k; i++) {
+        if (started[i]) pthread_join(th[i], nullptr);
+        else abort_one(mine[i]);
+    }
 }
 
 kiln_status kiln_nccl_wait(kiln_gpu_comm *c, kiln_gpu *st, double waited)
@@ -78,6 +100,14 @@ kiln_status kiln_nccl_wait(kiln_gpu_comm *c, kiln_gpu *st, double waited)
             kiln_nccl_abort(c);
             return kiln_fail(st->ctx, KILN_ERR_DEVICE, "NCCL exchange failed: %s", n->get_error_string(e));
         }
+    }
+    /* a signal: the exchange may wait on a process that is gone (killed; mpirun SIGTERMs the rest a
+     * second after, and a wait that never read the interrupt lived to its SIGKILL, issue 36.8). A
+     * pass and its exchange take milliseconds: past KILN_NCCL_INTERRUPT_S the communicators are
+     * aborted, so that the stream returns */
+    if (waited > KILN_NCCL_INTERRUPT_S && kiln_ctx_interrupt_requested(st->ctx)) {
+        kiln_nccl_abort(c);
+        return kiln_interrupted(st->ctx);
     }
     if (waited > kiln_nccl_timeout()) {
         kiln_nccl_abort(c);

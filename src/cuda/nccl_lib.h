@@ -40,9 +40,13 @@ struct kiln_gpu_comm {
 
 /* Seconds a wait on a part's stream may take while it holds an exchange (KILN_EXCHANGE_TIMEOUT,
  * default 300), and the check made while waiting: 0, or a failure recorded in the context (the
- * communicator's asynchronous error, or the timeout) after which every communicator is aborted. */
+ * communicator's asynchronous error, or the timeout) after which every communicator is aborted;
+ * KILN_STOPPED, the communicators aborted, when the interrupt is asked for and the wait has lasted
+ * KILN_NCCL_INTERRUPT_S. */
+#define KILN_NCCL_INTERRUPT_S 0.25
 double kiln_nccl_timeout(void);
-/* Aborts every communicator of c (a failed exchange: destroying would wait on the dead peers). */
+/* Aborts every communicator of c (a failed exchange: destroying would wait on the dead peers; an
+ * interrupt), each on a thread of its own; safe from several threads at once. */
 void kiln_nccl_abort(kiln_gpu_comm *c);
 kiln_status kiln_nccl_wait(kiln_gpu_comm *c, kiln_gpu *st, double waited);
 

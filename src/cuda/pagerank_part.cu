@@ -178,7 +178,8 @@ kiln_status collect_share_time(kiln_gpu_pr_part *p)
 }
 
 /* Waits for the part's stream. Once the part exchanges through NCCL the wait is bounded: a rank
- * that died leaves its peers' broadcasts waiting for ever, so the wait polls and gives up. */
+ * that died leaves its peers' broadcasts waiting for ever, so the wait polls and gives up, on its
+ * timeout or on a signal (kiln_nccl_wait). */
 kiln_status wait_part(kiln_gpu_pr_part *p, const char *what)
 {
     kiln_gpu *st = p->st;
@@ -189,7 +190,7 @@ kiln_status wait_part(kiln_gpu_pr_part *p, const char *what)
             cudaError_t e = cudaStreamQuery(st->stream);
             if (e == cudaSuccess) return KILN_OK;
             if (e != cudaErrorNotReady) KILN_CUDA_TRY(e, what);
-            if ((spin & 1023) == 1023) {
+            if ((spin & 255) == 255) {
                 kiln_status w = kiln_nccl_wait(p->comm, st, kiln_now() - t0);
                 if (w != KILN_OK) return w;
                 sched_yield();

@@ -12,7 +12,26 @@ struct kiln_dist {
     MPI_Comm comm;
     int rank, size;
     int local_rank; /* among the processes of this host (MPI_COMM_TYPE_SHARED) */
+    /* The run was interrupted (KILN_STOPPED agreed, or this process gave up an exchange on a
+     * signal): kiln_dist_agree then keeps each process's own status, and kiln_dist_close bounds
+     * MPI_Finalize, which waits for the launcher: mpirun, ending the job on SIGINT, SIGTERMs the
+     * processes and serves no finalize before its SIGKILL a second later (issue 36.8: 2.1 s).
+     * last: the status last passed to kiln_dist_agree (the command line's exit code), the
+     * process's exit status when its finalize is given up. */
+    int stopped;
+    int last;
 };
+
+/* An interrupted process's MPI_Finalize gets this long before the process ends without it (with
+ * the status last agreed): mpirun ending the job serves none. */
+#define KILN_DIST_FINALIZE_S 0.1
+
+/* Waits for *req (a nonblocking collective), reading ctx's interrupt: 0 once it completes, -1 when
+ * MPI fails, or -2 when the interrupt is asked for and the wait has lasted `patience` seconds:
+ * the others should have come by then (a killed process never does, and mpirun SIGTERMs the rest
+ * a second after; blocked in a collective, they lived on to its SIGKILL, issue 36.8). The request
+ * is then left behind and d->stopped set. */
+int kiln_dist_wait(kiln_ctx *ctx, kiln_dist *d, MPI_Request *req, double patience);
 
 /* kiln_dist_agree over ctx's message: the failing process's status everywhere, the other
  * processes' contexts told "process R: its message". A collective step: call it between the

@@ -1,9 +1,28 @@
 /* Starting MPI, and agreeing on failures so that no process waits for one that gave up. */
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "../core/clock.h"
 #include "dist.h"
+
+/* The exit status of a process whose finalize is given up (kiln_dist_close). */
+static int finalize_exit;
+
+static void *finalize_watch(void *arg)
+{
+    (void)arg;
+    const struct timespec t = {0, (long)(KILN_DIST_FINALIZE_S * 1e9)};
+    nanosleep(&t, NULL);
+    /* MPI_Finalize has not returned: the launcher is ending the job and will serve none */
+    fflush(stdout);
+    fflush(stderr);
+    _exit(finalize_exit);
+}
 
 int kiln_dist_launched(void)
 {
@@ -47,8 +66,35 @@ void kiln_dist_close(kiln_dist *d)
     if (!d) return;
     int fin = 0;
     MPI_Finalized(&fin);
-    if (!fin) MPI_Finalize();
+    if (!fin) {
+        /* after an interrupt the finalize gets KILN_DIST_FINALIZE_S: it is quick when only this
+         * run stopped (a signal to one process), and never comes while mpirun ends the job */
+        pthread_t watch;
+        finalize_exit = d->last;
+        const int watched = d->stopped && pthread_create(&watch, NULL, finalize_watch, NULL) == 0;
+        MPI_Finalize();
+        if (watched) {
+            pthread_cancel(watch); /* its sleep is a cancellation point */
+            pthread_join(watch, NULL);
+        }
+    }
     free(d);
+}
+
+int kiln_dist_wait(kiln_ctx *ctx, kiln_dist *d, MPI_Request *req, double patience)
+{
+    const double t0 = kiln_now();
+    for (unsigned spin = 0;; spin++) {
+        int done = 0;
+        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+        if (done) return 0;
+        if ((spin & 255) != 255) continue;
+        if (kiln_now() - t0 > patience && kiln_ctx_interrupt_requested(ctx)) {
+            d->stopped = 1;
+            return -2;
+        }
+        sched_yield();
+    }
 }
 
 #define DIST_MSG 512
@@ -56,7 +102,9 @@ void kiln_dist_close(kiln_dist *d)
 kiln_status kiln_dist_agree(kiln_dist *d, kiln_status st, const char *why, char *msg, size_t cap)
 {
     if (msg && cap) msg[0] = '\0';
-    if (!d) return st;
+    if (d) d->last = (int)st;
+    /* after an interrupt no collective more: a process may have given up on the others */
+    if (!d || d->stopped) return st;
     /* the lowest failing process, then its status and message from it */
     int mine = st != KILN_OK ? d->rank : d->size, first;
     if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, d->comm) != MPI_SUCCESS) MPI_Abort(d->comm, 3);
@@ -68,6 +116,7 @@ kiln_status kiln_dist_agree(kiln_dist *d, kiln_status st, const char *why, char 
     if (first == d->rank) snprintf(m.why, sizeof m.why, "%s", why ? why : "failed");
     if (MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, d->comm) != MPI_SUCCESS) MPI_Abort(d->comm, 3);
     if (msg && cap) snprintf(msg, cap, "process %d: %s", first, m.why);
+    if (m.st == KILN_STOPPED) d->stopped = 1;
     return (kiln_status)m.st;
 }
 

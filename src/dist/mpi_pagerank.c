@@ -9,10 +9,13 @@
 #include <stdlib.h>
 
 #include "../api/pagerank_split.h"
+#include "../core/clock.h"
 #include "dist.h"
 
 typedef struct exchange_state {
+    kiln_ctx *ctx;
     kiln_dist *d;
+    double last, cycle; /* when the last exchange began, and the time between the last two */
     int *counts, *displs;
     double *sums; /* 3 per process */
     /* slice elements as 4 and 8 bytes: float or uint32 (a GPU part's visiting order), double */
@@ -31,15 +34,35 @@ static int allgather(void *arg, const uint64_t *mine, uint64_t *all, int count)
     return MPI_Allgather(mine, count, MPI_UINT64_T, all, count, MPI_UINT64_T, x->d->comm) == MPI_SUCCESS ? 0 : -1;
 }
 
+/* Nonblocking, waited for with the interrupt read (kiln_dist_wait): a process blocked in a
+ * collective for one that was killed never saw mpirun's SIGTERM and lived to its SIGKILL (issue
+ * 36.8). The others are given a quarter of a second past twice the last pass (a signal to one
+ * process: the others come once their pass is done). Given up on a signal: -1 with *stop set, so
+ * that the caller reports the interrupt. */
 static int exchange(void *arg, void *y, size_t elem, double sums[2], int *stop)
 {
     exchange_state *x = arg;
     kiln_dist *d = x->d;
-    if (y && MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, y, x->counts, x->displs,
-                            elem == 8 ? x->bytes8 : x->bytes4, d->comm) != MPI_SUCCESS)
-        return -1;
+    const double now = kiln_now(), patience = 0.25 + 2 * x->cycle;
+    if (x->last > 0) x->cycle = now - x->last;
+    x->last = now;
+    MPI_Request req;
+    int w = 0;
+    if (y) {
+        if (MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, y, x->counts, x->displs,
+                            elem == 8 ? x->bytes8 : x->bytes4, d->comm, &req) != MPI_SUCCESS)
+            return -1;
+        if ((w = kiln_dist_wait(x->ctx, d, &req, patience)) != 0) {
+            if (w == -2) *stop = 1;
+            return -1;
+        }
+    }
     double mine[3] = {sums[0], sums[1], *stop ? 1.0 : 0.0};
-    if (MPI_Allgather(mine, 3, MPI_DOUBLE, x->sums, 3, MPI_DOUBLE, d->comm) != MPI_SUCCESS) return -1;
+    if (MPI_Iallgather(mine, 3, MPI_DOUBLE, x->sums, 3, MPI_DOUBLE, d->comm, &req) != MPI_SUCCESS) return -1;
+    if ((w = kiln_dist_wait(x->ctx, d, &req, patience)) != 0) {
+        if (w == -2) *stop = 1;
+        return -1;
+    }
     double res = 0, dang = 0;
     int any = 0;
     for (int r = 0; r < d->size; r++) {
@@ -57,8 +80,8 @@ kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g,
                                double *ranks, kiln_pagerank_result *result)
 {
     if (!d || !g || !g->part) return kiln_fail(ctx, KILN_ERR_INPUT, "kiln_dist_pagerank needs a graph split by kiln_dist_graph_*");
-    exchange_state x = {d, malloc((size_t)d->size * 2 * sizeof(int)), NULL, malloc((size_t)d->size * 3 * sizeof(double)),
-                        MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+    exchange_state x = {ctx, d, 0, 0, malloc((size_t)d->size * 2 * sizeof(int)), NULL,
+                        malloc((size_t)d->size * 3 * sizeof(double)), MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
     uint64_t span[2] = {g->part_v0, g->part_v1}, *all = malloc((size_t)d->size * 2 * sizeof *all);
     uint64_t *bounds = malloc(((size_t)d->size + 1) * sizeof *bounds);
     kiln_status st = x.counts && x.sums && all && bounds ? KILN_OK : kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
@@ -91,5 +114,6 @@ kiln_status kiln_dist_pagerank(kiln_ctx *ctx, kiln_dist *d, const kiln_graph *g,
     free(bounds);
     free(x.counts);
     free(x.sums);
+    if (st == KILN_STOPPED) d->stopped = 1; /* every process: the stop was agreed in the exchange */
     return st;
 }

@@ -49,6 +49,37 @@ static int sort_row_w(uint32_t *a, double *w, uint64_t n)
     return 0;
 }
 
+/* Edges, or arcs of whole rows, between interrupt polls: each pass runs in chunks of about this
+ * much work (tens of milliseconds on one core), so a signal is honoured within a second at any
+ * scale, also on busy cores (issue 36.9: the scatter and row sort of RMAT 22 took 3-4 s, unpolled).
+ * A row sort chunk also stops at CSR_CHUNK_ROWS rows. */
+#define CSR_CHUNK (INT64_C(1) << 20)
+#define CSR_CHUNK_ROWS (INT64_C(1) << 16)
+
+/* Reports `pass` (passes done, of 4) and reads the poll: 1 when it asks to stop. */
+static int csr_poll(const kiln_ctx *ctx, uint64_t pass)
+{
+    kiln_ctx_report(ctx, "csr build", "passes", pass, 4);
+    return kiln_ctx_interrupt_requested(ctx);
+}
+
+static int64_t chunk_end(int64_t c0, int64_t n) { return n - c0 < CSR_CHUNK ? n : c0 + CSR_CHUNK; }
+
+/* The end of the chunk of rows from v0 (< n) over the row offsets off[0..n]: past v0, at most
+ * CSR_CHUNK_ROWS rows, and the first row end that reaches CSR_CHUNK arcs from off[v0]. */
+static int64_t rows_end(const uint64_t *off, int64_t v0, int64_t n)
+{
+    int64_t lo = v0 + 1, hi = n - v0 < CSR_CHUNK_ROWS ? n : v0 + CSR_CHUNK_ROWS;
+    const uint64_t want = off[v0] + (uint64_t)CSR_CHUNK;
+    /* the smallest end in [lo, hi] with off[end] >= want, else hi */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (off[mid] >= want) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
 /* Why a step of the build could not go on: the interrupt asked for (stop), else no memory for
  * count of what. */
 static kiln_status stopped(kiln_ctx *ctx, int stop, uint64_t count, const char *what)
@@ -65,7 +96,7 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
 kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags,
                                         kiln_graph *g)
 {
-    const int threads = kiln_graph_threads(ctx);
+    const int threads = kiln_graph_threads_bulk(ctx, e->count);
     const int drop_loops = (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0;
     const int both = (flags & KILN_GRAPH_UNDIRECTED) != 0;
     const uint64_t n = e->n;
@@ -83,26 +114,30 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
         st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
         goto done;
     }
+    /* the passes are the count, the scatter, the row sort and the copy out, each in chunks with
+     * an interrupt poll (and a report of the passes done) before each */
+    int stop = 0;
     /* in-degree counts (arcs, before merging duplicates) */
+    for (int64_t c0 = 0; c0 < count && !stop; c0 += CSR_CHUNK) {
+        if ((stop = csr_poll(ctx, 0)) != 0) break;
+        const int64_t c1 = chunk_end(c0, count);
 #pragma omp parallel for num_threads(threads) reduction(+ : loops)
-    for (int64_t i = 0; i < count; i++) {
-        uint32_t s = e->src[i], d = e->dst[i];
-        if (s == d) {
-            loops += both ? 2 : 1;
-            if (drop_loops) continue;
-        }
+        for (int64_t i = c0; i < c1; i++) {
+            uint32_t s = e->src[i], d = e->dst[i];
+            if (s == d) {
+                loops += both ? 2 : 1;
+                if (drop_loops) continue;
+            }
 #pragma omp atomic
-        off[d]++;
-        if (both) {
+            off[d]++;
+            if (both) {
 #pragma omp atomic
-            off[s]++;
+                off[s]++;
+            }
         }
     }
     uint64_t arcs = kiln_scan_u64(off, n + 1, threads);
-    /* each phase is one pass over the edges: an interrupt is honoured between them; the passes
-     * are the count, the scatter, the row sort and the copy out */
-    kiln_ctx_report(ctx, "csr build", "passes", 1, 4);
-    int stop = kiln_ctx_interrupt_requested(ctx);
+    stop = stop || csr_poll(ctx, 1);
     tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *tmp);
     tmpw = w && tmp ? malloc((arcs ? arcs : 1) * sizeof *tmpw) : NULL;
     if (!tmp || (w && !tmpw)) {
@@ -110,52 +145,59 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
         goto done;
     }
     memcpy(cursor, off, n * sizeof *cursor);
+    for (int64_t c0 = 0; c0 < count && !stop; c0 += CSR_CHUNK) {
+        if ((stop = csr_poll(ctx, 1)) != 0) break;
+        const int64_t c1 = chunk_end(c0, count);
 #pragma omp parallel for num_threads(threads)
-    for (int64_t i = 0; i < count; i++) {
-        uint32_t s = e->src[i], d = e->dst[i];
-        if (s == d && drop_loops) continue;
-        uint64_t pos;
+        for (int64_t i = c0; i < c1; i++) {
+            uint32_t s = e->src[i], d = e->dst[i];
+            if (s == d && drop_loops) continue;
+            uint64_t pos;
 #pragma omp atomic capture
-        pos = cursor[d]++;
-        tmp[pos] = s;
-        if (tmpw) tmpw[pos] = w[i];
-        if (both) {
+            pos = cursor[d]++;
+            tmp[pos] = s;
+            if (tmpw) tmpw[pos] = w[i];
+            if (both) {
 #pragma omp atomic capture
-            pos = cursor[s]++;
-            tmp[pos] = d;
-            /* a self loop lands twice in its row, as unweighted; the copy weighs 0 so the merged
-             * loop weighs w[i] once, as NetworkX's to_directed gives one u->u edge */
-            if (tmpw) tmpw[pos] = s == d ? 0.0 : w[i];
+                pos = cursor[s]++;
+                tmp[pos] = d;
+                /* a self loop lands twice in its row, as unweighted; the copy weighs 0 so the
+                 * merged loop weighs w[i] once, as NetworkX's to_directed gives one u->u edge */
+                if (tmpw) tmpw[pos] = s == d ? 0.0 : w[i];
+            }
         }
     }
     /* sort each row, merge duplicates in place (summing their weights); cursor[v] becomes the
      * merged row length */
     const int64_t nn = (int64_t)n;
     int oom = 0;
+    for (int64_t v0 = 0, v1; v0 < nn && !stop && !oom; v0 = v1) {
+        if ((stop = csr_poll(ctx, 2)) != 0) break;
+        v1 = rows_end(off, v0, nn);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) reduction(| : oom)
-    for (int64_t v = 0; v < nn; v++) {
-        uint32_t *row = tmp + off[v];
-        uint64_t len = off[v + 1] - off[v], k = 0;
-        if (!tmpw) {
-            kiln_sort_u32(row, len);
-            for (uint64_t j = 0; j < len; j++)
-                if (k == 0 || row[j] != row[k - 1]) row[k++] = row[j];
-        } else {
-            double *rw = tmpw + off[v];
-            oom |= sort_row_w(row, rw, len);
-            for (uint64_t j = 0; j < len; j++) {
-                if (k > 0 && row[j] == row[k - 1]) {
-                    rw[k - 1] += rw[j];
-                } else {
-                    row[k] = row[j];
-                    rw[k++] = rw[j];
+        for (int64_t v = v0; v < v1; v++) {
+            uint32_t *row = tmp + off[v];
+            uint64_t len = off[v + 1] - off[v], k = 0;
+            if (!tmpw) {
+                kiln_sort_u32(row, len);
+                for (uint64_t j = 0; j < len; j++)
+                    if (k == 0 || row[j] != row[k - 1]) row[k++] = row[j];
+            } else {
+                double *rw = tmpw + off[v];
+                oom |= sort_row_w(row, rw, len);
+                for (uint64_t j = 0; j < len; j++) {
+                    if (k > 0 && row[j] == row[k - 1]) {
+                        rw[k - 1] += rw[j];
+                    } else {
+                        row[k] = row[j];
+                        rw[k++] = rw[j];
+                    }
                 }
             }
+            cursor[v] = k;
         }
-        cursor[v] = k;
     }
-    kiln_ctx_report(ctx, "csr build", "passes", 3, 4);
-    stop = kiln_ctx_interrupt_requested(ctx);
+    stop = stop || csr_poll(ctx, 3);
     noff = stop || oom ? NULL : malloc((n + 1) * sizeof *noff);
     if (!noff) {
         st = stopped(ctx, stop, n, "vertices");
@@ -171,13 +213,20 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
         st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)m);
         goto done;
     }
+    for (int64_t v0 = 0, v1; v0 < nn; v0 = v1) {
+        if (csr_poll(ctx, 3)) {
+            st = kiln_interrupted(ctx);
+            goto done;
+        }
+        v1 = rows_end(noff, v0, nn);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
-    for (int64_t v = 0; v < nn; v++) {
-        memcpy(src + noff[v], tmp + off[v], cursor[v] * sizeof *src);
-        if (weights) memcpy(weights + noff[v], tmpw + off[v], cursor[v] * sizeof *weights);
-        for (uint64_t j = noff[v]; j < noff[v + 1]; j++) {
+        for (int64_t v = v0; v < v1; v++) {
+            memcpy(src + noff[v], tmp + off[v], cursor[v] * sizeof *src);
+            if (weights) memcpy(weights + noff[v], tmpw + off[v], cursor[v] * sizeof *weights);
+            for (uint64_t j = noff[v]; j < noff[v + 1]; j++) {
 #pragma omp atomic
-            outdeg[src[j]]++;
+                outdeg[src[j]]++;
+            }
         }
     }
 done:

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/clock.h"
 #include "ocl_work.h"
 
 #define MAX_BUFS 4 /* kernels/scrypt.cl's V0..V3 */
@@ -204,6 +205,66 @@ static const char *romix_name(uint32_t r, int gap, int steps)
 
 static int templated(uint32_t r) { return r == 1 || r == 2 || r == 4 || r == 8; }
 
+/* ROMix in launches of a part of its 2 N steps (kernels/scrypt.cl's from and to), each waited for,
+ * the interrupt read between them: a whole ROMix a launch took minutes on a CPU device at large N
+ * (issue 36.11), and a GPU's wave at r = 8 a third of a second. A launch aims at ROMIX_LAUNCH_S,
+ * paced by the last one's time (at most 8 times more work, or 4 times less, than it), the first
+ * of ROMIX_FIRST_WORK lane-steps over its lanes. Work is counted in BlockMix steps: a step of the
+ * mix with a lookup gap G counts G (a read recomputes up to G - 1 rows, and a group waits for its
+ * slowest). */
+#define ROMIX_LAUNCH_S 0.25
+#define ROMIX_FIRST_WORK 16384.0
+
+typedef struct romix_pace {
+    double work; /* BlockMix steps for the next launch; 0 before the first */
+} romix_pace;
+
+/* Runs k (its other arguments set) over `lanes` lanes in groups of `local`, steps [0, 2 N) in
+ * launches; `from` is kernel argument arg_from, `to` the next. */
+static kiln_status romix_launches(kiln_gpu *g, cl_kernel k, cl_uint arg_from, uint64_t N, uint32_t mix_cost,
+                                  uint64_t lanes, size_t local, romix_pace *pace)
+{
+    const uint64_t total = 2 * N;
+    if (pace->work < 1) pace->work = ROMIX_FIRST_WORK / (double)lanes < 16 ? 16 : ROMIX_FIRST_WORK / (double)lanes;
+    for (uint64_t from = 0; from < total;) {
+        /* the fill's steps first, then the mix's */
+        double left = pace->work;
+        uint64_t to = from;
+        if (to < N) {
+            uint64_t f = left < (double)(N - to) ? (uint64_t)left : N - to;
+            to += f ? f : 1;
+            left -= (double)(f ? f : 1);
+        }
+        if (to >= N && left >= mix_cost) {
+            uint64_t m = (uint64_t)(left / mix_cost);
+            to += m < total - to ? m : total - to;
+        }
+        if (to == from) to = from + 1;
+        const double work = (double)((to < N ? to : N) - (from < N ? from : N)) +
+                            (double)mix_cost * (double)((to > N ? to - N : 0) - (from > N ? from - N : 0));
+        cl_ulong a = from, b = to;
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(k, arg_from, sizeof a, &a), "clSetKernelArg (scrypt steps)");
+        KILN_OCL_TRY(g->ctx, clSetKernelArg(k, arg_from + 1, sizeof b, &b), "clSetKernelArg (scrypt steps)");
+        const double t0 = kiln_now();
+        size_t global = (size_t)((lanes * 4 + local - 1) / local * local);
+        cl_int err = clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+        if (err == CL_SUCCESS) err = clFinish(g->queue);
+        g->scrypt_alloc_refused = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES;
+        kiln_status st = kiln_ocl_check(g->ctx, err, "scrypt ROMix kernel");
+        if (st != KILN_OK) return st;
+        const double t = kiln_now() - t0;
+        from = to;
+        /* a launch cut short by the end of the fill or of the mix says little of the pace */
+        if (work >= pace->work / 2) {
+            double f = t > 0 ? ROMIX_LAUNCH_S / t : 8;
+            f = f > 8 ? 8 : f < 0.25 ? 0.25 : f;
+            pace->work = work * f < 1 ? 1 : work * f;
+        }
+        if (from < total && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
+    }
+    return KILN_OK;
+}
+
 static uint64_t lanes_per_cu(const kiln_gpu *g, uint32_t r, int gap, int steps)
 {
     int regs = 40;
@@ -310,6 +371,10 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
     const cl_ulong lane0 = 0;
     const cl_uint target_top = job->target_top;
     ARG(r->romix, 1, lane0);
+    /* a search launch is a whole ROMix (N = 1024: short), paced by its nonces per launch */
+    const cl_ulong from = 0, to = 2 * (cl_ulong)N;
+    ARG(r->romix, 10, from);
+    ARG(r->romix, 11, to);
     ARG(r->out, 2, target_top);
     ARG(r->out, 3, r->B);
     ARG(r->out, 4, r->K);
@@ -389,6 +454,23 @@ static kiln_status plan_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg, uin
     if (st != KILN_OK) return st;
     const uint64_t b_lane = (uint64_t)128 * cfg->r;
     const int steps = kdf_steps(cfg);
+    /* A hash whose whole scratchpad (no gap) passes the device's largest allocation is refused
+     * here, up front, unless a gap was asked for: the automatic gap trades recomputation for more
+     * lanes, not for a hash the device cannot hold (N = 2^23, r = 8 on PoCL: 8 GiB a hash past
+     * its 4 GiB, which a gap of 16 squeezed into a run of hours; issue 36.11) */
+    if (cfg->lookup_gap <= 0) {
+        cl_ulong max_alloc = 0;
+        st = device_info(g, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
+                         "clGetDeviceInfo (largest allocation)");
+        if (st != KILN_OK) return st;
+        const uint64_t whole = slot_bytes(cfg, 1);
+        if (whole > max_alloc)
+            return kiln_fail(g->ctx, KILN_ERR_INPUT,
+                             "scrypt N = %llu, r = %u needs %llu MiB of scratchpad a hash: past %s's largest "
+                             "allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE) of %llu MiB",
+                             (unsigned long long)cfg->N, (unsigned)cfg->r, (unsigned long long)(whole >> 20), g->name,
+                             (unsigned long long)(max_alloc >> 20));
+    }
     uint32_t gap = cfg->lookup_gap > 0 ? (uint32_t)cfg->lookup_gap : 0;
     if (!templated(cfg->r)) gap = 1; /* the streaming kernel keeps every row */
     if (gap > cfg->N) gap = (uint32_t)cfg->N;
@@ -439,6 +521,7 @@ typedef struct kdf_res {
     cl_kernel in, romix, fin;
     uint8_t *h_arena;
     cl_ulong *h_items;
+    romix_pace pace; /* kept from chunk to chunk */
 } kdf_res;
 
 /* Items [first, first + n): their passwords and salts packed into one arena, 4 ulongs an item. */
@@ -483,8 +566,9 @@ static void kdf_release_chunk(kdf_res *r)
     r->h_items = NULL;
 }
 
-/* Items [first, first + n) into out (item_len bytes each): PBKDF2 in, ROMix p.lanes lanes a
- * launch, PBKDF2 out, queued back to back; the keys' read waits for them. */
+/* Items [first, first + n) into out (item_len bytes each): PBKDF2 in, ROMix over p.lanes lanes at
+ * a time in launches of part of its steps (romix_launches, each waited for), PBKDF2 out; the
+ * keys' read waits for it. */
 static kiln_status kdf_chunk(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *cfg, const kdf_plan *p,
                              const kiln_gpu_batch_io *io, size_t first, size_t n, float *ms)
 {
@@ -516,20 +600,19 @@ static kiln_status kdf_chunk(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_
     cl_event first_ev = NULL, last_ev = NULL;
     st = enqueue(g, r->in, (uint64_t)n * bpi, PBKDF2_GROUP, &first_ev);
     const uint64_t total = (uint64_t)n * cfg->p;
+    /* a step of the mix recomputes up to G - 1 rows (the streaming kernel has no gap) */
+    const uint32_t mix_cost = templated(cfg->r) ? p->gap : 1;
     for (uint64_t done = 0; st == KILN_OK && done < total;) {
         cl_ulong lane0 = done;
         cl_uint count = (cl_uint)(total - done < p->lanes ? total - done : p->lanes);
         st = kiln_ocl_check(g->ctx, clSetKernelArg(r->romix, 1, sizeof lane0, &lane0), "clSetKernelArg (scrypt)");
         if (st == KILN_OK)
             st = kiln_ocl_check(g->ctx, clSetKernelArg(r->romix, 2, sizeof count, &count), "clSetKernelArg (scrypt)");
-        if (st == KILN_OK) st = enqueue(g, r->romix, (uint64_t)count * 4, p->local, NULL);
+        /* kernel 2's from and to follow its local memory */
+        if (st == KILN_OK)
+            st = romix_launches(g, r->romix, p->steps ? 11 : 10, cfg->N, mix_cost, count, p->local, &r->pace);
         done += count;
-        /* more lanes than a launch holds only when one item's p lanes outnumber them: wait for
-         * each launch then, so the interrupt is read between them */
-        if (st == KILN_OK && done < total) {
-            st = kiln_ocl_check(g->ctx, clFinish(g->queue), "scrypt kernel");
-            if (st == KILN_OK && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
-        }
+        if (st == KILN_OK && done < total && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
     }
     if (st == KILN_OK) st = enqueue(g, r->fin, (uint64_t)n * out_blocks, PBKDF2_GROUP, &last_ev);
     if (st == KILN_OK)

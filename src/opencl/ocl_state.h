@@ -29,6 +29,7 @@ struct kiln_gpu {
     char build_options[64];
     cl_mem tree; /* the Merkle tree (ocl_tree.c), tree_cap nodes of 32 bytes, kept between builds */
     uint64_t tree_cap;
+    double tree_rate; /* the tree builds' merges a second, measured where they wait (0: not yet) */
     /* scrypt's scratchpads (ocl_scrypt.c), kept between calls as the CUDA backend keeps its
      * scratch: a search range or a KDF batch takes a fraction of a second, and allocating tens of
      * GB again each time would show in it. scrypt_nbuf buffers of scrypt_buf_bytes each. */

@@ -2,12 +2,23 @@
  * handle, level after level as kiln_tree_level_offset lays it out, kept between builds. Two
  * schedules, as the CUDA backend's: one launch per level, or k levels per launch merged in local
  * memory by work-groups of subtrees; rp64_256's narrow levels (at most COOP_MAX_PARENTS parents) in
- * either schedule on 16 work-items a merge. Every launch of a build is queued back to back (the queue is
- * in order) and the build's time is from the first launch's start to the last one's end. */
+ * either schedule on 16 work-items a merge. The launches of a build are queued back to back (the queue
+ * is in order) and the build's time is from the first launch's start to the last one's end.
+ *
+ * The interrupt is read whenever about TREE_WAIT_S of merges are queued, by the device's pace
+ * (g->tree_rate, merges a second, measured at those waits and kept in the handle): the build
+ * waits for them there and reports its progress. A launch larger than that is cut into pieces of
+ * whole groups (a global offset). A CPU device took 2-4 s to stop a tree of 7.6 M leaves, queued
+ * whole (issue 36.11); a GPU's first build waits once after FIRST_MERGES, and later builds of up
+ * to about a fifth of a second's merges not at all. */
 #include <stdio.h>
 
+#include "../core/clock.h"
 #include "../prim/merkle_shape.h"
 #include "ocl_work.h"
+
+#define TREE_WAIT_S 0.2
+#define FIRST_MERGES 65536.0
 
 #define MAX_K 12
 #define NODE 32
@@ -75,21 +86,53 @@ kiln_status kiln_ocl_tree_read(kiln_gpu *g, uint64_t first, uint64_t count, uint
     return KILN_OK;
 }
 
-/* One build's kernels and the events of its first and last launch. */
+/* One build's kernels, the events of its first and last launch, and its pacing: merges queued
+ * since the last wait, when that wait ended, merges done before it and in all. */
 typedef struct build_res {
     cl_kernel level, subtree, coop;
     cl_event first, last;
+    double queued, since, done, total;
 } build_res;
 
-static kiln_status enqueue(kiln_gpu *g, build_res *r, cl_kernel k, size_t global, const size_t *local)
+/* After `merges` more were queued: past the budget, waits for the queue, measures the pace,
+ * reports and reads the interrupt. */
+static kiln_status paced(kiln_gpu *g, build_res *r, double merges)
 {
-    cl_event ev;
-    KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, local, 0, NULL, &ev),
-                 "clEnqueueNDRangeKernel (Merkle)");
-    if (!r->first) r->first = ev;
-    else {
-        if (r->last) clReleaseEvent(r->last);
-        r->last = ev;
+    r->queued += merges;
+    const double budget = g->tree_rate > 0 ? g->tree_rate * TREE_WAIT_S : FIRST_MERGES;
+    if (r->queued < budget) return KILN_OK;
+    KILN_OCL_TRY(g->ctx, clFinish(g->queue), "Merkle kernels");
+    const double t = kiln_now();
+    if (t > r->since) g->tree_rate = r->queued / (t - r->since);
+    r->since = t;
+    r->done += r->queued;
+    r->queued = 0;
+    kiln_ctx_report(g->ctx, "merkle", "merges", (uint64_t)r->done, (uint64_t)r->total);
+    return kiln_ctx_poll(g->ctx);
+}
+
+/* Queues k over [0, global) in groups of *local, in pieces (a global offset, whole groups) of at
+ * most the merges a wait's budget holds, `per_item` merges a work-item, each paced. */
+static kiln_status enqueue(kiln_gpu *g, build_res *r, cl_kernel k, size_t global, const size_t *local, double per_item)
+{
+    const size_t wg = *local ? *local : 1;
+    for (size_t at = 0; at < global;) {
+        const double budget = g->tree_rate > 0 ? g->tree_rate * TREE_WAIT_S : FIRST_MERGES;
+        double room = (budget - r->queued) / per_item;
+        if (room < (double)wg) room = (double)wg;
+        size_t piece = room >= (double)(global - at) ? global - at : (size_t)room / wg * wg;
+        size_t off = at;
+        cl_event ev;
+        KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, &off, &piece, local, 0, NULL, &ev),
+                     "clEnqueueNDRangeKernel (Merkle)");
+        if (!r->first) r->first = ev;
+        else {
+            if (r->last) clReleaseEvent(r->last);
+            r->last = ev;
+        }
+        at += piece;
+        kiln_status st = paced(g, r, (double)piece * per_item);
+        if (st != KILN_OK) return st;
     }
     return KILN_OK;
 }
@@ -106,7 +149,7 @@ static kiln_status level_launch(kiln_gpu *g, build_res *r, uint64_t n, int l, si
     ARG(r->level, 2, m);
     ARG(r->level, 3, out);
     size_t parents = (size_t)((m + 1) / 2);
-    return enqueue(g, r, r->level, (parents + wg - 1) / wg * wg, &wg);
+    return enqueue(g, r, r->level, (parents + wg - 1) / wg * wg, &wg, 1.0);
 }
 
 /* One rp64_256 level on 16 work-items a merge, in groups of wg (a multiple of 16). */
@@ -119,7 +162,7 @@ static kiln_status coop_launch(kiln_gpu *g, build_res *r, uint64_t n, int l, siz
     ARG(r->coop, 3, out);
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->coop, 4, wg * sizeof(cl_ulong), NULL), "clSetKernelArg (Merkle local memory)");
     size_t items = (size_t)(16 * ((m + 1) / 2));
-    return enqueue(g, r, r->coop, (items + wg - 1) / wg * wg, &wg);
+    return enqueue(g, r, r->coop, (items + wg - 1) / wg * wg, &wg, 1.0 / 16);
 }
 
 /* The largest power of two <= tpb that the level kernel takes. */
@@ -216,7 +259,10 @@ static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint6
         ARG(r->subtree, 3, c);
         KILN_OCL_TRY(g->ctx, clSetKernelArg(r->subtree, 4, (size_t)(UINT64_C(24) << c_log2), NULL),
                      "clSetKernelArg (Merkle local memory)");
-        if ((st = enqueue(g, r, r->subtree, (size_t)(groups * wg), &wg)) != KILN_OK) return st;
+        /* a group merges its 2^c base nodes up h levels: about 2^c merges */
+        if ((st = enqueue(g, r, r->subtree, (size_t)(groups * wg), &wg, (double)(UINT64_C(1) << c_log2) / (double)wg)) !=
+            KILN_OK)
+            return st;
         ++*launches;
         l += h;
     }
@@ -237,6 +283,8 @@ kiln_status kiln_ocl_tree_build(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, 
     if (!g->tree || n == 0 || kiln_tree_size(n) > g->tree_cap)
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "no tree of %llu leaves on the device", (unsigned long long)n);
     build_res r = {0};
+    r.since = kiln_now();
+    r.total = (double)(kiln_tree_size(n) - n);
     kiln_status st = build(g, &r, algo, n, cfg, launches);
     cl_int err = CL_SUCCESS;
     if (r.first) {

@@ -41,7 +41,9 @@ static inline void kiln_ocl_node_put_local(__local uint4 *buf, ulong i, const ui
  * C/2 nodes (levels 1, 3, ...), half 1 C/4 (levels 2, 4, ...), so level j reads the other half and
  * one barrier a level keeps reads of level j - 1 apart from writes of level j + 1. The group's
  * range ends on an even node of every level below h unless it ends the level, so the odd-level
- * rule applied to the group's own count is the whole level's. */
+ * rule applied to the group's own count is the whole level's. A group's number is taken from its
+ * global id, not get_group_id, so that a launch may start at a global offset of whole groups
+ * (ocl_tree.c cuts long launches into pieces). */
 typedef struct kiln_ocl_subtree_levels {
     ulong off[13], size[13]; /* levels 0..h of the launch; 13 = the largest k (12) + 1 */
 } kiln_ocl_subtree_levels;
@@ -64,7 +66,7 @@ typedef struct kiln_ocl_subtree_levels {
     __kernel void kiln_merkle_subtree_##NAME(__global uint4 *tree, kiln_ocl_subtree_levels lv, int h, int c_log2,     \
                                              __local uint4 *smem)                                                      \
     {                                                                                                                  \
-        const ulong c = (ulong)1 << c_log2, first = (ulong)get_group_id(0) << c_log2;                                  \
+        const ulong c = (ulong)1 << c_log2, first = (ulong)(get_global_id(0) / get_local_size(0)) << c_log2;          \
         const uint lid = get_local_id(0), wg = get_local_size(0);                                                      \
         __local uint4 *half0 = smem, *half1 = smem + c; /* half 0: C/2 nodes, 2 vectors each */                        \
         ulong prev = lv.size[0] - first < c ? lv.size[0] - first : c; /* the group's base nodes */                     \

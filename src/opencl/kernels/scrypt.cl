@@ -17,7 +17,10 @@
  *   ROMix's registers, which would halve the hashes resident in ROMix if they were one kernel.
  *
  * ROMix kernels: lanes [lane0, lane0 + lanes) of B (32 r little-endian words each, the RFC's
- * order), in place. Work-item g works on lane g / 4 of the launch with scratchpad slot g / 4:
+ * order), in place, steps [from, to) of ROMix's 2 N (the fill's N, then the mix's N): a long
+ * ROMix runs as several launches, so that the host reads the interrupt between them (a CPU
+ * device took minutes a launch at N = 2^22). Between launches X waits in B (the kernels with
+ * the state in registers) or in the slot's last rows (kiln_scrypt_romix_any). Work-item g works on lane g / 4 of the launch with scratchpad slot g / 4:
  * slot s is in buffer s / per_buf of V0..V3 (a device's largest allocation is often a quarter of
  * its memory), at (s mod per_buf) rows of 8 r uint4 times the rows a slot has. The work-items
  * past `lanes` in the last group go through every exchange (the group's control flow stays one)
@@ -118,20 +121,23 @@ static inline __global uint4 *kiln_scrypt_slot(ulong s, ulong per_buf, ulong slo
         }                                                                 \
     } while (0)
 
-/* The start both ROMix kernels share: this work-item's quad, lane, B words and scratchpad slot
- * (its piece), then X loaded from B and the fill, every G-th X stored at its row. */
+/* The start both ROMix kernels share: this work-item's quad, lane, B words, scratchpad slot (its
+ * piece) and its steps (fill [f0_, f1_), mix [m0_, m1_)), then X loaded from B and the fill's
+ * steps, every G-th X stored at its row. */
 #define KILN_ROMIX_LANE(R)                                                                                         \
     KILN_QUAD_LOCAL(xbuf);                                                                                         \
     const kiln_quad q = kiln_quad_init(xbuf);                                                                      \
     const ulong lane = get_global_id(0) >> 2;                                                                      \
     const int active = lane < lanes;                                                                               \
     const uint gmask = (1u << gap_log2) - 1;                                                                       \
+    const uint f0_ = from < N ? (uint)from : N, f1_ = to < N ? (uint)to : N;                                       \
+    const uint m0_ = from > N ? (uint)(from - N) : 0, m1_ = to > N ? (uint)(to - N) : 0;                           \
     __global uint *b = B + (lane0 + lane) * 32 * (R);                                                              \
     __global uint4 *V = kiln_scrypt_slot(lane, per_buf, (ulong)(N >> gap_log2) * (8 * (R)), V0, V1, V2, V3) + q.t;
 #define KILN_ROMIX_FILL(x, R, GAP)                                                                                 \
     KILN_OCL_UNROLL                                                                                                \
     for (uint c_ = 0; c_ < 2 * (R); c_++) (x)[c_] = active ? kiln_quad_load(b, c_, q.t) : (uint4)(0);              \
-    for (uint j_ = 0; j_ < N; j_++) {                                                                              \
+    for (uint j_ = f0_; j_ < f1_; j_++) {                                                                          \
         if (active && (!(GAP) || (j_ & gmask) == 0)) {                                                             \
             __global uint4 *row_ = V + (ulong)(j_ >> gap_log2) * (8 * (R));                                        \
             KILN_OCL_UNROLL                                                                                        \
@@ -145,12 +151,13 @@ static inline __global uint4 *kiln_scrypt_slot(ulong s, ulong per_buf, ulong slo
  * is word 0 of the last block, which quad work-item 0 holds. */
 #define KILN_SCRYPT_ROMIX_KERNEL(NAME, R, GAP)                                                                     \
     __kernel void NAME(__global uint *B, ulong lane0, uint lanes, uint N, uint gap_log2, ulong per_buf,            \
-                       __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3)             \
+                       __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3, ulong from, \
+                       ulong to)                                                                                   \
     {                                                                                                              \
         KILN_ROMIX_LANE(R);                                                                                        \
         uint4 x[2 * (R)];                                                                                          \
         KILN_ROMIX_FILL(x, R, GAP);                                                                                \
-        for (uint i = 0; i < N; i++) {                                                                             \
+        for (uint i = m0_; i < m1_; i++) {                                                                         \
             const uint j = kiln_quad_bcast0(q, x[2 * (R)-1].x) & (N - 1);                                          \
             __global const uint4 *row = V + (ulong)(j >> gap_log2) * (8 * (R));                                    \
             if (!(GAP)) {                                                                                          \
@@ -196,19 +203,19 @@ KILN_SCRYPT_ROMIX_KERNEL(kiln_scrypt_romix_r8_gap, 8, 1)
 #define KILN_SCRYPT_ROMIX_STEPS_KERNEL(NAME, R)                                                                    \
     __kernel void NAME(__global uint *B, ulong lane0, uint lanes, uint N, uint gap_log2, ulong per_buf,            \
                        __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3,             \
-                       __local uint4 *parked)                                                                      \
+                       __local uint4 *parked, ulong from, ulong to)                                                \
     {                                                                                                              \
         KILN_ROMIX_LANE(R);                                                                                        \
         KILN_QUAD_FLAG(flag);                                                                                      \
         __local uint4 *xs = parked + (get_local_id(0) >> 2) * (8 * (R) + 4) + q.t;                                 \
         uint4 w[2 * (R)];                                                                                          \
         KILN_ROMIX_FILL(w, R, 1);                                                                                  \
-        uint i = active ? 0 : N, k = 0; /* reads done; recomputation steps left in this read */                    \
+        uint i = active ? m0_ : m1_, k = 0; /* reads done; recomputation steps left in this read */                \
         int fresh = 1;                  /* the next step starts a read; W is X */                                  \
         __global const uint4 *row = V;                                                                             \
-        while (kiln_quad_any(q, i < N, flag)) {                                                                    \
+        while (kiln_quad_any(q, i < m1_, flag)) {                                                                  \
             const uint j = kiln_quad_bcast0(q, w[2 * (R)-1].x) & (N - 1);                                          \
-            const int running = i < N;                                                                             \
+            const int running = i < m1_;                                                                           \
             if (fresh && running) {                                                                                \
                 k = j & gmask;                                                                                     \
                 row = V + (ulong)(j >> gap_log2) * (8 * (R));                                                      \
@@ -262,29 +269,32 @@ static inline void kiln_blockmix_stream(__global const uint4 *src, __global cons
     }
 }
 
-/* Any r (no gap): a slot is N + 2 rows of 8 r uint4, the last two holding X and the next X. */
+/* Any r (no gap): a slot is N + 2 rows of 8 r uint4, the last two holding X and the next X (X is
+ * row N + i mod 2 after i steps of the mix: after all N, row N). B is read at step 0 and written
+ * at step 2 N; the state between launches is in the slot. */
 __kernel void kiln_scrypt_romix_any(__global uint *B, ulong lane0, uint lanes, uint N, uint r, ulong per_buf,
-                                    __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3)
+                                    __global uint4 *V0, __global uint4 *V1, __global uint4 *V2, __global uint4 *V3,
+                                    ulong from, ulong to)
 {
     KILN_QUAD_LOCAL(xbuf);
     const kiln_quad q = kiln_quad_init(xbuf);
     const ulong lane = get_global_id(0) >> 2, row = 8 * (ulong)r;
     const int active = lane < lanes;
+    const uint f0 = from < N ? (uint)from : N, f1 = to < N ? (uint)to : N;
+    const uint m0 = from > N ? (uint)(from - N) : 0, m1 = to > N ? (uint)(to - N) : 0;
     __global uint *b = B + (lane0 + lane) * 32 * r;
     __global uint4 *mine = kiln_scrypt_slot(lane, per_buf, ((ulong)N + 2) * row, V0, V1, V2, V3) + q.t;
-    if (active)
+    if (active && from == 0)
         for (uint blk = 0; blk < 2 * r; blk++) mine[4 * blk] = kiln_quad_load(b, blk, q.t);
-    for (uint j = 0; j < N; j++) kiln_blockmix_stream(mine + j * row, mine, 0, mine + (j + 1) * row, r, active, q);
-    __global uint4 *X = mine + N * row, *Y = mine + (N + 1) * row;
-    for (uint i = 0; i < N; i++) {
+    for (uint j = f0; j < f1; j++)
+        kiln_blockmix_stream(mine + (ulong)j * row, mine, 0, mine + ((ulong)j + 1) * row, r, active, q);
+    for (uint i = m0; i < m1; i++) {
+        __global uint4 *X = mine + ((ulong)N + (i & 1)) * row, *Y = mine + ((ulong)N + (~i & 1)) * row;
         const uint j = kiln_quad_bcast0(q, active ? X[4 * (2 * r - 1)].x : 0) & (N - 1);
-        kiln_blockmix_stream(X, mine + j * row, 1, Y, r, active, q);
-        __global uint4 *s = X;
-        X = Y;
-        Y = s;
+        kiln_blockmix_stream(X, mine + (ulong)j * row, 1, Y, r, active, q);
     }
-    if (active)
-        for (uint blk = 0; blk < 2 * r; blk++) kiln_quad_store(b, blk, q.t, X[4 * blk]);
+    if (active && to == 2 * (ulong)N)
+        for (uint blk = 0; blk < 2 * r; blk++) kiln_quad_store(b, blk, q.t, mine[N * row + 4 * blk]);
 }
 
 /* ---- the Litecoin search: ltc_in, kiln_scrypt_romix_r1(_gap), ltc_out over one launch's

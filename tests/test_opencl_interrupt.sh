@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Signals and time limits on the first OpenCL device (PoCL in CI), issue 36.11: a CPU device ran
+# `bench --algo scrypt-kdf -N 4194304 -r 8 --seconds 1` for 798 s, took 2.9 s to stop PageRank on
+# RMAT 20 and 2-4 s a Merkle tree of 7.6 M leaves, as each queued its work as launches of seconds
+# or minutes. Now:
+# - the scrypt KDF runs ROMix in launches of part of its steps, paced to about a quarter of a
+#   second, and reads the interrupt between them: SIGINT in a bench at N = 2^17 ends it within a
+#   second;
+# - `bench --algo scrypt-kdf --seconds 1` sizes its batch by time: at N = 16384 it ends within
+#   30 s (PoCL: a wave of lanes took 20 s, the whole bench 178 s);
+# - a hash whose whole scratchpad passes the device's largest allocation is refused up front, exit
+#   2, naming the size and the limit;
+# - PageRank's batches of iterations and the Merkle build's launches are paced to about 0.2 s, the
+#   interrupt read between them: SIGINT ends them within a second, or within 4 iterations' time
+#   (PageRank) or a quarter of the rest of the build (Merkle) as this run measured them, on a
+#   machine too busy for a second.
+# Skipped (77) without an OpenCL device unless KILN_REQUIRE_OPENCL is set.
+# usage: test_opencl_interrupt.sh KILN DATA_DIR
+set -u
+KILN=$1
+DATA=$2
+. "$(dirname "$0")/pagerank_cli_util.sh"
+. "$(dirname "$0")/opencl_test_util.sh"
+. "$(dirname "$0")/signal_util.sh"
+tmp=$TMP
+
+# the program built into this test's cache first, so that no signal lands in its build
+"$KILN" bench --algo scrypt-kdf --device "$OCLDEV" -N 1024 --seconds 0.1 --quiet >/dev/null 2>&1
+
+# ---- the scrypt KDF: SIGINT inside a ROMix of N = 2^17 (seconds a launch before)
+for sig in INT TERM; do
+    signal_run "$sig" 3 "$TMP/out" "$TMP/err" "$KILN" bench --algo scrypt-kdf --device "$OCLDEV" -N 131072 -r 8 \
+        --seconds 60 --quiet
+    want=$((128 + $(kill -l "$sig")))
+    [ "$code" = "$want" ] && within 1.0 && grep -q "interrupted by SIG$sig" "$TMP/err" && ok ||
+        bad "scrypt-kdf bench on SIG$sig: exit $code after $took s, $(cat "$TMP/err")"
+done
+
+# ---- bench --seconds 1 of the KDF at N = 16384 ends in reason, with a rate
+t0=$(date +%s%N)
+timeout -s KILL 120 "$KILN" bench --algo scrypt-kdf --device "$OCLDEV" -N 16384 -r 8 --seconds 1 --json --quiet \
+    >"$TMP/out" 2>"$TMP/err"
+code=$?
+secs=$((($(date +%s%N) - t0) / 1000000000))
+[ "$code" = 0 ] && [ "$secs" -le 30 ] &&
+    python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["rate"] > 0)' "$TMP/out" && ok ||
+    bad "scrypt-kdf bench --seconds 1: exit $code after $secs s, $(head -c 300 "$TMP/out") $(cat "$TMP/err")"
+
+# ---- a scratchpad past the device's largest allocation (at most its memory): refused at once
+mem=$("$KILN" devices --json | python3 -c '
+import json, sys
+want = sys.argv[1].split(":")
+for d in json.load(sys.stdin):
+    if d.get("device") == want[0] and str(d.get("index", 0)) == (want[1] if len(want) > 1 else "0"):
+        print(d["memory_bytes"])' "$OCLDEV")
+N=1024
+while [ $((128 * 8 * N)) -le "${mem:-0}" ]; do N=$((N * 2)); done
+t0=$(date +%s%N)
+timeout -s KILL 60 "$KILN" bench --algo scrypt-kdf --device "$OCLDEV" -N "$N" -r 8 --seconds 1 --quiet >"$TMP/out" 2>"$TMP/err"
+code=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+mib=$((128 * 8 * N >> 20))
+if grep -q "kiln may use" "$TMP/err"; then
+    echo "N = $N is past this host's memory as well: the device's limit is not reached (skipped)"
+else
+    [ "$code" = 2 ] && [ "$ms" -lt 5000 ] &&
+        grep -Eq "needs $mib MiB of scratchpad a hash: past .*largest allocation \(CL_DEVICE_MAX_MEM_ALLOC_SIZE\) of [0-9]+ MiB" \
+            "$TMP/err" && ok || bad "N = $N, r = 8: exit $code after $ms ms, $(cat "$TMP/err")"
+fi
+
+# ---- PageRank: SIGINT during the iterations (tol 0: batches queued ahead of the host)
+signal_at_line none "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" "$KILN" pagerank --rmat 20 --device "$OCLDEV" \
+    --tol 0 --max-iter 20 --top 1 --progress
+per=$(grep -Eo '[0-9.]+ ms/iteration' "$TMP/err" | tail -1 | cut -d' ' -f1)
+[ "$code" = 0 ] && [ -n "$per" ] && ok || bad "pagerank on $OCLDEV: exit $code, $(tail -c 300 "$TMP/err")"
+for tol in 0 1e-30; do
+    signal_at_line INT "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" "$KILN" pagerank --rmat 20 --device "$OCLDEV" \
+        --tol $tol --max-iter 100000 --top 1 --progress
+    [ "$code" = 130 ] && grep -q "interrupted by SIGINT" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+        bad "pagerank tol $tol on SIGINT: exit $code, $(tail -c 300 "$TMP/err")"
+    { within 1.0 || awk -v t="$took" -v p="${per:-0}" 'BEGIN { exit !(t >= 0 && t <= 4 * p / 1000) }'; } && ok ||
+        bad "pagerank tol $tol: SIGINT ended it after $took s ($per ms an iteration)"
+done
+
+# ---- Merkle: SIGINT during the build of 2^21 SHA3-256 leaves, once it has reported merges
+python3 - "$TMP/leaves" <<'PY'
+import random, sys
+r = random.Random(5)
+with open(sys.argv[1], "w") as f:
+    for _ in range(32):
+        f.write("\n".join("%064x" % r.getrandbits(256) for _ in range(65536)) + "\n")
+PY
+built="merkle: [0-9.]+ [KM]/"
+signal_at_line none "$built" "$TMP/out" "$TMP/err" "$KILN" merkle --leaves "$TMP/leaves" --algo sha3-256 \
+    --device "$OCLDEV" --progress
+rest=$took
+root=$(cat "$TMP/out")
+[ "$code" = 0 ] && [ "$rest" != -1 ] && [ "$root" = "$("$KILN" merkle --leaves "$TMP/leaves" --algo sha3-256 --device cpu)" ] &&
+    ok || bad "merkle on $OCLDEV: exit $code, progress of the build seen: $rest, root $root"
+for method in levels subtrees; do
+    signal_at_line INT "$built" "$TMP/out" "$TMP/err" "$KILN" merkle --leaves "$TMP/leaves" --algo sha3-256 \
+        --device "$OCLDEV" --method $method --progress
+    [ "$code" = 130 ] && grep -q "interrupted by SIGINT" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+        bad "merkle --method $method on SIGINT: exit $code, $(tail -c 300 "$TMP/err")"
+    { within 1.0 || awk -v t="$took" -v r="$rest" 'BEGIN { exit !(t >= 0 && t <= r / 4) }'; } && ok ||
+        bad "merkle --method $method: SIGINT ended it after $took s; the build's rest takes $rest s"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
