@@ -4,7 +4,9 @@
 # Steps:
 #   build    configure + build (Release, CUDA for 75-virtual 90-real 90-virtual, OpenCL through
 #            NVIDIA's driver, libjansson from the carried .debs/) in $B, the library, CLI and tests
-#   suite    the whole suite as CI runs it, with the GPUs: ctest -j $JOBS (default 8)
+#   gpu      the tests that touch a GPU or the host's devices first (ctest -R $GPU_TESTS, -j $JOBS)
+#   suite    the whole suite as CI runs it, with the GPUs: ctest -j $JOBS (default 8); after the
+#            step gpu, the tests it ran are not run again
 #   tests    only the tests matching $TESTS (a ctest -R regex), verbose, for a failure's log
 #   data     scripts/gpu-data-path.sh on the same build (issue 38's rows)
 # Logs go to $OUT (else ./out): build.log, suite.log, tests.log; a short table last (summary.txt).
@@ -45,10 +47,22 @@ if has build; then
     "$B/kiln" devices 2>&1 | head -12 | tee -a "$SUMMARY"
 fi
 
+GPU_TESTS=${GPU_TESTS:-'cuda|device|gpu|mpi|hugediff|closed_fds|signals|interrupt'}
+if has gpu; then
+    t=$(date +%s)
+    KILN_REQUIRE_OPENCL=1 timeout "${GPU_TIMEOUT:-300}" ctest --test-dir "$B" --output-on-failure -j "$JOBS" \
+        -R "$GPU_TESTS" --timeout "${TEST_TIMEOUT:-300}" >"$OUT/gpu.log" 2>&1
+    rc=$?
+    row "GPU tests (ctest -R, -j $JOBS)" "$(status $rc), $(grep -E 'tests passed' "$OUT/gpu.log" | tail -1), $(($(date +%s) - t)) s"
+    grep -E '^\s+[0-9]+ - .*(Failed|Timeout)|Not Run' "$OUT/gpu.log" | tee -a "$SUMMARY"
+fi
+
 if has suite; then
     t=$(date +%s)
+    EXCL=()
+    has gpu && EXCL=(-E "$GPU_TESTS")
     KILN_REQUIRE_OPENCL=1 timeout "${SUITE_TIMEOUT:-500}" ctest --test-dir "$B" --output-on-failure -j "$JOBS" \
-        --timeout "${TEST_TIMEOUT:-300}" >"$OUT/suite.log" 2>&1
+        "${EXCL[@]}" --timeout "${TEST_TIMEOUT:-300}" >"$OUT/suite.log" 2>&1
     rc=$?
     row "suite (ctest -j $JOBS)" "$(status $rc), $(grep -E 'tests passed' "$OUT/suite.log" | tail -1), $(($(date +%s) - t)) s"
     grep -E '^\s+[0-9]+ - |Not Run|Timeout' "$OUT/suite.log" | tee -a "$SUMMARY"
