@@ -6,7 +6,7 @@
 #            NVIDIA's driver, libjansson from the carried .debs/) in $B, the library, CLI and tests
 #   gpu      the tests that touch a GPU or the host's devices first (ctest -R $GPU_TESTS, -j $JOBS)
 #   suite    the whole suite as CI runs it, with the GPUs: ctest -j $JOBS (default 8); after the
-#            step gpu, the tests it ran are not run again
+#            step gpu, the tests it ran are not run again (or those SUITE_EXCLUDE matches)
 #   tests    only the tests matching $TESTS (a ctest -R regex), verbose, for a failure's log
 #   data     scripts/gpu-data-path.sh on the same build (issue 38's rows)
 # Logs go to $OUT (else ./out): build.log, suite.log, tests.log; a short table last (summary.txt).
@@ -61,6 +61,7 @@ if has suite; then
     t=$(date +%s)
     EXCL=()
     has gpu && EXCL=(-E "$GPU_TESTS")
+    [ -n "${SUITE_EXCLUDE:-}" ] && EXCL=(-E "$SUITE_EXCLUDE")
     KILN_REQUIRE_OPENCL=1 timeout "${SUITE_TIMEOUT:-500}" ctest --test-dir "$B" --output-on-failure -j "$JOBS" \
         "${EXCL[@]}" --timeout "${TEST_TIMEOUT:-300}" >"$OUT/suite.log" 2>&1
     rc=$?
