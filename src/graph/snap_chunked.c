@@ -261,6 +261,7 @@ static kiln_status join(kiln_ctx *ctx, const kiln_reader *r, round *rd, const pl
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1 && add > (1u << 16))
     for (int j = 0; j < rd->n; j++) {
         const chunk *c = &rd->c[j];
+        if (c->count == 0) continue; /* a chunk of comments has no arrays: memcpy's source may not be NULL */
         memcpy(raw->src + c->at, c->src, c->count * sizeof *c->src);
         memcpy(raw->dst + c->at, c->dst, c->count * sizeof *c->dst);
         if (p->weighted) memcpy(raw->w + c->at, c->w, c->count * sizeof *c->w);
