@@ -8,6 +8,14 @@
 
 #include <kiln.h>
 
+/* An error: its message, the context freed (a program that goes on would keep it), the exit code. */
+static int fail(kiln_ctx *ctx, const char *what, int code)
+{
+    fprintf(stderr, "%s: %s\n", what, kiln_last_error(ctx));
+    kiln_ctx_free(ctx);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     const char *device = "auto";
@@ -19,7 +27,7 @@ int main(int argc, char **argv)
     kiln_hash_algo algo;
     if (!ctx) return fprintf(stderr, "hash: out of memory\n"), 3;
     if (kiln_hash_algo_from_name(ctx, argv[1], &algo) != KILN_OK || kiln_ctx_set_device(ctx, device) != KILN_OK)
-        return fprintf(stderr, "hash: %s\n", kiln_last_error(ctx)), 2;
+        return fail(ctx, "hash", 2);
 
     /* the messages back to back, message i at data[offsets[i] .. offsets[i + 1]) */
     size_t n = (size_t)(argc - first), total = 0, outlen = kiln_hash_digest_len(algo);

@@ -18,12 +18,19 @@ static int read_txid(kiln_ctx *ctx, const char *line, uint8_t out[32])
     return 1;
 }
 
+/* An error: its message, the context freed (a program that goes on would keep it), the exit code. */
+static int fail(kiln_ctx *ctx, const char *what, int code)
+{
+    fprintf(stderr, "%s: %s\n", what, kiln_last_error(ctx));
+    kiln_ctx_free(ctx);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) return fprintf(stderr, "merkle: out of memory\n"), 3;
-    if (kiln_ctx_set_device(ctx, argc > 1 ? argv[1] : "auto") != KILN_OK)
-        return fprintf(stderr, "merkle: %s\n", kiln_last_error(ctx)), 2;
+    if (kiln_ctx_set_device(ctx, argc > 1 ? argv[1] : "auto") != KILN_OK) return fail(ctx, "merkle", 2);
 
     uint8_t *leaves = NULL, root[32];
     uint64_t n = 0, cap = 0;
@@ -32,16 +39,26 @@ int main(int argc, char **argv)
         line[strcspn(line, "\r\n")] = 0;
         if (!*line) continue;
         if (n == cap) leaves = realloc(leaves, (cap = cap ? 2 * cap : 64) * 32);
-        if (!read_txid(ctx, line, leaves + n * 32))
-            return fprintf(stderr, "merkle: line %llu: %s\n", (unsigned long long)n + 1, kiln_last_error(ctx)), 2;
+        if (!read_txid(ctx, line, leaves + n * 32)) {
+            fprintf(stderr, "merkle: line %llu: %s\n", (unsigned long long)n + 1, kiln_last_error(ctx));
+            free(leaves);
+            kiln_ctx_free(ctx);
+            return 2;
+        }
         n++;
     }
-    if (n == 0) return fprintf(stderr, "merkle: no txid on stdin\n"), 2;
+    if (n == 0) {
+        fprintf(stderr, "merkle: no txid on stdin\n");
+        kiln_ctx_free(ctx);
+        return 2;
+    }
 
     /* the whole tree too, for the proof */
     uint8_t *tree = malloc(kiln_merkle_tree_size(n) * 32), siblings[64 * 32];
-    if (kiln_merkle_build(ctx, KILN_MERKLE_SHA256D, leaves, n, NULL, root, tree) != KILN_OK)
-        return fprintf(stderr, "merkle: %s\n", kiln_last_error(ctx)), 3;
+    if (kiln_merkle_build(ctx, KILN_MERKLE_SHA256D, leaves, n, NULL, root, tree) != KILN_OK) {
+        free(leaves), free(tree);
+        return fail(ctx, "merkle", 3);
+    }
     char hex[65];
     kiln_hex_encode(root, 32, 1, hex);
     printf("root=%s\n", hex);

@@ -24,6 +24,14 @@ static int on_found(void *user, uint32_t nonce, const uint8_t hash[32])
     return 0;
 }
 
+/* An error: its message, the context freed (a program that goes on would keep it), the exit code. */
+static int fail(kiln_ctx *ctx, const char *what, int code)
+{
+    fprintf(stderr, "%s: %s\n", what, kiln_last_error(ctx));
+    kiln_ctx_free(ctx);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     kiln_ctx *ctx = kiln_ctx_new();
@@ -34,7 +42,7 @@ int main(int argc, char **argv)
     if (kiln_ctx_set_device(ctx, argc > 1 ? argv[1] : "auto") != KILN_OK ||
         kiln_header_from_hex(ctx, genesis, job.header) != KILN_OK ||
         kiln_target_from_bits(ctx, 0x1d00ffff, job.target) != KILN_OK)
-        return fprintf(stderr, "mine: %s\n", kiln_last_error(ctx)), 2;
+        return fail(ctx, "mine", 2);
     job.algo = KILN_ALGO_SHA256D;
     job.start = 2083000000;
     job.count = 1000000;

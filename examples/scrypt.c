@@ -8,6 +8,14 @@
 
 #include <kiln.h>
 
+/* An error: its message, the context freed (a program that goes on would keep it), the exit code. */
+static int fail(kiln_ctx *ctx, const char *what, int code)
+{
+    fprintf(stderr, "%s: %s\n", what, kiln_last_error(ctx));
+    kiln_ctx_free(ctx);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 && argc != 7) return fprintf(stderr, "usage: scrypt PASSWORD SALT [N r p LENGTH]\n"), 2;
@@ -22,7 +30,7 @@ int main(int argc, char **argv)
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) return fprintf(stderr, "scrypt: out of memory\n"), 3;
     /* out-of-range parameters are refused here, naming the one at fault, before any memory is taken */
-    if (kiln_scrypt_check(ctx, params, len) != KILN_OK) return fprintf(stderr, "scrypt: %s\n", kiln_last_error(ctx)), 2;
+    if (kiln_scrypt_check(ctx, params, len) != KILN_OK) return fail(ctx, "scrypt", 2);
     uint8_t *key = malloc(len);
     char *hex = malloc(2 * len + 1);
     kiln_status st = kiln_scrypt(ctx, argv[1], strlen(argv[1]), argv[2], strlen(argv[2]), params, key, len);
