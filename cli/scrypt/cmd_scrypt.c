@@ -102,6 +102,17 @@ static uint8_t *salt_from_hex(kiln_ctx *ctx, const char *hex, size_t *len, int *
 
 /* --batch: the keys of in[0..n), one lowercase hex key per line in the file's order (or a JSON
  * "keys" array), computed a chunk at a time on ctx's device. The exit code. */
+/* The JSON object's opening members, shared by one key and a batch: the device and the parameters. */
+static void json_head(kiln_ctx *ctx, const cli_scrypt_cost *cost, uint64_t len)
+{
+    json_object(NULL);
+    json_str("device", kiln_ctx_device_name(ctx));
+    json_u64("N", cost->N);
+    json_u64("r", cost->r);
+    json_u64("p", cost->p);
+    json_u64("length", len);
+}
+
 static int run_batch(kiln_ctx *ctx, const kiln_scrypt_input *in, size_t n, kiln_scrypt_params sp, size_t len, int json)
 {
     const char *cmd = "scrypt";
@@ -224,12 +235,7 @@ int cmd_scrypt(int argc, char **argv)
         batch_split(pw, pw_len, salt ? (const void *)salt : salt_s, salt ? salt_len : strlen(salt_s), inputs);
         double t0 = cli_now();
         if (out.json) {
-            json_object(NULL);
-            json_str("device", kiln_ctx_device_name(ctx));
-            json_u64("N", cost.N);
-            json_u64("r", cost.r);
-            json_u64("p", cost.p);
-            json_u64("length", len);
+            json_head(ctx, &cost, len);
             json_u64("count", n);
         }
         code = run_batch(ctx, inputs, n, sp, (size_t)len, out.json);
@@ -256,12 +262,7 @@ int cmd_scrypt(int argc, char **argv)
     }
     kiln_hex_encode(key, (size_t)len, 0, hex);
     if (out.json) {
-        json_object(NULL);
-        json_str("device", kiln_ctx_device_name(ctx));
-        json_u64("N", cost.N);
-        json_u64("r", cost.r);
-        json_u64("p", cost.p);
-        json_u64("length", len);
+        json_head(ctx, &cost, len);
         json_str("key", hex);
         json_num("seconds", seconds, "%.6f");
     } else {
