@@ -35,6 +35,8 @@ struct kiln_gpu_comm {
     kiln_ctx *ctx;
     int nlocal, nranks, rank0;
     ncclComm_t comm[KILN_MAX_GPUS]; /* comm[i]: rank rank0 + i, the part parts[i] of comm_open */
+    int ordinal[KILN_MAX_GPUS];     /* the device and the stream comm[i] works on */
+    cudaStream_t stream[KILN_MAX_GPUS];
     int failed; /* an exchange failed or timed out: the communicators were aborted (and are NULL) */
 };
 
@@ -48,6 +50,9 @@ double kiln_nccl_timeout(void);
 /* Aborts every communicator of c (a failed exchange: destroying would wait on the dead peers; an
  * interrupt), each on a thread of its own; safe from several threads at once. */
 void kiln_nccl_abort(kiln_gpu_comm *c);
+/* Waits for the communicators that kiln_cuda_comm_close left aborting on threads of their own (run
+ * before a new communicator is made, and at exit). */
+void kiln_nccl_settle(void);
 kiln_status kiln_nccl_wait(kiln_gpu_comm *c, kiln_gpu *st, double waited);
 
 #endif

@@ -356,6 +356,11 @@ kiln_status kiln_cuda_comm_open(kiln_ctx *ctx, kiln_gpu_pr_part *const *parts, i
     c->nlocal = nlocal;
     c->nranks = nranks;
     c->rank0 = rank0;
+    for (int i = 0; i < nlocal; i++) {
+        c->ordinal[i] = parts[i]->st->ordinal;
+        c->stream[i] = parts[i]->st->stream;
+    }
+    kiln_nccl_settle(); /* a run interrupted before may still be aborting its communicators */
     ncclUniqueId u;
     memcpy(&u, id, sizeof u);
     /* one thread initializes every local rank: NCCL wants them in one group */
