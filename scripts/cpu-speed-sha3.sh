@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # CPU streaming SHA3-256 and SHAKE128 against OpenSSL and Python's hashlib on this machine, side by
-# side: alternating runs of scripts/sha3_speed.c (built against build/src/libkiln.a), `openssl speed
+# side: alternating runs of experiments/sha3_speed.c (built against build/src/libkiln.a), `openssl speed
 # -evp`, and hashlib's one-shot digests, all divided by CPU time, at 8 KiB blocks.
 # Usage: scripts/cpu-speed-sha3.sh [ROUNDS] [BUILD]
 set -eu
 rounds=${1:-3}
 B=${2:-build}
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude scripts/sha3_speed.c "$B/src/libkiln.a" -fopenmp -lm -o /tmp/sha3_speed
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude experiments/sha3_speed.c "$B/src/libkiln.a" -fopenmp -lm -o /tmp/sha3_speed
 hashlib_speed() { # ALGO: MB/s of hashlib's one-shot digests of 8 KiB, over CPU time
     python3 - "$1" <<'PY'
 import hashlib, sys, time

@@ -1,4 +1,4 @@
-# Sourced by the GPU scripts: the GPU machine has no libjansson and no package registry, so the
+# Sourced by scripts/device.sh: the GPU machine has no libjansson and no package registry, so the
 # Debian packages travel in .debs/ (libjansson4 and libjansson-dev, from `apt-get download`) and are
 # unpacked into the prefix $1 with python3 (no dpkg needed); CMake then finds them through
 # CMAKE_PREFIX_PATH. Does nothing when the machine has jansson.h; returns 1 without the .debs.

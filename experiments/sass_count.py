@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts SASS instructions per kernel in `cuobjdump -sass` output (development aid).
 
-usage: cuobjdump -sass FILE | scripts/sass_count.py [NAME_SUBSTRING]
+usage: cuobjdump -sass FILE | experiments/sass_count.py [NAME_SUBSTRING]
 Prints, per function: total instructions (NOPs excluded), the integer-ALU ones (LOP3, SHF,
 IADD3, LEA, PRMT, ISETP, SEL, ...) and the multiply-add pipe ones (IMAD*, MOV via IMAD), and the
 most frequent opcodes."""

@@ -1,4 +1,4 @@
-/* Issue 38's data-path rows, in one process on cuda:0 (scripts/gpu-data-path.sh builds and runs
+/* Issue 38's data-path rows, in one process on cuda:0 (scripts/device.sh, step data, builds and runs
  * it): the host's page-locked and pageable host-to-device bandwidth (cudaMemcpy of 2 GiB, best of
  * 5), then the whole Merkle builds from host memory (kiln_merkle_bench_build: sha256d 2^26 leaves,
  * rp64_256 2^24) beside their kernels alone (kiln_merkle_bench, leaves resident), a large hash

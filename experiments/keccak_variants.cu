@@ -2,7 +2,7 @@
 // on the multiply-add pipe (kiln_rotl64_mul) rather than the integer ALU (kiln_rotl64). Times the
 // unrolled permutation (16 permutations per state load, in registers) and a SHA3-256 kernel for
 // 32-byte messages resident in device memory, for several site masks, each checked against the
-// host permutation. Build: nvcc -O3 -std=c++17 -arch=sm_90 -Isrc scripts/keccak_variants.cu
+// host permutation. Build: nvcc -O3 -std=c++17 -arch=sm_90 -Isrc experiments/keccak_variants.cu
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
