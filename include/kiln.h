@@ -148,7 +148,8 @@ const char *kiln_ctx_device_name(const kiln_ctx *ctx);
  * on one GPU: a testing aid that runs the several-device paths (partitioning, exchange, merging)
  * on a host with one GPU. */
 int kiln_ctx_device_count(const kiln_ctx *ctx);
-/* The CUDA ordinal of the context's i-th device, or -1 (the CPU, or i out of range). */
+/* The ordinal of the context's i-th device in its backend (cuda:N, opencl:N), or -1 (the CPU, or
+ * i out of range). */
 int kiln_ctx_device_ordinal(const kiln_ctx *ctx, int i);
 /* CPU worker threads; 0 (the default) means one per online core. */
 kiln_status kiln_ctx_set_threads(kiln_ctx *ctx, int threads);
@@ -216,8 +217,39 @@ int kiln_opencl_device_count(void);
 /* "cpu", "cuda" or "opencl": the backend's word in device specs. */
 const char *kiln_backend_name(kiln_backend backend);
 /* index 0 is the CPU, 1.. are the CUDA GPUs (cuda:0 is index 1), then the OpenCL devices
- * (opencl:0 is index 1 + kiln_cuda_device_count()). */
+ * (opencl:0 is index 1 + kiln_cuda_device_count()): kiln_device_index gives it. */
 kiln_status kiln_device_get(int index, kiln_device_info *out);
+/* How many indices kiln_device_get has: the CPU, the CUDA GPUs and the OpenCL devices. */
+int kiln_device_total(void);
+/* The kiln_device_get index of GPU `ordinal` of backend (0 for the CPU, whatever the ordinal), or
+ * -1 when the build or the host has no such device. */
+int kiln_device_index(kiln_backend backend, int ordinal);
+
+/* ---- device identity. Device specs are read by kiln_device_parse alone (kiln_ctx_set_device
+ * calls it) and devices are named by kiln_device_spec alone, so that messages, the CLI and the
+ * monitoring output name a device as a spec selects it. */
+#define KILN_MAX_DEVICES 16 /* devices in one set */
+typedef enum kiln_device_form {
+    KILN_DEVICE_AUTO, /* "auto" */
+    KILN_DEVICE_FIRST, /* "cpu", "cuda", "opencl": the backend's first device */
+    KILN_DEVICE_ONE, /* "cuda:N", "opencl:N" */
+    KILN_DEVICE_LIST, /* "cuda:N,M,...", "opencl:N,M,...": a set */
+    KILN_DEVICE_ALL, /* "cuda:all", "opencl:all": a set of every device of the backend */
+} kiln_device_form;
+typedef struct kiln_device_set {
+    kiln_device_form form; /* how the spec was written */
+    kiln_backend backend; /* "auto" resolved: CUDA when it has a GPU here, else the CPU */
+    int count; /* devices in the set: 1 for the CPU; for "B:all" the devices B has here (may be 0) */
+    int ordinals[KILN_MAX_DEVICES]; /* the GPUs' ordinals in the order given (one may repeat) */
+} kiln_device_set;
+/* Reads spec (kiln_ctx_set_device's syntax) into *out. KILN_ERR_INPUT, with the message in ctx
+ * (which may be NULL), for a spec that is not that syntax or lists more than KILN_MAX_DEVICES.
+ * Whether the devices exist is kiln_ctx_set_device's to check. */
+kiln_status kiln_device_parse(kiln_ctx *ctx, const char *spec, kiln_device_set *out);
+/* The spec of one device into out (n bytes) and returns out: "cpu" (ordinal not used), "cuda:1",
+ * "opencl:0". A context's i-th device is kiln_device_spec(kiln_ctx_backend(ctx),
+ * kiln_ctx_device_ordinal(ctx, i), ...). */
+const char *kiln_device_spec(kiln_backend backend, int ordinal, char *out, size_t n);
 
 /* ---------------------------------------------------------------- device health */
 

@@ -39,8 +39,7 @@ int cmd_bench(int argc, char **argv)
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "what to measure, or all (the default)", .kinds = KILN_KIND_ALL, .bench = 1},
-        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all|opencl|opencl:I|opencl:I,J|opencl:all",
-         "where to measure (default auto); a set measures all its GPUs together", .modes = 0},
+        CLI_OPT_DEVICE(&device, CLI_DEVICE_VALUES, "where to measure (default auto); a set measures all its GPUs together", 0),
         {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = ROWS, .hi = 4096},
         {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per measurement (default 2; key derivation 4)",
          .modes = ROWS | KDF, .hi = 600},

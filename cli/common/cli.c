@@ -165,9 +165,11 @@ kiln_ctx *cli_open_tune_gpu(const char *cmd, const char *device, int *code)
 {
     kiln_ctx *ctx = cli_open(cmd, device, 0, code);
     if (!ctx || kiln_ctx_backend(ctx) != KILN_BACKEND_CPU) return ctx;
-    *code = device && strcmp(device, "cpu") == 0
-                ? cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda or opencl:N")
-                : cli_error(EXIT_DEVICE, cmd, "no CUDA GPU to tune");
+    /* the CPU, asked for or what auto found: auto takes a CUDA GPU only, never OpenCL (include/kiln.h) */
+    *code = kiln_ctx_device_auto(ctx)
+                ? cli_error(EXIT_DEVICE, cmd, "no GPU to tune: auto takes a CUDA GPU and there is none (an OpenCL "
+                                              "device: --device opencl:N)")
+                : cli_error(EXIT_USAGE, cmd, "tuning applies to GPU launch shapes; use --device cuda or opencl:N");
     kiln_ctx_free(ctx);
     return NULL;
 }

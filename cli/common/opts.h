@@ -70,6 +70,16 @@ typedef struct cli_output {
     {"--progress", OPT_FLAG, &(out)->progress, NULL, "a progress line on stderr even when it is not a terminal", \
      .modes = (modes_)}
 
+/* The --device option, declared once: its values as --help, the manual and the completions show
+ * them (the syntax kiln_device_parse reads, include/kiln.h), and the row every command's table
+ * takes, with the command's own help text and modes. A command that runs on GPUs only (tune) takes
+ * CLI_DEVICE_GPU_VALUES, one that runs on one device at a time (selftest) CLI_DEVICE_ONE_VALUES. */
+#define CLI_DEVICE_GPUS "cuda|cuda:I|cuda:I,J|cuda:all|opencl|opencl:I|opencl:I,J|opencl:all"
+#define CLI_DEVICE_VALUES "auto|cpu|" CLI_DEVICE_GPUS
+#define CLI_DEVICE_GPU_VALUES "auto|" CLI_DEVICE_GPUS
+#define CLI_DEVICE_ONE_VALUES "auto|cpu|cuda|cuda:I|opencl|opencl:I"
+#define CLI_OPT_DEVICE(dest, values, help_, modes_) {"--device", OPT_DEVICE, (dest), (values), (help_), .modes = (modes_)}
+
 /* scrypt's cost parameters, -N, -r and -p (kiln scrypt, and the key derivation of bench and tune),
  * declared once with RFC 7914's example values as defaults (those of tune's cache). */
 typedef struct cli_scrypt_cost {

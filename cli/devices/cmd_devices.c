@@ -50,7 +50,7 @@ static void print_text(const kiln_device_info *d, int n)
             continue;
         }
         char id[16];
-        snprintf(id, sizeof id, "%s:%d", kiln_backend_name(d[i].backend), d[i].index);
+        kiln_device_spec(d[i].backend, d[i].index, id, sizeof id);
         if (d[i].backend == KILN_BACKEND_OPENCL) {
             printf("%-9s %s, %d compute units, OpenCL %d.%d, %.1f GiB, platform %s, driver %s\n", id, d[i].name,
                    d[i].units, d[i].cc_major, d[i].cc_minor, (double)d[i].memory_bytes / (1024.0 * 1024 * 1024),
@@ -88,7 +88,7 @@ int cmd_devices(int argc, char **argv)
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
     /* every device is asked before anything is printed, so a failure leaves no half list */
     kiln_device_info d[1 + 64];
-    int n = 1 + kiln_cuda_device_count() + kiln_opencl_device_count();
+    int n = kiln_device_total();
     if (n > (int)(sizeof d / sizeof d[0])) n = (int)(sizeof d / sizeof d[0]);
     for (int i = 0; i < n; i++)
         if (kiln_device_get(i, &d[i]) != KILN_OK)

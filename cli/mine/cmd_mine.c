@@ -175,7 +175,7 @@ static int parse_args(int argc, char **argv, mine_args *a, char ***merged, void 
         {"--blocks", OPT_U64, &n->max_blocks, "N", "stop after submitting N blocks", .modes = NODE, .lo = 1,
          .hi = UINT32_MAX},
         {"--algo", OPT_ALGO, &a->algo, "A", "proof of work (default sha256d)", .kinds = KILN_KIND_SEARCH, .short_name = 'a'},
-        {"--device", OPT_DEVICE, &r->device, "auto|cpu|cuda|cuda:I|cuda:I,J|cuda:all|opencl|opencl:I|opencl:I,J|opencl:all", "where to mine (default auto); a set splits the nonces", .modes = 0},
+        CLI_OPT_DEVICE(&r->device, CLI_DEVICE_VALUES, "where to mine (default auto); a set splits the nonces", 0),
         {"--threads", OPT_U64, &r->threads, "N", "CPU threads (0: one per core)", .hi = 4096, .short_name = 't'},
         {"--duration", OPT_SECONDS, &r->duration, "S", "stop after S seconds", .hi = 10000000},
         {"--api-listen", OPT_STR, &r->api_listen, "[ADDR:]PORT",

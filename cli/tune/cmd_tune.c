@@ -87,10 +87,10 @@ int cmd_tune(int argc, char **argv)
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "what to tune (default sha256d)", .kinds = KILN_KIND_ALL, .bench = 2},
-        {"--device", OPT_DEVICE, &device, "auto|cuda|cuda:I|cuda:I,J|cuda:all|opencl|opencl:I|opencl:I,J|opencl:all",
-         "the GPU (default auto: the first CUDA GPU); a set: each GPU model in it once; an OpenCL device's "
-         "shapes are cached apart from its CUDA ones",
-         .modes = 0},
+        CLI_OPT_DEVICE(&device, CLI_DEVICE_GPU_VALUES,
+                       "the GPU (default auto: the first CUDA GPU); a set: each GPU model in it once; an OpenCL device's "
+                       "shapes are cached apart from its CUDA ones",
+                       0),
         {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per shape (default 0.3; key derivation 3)",
          .modes = KILN_KIND_SEARCH | KDF, .hi = 60},
         CLI_OPT_SCRYPT_COST(&cost, KDF),
@@ -133,16 +133,16 @@ int cmd_tune(int argc, char **argv)
         return code;
     }
     /* a set: the cache holds a shape per GPU model (every device of a set runs the context's one
-     * shape), so each model of the set is swept once, alone on its first device. A set is of one
-     * backend; kiln_device_get numbers CUDA's GPUs before the OpenCL devices. */
-    const char *word = kiln_backend_name(kiln_ctx_backend(ctx));
-    const int first = 1 + (kiln_ctx_backend(ctx) == KILN_BACKEND_OPENCL ? kiln_cuda_device_count() : 0);
-    int ordinals[16], nord = 0;
-    char models[16][128];
-    for (int i = 0; i < n && nord < 16; i++) {
+     * shape), so each model of the set is swept once, alone on its first device (a set is of one
+     * backend). */
+    const kiln_backend b = kiln_ctx_backend(ctx);
+    int ordinals[KILN_MAX_DEVICES], nord = 0;
+    char models[KILN_MAX_DEVICES][128];
+    for (int i = 0; i < n && nord < KILN_MAX_DEVICES; i++) {
         kiln_device_info info;
         int ord = kiln_ctx_device_ordinal(ctx, i), seen = 0;
-        if (kiln_device_get(first + ord, &info) != KILN_OK) snprintf(info.name, sizeof info.name, "%s:%d", word, ord);
+        if (kiln_device_get(kiln_device_index(b, ord), &info) != KILN_OK)
+            kiln_device_spec(b, ord, info.name, sizeof info.name);
         for (int j = 0; j < nord; j++) seen |= strcmp(models[j], info.name) == 0;
         if (seen) continue;
         ordinals[nord] = ord;
@@ -153,7 +153,7 @@ int cmd_tune(int argc, char **argv)
     code = EXIT_OK;
     for (int j = 0; j < nord && code == EXIT_OK; j++) {
         char spec[32];
-        snprintf(spec, sizeof spec, "%s:%d", word, ordinals[j]);
+        kiln_device_spec(b, ordinals[j], spec, sizeof spec);
         printf("%s%s (%s)\n", j ? "\n" : "", spec, models[j]);
         if (!(ctx = cli_open_tune_gpu(cmd, spec, &code))) break;
         code = tune_one(ctx, fn, w, kind, axes, naxes, &a, name, custom);

@@ -245,9 +245,8 @@ const char *tune_cache_device_key(const kiln_ctx *ctx, char *buf, size_t n)
     const char *model = kiln_ctx_device_name(ctx);
     kiln_device_info info;
     /* a set's name is "2 x <model>" or the models joined: the key is its first device's model
-     * (`kiln tune` on a set sweeps each model alone). kiln_device_get numbers the CUDA GPUs
-     * first, then the OpenCL devices. */
-    int index = 1 + kiln_ctx_device_ordinal(ctx, 0) + (b == KILN_BACKEND_OPENCL ? kiln_cuda_device_count() : 0);
+     * (`kiln tune` on a set sweeps each model alone) */
+    int index = kiln_device_index(b, kiln_ctx_device_ordinal(ctx, 0));
     if (kiln_ctx_device_count(ctx) > 1 && kiln_device_get(index, &info) == KILN_OK) model = info.name;
     snprintf(buf, n, "%s%s", b == KILN_BACKEND_OPENCL ? "opencl:" : "", model);
     return buf;

@@ -6,6 +6,7 @@
 
 #include "../core/cpu_features.h"
 #include "../core/ctx.h"
+#include "../core/device_id.h"
 #include "../core/gpu.h"
 #include "../core/clock.h"
 #include "gpu_backend.h"
@@ -26,25 +27,24 @@ void kiln_ctx_free(kiln_ctx *ctx)
     free(ctx);
 }
 
-/* The backend's word in device specs and messages. */
-static const char *backend_word(kiln_backend b) { return b == KILN_BACKEND_OPENCL ? "opencl" : "cuda"; }
-
 /* Makes the context run on the devices ordinals[0..n) of backend (an ordinal may repeat: logical
  * devices on one GPU); unchanged when one is missing. */
 static kiln_status use_gpus(kiln_ctx *ctx, kiln_backend backend, const int *ordinals, int n)
 {
     const kiln_gpu_ops *gpu = kiln_gpu_backend_of(backend);
-    const char *word = backend_word(backend), *what = backend == KILN_BACKEND_OPENCL ? "OpenCL device" : "CUDA GPU";
+    const char *what = kiln_backend_noun(backend);
     int present = gpu ? gpu->device_count() : 0;
+    if (present == 0 && gpu) return kiln_fail(ctx, KILN_ERR_DEVICE, "no %s available", what);
     if (present == 0)
-        return kiln_fail(ctx, KILN_ERR_DEVICE, "no %s available%s", what,
-                         gpu                               ? ""
-                         : backend == KILN_BACKEND_OPENCL ? " (kiln was built without OpenCL)"
-                                                           : " (kiln was built without CUDA)");
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "no %s available (kiln was built without %s)", what,
+                         kiln_backend_runtime(backend));
     char names[KILN_MAX_GPUS][sizeof ((kiln_device_info *)0)->name];
     for (int i = 0; i < n; i++) {
-        if (ordinals[i] >= present)
-            return kiln_fail(ctx, KILN_ERR_DEVICE, "no %s %s:%d (%d present)", what, word, ordinals[i], present);
+        if (ordinals[i] >= present) {
+            char spec[32];
+            return kiln_fail(ctx, KILN_ERR_DEVICE, "no %s %s (%d present)", what,
+                             kiln_device_spec(backend, ordinals[i], spec, sizeof spec), present);
+        }
         kiln_device_info info;
         kiln_status st = gpu->device_info(ctx, ordinals[i], &info);
         if (st != KILN_OK) return st;
@@ -81,66 +81,26 @@ static kiln_status use_gpus(kiln_ctx *ctx, kiln_backend backend, const int *ordi
     return KILN_OK;
 }
 
-/* The ordinals of "cuda:LIST" or "opencl:LIST" (LIST: all, or N[,N]...) into ordinals; their
- * number, or -1 (bad syntax) or -2 (more than KILN_MAX_GPUS). */
-static int parse_gpu_list(kiln_backend backend, const char *list, int ordinals[KILN_MAX_GPUS])
+/* The device named by spec (kiln_device_parse reads it into *set); the context is unchanged when it fails. */
+static kiln_status select_device(kiln_ctx *ctx, const char *spec, kiln_device_set *set)
 {
-    if (strcmp(list, "all") == 0) {
-        const kiln_gpu_ops *gpu = kiln_gpu_backend_of(backend);
-        int n = gpu ? gpu->device_count() : 0;
-        if (n > KILN_MAX_GPUS) n = KILN_MAX_GPUS;
-        for (int i = 0; i < n; i++) ordinals[i] = i;
-        return n;
-    }
-    int n = 0;
-    for (const char *p = list;;) {
-        int ordinal = 0, digits = 0;
-        for (; *p >= '0' && *p <= '9' && digits < 4; p++, digits++) ordinal = ordinal * 10 + (*p - '0');
-        if (digits == 0) return -1;
-        if (n == KILN_MAX_GPUS) return -2;
-        ordinals[n++] = ordinal;
-        if (*p == '\0') return n;
-        if (*p++ != ',') return -1;
-    }
-}
-
-/* The device named by spec, auto aside; the context is unchanged when it fails. */
-static kiln_status select_device(kiln_ctx *ctx, const char *spec)
-{
-    if (strcmp(spec, "cpu") == 0) {
-        kiln_ctx_close_gpus(ctx);
-        ctx->gpu = NULL;
-        ctx->ngpu = 0;
-        ctx->backend = KILN_BACKEND_CPU;
-        snprintf(ctx->device_name, sizeof ctx->device_name, "%s", kiln_cpu_model());
-        return KILN_OK;
-    }
-    if (strcmp(spec, "auto") == 0) return select_device(ctx, kiln_cuda_device_count() > 0 ? "cuda" : "cpu");
-    kiln_backend backend = strncmp(spec, "opencl", 6) == 0 ? KILN_BACKEND_OPENCL : KILN_BACKEND_CUDA;
-    const char *word = backend_word(backend);
-    size_t wl = strlen(word);
-    int ordinals[KILN_MAX_GPUS] = {0};
-    if (strcmp(spec, word) == 0) return use_gpus(ctx, backend, ordinals, 1);
-    if (strncmp(spec, word, wl) == 0 && spec[wl] == ':') {
-        int n = parse_gpu_list(backend, spec + wl + 1, ordinals);
-        if (n == -2) return kiln_fail(ctx, KILN_ERR_INPUT, "device '%s' lists more than %d GPUs", spec, KILN_MAX_GPUS);
-        if (n < 0)
-            return kiln_fail(ctx, KILN_ERR_INPUT, "bad device '%s' (expected %s:N, %s:N,M,... or %s:all)", spec, word,
-                             word, word);
-        /* all on a host without devices: use_gpus says so */
-        return use_gpus(ctx, backend, ordinals, n);
-    }
-    return kiln_fail(ctx, KILN_ERR_INPUT,
-                     "unknown device '%s' (expected auto, cpu, cuda, cuda:N, cuda:N,M,..., cuda:all, opencl, "
-                     "opencl:N, opencl:N,M,... or opencl:all)",
-                     spec);
+    kiln_status st = kiln_device_parse(ctx, spec, set);
+    if (st != KILN_OK) return st;
+    if (set->backend != KILN_BACKEND_CPU) return use_gpus(ctx, set->backend, set->ordinals, set->count);
+    kiln_ctx_close_gpus(ctx);
+    ctx->gpu = NULL;
+    ctx->ngpu = 0;
+    ctx->backend = KILN_BACKEND_CPU;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", kiln_cpu_model());
+    return KILN_OK;
 }
 
 kiln_status kiln_ctx_set_device(kiln_ctx *ctx, const char *spec)
 {
     if (!ctx || !spec) return KILN_ERR_INPUT;
-    kiln_status st = select_device(ctx, spec);
-    if (st == KILN_OK) ctx->device_auto = strcmp(spec, "auto") == 0;
+    kiln_device_set set;
+    kiln_status st = select_device(ctx, spec, &set);
+    if (st == KILN_OK) ctx->device_auto = set.form == KILN_DEVICE_AUTO;
     return st;
 }
 

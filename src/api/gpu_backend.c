@@ -19,5 +19,3 @@ const kiln_gpu_ops *kiln_gpu_backend_of(kiln_backend backend)
     default: return NULL;
     }
 }
-
-const kiln_gpu_ops *kiln_gpu_backend(void) { return kiln_gpu_backend_of(KILN_BACKEND_CUDA); }

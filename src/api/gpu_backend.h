@@ -8,7 +8,5 @@
 
 /* The table of a GPU backend compiled into this build, or NULL (not built, or the CPU). */
 const kiln_gpu_ops *kiln_gpu_backend_of(kiln_backend backend);
-/* The CUDA backend's table, or NULL (built without CUDA): what "auto" and the cuda specs use. */
-const kiln_gpu_ops *kiln_gpu_backend(void);
 
 #endif

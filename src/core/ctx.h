@@ -11,7 +11,7 @@ extern "C" {
 
 #define KILN_ALGO_COUNT 2 /* kiln_algo values */
 #define KILN_ERR_MAX 512
-#define KILN_MAX_GPUS 16
+#define KILN_MAX_GPUS KILN_MAX_DEVICES /* include/kiln.h */
 
 typedef struct kiln_gpu kiln_gpu; /* one opened GPU of one context (core/gpu.h) */
 typedef struct kiln_gpu_ops kiln_gpu_ops;
@@ -50,8 +50,8 @@ kiln_status kiln_fail(kiln_ctx *ctx, kiln_status st, const char *fmt, ...)
 #endif
     ;
 
-/* The calling thread's prefix for the messages kiln_fail records ("cuda:1: "), or NULL: set by
- * kiln_gpu_each in each device's thread, so that a failure names its device. */
+/* The calling thread's prefix for the messages kiln_fail records ("opencl:1 (device 2 of 2): "), or
+ * NULL: set by kiln_gpu_each in each device's thread, so that a failure names its device. */
 void kiln_err_set_thread_prefix(const char *prefix);
 
 /* Nonzero when the caller's interrupt poll asks to stop (ctx may be NULL: never). Long loops call

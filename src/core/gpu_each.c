@@ -26,11 +26,9 @@ typedef struct each_worker {
 
 void kiln_gpu_label(const kiln_ctx *ctx, int i, char *out, size_t n)
 {
-    /* the backend's word as in device specs (kiln_backend_name, src/api, is above this layer) */
-    const char *word = ctx->backend == KILN_BACKEND_OPENCL ? "opencl"
-                       : ctx->backend == KILN_BACKEND_CUDA ? "cuda"
-                                                           : "cpu";
-    snprintf(out, n, "%s:%d (device %d of %d)", word, ctx->gpu_ordinal[i], i + 1, ctx->ngpu);
+    char spec[32];
+    kiln_device_spec(ctx->backend, ctx->gpu_ordinal[i], spec, sizeof spec);
+    snprintf(out, n, "%s (device %d of %d)", spec, i + 1, ctx->ngpu);
 }
 
 static int poll_with_failure(void *arg)

@@ -7,7 +7,7 @@
 #include "common/progress.h"
 #include "health_out.h"
 
-void dev_stats_id(const int *ordinals, int n, int i, char *out, size_t len)
+void dev_stats_id_on(kiln_backend backend, const int *ordinals, int n, int i, char *out, size_t len)
 {
     int seen = 0, repeats = 0;
     for (int j = 0; j < n; j++) {
@@ -15,9 +15,15 @@ void dev_stats_id(const int *ordinals, int n, int i, char *out, size_t len)
         if (j < i) seen++;
         repeats++;
     }
-    if (ordinals[i] < 0) snprintf(out, len, "cpu");
-    else if (repeats > 1) snprintf(out, len, "cuda:%d#%d", ordinals[i] & 0xffff, seen & 0xf);
-    else snprintf(out, len, "cuda:%d", ordinals[i] & 0xffff);
+    char spec[32];
+    kiln_device_spec(ordinals[i] < 0 ? KILN_BACKEND_CPU : backend, ordinals[i] & 0xffff, spec, sizeof spec);
+    if (ordinals[i] >= 0 && repeats > 1) snprintf(out, len, "%s#%d", spec, seen & 0xf);
+    else snprintf(out, len, "%s", spec);
+}
+
+void dev_stats_id(const int *ordinals, int n, int i, char *out, size_t len)
+{
+    dev_stats_id_on(KILN_BACKEND_CUDA, ordinals, n, i, out, len);
 }
 
 void dev_stats_init(dev_stats *s, const kiln_ctx *ctx, double temp_limit, health_log_fn log)
@@ -30,8 +36,10 @@ void dev_stats_init(dev_stats *s, const kiln_ctx *ctx, double temp_limit, health
     for (int i = 0; i < s->n; i++) {
         dev_stat *d = &s->d[i];
         d->ordinal = ordinals[i];
-        int index = d->ordinal < 0 ? 0 : d->ordinal + 1;
-        dev_stats_id(ordinals, s->n, i, d->id, sizeof d->id);
+        const kiln_backend b = kiln_ctx_backend(ctx);
+        int index = d->ordinal < 0 ? 0 : kiln_device_index(b, d->ordinal);
+        if (index < 0) index = 0; /* cannot happen: the context holds only devices present */
+        dev_stats_id_on(b, ordinals, s->n, i, d->id, sizeof d->id);
         kiln_device_info info;
         if (s->n == 1 || kiln_device_get(index, &info) != KILN_OK)
             snprintf(d->name, sizeof d->name, "%s", kiln_ctx_device_name(ctx));

@@ -2,9 +2,9 @@
  * and --temp-limit, as the statistics line, the --json summaries and the endpoint show them
  * (docs/MONITOR.md). A context of one device has one entry, whose counts are the totals.
  *
- * Ids: "cpu", "cuda:N"; an ordinal given twice in a set (logical devices on one GPU, a testing
- * aid) makes "cuda:N#K", K counting its logical devices from 0, so that every id (a Prometheus
- * label) is distinct. */
+ * Ids: "cpu", "cuda:N", "opencl:N" as kiln_device_spec names them; an ordinal given twice in a set
+ * (logical devices on one GPU, a testing aid) makes "cuda:N#K", K counting its logical devices from
+ * 0, so that every id (a Prometheus label) is distinct. */
 #ifndef KILN_CLI_DEV_STATS_H
 #define KILN_CLI_DEV_STATS_H
 
@@ -17,7 +17,7 @@
 typedef struct dev_stat {
     char id[16];
     char name[128];
-    int ordinal; /* CUDA ordinal; -1 for the CPU */
+    int ordinal; /* the device's ordinal in its backend (cuda:N, opencl:N); -1 for the CPU */
     uint64_t hashes; /* of the searches done */
     double seconds; /* busy, likewise */
     uint64_t mark_hashes; /* at the last statistics line */
@@ -34,7 +34,9 @@ typedef struct dev_stats {
 } dev_stats;
 
 void dev_stats_init(dev_stats *s, const kiln_ctx *ctx, double temp_limit, health_log_fn log);
-/* The id of device i of a context whose devices have these ordinals (-1: the CPU). */
+/* The id of device i of a context of backend whose devices have these ordinals (-1: the CPU). */
+void dev_stats_id_on(kiln_backend backend, const int *ordinals, int n, int i, char *out, size_t len);
+/* The same on CUDA: the form tests/test_pool_monitor_devices.c calls (until it calls the above). */
 void dev_stats_id(const int *ordinals, int n, int i, char *out, size_t len);
 /* kiln_scan with each device's part counted (readable from the job's callbacks through
  * dev_stats_hashes). */

@@ -22,8 +22,9 @@ void health_watch_init_index(health_watch *w, int index, double limit, health_lo
 {
     memset(w, 0, sizeof *w);
     w->index = index;
-    if (w->index == 0) snprintf(w->id, sizeof w->id, "cpu");
-    else snprintf(w->id, sizeof w->id, "cuda:%d", (w->index - 1) & 0xffff);
+    kiln_device_info info; /* its backend and ordinal, named as a device spec names it */
+    if (kiln_device_get(index, &info) == KILN_OK) kiln_device_spec(info.backend, info.index, w->id, sizeof w->id);
+    else snprintf(w->id, sizeof w->id, "device %d", index & 0xffff);
     w->limit = limit;
     w->log = log;
     kiln_device_health(w->index, &w->h);

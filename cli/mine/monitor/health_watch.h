@@ -19,7 +19,7 @@ void health_log_mine(const char *msg);
 
 typedef struct health_watch {
     int index; /* kiln_device_get's */
-    char id[16]; /* "cpu", "cuda:0" */
+    char id[16]; /* "cpu", "cuda:0", "opencl:0": kiln_device_spec */
     double limit; /* --temp-limit; 0: none */
     int paused, warned;
     double next; /* the next reading is due */

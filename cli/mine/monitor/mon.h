@@ -33,7 +33,7 @@ void mon_rates_add(mon_rates *r, double now, uint64_t hashes);
 double mon_rates_get(const mon_rates *r, double now, uint64_t hashes, double window);
 
 typedef struct mon_device {
-    char id[16]; /* "cpu", "cuda:0" */
+    char id[16]; /* "cpu", "cuda:0", "opencl:0" */
     char name[128];
     int ordinal; /* CUDA ordinal; -1 for the CPU */
     uint64_t hashes;
