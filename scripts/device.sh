@@ -10,8 +10,8 @@
 #             (`gpu` also runs kiln selftest on the GPU);
 #             TESTS=regex runs only the tests it matches, verbose (log: tests.log)
 #   sanitize  the sanitizer configuration; compute-sanitizer (SAN_TOOLS, default memcheck and
-#             racecheck) on every test labelled gpu (SAN_TESTS narrows them, a ctest -R regex) in
-#             its quick sizes, then on the CLI: PageRank's persistent kernel (ego-Facebook) and
+#             racecheck) on every test program labelled gpu and not long (SAN_TESTS narrows them,
+#             a ctest -R regex) in its quick sizes, then on the CLI: PageRank's persistent kernel (ego-Facebook) and
 #             the several-device paths (RMAT 12 on cuda:0,0 and cuda:all); SAN_CLI=0 skips those
 #   bench     every bench (SPECS) of this build on BENCH_DEVICES (default cuda:0), the median of
 #             ROUNDS runs; then POOL_SECONDS (20; 0: none) of mining on the GPU against the test
@@ -171,11 +171,14 @@ if has sanitize; then
     t=$(date +%s)
     # the programs of the tests labelled gpu (their names change as the tests do), the CLI
     cfg_sanitize >"$OUT/build-san.log" 2>&1
-    ctest --test-dir "$S" -L gpu ${SAN_TESTS:+-R "$SAN_TESTS"} --show-only=json-v1 2>/dev/null |
+    ctest --test-dir "$S" -L gpu -LE long ${SAN_TESTS:+-R "$SAN_TESTS"} --show-only=json-v1 2>/dev/null |
         python3 -c 'import json, os, sys
+seen = set()
 for t in json.load(sys.stdin)["tests"]:
     c = t.get("command") or []
-    if c and os.path.basename(c[0]).startswith("test_"): print(c[0])' >"$OUT/san-programs.txt"
+    if c and os.path.basename(c[0]).startswith("test_") and c[0] not in seen:
+        seen.add(c[0])
+        print(c[0])' >"$OUT/san-programs.txt"
     # shellcheck disable=SC2046 # a target per program
     cmake --build "$S" -j "$(nproc)" --target kiln_cli $(xargs -r -n1 basename <"$OUT/san-programs.txt") >>"$OUT/build-san.log" 2>&1
     rc=$?
