@@ -11,7 +11,8 @@
 #             TESTS=regex runs only the tests it matches, verbose (log: tests.log)
 #   sanitize  the sanitizer configuration; compute-sanitizer (SAN_TOOLS, default memcheck and
 #             racecheck) on every test program labelled gpu and not long (SAN_TESTS narrows them,
-#             a ctest -R regex) in its quick sizes, then on the CLI: PageRank's persistent kernel (ego-Facebook) and
+#             a ctest -R regex) in its quick sizes (racecheck on those SAN_RACE matches: the
+#             Merkle, scrypt, PageRank and Keccak kernels, which share memory or shuffle), then on the CLI: PageRank's persistent kernel (ego-Facebook) and
 #             the several-device paths (RMAT 12 on cuda:0,0 and cuda:all); SAN_CLI=0 skips those
 #   bench     every bench (SPECS) of this build on BENCH_DEVICES (default cuda:0), the median of
 #             ROUNDS runs; then POOL_SECONDS (20; 0: none) of mining on the GPU against the test
@@ -40,7 +41,9 @@
 #                   build), CUDA for sm_90 alone, no OpenCL: sanitize
 #   build-dev-base  compare's base tree, build-dev's configuration (warnings not errors), CLI only
 # Environment: OUT, JOBS (ctest -j, 8), ROUNDS (3), SPECS, GPU_TESTS, TESTS, SUITE_EXCLUDE, SAN_*,
-# BASE, BASE_TAR, SCALES, BENCH_SECONDS, MIB, THREADS; the defaults are below.
+# BASE, BASE_TAR, SCALES, BENCH_SECONDS, MIB, THREADS; the defaults are below. A device call has
+# 10 minutes: split the steps over calls (STEPS=build, then STEPS=test, ...); the build folders
+# stay while the machine is warm, and a step builds again only what changed.
 # libjansson (pool mining, the pool tests) comes from the .debs carried in .debs/
 # (scripts/jansson-from-debs.sh); NVIDIA's OpenCL driver is on the host but no ICD file names it,
 # so one is written in a temporary vendors folder (OCL_ICD_VENDORS).
@@ -67,6 +70,7 @@ has() { case "$STEPS" in *" $1 "*) return 0 ;; esac; return 1; }
 row() { printf '%-44s %s\n' "$1" "$2" | tee -a "$SUMMARY"; }
 status() { [ "$1" -eq 0 ] && echo ok || echo "FAILED (exit $1)"; }
 since() { echo "$(($(date +%s) - $1)) s"; }
+has tests && STEPS="$STEPS test " # the name of an earlier runner's step
 has test && STEPS="$STEPS gpu suite "
 
 ICD=$(mktemp -d /tmp/kiln-icd.XXXX)
@@ -188,6 +192,8 @@ for t in json.load(sys.stdin)["tests"]:
     while read -r prog; do
         [ -x "$prog" ] || continue
         for tool in ${SAN_TOOLS:-memcheck racecheck}; do
+            # racecheck where kernels share memory or shuffle (SAN_RACE, a regex of program names)
+            [ "$tool" = racecheck ] && ! [[ $(basename "$prog") =~ ${SAN_RACE:-merkle|scrypt|pagerank|keccak} ]] && continue
             t=$(date +%s)
             log=$OUT/san-$(basename "$prog")-$tool.log
             KILN_TEST_QUICK=1 KILN_TEST_SMALL=1 timeout "${SAN_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 99 \
@@ -253,7 +259,7 @@ for algo, unit in order:
         line += f" {r:>12.3f}"
         if abs(r - 1) > 0.02: off.append(f"{algo} {r:.3f}")
     print(line)
-if ratio:
+if ratio and cols[-1] == "new":
     print(f"{len(order) - len(off)} of {len(order)} rows within 2%" + (": outside: " + ", ".join(off) if off else ""))
 PY
 }
@@ -270,11 +276,12 @@ if has bench; then
     if [ "${POOL_SECONDS:-20}" != 0 ]; then
         d=$OUT/pool
         rm -rf "$d"
-        POOL_DIFFICULTY=${POOL_DIFFICULTY:-0.5} POOL_DURATION=${POOL_SECONDS:-20} POOL_DEVICE=cuda POOL_KEEP=$d \
+        pd=${POOL_DEVICE:-cuda}
+        POOL_DIFFICULTY=${POOL_DIFFICULTY:-0.5} POOL_DURATION=${POOL_SECONDS:-20} POOL_DEVICE=$pd POOL_KEEP=$d \
             bash tests/pool/run_scenario.sh "$K" gpu >"$OUT/pool.log" 2>&1
         rc=$?
-        bench=$(bench_rows cuda "$K" cuda sha256d | cut -d' ' -f4)
-        row "pool mining, --device cuda, ${POOL_SECONDS:-20} s" "$(status $rc), $(python3 -c 'import json, sys
+        bench=$(bench_rows pool "$K" "$pd" sha256d | cut -d' ' -f4)
+        row "pool mining, --device $pd, ${POOL_SECONDS:-20} s" "$(status $rc), $(python3 -c 'import json, sys
 k = json.load(open(sys.argv[1]))
 print("%.4g H/s, %d shares accepted, pool rate / bench %.3f" % (k["rate"], k["shares"]["accepted"], k["rate"] / float(sys.argv[2])))' \
             "$d/kiln.json" "$bench" 2>/dev/null || tail -1 "$OUT/pool.log")"
