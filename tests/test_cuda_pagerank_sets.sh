@@ -74,7 +74,7 @@ assert len(p) == d["devices"] and sum(x["edges"] for x in p) == d["edges"] and a
     # ---- signals (issue 36.8): SIGINT to cuda:all ends it within a second (1.5 s on 4 H200s: the
     # communicators were aborted one after the other); under mpirun, SIGINT to mpirun, or a process
     # killed, within mpirun's own delay (Open MPI: SIGCONT, then SIGTERM odls_base_sigkill_timeout
-    # later) and 0.6 s (2.1 s: the processes waited in MPI_Finalize, or blocked in an exchange with
+    # later) and 0.9 s (2.1 s: the processes waited in MPI_Finalize, or blocked in an exchange with
     # the killed one, for mpirun's SIGKILL)
     . "$(dirname "$0")/signal_util.sh"
     for mode in nccl peer; do
@@ -89,7 +89,9 @@ assert len(p) == d["devices"] and sum(x["edges"] for x in p) == d["edges"] and a
     if "$KILN" version | grep -q '^mpi: on' && command -v mpirun >/dev/null; then
         grace=$(ompi_info --param odls base --level 9 2>/dev/null |
             sed -n 's/.*odls_base_sigkill_timeout" (current value: "\([0-9]*\)".*/\1/p')
-        limit=$(awk -v g="${grace:-1}" 'BEGIN { print g + 0.6 }')
+        # mpirun SIGKILLs at twice its delay; a process ends on the SIGTERM in 0.1-0.2 s, and the
+        # GPU's teardown as it exits takes 0.2-0.5 s more (4 H200s: 1.31-1.66 s in all)
+        limit=$(awk -v g="${grace:-1}" 'BEGIN { print g + 0.9 }')
         MPISIG=(mpirun --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE)
         [ "$(id -u)" -eq 0 ] && MPISIG+=(--allow-run-as-root)
         signal_at_line INT "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" "${MPISIG[@]}" -np "$NGPU" "$KILN" pagerank \

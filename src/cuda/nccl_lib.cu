@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nccl_lib.h"
 
@@ -124,6 +125,18 @@ bool streams_idle(const kiln_gpu_comm *c)
     return idle;
 }
 
+/* A pass's exchange, queued just before the stop was seen, takes milliseconds: up to 0.1 s for
+ * the streams to finish it. */
+bool streams_settle(const kiln_gpu_comm *c)
+{
+    const struct timespec ms = {0, 1000000};
+    for (int k = 0; k < 100; k++) {
+        if (streams_idle(c)) return true;
+        nanosleep(&ms, nullptr);
+    }
+    return false;
+}
+
 /* Aborts c's communicators on detached threads and returns at once (one whose thread cannot be
  * started is aborted here). */
 void abort_in_background(kiln_gpu_comm *c)
@@ -204,7 +217,7 @@ void kiln_cuda_comm_close(kiln_gpu_comm *c, int abort)
      * 0.6 s of it in the aborts). A failed exchange, or a stream still busy, is aborted here: the
      * parts' streams wait on it. */
     if (abort && !__atomic_load_n(&c->failed, __ATOMIC_ACQUIRE) && kiln_ctx_interrupt_requested(c->ctx) &&
-        streams_idle(c))
+        streams_settle(c))
         abort_in_background(c);
     else if (abort)
         kiln_nccl_abort(c);
