@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/file_ahead.h"
 #include "common/interrupt.h"
 #include "common/json_out.h"
 #include "common/opts.h"
@@ -147,9 +148,11 @@ static void report_open_error(hash_run *r, const char *name, kiln_hash_algo algo
         r->missing++;
         return;
     }
-    name_error(r->cmd, name, strerror(err));
+    /* a file cut while it was read: its digest would be of neither its old nor its new content */
+    const char *reason = err == FILE_AHEAD_SHRANK ? "the file shrank while being read" : strerror(err);
+    name_error(r->cmd, name, reason);
     if (r->json) {
-        json_result(r, name, algo, NULL, 0, 0, strerror(err));
+        json_result(r, name, algo, NULL, 0, 0, reason);
     } else if (r->check && !r->status) {
         char *s = shown(r->cmd, name);
         printf("%s: FAILED open or read\n", s);
@@ -201,15 +204,40 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
     free(hex);
 }
 
+/* Streams a large regular file through the hash from fa, which reads it ahead on a thread so
+ * that reading the next blocks overlaps hashing this one. 0, an errno or FILE_AHEAD_SHRANK. */
+static int stream_ahead(hash_run *r, kiln_hash_stream *s, file_ahead *fa)
+{
+    int err;
+    for (;;) {
+        const uint8_t *block;
+        size_t got;
+        err = file_ahead_next(fa, &block, &got);
+        if (err || got == 0) break;
+        kiln_hash_update(s, block, got);
+        advance(r, (uint64_t)got);
+    }
+    file_ahead_stop(fa);
+    return err;
+}
+
 /* Streams fd through the hash on the CPU, after `pre` bytes already read (and counted); an input
- * that is not a regular file is read only once cli_wait_readable says it can be. 0, or an errno
- * (EINTR once a signal has arrived). */
-static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, const uint8_t *pre, size_t pre_len,
-                     uint8_t *digest, size_t outlen)
+ * that is not a regular file is read only once cli_wait_readable says it can be. size: a regular
+ * file's size (a large one, read from its start, is read ahead on a thread). 0, or an errno
+ * (EINTR once a signal has arrived), or FILE_AHEAD_SHRANK. */
+static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, uint64_t size, const uint8_t *pre,
+                     size_t pre_len, uint8_t *digest, size_t outlen)
 {
     kiln_hash_stream s;
     kiln_hash_init(&s, algo);
     kiln_hash_update(&s, pre, pre_len);
+    /* when no thread can be had, the file is read here, as a small one */
+    file_ahead *fa = regular && pre_len == 0 && size >= FILE_AHEAD_MIN ? file_ahead_start(fd, size) : NULL;
+    if (fa) {
+        int err = stream_ahead(r, &s, fa);
+        if (err == 0) kiln_hash_final(&s, digest, outlen);
+        return err;
+    }
     static uint8_t buf[CHUNK];
     for (;;) {
         /* a regular file's reads are never interrupted: the flag is looked at every chunk */
@@ -350,7 +378,7 @@ static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const
         uint8_t *copy = pre ? must_alloc(r->cmd, pre) : NULL;
         if (pre) memcpy(copy, r->data + r->bytes, pre);
         flush(r);
-        if (!r->stopped) err = stream_fd(r, algo, fd, regular, copy, pre, digest, outlen);
+        if (!r->stopped) err = stream_fd(r, algo, fd, regular, r->cur_size, copy, pre, digest, outlen);
         free(copy);
     } else {
         flush(r);

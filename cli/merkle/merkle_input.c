@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/file_ahead.h"
 #include "common/interrupt.h"
 #include "common/progress.h"
 #include "kiln.h"
@@ -24,6 +25,7 @@ typedef struct input {
     uint64_t done, size; /* bytes read, of size (0: not known), for the progress line */
     double t0;
     int regular; /* a regular file: its reads never block */
+    file_ahead *ahead; /* a large regular file read ahead on a thread (NULL: read here) */
 } input;
 
 /* Waits until the input can be read (cli_wait_readable; a busy machine left SIGINT unanswered
@@ -33,12 +35,14 @@ static int wait_readable(input *in)
     return cli_wait_readable(in->fd) ? cli_interrupt_exit(in->cmd) : EXIT_OK;
 }
 
-static int input_open(input *in, const char *cmd, const char *path)
+/* ahead: a large regular file may be read ahead on a thread (input_next only). */
+static int input_open(input *in, const char *cmd, const char *path, int ahead)
 {
     in->cmd = cmd;
     in->path = path;
     in->done = in->size = 0;
     in->regular = 0;
+    in->ahead = NULL;
     in->t0 = cli_now();
     struct stat sb;
     if (strcmp(path, "-") == 0) {
@@ -54,13 +58,26 @@ static int input_open(input *in, const char *cmd, const char *path)
     if (fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
         in->size = (uint64_t)sb.st_size;
         in->regular = 1;
+        /* when it cannot be had, the file is read here, as a small one */
+        if (ahead && in->size >= FILE_AHEAD_MIN) in->ahead = file_ahead_start(in->fd, in->size);
     }
     return EXIT_OK;
 }
 
 static void input_close(input *in)
 {
+    file_ahead_stop(in->ahead);
     if (in->fd != STDIN_FILENO) close(in->fd);
+}
+
+static void input_progress(input *in, size_t got)
+{
+    in->done += (uint64_t)got;
+    if (progress_due()) {
+        char text[160];
+        format_bytes_done(in->done, in->size, cli_now() - in->t0, 1, text, sizeof text);
+        progress_show("reading %s: %s", in->path, text);
+    }
 }
 
 /* Up to n bytes into buf, *got = 0 at the end. A pipe, FIFO or terminal is read only once
@@ -77,12 +94,7 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
         ssize_t k = read(in->fd, buf, n);
         if (k >= 0) {
             *got = (size_t)k;
-            in->done += (uint64_t)k;
-            if (progress_due()) {
-                char text[160];
-                format_bytes_done(in->done, in->size, cli_now() - in->t0, 1, text, sizeof text);
-                progress_show("reading %s: %s", in->path, text);
-            }
+            input_progress(in, (size_t)k);
             return EXIT_OK;
         }
         if (errno != EINTR && errno != EAGAIN) /* EAGAIN: a FIFO's writer has nothing yet */
@@ -92,14 +104,45 @@ static int input_read(input *in, void *buf, size_t n, size_t *got)
     }
 }
 
+/* The next bytes of the input in *data (*got of them, 0 at the end): a block the reader thread
+ * has read ahead, or what one input_read put in buf (cap bytes). */
+static int input_next(input *in, char *buf, size_t cap, const char **data, size_t *got)
+{
+    if (!in->ahead) {
+        *data = buf;
+        return input_read(in, buf, cap, got);
+    }
+    const uint8_t *block;
+    int err = file_ahead_next(in->ahead, &block, got);
+    if (err == EINTR) return cli_interrupt_exit(in->cmd);
+    if (err == FILE_AHEAD_SHRANK)
+        return cli_error(EXIT_USAGE, in->cmd, "%s: the file shrank while being read (%llu bytes of %llu)", in->path,
+                         (unsigned long long)file_ahead_done(in->ahead), (unsigned long long)in->size);
+    if (err) return cli_error(EXIT_USAGE, in->cmd, "%s: %s", in->path, strerror(err));
+    *data = (const char *)block;
+    input_progress(in, *got);
+    return EXIT_OK;
+}
+
+/* Each byte's value as a hex digit, or 16 when it is not one: one look-up a digit, since a file
+ * of leaves is tens of millions of hashes (kiln_hex_decode's three passes took most of a read). */
+#define D16(c) [c] = (c) - '0' + 1
+#define L6(c) [c] = (c) - 'a' + 11, [(c) - 'a' + 'A'] = (c) - 'a' + 11
+static const uint8_t hex_plus1[256] = {D16('0'), D16('1'), D16('2'), D16('3'), D16('4'), D16('5'), D16('6'), D16('7'),
+                                       D16('8'), D16('9'), L6('a'),  L6('b'),  L6('c'),  L6('d'),  L6('e'),  L6('f')};
+
 int merkle_parse_hash(const char *hex, size_t len, int reversed, uint8_t node[NODE])
 {
-    char s[2 * NODE + 1];
     uint8_t raw[NODE];
-    if (len != 2 * NODE || memchr(hex, '\0', len)) return -1;
-    memcpy(s, hex, len);
-    s[len] = '\0';
-    if (kiln_hex_decode(NULL, s, raw, NODE) != KILN_OK) return -1;
+    unsigned bad = 0;
+    if (len != 2 * NODE) return -1;
+    for (int i = 0; i < NODE; i++) {
+        /* 0 marks a byte that is no digit (NUL included); the others are the digit plus one */
+        unsigned hi = hex_plus1[(unsigned char)hex[2 * i]], lo = hex_plus1[(unsigned char)hex[2 * i + 1]];
+        bad |= (hi - 1) | (lo - 1);
+        raw[i] = (uint8_t)((hi - 1) << 4 | (lo - 1));
+    }
+    if (bad > 15) return -1;
     for (int i = 0; i < NODE; i++) node[i] = reversed ? raw[NODE - 1 - i] : raw[i];
     return 0;
 }
@@ -112,14 +155,20 @@ typedef struct hashes {
     uint8_t *nodes;
 } hashes;
 
+/* "line N: longer than 1024 bytes" for the line being read (counted here). */
+static int line_too_long(hashes *h)
+{
+    h->line++;
+    return cli_error(EXIT_USAGE, h->cmd, "%s line %llu: longer than %u bytes, the limit for a line of hashes", h->path,
+                     (unsigned long long)h->line, MERKLE_MAX_LINE);
+}
+
 /* One line (without its LF) of a file of hashes. */
 static int take_line(hashes *h, const char *p, size_t len)
 {
     const char *e = p + len;
+    if (len > MERKLE_MAX_LINE + 1 || (len == MERKLE_MAX_LINE + 1 && e[-1] != '\r')) return line_too_long(h);
     h->line++;
-    if (len > MERKLE_MAX_LINE + 1 || (len == MERKLE_MAX_LINE + 1 && e[-1] != '\r'))
-        return cli_error(EXIT_USAGE, h->cmd, "%s line %llu: longer than %u bytes, the limit for a line of hashes", h->path,
-                         (unsigned long long)h->line, MERKLE_MAX_LINE);
     while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t')) e--;
     while (p < e && (*p == ' ' || *p == '\t')) p++;
     if (p == e || *p == '#') return EXIT_OK;
@@ -149,37 +198,56 @@ static int take_line(hashes *h, const char *p, size_t len)
     return EXIT_OK;
 }
 
+/* The longest piece of a line kept between two reads: a line any longer is refused. */
+#define CARRY (MERKLE_MAX_LINE + 1)
+
+/* The lines of p[0..n), the next bytes of the input: whole ones are taken where they lie (a block
+ * read ahead is parsed in place), the unfinished last one is kept in carry (*clen bytes) to be
+ * joined with the next bytes. A line longer than the limit is refused as soon as that many bytes
+ * of it have come, not after the rest of it has arrived. */
+static int take_text(hashes *h, const char *p, size_t n, char carry[CARRY], size_t *clen)
+{
+    const char *end = p + n;
+    if (*clen) {
+        const char *nl = memchr(p, '\n', n);
+        size_t part = (size_t)((nl ? nl : end) - p);
+        if (*clen + part > CARRY) return line_too_long(h);
+        memcpy(carry + *clen, p, part);
+        *clen += part;
+        if (!nl) return EXIT_OK;
+        size_t len = *clen;
+        *clen = 0;
+        int code = take_line(h, carry, len);
+        if (code != EXIT_OK) return code;
+        p = nl + 1;
+    }
+    for (const char *nl; (nl = memchr(p, '\n', (size_t)(end - p))) != NULL; p = nl + 1) {
+        int code = take_line(h, p, (size_t)(nl - p));
+        if (code != EXIT_OK) return code;
+    }
+    size_t rest = (size_t)(end - p);
+    if (rest > CARRY) return line_too_long(h);
+    memcpy(carry, p, rest);
+    *clen = rest;
+    return EXIT_OK;
+}
+
 int merkle_read_hashes(const char *cmd, const char *path, int reversed, uint64_t max, const char *max_note,
                        uint8_t **nodes, uint64_t *n)
 {
     hashes h = {cmd, path, reversed, max, 0, 0, 0, max_note, NULL};
     input in;
-    int code = input_open(&in, cmd, path);
+    int code = input_open(&in, cmd, path, 1);
     if (code != EXIT_OK) return code;
-    char *buf = malloc(CHUNK);
-    if (!buf) code = cli_error(EXIT_DEVICE, cmd, "out of memory");
-    size_t start = 0, len = 0, scanned = 0, got = 1;
-    while (code == EXIT_OK) {
-        char *nl = memchr(buf + scanned, '\n', len - scanned);
-        if (nl || (got == 0 && start < len)) {
-            size_t l = nl ? (size_t)(nl - (buf + start)) : len - start;
-            code = take_line(&h, buf + start, l);
-            start = scanned = nl ? start + l + 1 : len;
-            continue;
-        }
-        if (got == 0) break;
-        /* a line longer than the limit is refused now, not after the rest of it has arrived */
-        if (len - start > MERKLE_MAX_LINE + 1) {
-            code = take_line(&h, buf + start, len - start);
-            break;
-        }
-        memmove(buf, buf + start, len - start);
-        len -= start;
-        start = 0;
-        scanned = len;
-        code = input_read(&in, buf + len, CHUNK - len, &got);
-        len += got;
+    char *buf = in.ahead ? NULL : malloc(CHUNK), carry[CARRY];
+    if (!in.ahead && !buf) code = cli_error(EXIT_DEVICE, cmd, "out of memory");
+    size_t clen = 0, got = 1;
+    while (code == EXIT_OK && got > 0) {
+        const char *data = buf;
+        code = input_next(&in, buf, CHUNK, &data, &got);
+        if (code == EXIT_OK && got > 0) code = take_text(&h, data, got, carry, &clen);
     }
+    if (code == EXIT_OK && clen > 0) code = take_line(&h, carry, clen); /* the last line, without its LF */
     free(buf);
     input_close(&in);
     if (code != EXIT_OK) {
@@ -194,7 +262,7 @@ int merkle_read_hashes(const char *cmd, const char *path, int reversed, uint64_t
 int merkle_read_bytes(const char *cmd, const char *path, size_t max, unsigned char **data, size_t *len)
 {
     input in;
-    int code = input_open(&in, cmd, path);
+    int code = input_open(&in, cmd, path, 0);
     if (code != EXIT_OK) return code;
     size_t cap = 0, n = 0, got = 1;
     unsigned char *buf = NULL;
