@@ -3,6 +3,7 @@
 # a link to /dev/zero, `kiln bench --device opencl:0` and `kiln mine --demo --device opencl:0` read
 # it forever (and no signal ended them); a FIFO with no writer made them wait forever. Now each is
 # ignored with one warning and the command runs as without a cache; a cache larger than 1 MiB too.
+# The OpenCL program cache is read as carefully: FIFOs and /dev/zero there are passed over.
 # Runs on an OpenCL device (PoCL in CI): the cache is read for GPU devices only. Skipped (77)
 # without one unless KILN_REQUIRE_OPENCL is set.
 # usage: test_opencl_tune_cache_hostile.sh KILN [DATA_DIR]
@@ -64,6 +65,24 @@ shape=$(bench 2>"$TMP/err" | python3 -c 'import json, sys; d = json.load(sys.std
 printf 'sha256d\topencl:%s\t64\t4\t1000\n' "$model" >"$cache"
 shape=$(bench 2>"$TMP/err" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["threads_per_block"], d["items_per_thread"])')
 [ "$shape" = "64 4" ] && [ ! -s "$TMP/err" ] && ok || bad "a cache of one entry: shape '$shape' (want 64 4), $(cat "$TMP/err")"
+
+# the program cache (KILN_OPENCL_CACHE, opencl_test_util.sh) is read the same way: its binaries
+# replaced by FIFOs without a writer (an fopen there waited for ever) and a link to /dev/zero are
+# passed over, the programs built anew and stored over them as regular files
+progs=$(ls "$KILN_OPENCL_CACHE"/*.bin 2>/dev/null)
+[ -n "$progs" ] && ok || bad "no program binaries in the cache $KILN_OPENCL_CACHE"
+first=1
+for f in $progs; do
+    rm -f "$f"
+    if [ $first = 1 ]; then ln -s /dev/zero "$f"; else mkfifo "$f"; fi
+    first=0
+done
+rm -f "$cache"
+timeout -s KILL 600 "$KILN" bench --algo sha256d --device "$OCLDEV" --seconds 0.05 --json >"$TMP/out" 2>"$TMP/err"
+code=$?
+[ "$code" = 0 ] && grep -q '"rate"' "$TMP/out" && ok ||
+    bad "bench with FIFOs and /dev/zero as program binaries: exit $code (137: it never ended), $(cat "$TMP/err")"
+for f in $progs; do [ -f "$f" ] && [ ! -L "$f" ] && [ ! -p "$f" ] || { bad "$f was not stored anew as a file"; break; }; done
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

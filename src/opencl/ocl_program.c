@@ -5,6 +5,7 @@
  * optimisation only: a folder that cannot be written, or a binary the driver refuses, means a
  * build from source. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,19 +113,31 @@ kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *o
 }
 
 /* The cached binary as a built program, or NULL (none, or the driver refuses it). */
+/* A cached program binary: a regular file of a sane size, or nothing. The cache lives in a
+ * directory others may write (a FIFO there would block an fopen for ever, /dev/zero never ends),
+ * so it is opened without blocking and read like any other input. */
+#define PROGRAM_CACHE_MAX ((off_t)256 << 20)
 static cl_program load_cached(kiln_gpu *g, const char *path, const char *options)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    struct stat sb;
     unsigned char *bin = NULL;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (bin = malloc((size_t)size)) &&
-        fread(bin, 1, (size_t)size, f) != (size_t)size) {
-        free(bin);
-        bin = NULL;
+    off_t size = 0;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 && sb.st_size <= PROGRAM_CACHE_MAX &&
+        (bin = malloc((size_t)sb.st_size))) {
+        while (size < sb.st_size) {
+            ssize_t k = read(fd, bin + size, (size_t)(sb.st_size - size));
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) break;
+            size += k;
+        }
+        if (size != sb.st_size) {
+            free(bin);
+            bin = NULL;
+        }
     }
-    fclose(f);
+    close(fd);
     if (!bin) return NULL;
     size_t len = (size_t)size;
     const unsigned char *b = bin;
