@@ -3,9 +3,10 @@
 # issue 38.2), against external answers:
 # - `kiln hash` of a 24 MiB file gives sha256sum's and sha3-256 (Python's hashlib) digests, the
 #   same as through a pipe;
-# - `kiln merkle --leaves` of a 12 MiB file of hashes (comments, blank lines, CRLF lines, no final
-#   LF; lines across every read-ahead block's edge) gives the sha256d root Python computes, the
-#   same through a pipe; an error in it names the same line as through a pipe;
+# - `kiln merkle --leaves` of a 36 MiB file of hashes (comments, blank lines, CRLF lines, no final
+#   LF; lines across the edges of the 16 MiB read-ahead blocks and of the parsing threads' shares)
+#   gives the sha256d root Python computes, the same through a pipe; an error in it names the
+#   same line as through a pipe;
 # - a file cut short while it is read ends with exit 2 and "shrank while being read", never a
 #   digest or root of half a file nor a crash (SIGBUS);
 # - SIGINT while a large file is read ends kiln within 1.5 s with exit 130.
@@ -34,13 +35,13 @@ got=$("$kiln" hash --algo sha3-256 "$tmp/big.bin" "$tmp/big.bin")
 [ "$got" = "$want  $tmp/big.bin
 $want  $tmp/big.bin" ] && ok || bad "sha3-256 of a file twice: $got, want $want"
 
-# ---- kiln merkle: 12 MiB of hashes with everything a list may hold, and Python's root
+# ---- kiln merkle: 36 MiB of hashes with everything a list may hold, and Python's root
 python3 - "$tmp/leaves.txt" "$tmp/root.txt" <<'EOF'
 import hashlib, os, sys
 def d(b): return hashlib.sha256(hashlib.sha256(b).digest()).digest()
 rng = 1
 lines, nodes, size = [], [], 0
-while size < 12 << 20:
+while size < 36 << 20:
     rng = (rng * 6364136223846793005 + 1442695040888963407) % (1 << 64)
     h = hashlib.sha256(rng.to_bytes(8, "little")).digest()
     kind = rng >> 60
@@ -63,16 +64,19 @@ got=$("$kiln" merkle --leaves "$tmp/leaves.txt" --device cpu 2>&1)
 [ "$got" = "$root" ] && ok || bad "merkle root of a regular file: $got, want $root"
 got=$(cat "$tmp/leaves.txt" | "$kiln" merkle --leaves - --device cpu 2>&1)
 [ "$got" = "$root" ] && ok || bad "merkle root through a pipe: $got, want $root"
-# a bad line deep in the file: the same message, naming the same line, either way
-{ cat "$tmp/leaves.txt"; printf '\n'; head -n 3000 "$tmp/leaves.txt"; printf 'zz\n'; cat "$tmp/leaves.txt"; } >"$tmp/badline.txt"
+# a bad line deep in the file (a short one, a long one, one not hex): the same message, naming the
+# same line, either way
 line=$(($(grep -c '' <"$tmp/leaves.txt") + 3001))
-"$kiln" merkle --leaves "$tmp/badline.txt" --device cpu >/dev/null 2>"$tmp/err1"
-rc=$?
-cat "$tmp/badline.txt" | "$kiln" merkle --leaves - --device cpu >/dev/null 2>"$tmp/err2"
-[ "$rc" = 2 ] && grep -q "badline.txt line $line: expected 64 hex digits" "$tmp/err1" && ok ||
-    bad "bad line $line: exit $rc, $(cat "$tmp/err1")"
-[ "$(sed 's/^.*line //' "$tmp/err1")" = "$(sed 's/^.*line //' "$tmp/err2")" ] && ok ||
-    bad "bad line through a pipe: $(cat "$tmp/err2"), as a file: $(cat "$tmp/err1")"
+for bad in zz "$(printf '%01100d' 0)" "$(printf '%063dg' 0)"; do
+    { cat "$tmp/leaves.txt"; printf '\n'; head -n 3000 "$tmp/leaves.txt"; printf '%s\n' "$bad"; cat "$tmp/leaves.txt"; } >"$tmp/badline.txt"
+    "$kiln" merkle --leaves "$tmp/badline.txt" --device cpu >/dev/null 2>"$tmp/err1"
+    rc=$?
+    cat "$tmp/badline.txt" | "$kiln" merkle --leaves - --device cpu >/dev/null 2>"$tmp/err2"
+    [ "$rc" = 2 ] && grep -q "badline.txt line $line: \(expected 64 hex digits\|longer than 1024\|not a hex hash\)" "$tmp/err1" &&
+        ok || bad "bad line $line (${bad:0:70}): exit $rc, $(cat "$tmp/err1")"
+    [ "$(sed 's/^.*line //' "$tmp/err1")" = "$(sed 's/^.*line //' "$tmp/err2")" ] && ok ||
+        bad "bad line through a pipe: $(cat "$tmp/err2"), as a file: $(cat "$tmp/err1")"
+done
 
 # ---- a file cut short while read: wait until kiln's reader is 16 MiB in, then truncate it
 # watch_and_cut PID FILE SIZE: truncates FILE to SIZE once PID's descriptor on it is past 16 MiB

@@ -10,14 +10,13 @@
 
 #include "interrupt.h"
 
-/* 4 blocks of 2 MiB: a block is large enough that the hand-over costs nothing beside its copy
- * (under 1 ms from the page cache), and 3 blocks ahead keep a disk busy while the consumer is
- * held up a moment (sha256 takes some 1 ms a block on one core). */
-#define BLOCK ((size_t)2 << 20)
+/* 4 blocks: 3 ahead keep a disk busy while the consumer is held up a moment; a block (2 MiB and
+ * up) is large enough that the hand-over costs nothing beside its copy. */
 #define SLOTS 4
 
 struct file_ahead {
     int fd;
+    size_t block;
     uint64_t size, done;
     pthread_t thread;
     pthread_mutex_t mu;
@@ -44,8 +43,8 @@ static void *reader(void *arg)
         if (stop) return NULL;
         size_t n = 0;
         int err = 0, eof = 0;
-        while (n < BLOCK) {
-            ssize_t k = read(fa->fd, fa->buf[slot] + n, BLOCK - n);
+        while (n < fa->block) {
+            ssize_t k = read(fa->fd, fa->buf[slot] + n, fa->block - n);
             if (k < 0 && errno == EINTR) continue;
             if (k < 0) {
                 err = errno;
@@ -81,14 +80,15 @@ static void free_all(file_ahead *fa)
     free(fa);
 }
 
-file_ahead *file_ahead_start(int fd, uint64_t size)
+file_ahead *file_ahead_start(int fd, uint64_t size, size_t block)
 {
     file_ahead *fa = calloc(1, sizeof *fa);
     if (!fa) return NULL;
     fa->fd = fd;
+    fa->block = block;
     fa->size = size;
     for (int i = 0; i < SLOTS; i++)
-        if (!(fa->buf[i] = malloc(BLOCK))) {
+        if (!(fa->buf[i] = malloc(block))) {
             free_all(fa);
             return NULL;
         }

@@ -21,10 +21,16 @@
 
 typedef struct file_ahead file_ahead;
 
+/* A block for a consumer that keeps pace with a core's memcpy (a hash): 2 MiB, held in L2/L3
+ * between the reader's copy and the hash; consumers that wake threads for each block take
+ * larger ones. */
+#define FILE_AHEAD_BLOCK ((size_t)2 << 20)
+
 /* Starts reading fd (a regular file, read from its current offset; it stays the caller's to
- * close, after file_ahead_stop) of size bytes, as fstat gave it. NULL when no memory or thread
- * could be had: the caller then reads fd itself, as for a small file. */
-file_ahead *file_ahead_start(int fd, uint64_t size);
+ * close, after file_ahead_stop) of size bytes, as fstat gave it, in blocks of `block` bytes (4 of
+ * them held). NULL when no memory or thread could be had: the caller then reads fd itself, as
+ * for a small file. */
+file_ahead *file_ahead_start(int fd, uint64_t size, size_t block);
 
 /* The next block of the file in *data (*len bytes, 0 at its end), valid until the next call or
  * file_ahead_stop. Returns 0; EINTR once a signal has arrived (cli_interrupted: a wait for a

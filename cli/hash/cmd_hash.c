@@ -232,7 +232,7 @@ static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, uint
     kiln_hash_init(&s, algo);
     kiln_hash_update(&s, pre, pre_len);
     /* when no thread can be had, the file is read here, as a small one */
-    file_ahead *fa = regular && pre_len == 0 && size >= FILE_AHEAD_MIN ? file_ahead_start(fd, size) : NULL;
+    file_ahead *fa = regular && pre_len == 0 && size >= FILE_AHEAD_MIN ? file_ahead_start(fd, size, FILE_AHEAD_BLOCK) : NULL;
     if (fa) {
         int err = stream_ahead(r, &s, fa);
         if (err == 0) kiln_hash_final(&s, digest, outlen);

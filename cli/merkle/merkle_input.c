@@ -12,9 +12,13 @@
 #include "common/interrupt.h"
 #include "common/progress.h"
 #include "kiln.h"
+#include "merkle_lines.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
 #define CHUNK ((size_t)1 << 16)
+/* The blocks a file of leaves is read ahead in: 16 MiB, a share of 1 MiB for each of 16 parsing
+ * threads, so that waking them costs little beside their work. */
+#define AHEAD_BLOCK ((size_t)16 << 20)
 /* Bytes a hash costs once read: itself, and the whole tree (about two nodes a leaf) that --proof
  * and --tree keep. */
 #define BYTES_PER_HASH (3 * NODE)
@@ -59,7 +63,7 @@ static int input_open(input *in, const char *cmd, const char *path, int ahead)
         in->size = (uint64_t)sb.st_size;
         in->regular = 1;
         /* when it cannot be had, the file is read here, as a small one */
-        if (ahead && in->size >= FILE_AHEAD_MIN) in->ahead = file_ahead_start(in->fd, in->size);
+        if (ahead && in->size >= FILE_AHEAD_MIN) in->ahead = file_ahead_start(in->fd, in->size, AHEAD_BLOCK);
     }
     return EXIT_OK;
 }
@@ -163,38 +167,48 @@ static int line_too_long(hashes *h)
                      (unsigned long long)h->line, MERKLE_MAX_LINE);
 }
 
-/* One line (without its LF) of a file of hashes. */
-static int take_line(hashes *h, const char *p, size_t len)
+/* Room for need hashes in h->nodes, doubling it as it fills up, so long as the tree they make
+ * fits in the memory this process can have. Quiet: no message (the caller has another way). */
+static int room(hashes *h, uint64_t need, int quiet)
 {
-    const char *e = p + len;
-    if (len > MERKLE_MAX_LINE + 1 || (len == MERKLE_MAX_LINE + 1 && e[-1] != '\r')) return line_too_long(h);
-    h->line++;
-    while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t')) e--;
-    while (p < e && (*p == ' ' || *p == '\t')) p++;
-    if (p == e || *p == '#') return EXIT_OK;
-    if (h->count == h->max)
-        return cli_error(EXIT_USAGE, h->cmd, "%s line %llu: more than %llu hashes%s", h->path, (unsigned long long)h->line,
-                         (unsigned long long)h->max, h->max_note);
-    if (h->count == h->cap) {
+    while (h->cap < need) {
         uint64_t cap = h->cap ? 2 * h->cap : 1024;
-        double need = (double)cap * BYTES_PER_HASH, limit = (double)kiln_memory_limit(NULL);
-        if (need > limit)
-            return cli_error(EXIT_USAGE, h->cmd,
-                             "%s line %llu: %llu hashes and more: their tree needs %.1f GiB, more than the %.1f GiB this "
-                             "process can have (physical memory, ulimit -v, ulimit -d)",
-                             h->path, (unsigned long long)h->line, (unsigned long long)h->count, need / (1 << 30),
-                             limit / (1 << 30));
+        double need_b = (double)cap * BYTES_PER_HASH, limit = (double)kiln_memory_limit(NULL);
+        if (need_b > limit)
+            return quiet ? -1
+                         : cli_error(EXIT_USAGE, h->cmd,
+                                     "%s line %llu: %llu hashes and more: their tree needs %.1f GiB, more than the %.1f "
+                                     "GiB this process can have (physical memory, ulimit -v, ulimit -d)",
+                                     h->path, (unsigned long long)h->line, (unsigned long long)h->count,
+                                     need_b / (1 << 30), limit / (1 << 30));
         uint8_t *bigger = realloc(h->nodes, (size_t)cap * NODE);
-        if (!bigger) return cli_error(EXIT_DEVICE, h->cmd, "out of memory for %llu hashes", (unsigned long long)cap);
+        if (!bigger)
+            return quiet ? -1 : cli_error(EXIT_DEVICE, h->cmd, "out of memory for %llu hashes", (unsigned long long)cap);
         h->nodes = bigger;
         h->cap = cap;
     }
-    if ((size_t)(e - p) != 2 * NODE)
+    return EXIT_OK;
+}
+
+/* One line (without its LF) of a file of hashes. */
+static int take_line(hashes *h, const char *p, size_t len)
+{
+    uint8_t node[NODE];
+    int kind = merkle_line(p, len, h->reversed, node);
+    if (kind == MERKLE_LINE_LONG) return line_too_long(h);
+    h->line++;
+    if (kind == MERKLE_LINE_SKIP) return EXIT_OK;
+    if (h->count == h->max)
+        return cli_error(EXIT_USAGE, h->cmd, "%s line %llu: more than %llu hashes%s", h->path, (unsigned long long)h->line,
+                         (unsigned long long)h->max, h->max_note);
+    int code = room(h, h->count + 1, 0);
+    if (code != EXIT_OK) return code;
+    if (kind == MERKLE_LINE_DIGITS)
         return cli_error(EXIT_USAGE, h->cmd, "%s line %llu: expected %d hex digits", h->path, (unsigned long long)h->line,
                          2 * NODE);
-    if (merkle_parse_hash(p, (size_t)(e - p), h->reversed, h->nodes + NODE * h->count) != 0)
+    if (kind == MERKLE_LINE_HEX)
         return cli_error(EXIT_USAGE, h->cmd, "%s line %llu: not a hex hash", h->path, (unsigned long long)h->line);
-    h->count++;
+    memcpy(h->nodes + NODE * h->count++, node, NODE);
     return EXIT_OK;
 }
 
@@ -232,6 +246,35 @@ static int take_text(hashes *h, const char *p, size_t n, char carry[CARRY], size
     return EXIT_OK;
 }
 
+/* As take_text, with the whole lines of a large block parsed by all cores (merkle_lines) when m
+ * is not NULL and nothing limits the count of hashes. Any fault in them sends the block through
+ * take_text, which names the line: the parallel parse only ever handles good lines. */
+static int take_block(hashes *h, merkle_lines *m, const char *p, size_t n, char carry[CARRY], size_t *clen)
+{
+    const char *end = p + n;
+    if (!m || h->max != UINT64_MAX) return take_text(h, p, n, carry, clen);
+    if (*clen) { /* the line begun in the block before ends first */
+        const char *nl = memchr(p, '\n', n);
+        size_t head = nl ? (size_t)(nl + 1 - p) : n;
+        int code = take_text(h, p, head, carry, clen);
+        if (code != EXIT_OK || !nl) return code;
+        p = nl + 1;
+    }
+    const char *last = end; /* just past the block's last LF */
+    while (last > p && last[-1] != '\n') last--;
+    size_t whole = (size_t)(last - p);
+    uint64_t lines;
+    int64_t count;
+    /* a hash's line takes 65 bytes at least: room for whole / 65 of them is enough */
+    if (whole > 0 && room(h, h->count + whole / (2 * NODE + 1) + 1, 1) == EXIT_OK &&
+        (count = merkle_lines_parse(m, p, whole, h->reversed, h->nodes + NODE * h->count, &lines)) >= 0) {
+        h->count += (uint64_t)count;
+        h->line += lines;
+        p = last;
+    }
+    return take_text(h, p, (size_t)(end - p), carry, clen);
+}
+
 int merkle_read_hashes(const char *cmd, const char *path, int reversed, uint64_t max, const char *max_note,
                        uint8_t **nodes, uint64_t *n)
 {
@@ -241,12 +284,15 @@ int merkle_read_hashes(const char *cmd, const char *path, int reversed, uint64_t
     if (code != EXIT_OK) return code;
     char *buf = in.ahead ? NULL : malloc(CHUNK), carry[CARRY];
     if (!in.ahead && !buf) code = cli_error(EXIT_DEVICE, cmd, "out of memory");
+    /* a file read ahead comes in blocks large enough to share out over the cores */
+    merkle_lines *m = in.ahead && max == UINT64_MAX ? merkle_lines_start() : NULL;
     size_t clen = 0, got = 1;
     while (code == EXIT_OK && got > 0) {
         const char *data = buf;
         code = input_next(&in, buf, CHUNK, &data, &got);
-        if (code == EXIT_OK && got > 0) code = take_text(&h, data, got, carry, &clen);
+        if (code == EXIT_OK && got > 0) code = take_block(&h, m, data, got, carry, &clen);
     }
+    merkle_lines_stop(m);
     if (code == EXIT_OK && clen > 0) code = take_line(&h, carry, clen); /* the last line, without its LF */
     free(buf);
     input_close(&in);
