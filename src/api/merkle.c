@@ -52,9 +52,9 @@ static kiln_status gather_nodes(node_source *s, const uint64_t *idx, uint64_t co
         for (uint64_t i = 0; i < count; i++) memcpy(out + NODE * i, s->host + NODE * idx[i], NODE);
         return KILN_OK;
     }
-    if (s->ctx->gpu->tree_gather) return s->ctx->gpu->tree_gather(s->gpu, idx, count, out);
+    if (s->ctx->gpu->tree->gather) return s->ctx->gpu->tree->gather(s->gpu, idx, count, out);
     kiln_status st = KILN_OK;
-    for (uint64_t i = 0; i < count && st == KILN_OK; i++) st = s->ctx->gpu->tree_read(s->gpu, idx[i], 1, out + NODE * i);
+    for (uint64_t i = 0; i < count && st == KILN_OK; i++) st = s->ctx->gpu->tree->read(s->gpu, idx[i], 1, out + NODE * i);
     return st;
 }
 
@@ -205,8 +205,8 @@ static kiln_status stage_leaves(void *user, uint64_t first, uint64_t count, uint
 
 /* The tree of leaves[0..n) on GPU g, checked, its root in root and, when tree is not NULL, all
  * its nodes (kiln_merkle_tree_size(n) * 32 bytes) in tree. With stage, the leaves go through
- * tree_build_staged (copied in chunks through page-locked buffers, overlapped with the build)
- * where the backend has it, instead of one tree_upload from the caller's memory. */
+ * the tree table's build_staged (copied in chunks through page-locked buffers, overlapped with the
+ * build) where the backend has it, instead of one upload from the caller's memory. */
 static kiln_status tree_on(kiln_ctx *ctx, kiln_gpu *g, kiln_merkle_algo algo, const kiln_merkle_kind *kind,
                            const kiln_gpu_merkle_cfg *cfg, const uint8_t *leaves, uint64_t n, uint8_t root[32],
                            uint8_t *tree, leaf_stage *stage)
@@ -214,21 +214,21 @@ static kiln_status tree_on(kiln_ctx *ctx, kiln_gpu *g, kiln_merkle_algo algo, co
     int launches;
     float ms;
     kiln_status st;
-    if (stage && ctx->gpu->tree_build_staged) {
-        st = ctx->gpu->tree_build_staged(g, algo, n, cfg, stage_leaves, stage, &launches);
+    if (stage && ctx->gpu->tree->build_staged) {
+        st = ctx->gpu->tree->build_staged(g, algo, n, cfg, stage_leaves, stage, &launches);
     } else if (stage && !kiln_merkle_nodes_valid(kind, leaves, n)) {
         stage->bad = 1;
         st = KILN_ERR_INPUT;
     } else {
-        st = ctx->gpu->tree_upload(g, leaves, n);
+        st = ctx->gpu->tree->upload(g, leaves, n);
         if (st == KILN_OK) st = kiln_ctx_poll(ctx);
-        if (st == KILN_OK) st = ctx->gpu->tree_build(g, algo, n, cfg, &launches, &ms);
+        if (st == KILN_OK) st = ctx->gpu->tree->build(g, algo, n, cfg, &launches, &ms);
     }
     if (st == KILN_OK) st = kiln_ctx_poll(ctx);
     if (st != KILN_OK) return st;
     if (tree) {
         memcpy(tree, leaves, (size_t)n * NODE);
-        st = ctx->gpu->tree_read(g, n, kiln_merkle_tree_size(n) - n, tree + NODE * n);
+        st = ctx->gpu->tree->read(g, n, kiln_merkle_tree_size(n) - n, tree + NODE * n);
         if (st != KILN_OK) return st;
     }
     return check_gpu_tree(ctx, g, kind, n, tree, root);
@@ -379,6 +379,7 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
     if (st != KILN_OK) return st;
     if (!leaves || !root) return kiln_fail(ctx, KILN_ERR_INPUT, "missing leaves or root buffer");
     if ((st = check_opts(ctx, opts, &cfg)) != KILN_OK) return st;
+    if (ctx && ctx->backend != KILN_BACKEND_CPU && !ctx->gpu->tree) return kiln_gpu_lacks(ctx, "build Merkle trees");
     /* a device set checks the leaves on its devices' threads while it copies them */
     const int set = ctx && ctx->backend != KILN_BACKEND_CPU && ctx->ngpu > 1 && n >= 2 * (uint64_t)ctx->ngpu;
     if (set) return build_on_devices(ctx, algo, kind, &cfg, leaves, n, root, tree);
@@ -392,11 +393,11 @@ kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
  * backend can, else on the host and uploaded. */
 static kiln_status random_leaves_on(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_kind *kind, uint64_t n)
 {
-    if (ctx->gpu->tree_random) return ctx->gpu->tree_random(g, n, 0x6b696c6e, kind->field_elements);
+    if (ctx->gpu->tree->random) return ctx->gpu->tree->random(g, n, 0x6b696c6e, kind->field_elements);
     uint8_t *leaves = malloc((size_t)n * NODE);
     if (!leaves) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu leaves", (unsigned long long)n);
     kiln_merkle_bench_leaves(leaves, n, kind->field_elements);
-    kiln_status st = ctx->gpu->tree_upload(g, leaves, n);
+    kiln_status st = ctx->gpu->tree->upload(g, leaves, n);
     free(leaves);
     return st;
 }
@@ -435,6 +436,8 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
     if (ctx->backend == KILN_BACKEND_CPU) {
         st = bench_cpu(ctx, kind, n, reps, times);
         if (st == KILN_OK) res->seconds = kiln_median(times, (size_t)reps);
+    } else if (!ctx->gpu->tree) {
+        st = kiln_gpu_lacks(ctx, "build Merkle trees");
     } else {
         kiln_gpu *g;
         float ms = 0;
@@ -445,19 +448,19 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
         for (int r = -1; r < reps && st == KILN_OK; r++) {
             kiln_ctx_report(ctx, "bench", "runs", (uint64_t)(r + 1), (uint64_t)reps + 1);
             if ((st = kiln_ctx_poll(ctx)) != KILN_OK) break;
-            st = ctx->gpu->tree_build(g, algo, n, &cfg, &res->launches, &ms);
+            st = ctx->gpu->tree->build(g, algo, n, &cfg, &res->launches, &ms);
             if (r >= 0) times[r] = ms * 1e-3;
         }
         if (st == KILN_OK && (st = check_gpu_tree(ctx, g, kind, n, NULL, root)) == KILN_OK) {
             res->seconds = kiln_median(times, (size_t)reps);
             /* the raw merge rate, where the backend can time one launch of merges */
-            for (int r = -1; r < reps && st == KILN_OK && ctx->gpu->tree_raw; r++) {
+            for (int r = -1; r < reps && st == KILN_OK && ctx->gpu->tree->raw; r++) {
                 kiln_ctx_report(ctx, "bench", "runs", (uint64_t)(r + 1), (uint64_t)reps + 1);
                 if ((st = kiln_ctx_poll(ctx)) != KILN_OK) break;
-                st = ctx->gpu->tree_raw(g, algo, n, cfg.tpb, &ms);
+                st = ctx->gpu->tree->raw(g, algo, n, cfg.tpb, &ms);
                 if (r >= 0) times[r] = ms * 1e-3;
             }
-            if (st == KILN_OK && ctx->gpu->tree_raw) res->raw_rate = (double)((n + 1) / 2) / kiln_median(times, (size_t)reps);
+            if (st == KILN_OK && ctx->gpu->tree->raw) res->raw_rate = (double)((n + 1) / 2) / kiln_median(times, (size_t)reps);
         }
     }
     free(times);
@@ -480,8 +483,8 @@ kiln_status kiln_merkle_build_device(kiln_ctx *ctx, kiln_merkle_algo algo, const
     if ((st = check_opts(ctx, opts, &cfg)) != KILN_OK) return st;
     if (ctx->backend == KILN_BACKEND_CPU || !ctx->gpu)
         return kiln_fail(ctx, KILN_ERR_DEVICE, "leaves in device memory need a GPU context, not the CPU");
-    if (!ctx->gpu->tree_build_device) return kiln_gpu_lacks(ctx, "build a tree of leaves in device memory");
+    if (!ctx->gpu->tree || !ctx->gpu->tree->build_device) return kiln_gpu_lacks(ctx, "build a tree of leaves in device memory");
     kiln_gpu *g;
     if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
-    return ctx->gpu->tree_build_device(g, algo, n, &cfg, leaves, tree, root_dev, root_host, stream);
+    return ctx->gpu->tree->build_device(g, algo, n, &cfg, leaves, tree, root_dev, root_host, stream);
 }

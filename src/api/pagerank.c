@@ -99,15 +99,30 @@ static kiln_status vectors_make(kiln_ctx *ctx, const kiln_graph *g, const kiln_p
 static kiln_status run_one_gpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
                                double *ranks, kiln_pagerank_result *res, double *device_residual)
 {
+    if (!ctx->gpu->graph) return kiln_gpu_lacks(ctx, "run PageRank");
     kiln_gpu *gpu;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
     if (st != KILN_OK) return st;
-    kiln_gpu_pr_graph cg = {g->n, g->m, g->info.dangling, g->offsets, g->sources, g->outdeg, g->weights, g->out_weight};
-    kiln_gpu_pr_params p = {prob->damping, prob->tol, prob->max_iter, use_double, prob->reorder != 0,
-                            prob->repeat > 1 ? prob->repeat : 1, (int)prob->kernel, prob->personalization, prob->dangling,
-                            prob->nstart};
+    const kiln_gpu_pr_graph cg = {.n = g->n,
+                                  .m = g->m,
+                                  .dangling = g->info.dangling,
+                                  .offsets = g->offsets,
+                                  .sources = g->sources,
+                                  .outdeg = g->outdeg,
+                                  .weights = g->weights,
+                                  .out_weight = g->out_weight};
+    const kiln_gpu_pr_params p = {.damping = prob->damping,
+                                  .tol = prob->tol,
+                                  .max_iter = prob->max_iter,
+                                  .use_double = use_double,
+                                  .reorder = prob->reorder != 0,
+                                  .repeat = prob->repeat > 1 ? prob->repeat : 1,
+                                  .kernel = (int)prob->kernel,
+                                  .personalization = prob->personalization,
+                                  .dangling = prob->dangling,
+                                  .nstart = prob->nstart};
     kiln_gpu_pr_stats s;
-    st = ctx->gpu->pagerank(gpu, &cg, &p, ranks, &s);
+    st = ctx->gpu->graph->pagerank(gpu, &cg, &p, ranks, &s);
     if (st != KILN_OK) return st;
     res->iterations = s.iterations;
     res->converged = s.converged;
@@ -130,7 +145,7 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
         return kiln_fail(ctx, KILN_ERR_INPUT, "the %s kernel runs on one GPU only (not on %s)",
                          prob->kernel == KILN_PR_KERNEL_CLUSTER ? "cluster" : "persistent",
                          split ? "a process of a split" : "a device set");
-    if (!ctx->gpu->pr_part_open) return kiln_gpu_lacks(ctx, "run PageRank in row parts (a device set or a split)");
+    if (!ctx->gpu->graph || !ctx->gpu->graph->parts) return kiln_gpu_lacks(ctx, "run PageRank in row parts (a device set or a split)");
     kiln_pr_cpu_stats s;
     memset(&s, 0, sizeof s);
     double t = kiln_now();

@@ -52,10 +52,18 @@ static kiln_status open_task(void *arg, int i, kiln_gpu *gpu)
 {
     parts_run *r = arg;
     const kiln_graph *g = r->g;
-    kiln_gpu_pr_part_spec s = {g->n,          r->bound[i],    r->bound[i + 1],          g->offsets,
-                               g->sources,    g->weights,     g->outdeg,                g->out_weight,
-                               r->prob->personalization, r->prob->dangling, r->prob->damping, r->use_double};
-    r->spec[i] = s;
+    r->spec[i] = (kiln_gpu_pr_part_spec){.n = g->n,
+                                         .v0 = r->bound[i],
+                                         .v1 = r->bound[i + 1],
+                                         .offsets = g->offsets,
+                                         .sources = g->sources,
+                                         .weights = g->weights,
+                                         .outdeg = g->outdeg,
+                                         .out_weight = g->out_weight,
+                                         .personalization = r->prob->personalization,
+                                         .dangling = r->prob->dangling,
+                                         .damping = r->prob->damping,
+                                         .use_double = r->use_double};
     const kiln_gpu_ops *ops = r->ctx->gpu;
     uint64_t free_b = 0, total_b = 0;
     const uint64_t need = part_bytes(&r->spec[i]);
@@ -66,14 +74,14 @@ static kiln_status open_task(void *arg, int i, kiln_gpu *gpu)
                          (unsigned long long)(r->bound[i + 1] - r->bound[i]),
                          (unsigned long long)(g->offsets[r->bound[i + 1]] - g->offsets[r->bound[i]]),
                          (double)need / (1 << 30), (double)free_b / (1 << 30));
-    return ops->pr_part_open(gpu, &r->spec[i], r->new2old + r->bound[i], &r->part[i]);
+    return ops->graph->parts->open(gpu, &r->spec[i], r->new2old + r->bound[i], &r->part[i]);
 }
 
 static kiln_status relabel_task(void *arg, int i, kiln_gpu *gpu)
 {
     parts_run *r = arg;
     (void)gpu;
-    return r->ctx->gpu->pr_part_relabel(r->part[i], &r->spec[i], r->old2new);
+    return r->ctx->gpu->graph->parts->relabel(r->part[i], &r->spec[i], r->old2new);
 }
 
 /* The parts' local orders (at their rows of new2old) into the graph's labels, and the inverse. */
@@ -145,11 +153,12 @@ typedef struct pass_run {
 static kiln_status pass_task(void *arg, int i, kiln_gpu *gpu)
 {
     pass_run *p = arg;
-    const kiln_gpu_ops *ops = p->r->ctx->gpu;
+    const kiln_gpu_pr_part_ops *part_ops = p->r->ctx->gpu->graph->parts;
+    const kiln_gpu_collective_ops *coll = p->r->ctx->gpu->collective;
     (void)gpu;
-    kiln_status st = ops->pr_part_launch(p->r->part[i], p->dang);
-    if (st == KILN_OK) st = ops->pr_part_sums(p->r->part[i], &p->res[i], &p->dangs[i]);
-    if (st == KILN_OK) st = ops->pr_part_allgather(p->r->comm, &p->r->part[i], 1, p->r->bound);
+    kiln_status st = part_ops->launch(p->r->part[i], p->dang);
+    if (st == KILN_OK) st = part_ops->sums(p->r->part[i], &p->res[i], &p->dangs[i]);
+    if (st == KILN_OK) st = coll->allgather(p->r->comm, &p->r->part[i], 1, p->r->bound);
     return st;
 }
 
@@ -158,13 +167,14 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
                            kiln_pr_cpu_stats *s)
 {
     kiln_ctx *ctx = r->ctx;
-    const kiln_gpu_ops *ops = ctx->gpu;
+    const kiln_gpu_pr_part_ops *part_ops = ctx->gpu->graph->parts;
+    const kiln_gpu_collective_ops *coll = ctx->gpu->collective; /* where r->comm is open */
     const kiln_graph *g = r->g;
     const size_t elem = r->use_double ? sizeof(double) : sizeof(float);
     kiln_status st = KILN_OK;
     for (int i = 0; i < r->k && st == KILN_OK; i++) {
-        st = ops->pr_part_put(r->part[i], y0, 0, g->n);
-        (void)ops->pr_part_share_seconds(r->part[i]); /* from zero */
+        st = part_ops->put(r->part[i], y0, 0, g->n);
+        (void)part_ops->share_seconds(r->part[i]); /* from zero */
     }
     if (st != KILN_OK) return st;
     const double threshold = (double)g->n * r->prob->tol;
@@ -181,10 +191,10 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             st = kiln_gpu_each(ctx, pass_task, &pr);
             for (int i = 0; i < r->k; i++) sum_res += pr.res[i], sum_dang += pr.dangs[i];
         } else {
-            for (int i = 0; i < r->k && st == KILN_OK; i++) st = ops->pr_part_launch(r->part[i], dang);
+            for (int i = 0; i < r->k && st == KILN_OK; i++) st = part_ops->launch(r->part[i], dang);
             for (int i = 0; i < r->k && st == KILN_OK; i++) {
                 double pr, pd;
-                st = ops->pr_part_sums(r->part[i], &pr, &pd);
+                st = part_ops->sums(r->part[i], &pr, &pd);
                 sum_res += pr;
                 sum_dang += pd;
             }
@@ -202,8 +212,8 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             if (st != KILN_OK) return st;
             if (ask) return kiln_interrupted(ctx);
             staged += kiln_now() - t;
-            st = ops->pr_part_allgather(r->comm, r->part, 1, split->bounds);
-            ops->pr_part_flip(r->part[0]);
+            st = coll->allgather(r->comm, r->part, 1, split->bounds);
+            part_ops->flip(r->part[0]);
             sum_res = sums[0];
             sum_dang = sums[1];
         } else if (split) {
@@ -211,8 +221,8 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             const uint64_t v0 = r->bound[0], v1 = r->bound[1];
             const double t = kiln_now();
             if (st == KILN_OK) {
-                ops->pr_part_flip(r->part[0]);
-                st = ops->pr_part_get(r->part[0], host_y, v0, v1 - v0);
+                part_ops->flip(r->part[0]);
+                st = part_ops->get(r->part[0], host_y, v0, v1 - v0);
             }
             double sums[2] = {sum_res, sum_dang};
             int ask = stop || st != KILN_OK;
@@ -222,8 +232,8 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
                                      : kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
             if (st != KILN_OK) return st;
             if (ask) return kiln_interrupted(ctx); /* this one or another process asked to stop */
-            st = ops->pr_part_put(r->part[0], host_y, 0, v0);
-            if (st == KILN_OK) st = ops->pr_part_put(r->part[0], host_y, v1, g->n - v1);
+            st = part_ops->put(r->part[0], host_y, 0, v0);
+            if (st == KILN_OK) st = part_ops->put(r->part[0], host_y, v1, g->n - v1);
             staged += kiln_now() - t;
             sum_res = sums[0];
             sum_dang = sums[1];
@@ -231,9 +241,9 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
             if (!r->comm) {
                 for (int d = 0; d < r->k && st == KILN_OK; d++)
                     for (int i = 0; i < r->k && st == KILN_OK; i++)
-                        if (i != d) st = ops->pr_part_share(r->part[d], r->part[i]);
+                        if (i != d) st = part_ops->share(r->part[d], r->part[i]);
             }
-            for (int i = 0; i < r->k; i++) ops->pr_part_flip(r->part[i]);
+            for (int i = 0; i < r->k; i++) part_ops->flip(r->part[i]);
         }
         if (st != KILN_OK) return st;
         res = sum_res;
@@ -246,14 +256,14 @@ static kiln_status iterate(parts_run *r, const kiln_pr_split *split, const void 
         }
     }
     /* every part holds the whole y now: the first one's comes back (its copy waits for the shares) */
-    st = ops->pr_part_get(r->part[0], host_y, 0, g->n);
+    st = part_ops->get(r->part[0], host_y, 0, g->n);
     s->seconds = kiln_now() - t0;
     /* the slowest device's shares, or this process's staging and exchange (and its NCCL
      * broadcasts, device events) */
     s->exchange_seconds = staged;
-    if (split) s->exchange_seconds += ops->pr_part_share_seconds(r->part[0]);
+    if (split) s->exchange_seconds += part_ops->share_seconds(r->part[0]);
     for (int i = 0; i < r->k && !split; i++) {
-        const double x = ops->pr_part_share_seconds(r->part[i]);
+        const double x = part_ops->share_seconds(r->part[i]);
         if (x > s->exchange_seconds) s->exchange_seconds = x;
     }
     s->iterations = it;
@@ -280,16 +290,16 @@ static uint64_t gpu_identity(const kiln_ctx *ctx)
 static kiln_status open_comm(parts_run *r, const kiln_pr_split *split, kiln_status st)
 {
     kiln_ctx *ctx = r->ctx;
-    const kiln_gpu_ops *ops = ctx->gpu;
-    const int usable = ops->comm_open && ops->comm_available && ops->comm_available();
+    const kiln_gpu_collective_ops *coll = ctx->gpu->collective;
+    const int usable = coll && coll->available();
     unsigned char id[KILN_GPU_COMM_ID_BYTES];
     if (!split) {
         if (st != KILN_OK || r->k < 2 || !usable) return st;
         for (int i = 0; i < r->k; i++)
             for (int j = 0; j < i; j++)
                 if (ctx->gpu_ordinal[i] == ctx->gpu_ordinal[j]) return KILN_OK;
-        st = ops->comm_id(ctx, id);
-        return st == KILN_OK ? ops->comm_open(ctx, r->part, r->k, r->k, 0, id, &r->comm) : st;
+        st = coll->id(ctx, id);
+        return st == KILN_OK ? coll->open(ctx, r->part, r->k, r->k, 0, id, &r->comm) : st;
     }
     if (!split->bcast || !split->allgather || split->nparts < 2) return st;
     /* every process's verdict, then the GPUs' identities, then the id from process 0 */
@@ -307,13 +317,13 @@ static kiln_status open_comm(parts_run *r, const kiln_pr_split *split, kiln_stat
     if (split->exchange(split->arg, NULL, 0, sums, &shared) != 0)
         return kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
     if (shared) return KILN_OK;
-    int failed = split->rank == 0 && ops->comm_id(ctx, id) != KILN_OK;
+    int failed = split->rank == 0 && coll->id(ctx, id) != KILN_OK;
     if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0 || failed)
         return split->rank == 0 && failed ? KILN_ERR_DEVICE
                                            : kiln_fail(ctx, KILN_ERR_DEVICE, "process 0 could not make the NCCL id");
     if (split->bcast(split->arg, id, sizeof id) != 0)
         return kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
-    st = ops->comm_open(ctx, r->part, 1, split->nparts, split->rank, id, &r->comm);
+    st = coll->open(ctx, r->part, 1, split->nparts, split->rank, id, &r->comm);
     failed = st != KILN_OK;
     if (split->exchange(split->arg, NULL, 0, sums, &failed) != 0 && st == KILN_OK)
         st = kiln_fail(ctx, KILN_ERR_DEVICE, "the exchange between processes failed");
@@ -325,14 +335,14 @@ static kiln_status open_comm(parts_run *r, const kiln_pr_split *split, kiln_stat
 static void part_figures(parts_run *r, const kiln_pr_split *split, kiln_pr_cpu_stats *s)
 {
     kiln_ctx *ctx = r->ctx;
-    const kiln_gpu_ops *ops = ctx->gpu;
+    const kiln_gpu_pr_part_ops *part_ops = ctx->gpu->graph->parts;
     s->exchange = r->comm                             ? KILN_PR_EXCHANGE_NCCL
-                  : split || ops->pr_part_share_via_host ? KILN_PR_EXCHANGE_HOST
+                  : split || part_ops->share_via_host ? KILN_PR_EXCHANGE_HOST
                                                          : KILN_PR_EXCHANGE_PEER;
     uint64_t mine[2 * KILN_PR_MAX_PARTS];
     for (int i = 0; i < r->k && i < KILN_PR_MAX_PARTS; i++) {
         mine[2 * i] = r->g->offsets[r->bound[i + 1]] - r->g->offsets[r->bound[i]];
-        mine[2 * i + 1] = ops->mem_peak && ctx->gpu_dev[i] ? ops->mem_peak(ctx->gpu_dev[i]) : 0;
+        mine[2 * i + 1] = ctx->gpu->graph->mem_peak && ctx->gpu_dev[i] ? ctx->gpu->graph->mem_peak(ctx->gpu_dev[i]) : 0;
     }
     s->parts = r->k;
     if (split && split->allgather) {
@@ -364,6 +374,7 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     const size_t elem = use_double ? sizeof(double) : sizeof(float);
     double *y64 = malloc((size_t)g->n * sizeof *y64);
     const kiln_gpu_ops *ops = ctx->gpu;
+    const kiln_gpu_pr_part_ops *part_ops = ops->graph->parts;
     void *pinned = NULL;
     void *y0 = use_double ? (void *)y64 : malloc((size_t)g->n * elem), *host_y = malloc((size_t)g->n * elem);
     r.new2old = malloc((size_t)g->n * sizeof *r.new2old);
@@ -434,10 +445,10 @@ kiln_status kiln_pagerank_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const ki
     }
     /* a failed run's exchanges may wait on a peer that never comes: aborted before the parts
      * wait for their streams */
-    if (r.comm && st != KILN_OK) ops->comm_close(r.comm, 1);
+    if (r.comm && st != KILN_OK) ops->collective->close(r.comm, 1);
     for (int i = 0; i < r.k; i++)
-        if (r.part[i]) ctx->gpu->pr_part_close(r.part[i]); /* waits for its stream */
-    if (r.comm && st == KILN_OK) ops->comm_close(r.comm, 0);
+        if (r.part[i]) part_ops->close(r.part[i]); /* waits for its stream */
+    if (r.comm && st == KILN_OK) ops->collective->close(r.comm, 0);
     free(secs);
     free(xsecs);
     free(r.new2old);

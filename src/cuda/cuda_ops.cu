@@ -1,4 +1,5 @@
-/* The CUDA backend's table of operations (core/gpu.h). */
+/* The CUDA backend's tables of operations (core/gpu.h): the core table, and every kind's (trees,
+ * graphs, and with NCCL the collective exchange). */
 #include <string.h>
 
 #include "cuda_state.h"
@@ -71,6 +72,72 @@ static kiln_status batch_bench(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_
     return kiln_fail(g->ctx, KILN_ERR_INPUT, "cuda: no bench for a batch of kind %d", (int)w->kind);
 }
 
+/* The kinds' tables (core/gpu_tree.h, gpu_graph.h, gpu_collective.h): CUDA fills every one. */
+static kiln_gpu_tree_ops make_tree_ops()
+{
+    kiln_gpu_tree_ops t;
+    memset(&t, 0, sizeof t);
+    t.upload = kiln_cuda_merkle_upload;
+    t.build = kiln_cuda_merkle_build;
+    t.read = kiln_cuda_merkle_read;
+    t.random = kiln_cuda_merkle_random;
+    t.raw = kiln_cuda_merkle_raw;
+    t.gather = kiln_cuda_merkle_gather;
+    t.build_staged = kiln_cuda_merkle_build_staged;
+    t.build_device = kiln_cuda_merkle_build_device;
+    return t;
+}
+
+static kiln_gpu_pr_part_ops make_part_ops()
+{
+    kiln_gpu_pr_part_ops p;
+    memset(&p, 0, sizeof p);
+    p.open = kiln_cuda_pr_part_open;
+    p.relabel = kiln_cuda_pr_part_relabel;
+    p.put = kiln_cuda_pr_part_put;
+    p.get = kiln_cuda_pr_part_get;
+    p.launch = kiln_cuda_pr_part_launch;
+    p.sums = kiln_cuda_pr_part_sums;
+    p.share = kiln_cuda_pr_part_share;
+    p.flip = kiln_cuda_pr_part_flip;
+    p.share_via_host = 0; /* peer copies, or device copies on one GPU */
+    p.share_seconds = kiln_cuda_pr_part_share_seconds;
+    p.close = kiln_cuda_pr_part_close;
+    return p;
+}
+static const kiln_gpu_pr_part_ops cuda_part_ops = make_part_ops();
+
+static kiln_gpu_graph_ops make_graph_ops()
+{
+    kiln_gpu_graph_ops g;
+    memset(&g, 0, sizeof g);
+    g.pagerank = kiln_cuda_pagerank;
+    g.csr_from_edges = kiln_cuda_csr_from_edges;
+    g.rmat_csr = kiln_cuda_rmat_csr;
+    g.rmat_part_csr = kiln_cuda_rmat_part_csr;
+    g.mem_peak = kiln_cuda_mem_peak;
+    g.parts = &cuda_part_ops;
+    return g;
+}
+
+#ifdef KILN_HAVE_NCCL
+static kiln_gpu_collective_ops make_collective_ops()
+{
+    kiln_gpu_collective_ops c;
+    memset(&c, 0, sizeof c);
+    c.available = kiln_cuda_comm_available;
+    c.id = kiln_cuda_comm_id;
+    c.open = kiln_cuda_comm_open;
+    c.allgather = kiln_cuda_pr_part_allgather;
+    c.close = kiln_cuda_comm_close;
+    return c;
+}
+static const kiln_gpu_collective_ops cuda_collective_ops = make_collective_ops();
+#endif
+
+static const kiln_gpu_tree_ops cuda_tree_ops = make_tree_ops();
+static const kiln_gpu_graph_ops cuda_graph_ops = make_graph_ops();
+
 static kiln_gpu_ops make_ops()
 {
     kiln_gpu_ops ops;
@@ -82,43 +149,22 @@ static kiln_gpu_ops make_ops()
     ops.close = kiln_cuda_close;
     ops.search = search;
     ops.batch = batch;
-    ops.tree_upload = kiln_cuda_merkle_upload;
-    ops.tree_build = kiln_cuda_merkle_build;
-    ops.tree_read = kiln_cuda_merkle_read;
-    ops.pagerank = kiln_cuda_pagerank;
     ops.batch_plan = batch_plan;
     ops.batch_bench = batch_bench;
-    ops.tree_random = kiln_cuda_merkle_random;
-    ops.tree_raw = kiln_cuda_merkle_raw;
-    ops.tree_gather = kiln_cuda_merkle_gather;
-    ops.tree_build_staged = kiln_cuda_merkle_build_staged;
+    ops.hash_device = kiln_cuda_hash_device;
+    ops.kdf_device = kiln_cuda_scrypt_kdf_device;
+    ops.mem_info = kiln_cuda_mem_info;
+    ops.host_pinned_alloc = pinned_alloc;
+    ops.host_pinned_free = pinned_free;
+    ops.tree = &cuda_tree_ops;
+    ops.graph = &cuda_graph_ops;
+#ifdef KILN_HAVE_NCCL
+    ops.collective = &cuda_collective_ops;
+#endif
+    /* the transition's copies (core/gpu.h) */
     ops.csr_from_edges = kiln_cuda_csr_from_edges;
     ops.rmat_csr = kiln_cuda_rmat_csr;
     ops.rmat_part_csr = kiln_cuda_rmat_part_csr;
-    ops.mem_info = kiln_cuda_mem_info;
-    ops.mem_peak = kiln_cuda_mem_peak;
-    ops.pr_part_open = kiln_cuda_pr_part_open;
-    ops.pr_part_relabel = kiln_cuda_pr_part_relabel;
-    ops.pr_part_put = kiln_cuda_pr_part_put;
-    ops.pr_part_get = kiln_cuda_pr_part_get;
-    ops.pr_part_launch = kiln_cuda_pr_part_launch;
-    ops.pr_part_sums = kiln_cuda_pr_part_sums;
-    ops.pr_part_share = kiln_cuda_pr_part_share;
-    ops.pr_part_flip = kiln_cuda_pr_part_flip;
-    ops.pr_part_share_seconds = kiln_cuda_pr_part_share_seconds;
-    ops.pr_part_close = kiln_cuda_pr_part_close;
-#ifdef KILN_HAVE_NCCL
-    ops.comm_available = kiln_cuda_comm_available;
-    ops.comm_id = kiln_cuda_comm_id;
-    ops.comm_open = kiln_cuda_comm_open;
-    ops.pr_part_allgather = kiln_cuda_pr_part_allgather;
-    ops.comm_close = kiln_cuda_comm_close;
-#endif
-    ops.hash_device = kiln_cuda_hash_device;
-    ops.tree_build_device = kiln_cuda_merkle_build_device;
-    ops.kdf_device = kiln_cuda_scrypt_kdf_device;
-    ops.host_pinned_alloc = pinned_alloc;
-    ops.host_pinned_free = pinned_free;
     return ops;
 }
 

@@ -1,6 +1,7 @@
 /* The device handle behind kiln_gpu and the CUDA entry points the operations table (cuda_ops.cu)
  * is made of; internal to src/cuda, the rest of the library reaches them only through
- * core/gpu.h. Each entry point's contract is the one of its kiln_gpu_ops member. */
+ * core/gpu.h. Each entry point's contract is the one of its member in a table: the core table
+ * (core/gpu.h) or a kind's (core/gpu_tree.h, gpu_graph.h, gpu_collective.h). */
 #ifndef KILN_CUDA_STATE_H
 #define KILN_CUDA_STATE_H
 

@@ -1,8 +1,34 @@
-/* The OpenCL backend's table of operations (core/gpu.h): every required operation, and of the
- * optional ones the batch plan and bench and the PageRank parts (shared through the host: every
- * device has its own context); the others stay NULL, so the library's fallbacks apply (no NCCL:
- * the parts of a split exchange through MPI on the host). */
+/* The OpenCL backend's tables of operations (core/gpu.h): the core table without the device
+ * memory entry points and page-locked host memory; the tree table's required operations; the
+ * graph table with PageRank and its row parts (shared through the host: every device has its own
+ * context), without the graph builds; no collective table (the parts of a split exchange through
+ * MPI on the host). What is left NULL falls back in the library. */
 #include "ocl_work.h"
+
+static const kiln_gpu_tree_ops ocl_tree_ops = {
+    .upload = kiln_ocl_tree_upload,
+    .build = kiln_ocl_tree_build,
+    .read = kiln_ocl_tree_read,
+};
+
+static const kiln_gpu_pr_part_ops ocl_part_ops = {
+    .open = kiln_ocl_pr_part_open,
+    .relabel = kiln_ocl_pr_part_relabel,
+    .put = kiln_ocl_pr_part_put,
+    .get = kiln_ocl_pr_part_get,
+    .launch = kiln_ocl_pr_part_launch,
+    .sums = kiln_ocl_pr_part_sums,
+    .share = kiln_ocl_pr_part_share,
+    .flip = kiln_ocl_pr_part_flip,
+    .share_via_host = 1,
+    .share_seconds = kiln_ocl_pr_part_share_seconds,
+    .close = kiln_ocl_pr_part_close,
+};
+
+static const kiln_gpu_graph_ops ocl_graph_ops = {
+    .pagerank = kiln_ocl_pagerank,
+    .parts = &ocl_part_ops,
+};
 
 const kiln_gpu_ops kiln_opencl_ops = {
     .name = "opencl",
@@ -12,21 +38,8 @@ const kiln_gpu_ops kiln_opencl_ops = {
     .close = kiln_ocl_close,
     .search = kiln_ocl_search,
     .batch = kiln_ocl_batch,
-    .tree_upload = kiln_ocl_tree_upload,
-    .tree_build = kiln_ocl_tree_build,
-    .tree_read = kiln_ocl_tree_read,
-    .pagerank = kiln_ocl_pagerank,
     .batch_plan = kiln_ocl_batch_plan,
     .batch_bench = kiln_ocl_batch_bench,
-    .pr_part_open = kiln_ocl_pr_part_open,
-    .pr_part_relabel = kiln_ocl_pr_part_relabel,
-    .pr_part_put = kiln_ocl_pr_part_put,
-    .pr_part_get = kiln_ocl_pr_part_get,
-    .pr_part_launch = kiln_ocl_pr_part_launch,
-    .pr_part_sums = kiln_ocl_pr_part_sums,
-    .pr_part_share = kiln_ocl_pr_part_share,
-    .pr_part_share_via_host = 1,
-    .pr_part_flip = kiln_ocl_pr_part_flip,
-    .pr_part_share_seconds = kiln_ocl_pr_part_share_seconds,
-    .pr_part_close = kiln_ocl_pr_part_close,
+    .tree = &ocl_tree_ops,
+    .graph = &ocl_graph_ops,
 };

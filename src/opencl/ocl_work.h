@@ -1,6 +1,6 @@
-/* The OpenCL backend's trees, graphs and scrypt: the operations of core/gpu.h's table that
- * ocl_ops.c registers (ocl_tree.c, ocl_pagerank.c), and the scrypt entries the search and batch
- * dispatches call (ocl_scrypt.c). */
+/* The OpenCL backend's trees, graphs and scrypt: the operations of the tree and graph tables
+ * (core/gpu_tree.h, gpu_graph.h) that ocl_ops.c registers (ocl_tree.c, ocl_pagerank.c), and the
+ * scrypt entries the search and batch dispatches call (ocl_scrypt.c). */
 #ifndef KILN_OPENCL_WORK_H
 #define KILN_OPENCL_WORK_H
 
@@ -43,7 +43,7 @@ kiln_status kiln_ocl_pr_layout_rows(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, 
 int kiln_ocl_pr_part_bins(const uint64_t *noff, uint64_t rows, uint64_t row0, uint32_t stage_cap, cl_ulong *bins,
                           uint64_t *groups);
 
-/* PageRank over row parts (core/gpu.h's pr_part_* operations, ocl_pagerank_part.c). */
+/* PageRank over row parts (core/gpu_graph.h's kiln_gpu_pr_part_ops, ocl_pagerank_part.c). */
 kiln_status kiln_ocl_pr_part_open(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
                                   kiln_gpu_pr_part **out);
 kiln_status kiln_ocl_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new);
