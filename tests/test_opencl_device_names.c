@@ -2,7 +2,8 @@
  * "opencl:N (device i of k): ..." on OpenCL, "cuda:N (device i of k): ..." on CUDA, never the
  * other backend's word. The label itself is checked on made-up contexts of both backends (no
  * device needed); then a real OpenCL set (the device twice, "opencl:0,0") is stopped from inside
- * its device threads, and the message must name opencl. */
+ * its device threads, and the message must name opencl. The OpenCL device strings: an absent
+ * device, a malformed one, "auto". */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,10 +69,27 @@ static void test_opencl_set(void)
     kiln_ctx_free(ctx);
 }
 
+/* The device strings: an absent OpenCL device is a device error naming it, a malformed one bad
+ * input, and neither changes the context; "auto" never picks OpenCL (used only when asked for). */
+static void test_opencl_specs(void)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ctx));
+    CHECK(kiln_ctx_set_device(ctx, "opencl:99") == KILN_ERR_DEVICE && strstr(kiln_last_error(ctx), "opencl:99"),
+          "opencl:99: %s", kiln_last_error(ctx));
+    CHECK(kiln_ctx_set_device(ctx, "opencl:x") == KILN_ERR_INPUT, "opencl:x");
+    CHECK(kiln_ctx_backend(ctx) == KILN_BACKEND_OPENCL && kiln_ctx_device_count(ctx) == 1, "still %s", test_opencl_device());
+    kiln_ctx_free(ctx);
+    ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, "auto") == KILN_OK && kiln_ctx_backend(ctx) != KILN_BACKEND_OPENCL, "auto");
+    kiln_ctx_free(ctx);
+}
+
 int main(void)
 {
     test_labels();
     int missing = test_opencl_missing();
+    if (missing == 0) test_opencl_specs();
     if (missing == 0) test_opencl_set();
     else if (missing != TEST_SKIP) CHECK(0, "no OpenCL device where one is required");
     return check_summary();

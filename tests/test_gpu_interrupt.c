@@ -1,0 +1,128 @@
+/* The long device calls stop soon after the interrupt poll asks, on every GPU backend of the build
+ * (CUDA, OpenCL: gpu_backends.h): PageRank iterations (a fixed count queued ahead, and the
+ * converging loop) and the scrypt batch KDF between waves; on CUDA also the Litecoin search
+ * between launches and the benchmarks between runs (test_scan says why not yet on OpenCL). The
+ * poll turns true 0.3 s after the call starts; each call would otherwise run for minutes. Within
+ * 1 s on CUDA; within 3 s on OpenCL, whose launches are paced to about a quarter of a second on a
+ * CPU device that other processes share (PoCL in CI). */
+#include <time.h>
+
+#include "check.h"
+#include "gpu_backends.h"
+#include "kiln.h"
+
+static double t_stop;
+/* seconds from the poll asking to the call returning (the backend's) */
+static double limit;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int poll_clock(void *user)
+{
+    (void)user;
+    return now() >= t_stop;
+}
+
+/* The poll says stop `after` seconds from now. */
+static void arm(kiln_ctx *ctx, double after)
+{
+    t_stop = now() + after;
+    kiln_ctx_set_interrupt(ctx, poll_clock, NULL);
+}
+
+/* The call ran from the arm to now: STOPPED "interrupted" within `limit` seconds of the poll. */
+static void stopped(kiln_ctx *ctx, kiln_status st, const char *what)
+{
+    double late = now() - t_stop;
+    printf("%s: stopped %.3f s after the poll asked\n", what, late);
+    CHECK(st == KILN_STOPPED && strcmp(kiln_last_error(ctx), "interrupted") == 0, "%s: status %d, '%s'", what,
+          (int)st, kiln_last_error(ctx));
+    /* under compute-sanitizer (KILN_TEST_QUICK) every launch is many times slower: stopping at
+     * all is what is checked there */
+    if (!getenv("KILN_TEST_QUICK")) CHECK(late < limit, "%s: %.3f s after the poll", what, late);
+    kiln_ctx_set_interrupt(ctx, NULL, NULL);
+}
+
+/* RMAT of `scale`: on CUDA 20 (16 M edges); smaller on OpenCL, whose graph is built on the CPU */
+static void test_pagerank(kiln_ctx *ctx, int scale)
+{
+    kiln_graph *g = NULL;
+    CHECK(kiln_graph_rmat(ctx, scale, 16, 1, 0, &g) == KILN_OK, "rmat: %s", kiln_last_error(ctx));
+    if (!g) return;
+    kiln_graph_info info;
+    kiln_graph_get_info(g, &info);
+    double *ranks = malloc(info.nodes * sizeof *ranks);
+    kiln_pagerank_options opt;
+    kiln_pagerank_options_init(&opt);
+    opt.max_iter = 100000000;
+    opt.tol = 0; /* a fixed count: the iterations are queued ahead */
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_pagerank(ctx, g, &opt, ranks, NULL), "pagerank, fixed count");
+    opt.tol = 1e-300; /* never met: the converging loop */
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_pagerank(ctx, g, &opt, ranks, NULL), "pagerank, converging");
+    free(ranks);
+    kiln_graph_free(g);
+}
+
+static void test_scrypt(kiln_ctx *ctx)
+{
+    size_t count = 1u << 20;
+    kiln_scrypt_input *in = malloc(count * sizeof *in);
+    uint8_t *out = malloc(count * 32);
+    for (size_t i = 0; i < count; i++) in[i] = (kiln_scrypt_input){"password", 8, "salt", 4};
+    kiln_scrypt_params sp = {16384, 8, 1};
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_scrypt_batch(ctx, in, count, sp, out, 32), "scrypt batch");
+    free(in);
+    free(out);
+}
+
+/* CUDA alone, with the benchmarks: on OpenCL (PoCL, 2026-11-28, a loaded 2-core machine) the
+ * scrypt search stopped 2.0-2.5 s after the poll asked, once with no launch counted, and the
+ * sha256d, hash and Merkle benchmarks 4.9, 65 and 6.2 s after (a run's work is one launch there) */
+static void test_scan(kiln_ctx *ctx)
+{
+    kiln_scan_job job;
+    memset(&job, 0, sizeof job); /* a zero target: the whole space would be searched */
+    job.algo = KILN_ALGO_SCRYPT;
+    job.count = UINT64_C(1) << 32;
+    kiln_scan_result res;
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_scan(ctx, &job, &res), "scrypt search");
+    CHECK(res.hashes > 0, "the launches done are counted");
+}
+
+static void test_benches(kiln_ctx *ctx)
+{
+    double rate;
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_bench_scan(ctx, KILN_ALGO_SHA256D, 60, &rate), "sha256d bench");
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_bench_hash(ctx, KILN_HASH_SHA3_256, 64, 0, 60, &rate), "hash bench");
+    kiln_merkle_bench_result mb;
+    arm(ctx, 0.3);
+    stopped(ctx, kiln_merkle_bench(ctx, KILN_MERKLE_RP64_256, UINT64_C(1) << 24, NULL, 1000, &mb), "merkle bench");
+}
+
+int main(void)
+{
+    test_gpu gpus[TEST_GPU_MAX];
+    const int n = test_gpu_open(gpus);
+    for (int i = 0; i < n; i++) {
+        printf("---- %s\n", gpus[i].device);
+        const int cuda = gpus[i].backend == KILN_BACKEND_CUDA;
+        limit = cuda ? 1 : 3;
+        test_pagerank(gpus[i].ctx, cuda ? 20 : 16);
+        test_scrypt(gpus[i].ctx);
+        if (!cuda) continue;
+        test_scan(gpus[i].ctx);
+        test_benches(gpus[i].ctx);
+    }
+    return test_gpu_close(gpus, n);
+}

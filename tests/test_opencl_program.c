@@ -1,0 +1,81 @@
+/* The OpenCL backend's program, on the first OpenCL device (PoCL in CI): its binary lands in the
+ * cache folder (KILN_OPENCL_CACHE) on first use, and a second context builds from it (same answer,
+ * no new file); a program that does not compile fails with the device and the build log in the
+ * message (the backend's build entry, a test hook). The workloads themselves are the test_gpu_*
+ * tests'. Skipped (77) without an OpenCL device, unless KILN_REQUIRE_OPENCL is set. */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "kiln.h"
+#include "opencl_device.h"
+#ifdef KILN_HAVE_OPENCL
+#include "opencl/ocl_state.h"
+#endif
+
+static int cache_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += strstr(e->d_name, ".bin") != NULL;
+    if (d) closedir(d);
+    return n;
+}
+
+/* FIPS 180-4's sha256("abc") on a new context of the test device. */
+static void abc(void)
+{
+    uint8_t want[32], got[32];
+    kiln_ctx *ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ctx));
+    CHECK(kiln_hex_decode(NULL, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", want, 32) == KILN_OK,
+          "hex");
+    CHECK(kiln_hash_batch_fixed(ctx, KILN_HASH_SHA256, (const uint8_t *)"abc", 3, 1, got, 32) == KILN_OK &&
+              memcmp(got, want, 32) == 0,
+          "sha256(\"abc\") on OpenCL: %s", kiln_last_error(ctx));
+    kiln_ctx_free(ctx);
+}
+
+#ifdef KILN_HAVE_OPENCL
+static void build_error(void)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ctx));
+    kiln_gpu *g = NULL;
+    CHECK(kiln_ctx_gpu(ctx, 0, &g) == KILN_OK, "open: %s", kiln_last_error(ctx));
+    if (g) {
+        cl_program p = NULL;
+        kiln_status st = kiln_ocl_build_source(g, "__kernel void broken(__global uint *o) { o[0] = undeclared_name; }", &p);
+        const char *e = kiln_last_error(ctx);
+        CHECK(st == KILN_ERR_DEVICE && p == NULL, "a bad program builds (%d)", (int)st);
+        CHECK(strstr(e, "OpenCL build failed on ") && strstr(e, "undeclared_name"), "message without the log: %s", e);
+    }
+    kiln_ctx_free(ctx);
+}
+#endif
+
+int main(void)
+{
+    const int missing = test_opencl_missing();
+#ifndef KILN_HAVE_OPENCL
+    return missing;
+#else
+    if (missing) return missing;
+    char dir[] = "/tmp/kiln-ocl-cache-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    setenv("KILN_OPENCL_CACHE", dir, 1);
+    abc();
+    CHECK(cache_files(dir) == 1, "the program binary is cached in %s", dir);
+    abc(); /* a second context loads the cached binary */
+    CHECK(cache_files(dir) == 1, "one cached binary in %s", dir);
+    build_error();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "rm");
+    return check_summary();
+#endif
+}
