@@ -648,10 +648,8 @@ int cmd_hash(int argc, char **argv)
         {"--ignore-missing", OPT_FLAG, &ignore_missing, NULL,
          "a listed file that does not exist is neither reported nor a failure (a list with no file verified fails)",
          .modes = CHECKS},
-        CLI_OPT_DEVICE(&device, CLI_DEVICE_VALUES,
-                       "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they hold 256 MiB; opencl:I, "
-                       "opencl:I,J or opencl:all for OpenCL devices (docs/OPENCL.md)",
-                       0),
+        CLI_OPT_DEVICE(&device, CLI_DEVICE_VALUES, "cuda hashes files of up to 1 MiB in GPU batches; auto does so when they "
+                       "hold 256 MiB; opencl:I, opencl:I,J or opencl:all for OpenCL devices (docs/OPENCL.md)", 0),
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, 0),
     };

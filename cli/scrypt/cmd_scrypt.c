@@ -169,10 +169,8 @@ int cmd_scrypt(int argc, char **argv)
         {"--length", OPT_U64, &len, "L", "output bytes (default 64)", .hi = SIZE_MAX},
         {"--threads", OPT_U64, &threads, "T", "CPU threads for the p lanes, or for the passwords of --batch (0: one per core)",
          .hi = 4096},
-        CLI_OPT_DEVICE(&device, CLI_DEVICE_VALUES,
-                       "where to derive (default auto: a GPU for --batch when there is one, else the CPU); GPU keys are "
-                       "spot-checked on the CPU",
-                       0),
+        CLI_OPT_DEVICE(&device, CLI_DEVICE_VALUES, "where to derive (default auto: a GPU for --batch when there is one, "
+                       "else the CPU); GPU keys are spot-checked on the CPU", 0),
         CLI_OPT_JSON(&out, 0),
         CLI_OPT_PROGRESS(&out, 0),
     };

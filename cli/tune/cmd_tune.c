@@ -87,10 +87,8 @@ int cmd_tune(int argc, char **argv)
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "what to tune (default sha256d)", .kinds = KILN_KIND_ALL, .bench = 2},
-        CLI_OPT_DEVICE(&device, CLI_DEVICE_GPU_VALUES,
-                       "the GPU (default auto: the first CUDA GPU); a set: each GPU model in it once; an OpenCL device's "
-                       "shapes are cached apart from its CUDA ones",
-                       0),
+        CLI_OPT_DEVICE(&device, CLI_DEVICE_GPU_VALUES, "the GPU (default auto: the first CUDA GPU); a set: each GPU model "
+                       "in it once; an OpenCL device's shapes are cached apart from its CUDA ones", 0),
         {"--seconds", OPT_SECONDS, &a.seconds, "S", "time per shape (default 0.3; key derivation 3)",
          .modes = KILN_KIND_SEARCH | KDF, .hi = 60},
         CLI_OPT_SCRYPT_COST(&cost, KDF),

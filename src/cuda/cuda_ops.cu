@@ -1,7 +1,5 @@
 /* The CUDA backend's tables of operations (core/gpu.h): the core table, and every kind's (trees,
  * graphs, and with NCCL the collective exchange). */
-#include <string.h>
-
 #include "cuda_state.h"
 
 static void *pinned_alloc(size_t bytes)
@@ -72,100 +70,75 @@ static kiln_status batch_bench(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_
     return kiln_fail(g->ctx, KILN_ERR_INPUT, "cuda: no bench for a batch of kind %d", (int)w->kind);
 }
 
-/* The kinds' tables (core/gpu_tree.h, gpu_graph.h, gpu_collective.h): CUDA fills every one. */
-static kiln_gpu_tree_ops make_tree_ops()
-{
-    kiln_gpu_tree_ops t;
-    memset(&t, 0, sizeof t);
-    t.upload = kiln_cuda_merkle_upload;
-    t.build = kiln_cuda_merkle_build;
-    t.read = kiln_cuda_merkle_read;
-    t.random = kiln_cuda_merkle_random;
-    t.raw = kiln_cuda_merkle_raw;
-    t.gather = kiln_cuda_merkle_gather;
-    t.build_staged = kiln_cuda_merkle_build_staged;
-    t.build_device = kiln_cuda_merkle_build_device;
-    return t;
-}
+/* The kinds' tables (core/gpu_tree.h, gpu_graph.h, gpu_collective.h): CUDA fills every one, every
+ * member in its order (designated initializers in C++ must follow it, and -Wextra wants them all). */
+static const kiln_gpu_tree_ops cuda_tree_ops = {
+    .upload = kiln_cuda_merkle_upload,
+    .build = kiln_cuda_merkle_build,
+    .read = kiln_cuda_merkle_read,
+    .random = kiln_cuda_merkle_random,
+    .raw = kiln_cuda_merkle_raw,
+    .gather = kiln_cuda_merkle_gather,
+    .build_staged = kiln_cuda_merkle_build_staged,
+    .build_device = kiln_cuda_merkle_build_device,
+};
 
-static kiln_gpu_pr_part_ops make_part_ops()
-{
-    kiln_gpu_pr_part_ops p;
-    memset(&p, 0, sizeof p);
-    p.open = kiln_cuda_pr_part_open;
-    p.relabel = kiln_cuda_pr_part_relabel;
-    p.put = kiln_cuda_pr_part_put;
-    p.get = kiln_cuda_pr_part_get;
-    p.launch = kiln_cuda_pr_part_launch;
-    p.sums = kiln_cuda_pr_part_sums;
-    p.share = kiln_cuda_pr_part_share;
-    p.flip = kiln_cuda_pr_part_flip;
-    p.share_via_host = 0; /* peer copies, or device copies on one GPU */
-    p.share_seconds = kiln_cuda_pr_part_share_seconds;
-    p.close = kiln_cuda_pr_part_close;
-    return p;
-}
-static const kiln_gpu_pr_part_ops cuda_part_ops = make_part_ops();
+static const kiln_gpu_pr_part_ops cuda_part_ops = {
+    .open = kiln_cuda_pr_part_open,
+    .relabel = kiln_cuda_pr_part_relabel,
+    .put = kiln_cuda_pr_part_put,
+    .get = kiln_cuda_pr_part_get,
+    .launch = kiln_cuda_pr_part_launch,
+    .sums = kiln_cuda_pr_part_sums,
+    .share = kiln_cuda_pr_part_share,
+    .flip = kiln_cuda_pr_part_flip,
+    .share_via_host = 0, /* peer copies, or device copies on one GPU */
+    .share_seconds = kiln_cuda_pr_part_share_seconds,
+    .close = kiln_cuda_pr_part_close,
+};
 
-static kiln_gpu_graph_ops make_graph_ops()
-{
-    kiln_gpu_graph_ops g;
-    memset(&g, 0, sizeof g);
-    g.pagerank = kiln_cuda_pagerank;
-    g.csr_from_edges = kiln_cuda_csr_from_edges;
-    g.rmat_csr = kiln_cuda_rmat_csr;
-    g.rmat_part_csr = kiln_cuda_rmat_part_csr;
-    g.mem_peak = kiln_cuda_mem_peak;
-    g.parts = &cuda_part_ops;
-    return g;
-}
+static const kiln_gpu_graph_ops cuda_graph_ops = {
+    .pagerank = kiln_cuda_pagerank,
+    .csr_from_edges = kiln_cuda_csr_from_edges,
+    .rmat_csr = kiln_cuda_rmat_csr,
+    .rmat_part_csr = kiln_cuda_rmat_part_csr,
+    .mem_peak = kiln_cuda_mem_peak,
+    .parts = &cuda_part_ops,
+};
 
 #ifdef KILN_HAVE_NCCL
-static kiln_gpu_collective_ops make_collective_ops()
-{
-    kiln_gpu_collective_ops c;
-    memset(&c, 0, sizeof c);
-    c.available = kiln_cuda_comm_available;
-    c.id = kiln_cuda_comm_id;
-    c.open = kiln_cuda_comm_open;
-    c.allgather = kiln_cuda_pr_part_allgather;
-    c.close = kiln_cuda_comm_close;
-    return c;
-}
-static const kiln_gpu_collective_ops cuda_collective_ops = make_collective_ops();
+static const kiln_gpu_collective_ops cuda_collective_ops = {
+    .available = kiln_cuda_comm_available,
+    .id = kiln_cuda_comm_id,
+    .open = kiln_cuda_comm_open,
+    .allgather = kiln_cuda_pr_part_allgather,
+    .close = kiln_cuda_comm_close,
+};
+#define CUDA_COLLECTIVE (&cuda_collective_ops)
+#else
+#define CUDA_COLLECTIVE nullptr /* no nccl.h at build time */
 #endif
 
-static const kiln_gpu_tree_ops cuda_tree_ops = make_tree_ops();
-static const kiln_gpu_graph_ops cuda_graph_ops = make_graph_ops();
-
-static kiln_gpu_ops make_ops()
-{
-    kiln_gpu_ops ops;
-    memset(&ops, 0, sizeof ops);
-    ops.name = "cuda";
-    ops.device_count = kiln_cuda_count_devices;
-    ops.device_info = kiln_cuda_device_info;
-    ops.open = kiln_cuda_open;
-    ops.close = kiln_cuda_close;
-    ops.search = search;
-    ops.batch = batch;
-    ops.batch_plan = batch_plan;
-    ops.batch_bench = batch_bench;
-    ops.hash_device = kiln_cuda_hash_device;
-    ops.kdf_device = kiln_cuda_scrypt_kdf_device;
-    ops.mem_info = kiln_cuda_mem_info;
-    ops.host_pinned_alloc = pinned_alloc;
-    ops.host_pinned_free = pinned_free;
-    ops.tree = &cuda_tree_ops;
-    ops.graph = &cuda_graph_ops;
-#ifdef KILN_HAVE_NCCL
-    ops.collective = &cuda_collective_ops;
-#endif
+extern "C" const kiln_gpu_ops kiln_cuda_ops = {
+    .name = "cuda",
+    .device_count = kiln_cuda_count_devices,
+    .device_info = kiln_cuda_device_info,
+    .open = kiln_cuda_open,
+    .close = kiln_cuda_close,
+    .search = search,
+    .batch = batch,
+    .batch_plan = batch_plan,
+    .batch_bench = batch_bench,
+    .hash_device = kiln_cuda_hash_device,
+    .kdf_device = kiln_cuda_scrypt_kdf_device,
+    .mem_info = kiln_cuda_mem_info,
+    .host_pinned_alloc = pinned_alloc,
+    .host_pinned_free = pinned_free,
+    .tree = &cuda_tree_ops,
+    .graph = &cuda_graph_ops,
+    .collective = CUDA_COLLECTIVE,
     /* the transition's copies (core/gpu.h) */
-    ops.csr_from_edges = kiln_cuda_csr_from_edges;
-    ops.rmat_csr = kiln_cuda_rmat_csr;
-    ops.rmat_part_csr = kiln_cuda_rmat_part_csr;
-    return ops;
-}
-
-extern "C" const kiln_gpu_ops kiln_cuda_ops = make_ops();
+    .csr_from_edges = kiln_cuda_csr_from_edges,
+    .rmat_csr = kiln_cuda_rmat_csr,
+    .rmat_part_csr = kiln_cuda_rmat_part_csr,
+};
