@@ -1,6 +1,6 @@
 /* Hash and permutation throughput. CPU: repeated passes over a batch in host memory. GPU: the
- * device-side benchmarks of src/cuda (resident data, event timing), whose sampled results are
- * re-checked here on the CPU before a rate is reported. */
+ * backend's device-side benchmark (the core table's batch_bench: resident data, event timing),
+ * whose sampled results are re-checked here on the CPU before a rate is reported. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -166,8 +166,8 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
     return KILN_OK;
 }
 
-static kiln_status run_cuda(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
-                            const kiln_pr_split *split, double *ranks, kiln_pagerank_result *res)
+static kiln_status run_gpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr_problem *prob, int use_double,
+                           const kiln_pr_split *split, double *ranks, kiln_pagerank_result *res)
 {
     double device_residual = 0;
     kiln_status st = split || ctx->ngpu > 1
@@ -279,7 +279,7 @@ kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pa
         st = run_cpu(ctx, g, &prob, split, ranks, result);
     } else {
         int use_double = opt->precision == KILN_PRECISION_FLOAT64;
-        st = run_cuda(ctx, g, &prob, use_double, split, ranks, result);
+        st = run_gpu(ctx, g, &prob, use_double, split, ranks, result);
         result->precision = use_double ? KILN_PRECISION_FLOAT64 : KILN_PRECISION_FLOAT32;
     }
     vectors_free(&vec);

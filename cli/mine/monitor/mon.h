@@ -35,7 +35,7 @@ double mon_rates_get(const mon_rates *r, double now, uint64_t hashes, double win
 typedef struct mon_device {
     char id[16]; /* "cpu", "cuda:0", "opencl:0" */
     char name[128];
-    int ordinal; /* CUDA ordinal; -1 for the CPU */
+    int ordinal; /* the ordinal in its backend (cuda:N, opencl:N); -1 for the CPU */
     uint64_t hashes;
     double seconds; /* busy: the wall time of its own launches (kiln_scan_devices) */
     double rate_5s, rate_60s;
