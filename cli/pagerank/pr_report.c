@@ -98,11 +98,10 @@ static void json_run(kiln_ctx *ctx, const pr_args *a, const pr_result *r)
     json_num("setup_seconds", res->setup_seconds, "%.6f");
     json_num("verify_residual", res->verify_residual, "%.6e");
     json_bool("reorder", a->opt.reorder);
-    json_str("kernel", kiln_ctx_backend(ctx) == KILN_BACKEND_CPU      ? "cpu"
-                       : res->kernel == KILN_PR_KERNEL_CLUSTER ? "cluster"
-                       : res->kernel == KILN_PR_KERNEL_PARTS   ? "parts"
+    json_str("kernel", kiln_ctx_backend(ctx) == KILN_BACKEND_CPU         ? "cpu"
+                       : res->kernel == KILN_PR_KERNEL_PARTS      ? "parts"
                        : res->kernel == KILN_PR_KERNEL_PERSISTENT ? "persistent"
-                                                               : "grid");
+                                                                  : "grid");
     json_int("devices", kiln_ctx_device_count(ctx));
     json_num("exchange_seconds", res->exchange_seconds, "%.9f");
     static const char *const exchanges[] = {"none", "peer copies", "host", "nccl"};

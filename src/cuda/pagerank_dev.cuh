@@ -1,7 +1,8 @@
-/* PageRank on the GPU: what the two iteration paths share (pagerank.cu, the whole-chip kernel
- * launched once per iteration, and its host side; pagerank_cluster.cu, the small-graph kernel that
- * runs many iterations in one launch). The layout, the modes and the contribution trick are
- * described at the top of pagerank.cu. */
+/* PageRank on the GPU: what the iteration kernel (pagerank_iter.cuh) and its two hosts share
+ * (pagerank.cu, a whole graph; pagerank_part.cu, a part of the rows). The layout, the modes and
+ * the contribution trick are described at the top of pagerank.cu; the degree classes and bins
+ * are src/prim/pagerank_layout.h's, which the OpenCL backend uses too, and the teleport and
+ * dangling coefficients src/prim/pagerank.h's, which the CPU and OpenCL use too. */
 #ifndef KILN_CUDA_PAGERANK_DEV_CUH
 #define KILN_CUDA_PAGERANK_DEV_CUH
 
@@ -9,17 +10,15 @@
 #include <stdint.h>
 
 #include "cuda_state.h"
+#include "../prim/pagerank.h"
+#include "../prim/pagerank_layout.h"
 
 namespace kiln_pr {
 
 constexpr int kBlock = 256;
 constexpr int kSlots = 32;
-/* in-degree classes: [2048, inf) a block per row; then [1024, 2048), [512, 1024), ..., [2, 4),
- * [0, 2), each staged (with reorder) or G lanes a row (without) */
-constexpr int kClasses = 12;
-constexpr int kBlockRowMin = 2048;
-constexpr int kStageEdges = 4096; /* edges a block stages in shared memory */
-constexpr int kStageRowsMax = 2048; /* rows a staged block finishes (8 a thread) */
+constexpr int kClasses = KILN_PR_CLASSES;
+constexpr int kStageEdges = KILN_PR_STAGE_EDGES; /* edges a block stages in shared memory */
 
 struct alignas(128) Slot {
     double res, dang;
@@ -28,23 +27,15 @@ struct alignas(128) Slot {
 struct PrState {
     unsigned count; /* iterations carried out */
     unsigned done; /* set by the first launch that finds the previous iteration converged */
-    double res; /* with done (and always on the cluster path): the L1 change of the last iteration */
-    double dang; /* cluster path: the dangling mass of the last iteration, carried between launches */
+    double res; /* with done: the L1 change of the last iteration */
 };
 
-enum { KIND_BLOCK = 0, KIND_LANES = 1, KIND_STAGED = 2 };
+enum { KIND_BLOCK = KILN_PR_KIND_BLOCK, KIND_LANES = KILN_PR_KIND_LANES, KIND_STAGED = KILN_PR_KIND_STAGED };
 
 /* What a kernel instantiation computes beyond the plain definition (bit set). */
 enum { MODE_PLAIN = 0, MODE_WEIGHTED = 1, MODE_TELEPORT = 2 };
 
-struct Bins {
-    int count;
-    uint64_t row_begin[kClasses + 1]; /* bin k = rows [row_begin[k], row_begin[k+1]) in visiting order */
-    uint64_t block_begin[kClasses + 1]; /* its first block; block_begin[count] = grid size */
-    int kind[kClasses]; /* KIND_* */
-    int lanes_log2[kClasses]; /* lanes per row for KIND_LANES and KIND_STAGED */
-    int rows_per_block[kClasses];
-};
+typedef kiln_pr_bins Bins;
 
 template <typename T, typename Off> struct Args {
     const Off *__restrict__ off;
@@ -68,18 +59,6 @@ template <typename T, typename Off> struct Args {
 template <typename T> struct Coef {
     T d, base, cp, cq;
 };
-
-__host__ __device__ inline int degree_class(uint64_t deg)
-{
-    if (deg >= (uint64_t)kBlockRowMin) return 0;
-    int c = 11;
-    for (uint64_t d = deg; d >= 2; d >>= 1) c--;
-    return c; /* 1024..2047 -> 1, 512..1023 -> 2, ..., 2..3 -> 10, 0..1 -> 11 */
-}
-
-/* Largest in-degree of class c >= 1, and its lanes per row (log2). */
-__host__ __device__ inline int class_max_degree(int c) { return (1 << (12 - c)) - 1; }
-__host__ __device__ inline int class_lanes_log2(int c) { return c <= 6 ? 5 : 11 - c; }
 
 /* New x of row v, whose out-degree is od (1 or 0 in MODE_WEIGHTED), from the sum of its sources'
  * y; accumulates the L1 change and dangling mass. */
@@ -129,25 +108,13 @@ template <int M, typename T> __device__ __forceinline__ T term(T w, T y)
  * dangling vertices: x = d * sum + base (+ cp * tp[v] + cq * tq[v] in MODE_TELEPORT). */
 template <int M, typename T, typename Off> __device__ __forceinline__ Coef<T> make_coef(const Args<T, Off> &a, double dangling)
 {
+    const bool teleport = (M & MODE_TELEPORT) != 0;
+    const kiln_pr_coef k = kiln_pr_coefficients(a.damping, dangling, teleport && a.tp, teleport && a.tq);
     Coef<T> c;
-    c.d = (T)a.damping;
-    if constexpr ((M & MODE_TELEPORT) != 0) {
-        /* (1 - d) p + d D q, each vector either given or uniform (then a constant); q = p
-         * when no dangling vector was given */
-        double base = 0, cp = 0, cq = 0;
-        const double dd = a.damping * dangling;
-        if (a.tp) cp = 1.0 - a.damping;
-        else base = (1.0 - a.damping) * a.inv_n;
-        if (a.tq) cq = dd;
-        else if (a.tp) cp += dd;
-        else base += dd * a.inv_n;
-        c.base = (T)base;
-        c.cp = (T)cp;
-        c.cq = (T)cq;
-    } else {
-        c.base = (T)(((1.0 - a.damping) + a.damping * dangling) * a.inv_n);
-        c.cp = c.cq = 0;
-    }
+    c.d = (T)k.d;
+    c.base = (T)(k.uniform * a.inv_n);
+    c.cp = (T)k.cp;
+    c.cq = (T)k.cq;
     return c;
 }
 
@@ -169,34 +136,6 @@ template <typename F> __device__ __forceinline__ void with_lanes(int lanes_log2,
     default: rows(Lanes<1>{}); break;
     }
 }
-
-/* ---- the cluster path (pagerank_cluster.cu) */
-
-constexpr int kClusterMax = 8; /* blocks of a cluster: the portable cluster size */
-
-/* How the cluster kernel runs a graph: its blocks, each block's rows (balanced by edges + rows),
- * and the shared memory of a block (the two rank vectors and its own rows' slice of the CSR). */
-struct ClusterPlan {
-    int blocks; /* 0: the cluster kernel cannot run the graph */
-    uint32_t row_split[kClusterMax + 1]; /* block b owns rows [row_split[b], row_split[b + 1]) */
-    uint32_t max_rows, max_edges; /* the largest slice, which sizes the shared arrays */
-    size_t smem;
-};
-
-/* Graphs past this many edges are not looked at (their offsets are not even copied back). */
-constexpr uint64_t kClusterMaxEdges = UINT64_C(1) << 20;
-
-/* The plan for the relabelled graph with host offsets off[n + 1], or blocks = 0 with the reason
- * in *why. */
-template <typename Off>
-ClusterPlan cluster_plan(kiln_gpu *st, const Off *off, uint64_t n, int use_double, int weighted, const char **why);
-
-/* Runs up to `iters` more iterations from the state in a.st (count, done, dang, and y in a.y0 /
- * a.y1 by the parity of count), stopping early when one converges; leaves the new state and y
- * the same way. */
-template <typename T, typename Off>
-cudaError_t cluster_launch(const Args<T, Off> &a, int mode, const ClusterPlan &plan, uint32_t n, unsigned iters,
-                           cudaStream_t s);
 
 } // namespace kiln_pr
 

@@ -30,7 +30,7 @@ __global__ void in_degrees(const Off *__restrict__ off, uint64_t n, uint32_t *__
         const uint64_t dg = (uint64_t)(off[v + 1] - off[v]);
         deg[v] = dg > 0xffffffffull ? 0xffffffffu : (uint32_t)dg;
         iota[v] = (uint32_t)v;
-        atomicAdd(&cnt[degree_class(dg)], 1ull);
+        atomicAdd(&cnt[kiln_pr_degree_class(dg)], 1ull);
     }
     __syncthreads();
     if (threadIdx.x < kClasses && cnt[threadIdx.x]) atomicAdd(&classes[threadIdx.x], cnt[threadIdx.x]);

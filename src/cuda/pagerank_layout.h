@@ -11,8 +11,6 @@
 #ifndef KILN_CUDA_PAGERANK_LAYOUT_H
 #define KILN_CUDA_PAGERANK_LAYOUT_H
 
-#include <string.h>
-
 #include "cuda_state.h"
 #include "dev_array.cuh"
 #include "pagerank_dev.cuh"
@@ -39,7 +37,7 @@ template <typename T, typename Off> struct Layout {
     DevArray<uint32_t> odeg; /* rows: out-degree, or 1 / 0 (weighted) */
     DevArray<uint32_t> order; /* visiting position -> local row */
     DevArray<uint32_t> deg_sorted; /* in-degrees in visiting order, until layout_relabel */
-    unsigned long long cls[kClasses]; /* rows in each degree class */
+    uint64_t cls[kClasses]; /* rows in each degree class */
 };
 
 /* Uploads the rows and finds their visiting order and degree classes. */
@@ -54,45 +52,13 @@ kiln_status layout_relabel(kiln_gpu *st, Layout<T, Off> &L, const uint32_t *old2
 template <typename O>
 kiln_status upload_vector(kiln_gpu *st, const double *host, const uint32_t *perm, uint64_t n, DevArray<O> &out);
 
-/* The bins over the visiting order, whose degree classes are contiguous: a block per row of
- * class 0, then staged runs of rows (relabelled) or G lanes a row (rows through the order).
- * Returns 0, or -1 when the classes do not add up to the rows. */
-inline int make_bins(const unsigned long long cls[kClasses], bool relabelled, uint64_t rows, Bins *bins,
+/* The bins over the visiting order (src/prim/pagerank_layout.h), whose degree classes are
+ * contiguous: a block per row of class 0, then staged runs of rows (relabelled) or G lanes a row
+ * (rows through the order). Returns 0, or -1 when the classes do not add up to the rows. */
+inline int make_bins(const uint64_t cls[kClasses], bool relabelled, uint64_t rows, Bins *bins,
                      int stage_edges = kStageEdges)
 {
-    memset(bins, 0, sizeof *bins);
-    uint64_t row = 0, block = 0;
-    for (int c = 0; c < kClasses; c++) {
-        if (cls[c] == 0) continue;
-        const int k = bins->count++;
-        int kind, l2, rpb;
-        if (c == 0) {
-            kind = KIND_BLOCK, l2 = 8, rpb = 1;
-        } else if (!relabelled) {
-            /* G lanes a row, each group taking 2 (G >= 16) or 4 rows */
-            kind = KIND_LANES;
-            l2 = class_lanes_log2(c);
-            rpb = (kBlock >> l2) * (l2 >= 4 ? 2 : 4);
-        } else {
-            /* as many consecutive rows as fit stage_edges (at most kStageEdges), at least one and
-             * at most kStageRowsMax */
-            kind = KIND_STAGED;
-            l2 = class_lanes_log2(c);
-            rpb = stage_edges / class_max_degree(c);
-            if (rpb < 1) rpb = 1;
-            if (rpb > kStageRowsMax) rpb = kStageRowsMax;
-        }
-        bins->kind[k] = kind;
-        bins->lanes_log2[k] = l2;
-        bins->rows_per_block[k] = rpb;
-        bins->row_begin[k] = row;
-        bins->block_begin[k] = block;
-        row += cls[c];
-        block += (cls[c] + (uint64_t)rpb - 1) / (uint64_t)rpb;
-    }
-    bins->row_begin[bins->count] = row;
-    bins->block_begin[bins->count] = block;
-    return row == rows && block > 0 && block <= 0x7fffffffull ? 0 : -1;
+    return kiln_pr_make_bins(cls, relabelled, rows, stage_edges, kBlock, bins);
 }
 
 } // namespace kiln_pr

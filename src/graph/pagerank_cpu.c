@@ -18,6 +18,7 @@
 #include "graph.h"
 #include "../core/clock.h"
 #include "../core/par.h"
+#include "../prim/pagerank.h"
 
 /* W of vertex v: its out-weight sum, or its out-degree without weights; 0 = dangling. */
 static inline double out_scale(const kiln_graph *g, int64_t v)
@@ -45,7 +46,7 @@ static inline double out_scale(const kiln_graph *g, int64_t v)
     static double NAME(const kiln_graph *g, const T *y_in, T *y_out, int64_t v0, int64_t v1, double damping,   \
                        double dangling, double *dangling_out)                                          \
     {                                                                                                  \
-        const double base = ((1.0 - damping) + damping * dangling) / (double)g->n;                     \
+        const double base = kiln_pr_coefficients(damping, dangling, 0, 0).uniform / (double)g->n;      \
         const uint64_t *off = g->offsets;                                                              \
         const uint32_t *src = g->sources, *od = g->outdeg;                                             \
         double res = 0, dang = 0;                                                                      \
@@ -67,8 +68,9 @@ KILN_PR_PASS_PLAIN(pass_plain_f32, float)
     static double NAME(const kiln_graph *g, const kiln_pr_problem *p, const T *y_in, T *y_out, int64_t v0,     \
                        int64_t v1, double dangling, double *dangling_out)                              \
     {                                                                                                  \
-        const double d = p->damping, uniform = 1.0 / (double)g->n;                                     \
-        const double dmass = d * dangling, teleport = 1.0 - d;                                         \
+        /* p and q as vectors, 1/n supplied below where one is absent: nothing folded */               \
+        const kiln_pr_coef c = kiln_pr_coefficients(p->damping, dangling, 1, 1);                       \
+        const double d = c.d, uniform = 1.0 / (double)g->n, dmass = c.cq, teleport = c.cp;             \
         const double *pv = p->personalization, *qv = p->dangling ? p->dangling : p->personalization;  \
         const double *w = g->weights;                                                                  \
         const uint64_t *off = g->offsets;                                                              \
@@ -113,7 +115,7 @@ static pr_rows rows_of(int64_t v0, int64_t v1)
 {
     const uint64_t n = v1 > v0 ? (uint64_t)(v1 - v0) : 0;
     const uint64_t rows = kiln_par_chunk(n, ROWS, MAX_CHUNKS);
-    return (pr_rows){v0, v1, (int64_t)rows, (n + rows - 1) / rows};
+    return (pr_rows){.v0 = v0, .v1 = v1, .rows = (int64_t)rows, .chunks = (n + rows - 1) / rows};
 }
 
 static void chunk_rows(const pr_rows *r, uint64_t c, int64_t *a, int64_t *b)
@@ -153,7 +155,15 @@ static void pass_chunk(void *arg, uint64_t c, int slot)
 static double pass(const kiln_graph *g, const kiln_pr_problem *p, int single, const void *y_in, void *y_out,
                    int64_t v0, int64_t v1, double dangling, double *dangling_out, int threads, double *part)
 {
-    pr_pass j = {g, p, y_in, y_out, single, is_plain(g, p), dangling, rows_of(v0, v1), part};
+    pr_pass j = {.g = g,
+                 .p = p,
+                 .y_in = y_in,
+                 .y_out = y_out,
+                 .single = single,
+                 .plain = is_plain(g, p),
+                 .dangling = dangling,
+                 .r = rows_of(v0, v1),
+                 .part = part};
     kiln_par_for(threads, j.r.chunks, pass_chunk, &j);
     double res = 0, dang = 0;
     for (uint64_t c = 0; c < j.r.chunks; c++) {
@@ -253,7 +263,8 @@ static void vec_chunk(void *arg, uint64_t c, int slot)
 static void vec_loop(const kiln_graph *g, int kind, const double *x, double *y, const void *in, float *narrow,
                      int threads, double *part)
 {
-    pr_vec j = {g, kind, x, y, in, narrow, rows_of(0, (int64_t)g->n), part};
+    pr_vec j = {
+        .g = g, .kind = kind, .x = x, .y = y, .in = in, .narrow = narrow, .r = rows_of(0, (int64_t)g->n), .part = part};
     kiln_par_for(threads, j.r.chunks, vec_chunk, &j);
 }
 

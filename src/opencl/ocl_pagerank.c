@@ -27,39 +27,15 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../core/bench.h"
+#include "../core/clock.h"
 #include "../core/sort.h"
+#include "../prim/pagerank_layout.h"
 #include "ocl_work.h"
 
 #define WG 256 /* work-items a group: KILN_PR_WG of pagerank.cl */
-#define CLASSES 12 /* in-degree classes, as the CUDA backend's (pagerank_dev.cuh) */
-#define BLOCK_ROW_MIN 2048 /* rows from this many in-edges take a work-group each */
-#define STAGE_ROWS_MAX 2048 /* rows a staged work-group finishes (8 a work-item at one lane a row) */
-/* the bin table's layout, as pagerank.cl reads it */
-#define BIN_ROW 1
-#define BIN_BLOCK 14
-#define BIN_SHAPE 27
-#define BIN_WORDS 39
-#define KIND_BLOCK 0
-#define KIND_STAGED 1
 #define BATCH_S 0.2 /* a batch's aim in seconds: the interrupt is read between batches */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* 2048+ -> 0, 1024..2047 -> 1, ..., 2..3 -> 10, 0..1 -> 11 */
-static int degree_class(uint64_t deg)
-{
-    if (deg >= BLOCK_ROW_MIN) return 0;
-    int c = 11;
-    for (uint64_t d = deg; d >= 2; d >>= 1) c--;
-    return c;
-}
 
 /* The relabelled graph in host memory, before it goes to the device. */
 typedef struct pr_layout {
@@ -69,7 +45,7 @@ typedef struct pr_layout {
     void *off; /* n + 1 offsets, uint32_t or uint64_t */
     uint32_t *src; /* new labels, ascending within each row */
     void *w; /* weighted: each edge's share of its source's out-weight, in the rank type */
-    uint64_t cls[CLASSES]; /* rows in each degree class, contiguous in the visiting order */
+    uint64_t cls[KILN_PR_CLASSES]; /* rows in each degree class, contiguous in the visiting order */
 } pr_layout;
 
 static void layout_free(pr_layout *L)
@@ -161,7 +137,7 @@ static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int 
             const uint32_t v = L->new2old[i];
             old2new[v] = (uint32_t)i;
             noff[i + 1] = noff[i] + deg[v];
-            L->cls[degree_class(deg[v])]++;
+            L->cls[kiln_pr_degree_class(deg[v])]++;
             L->odeg[i] = weighted ? gr->out_weight[v] > 0 : gr->outdeg[v];
         }
         const uint64_t cap = (n + m) >> 15;
@@ -223,38 +199,17 @@ static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int 
     return kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out the graph for PageRank");
 }
 
-/* The bins over the visiting order (pagerank.cl's table) and the work-groups they take; -1 when
- * the classes do not cover the rows or the groups overflow the fold's count. */
-static int make_bins(const uint64_t cls[CLASSES], uint64_t rows, uint32_t stage_cap, cl_ulong bins[BIN_WORDS],
-                     uint64_t *groups)
+/* The bins over the visiting order (src/prim/pagerank_layout.h, the CUDA backend's shapes) as
+ * pagerank.cl's table, and the work-groups they take; -1 when the classes do not cover the rows
+ * or the groups overflow. */
+static int make_bins(const uint64_t cls[KILN_PR_CLASSES], uint64_t rows, uint32_t stage_cap,
+                     cl_ulong bins[KILN_PR_BIN_WORDS], uint64_t *groups)
 {
-    memset(bins, 0, BIN_WORDS * sizeof bins[0]);
-    uint64_t row = 0, block = 0;
-    int count = 0;
-    for (int c = 0; c < CLASSES; c++) {
-        if (cls[c] == 0) continue;
-        const int k = count++;
-        uint64_t kind = KIND_BLOCK, l2 = 8, rpb = 1;
-        if (c > 0) {
-            /* as many consecutive rows as fit the staging, 32 lanes a row down to 64 in-edges,
-             * then half as many a class */
-            const uint64_t max_degree = (UINT64_C(1) << (12 - c)) - 1;
-            kind = KIND_STAGED;
-            l2 = c <= 6 ? 5 : (uint64_t)(11 - c);
-            rpb = stage_cap / max_degree;
-            if (rpb > STAGE_ROWS_MAX) rpb = STAGE_ROWS_MAX;
-        }
-        bins[BIN_ROW + k] = row;
-        bins[BIN_BLOCK + k] = block;
-        bins[BIN_SHAPE + k] = kind | l2 << 8 | rpb << 16;
-        row += cls[c];
-        block += (cls[c] + rpb - 1) / rpb;
-    }
-    bins[0] = (cl_ulong)count;
-    bins[BIN_ROW + count] = row;
-    bins[BIN_BLOCK + count] = block;
-    *groups = block;
-    return row == rows && block > 0 && block <= 0xffffffffull ? 0 : -1;
+    kiln_pr_bins b;
+    const int bad = kiln_pr_make_bins(cls, 1, rows, (int)stage_cap, WG, &b);
+    kiln_pr_bins_table(&b, bins); /* cl_ulong is uint64_t */
+    *groups = b.block_begin[b.count];
+    return bad;
 }
 
 typedef struct pr_res {
@@ -364,7 +319,7 @@ static int has_fp64(kiln_gpu *g)
 
 /* ---- what the PageRank parts (ocl_pagerank_part.c) share with the one-device path */
 
-_Static_assert(KILN_OCL_PR_BIN_WORDS == BIN_WORDS, "the bin table's size as ocl_work.h gives it");
+_Static_assert(KILN_OCL_PR_BIN_WORDS == KILN_PR_BIN_WORDS, "the bin table's size as ocl_work.h gives it");
 _Static_assert(KILN_OCL_PR_WG == WG, "the work-group size as ocl_work.h gives it");
 
 kiln_status kiln_ocl_pr_shape(kiln_gpu *g, int dbl, size_t *sbytes, uint32_t *stage_cap)
@@ -379,11 +334,11 @@ kiln_status kiln_ocl_pr_shape(kiln_gpu *g, int dbl, size_t *sbytes, uint32_t *st
     KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL),
                  "clGetDeviceInfo (local memory)");
     const cl_ulong fixed = (cl_ulong)WG * (es + *sbytes) + 1024;
-    uint32_t cap = 4096;
-    while (cap >= BLOCK_ROW_MIN && (cl_ulong)cap * es + fixed > local) cap /= 2;
-    if (cap < BLOCK_ROW_MIN)
+    uint32_t cap = KILN_PR_STAGE_EDGES;
+    while (cap >= KILN_PR_BLOCK_ROW_MIN && (cl_ulong)cap * es + fixed > local) cap /= 2;
+    if (cap < KILN_PR_BLOCK_ROW_MIN)
         return kiln_fail(g->ctx, KILN_ERR_DEVICE, "%s has %llu bytes of local memory: PageRank needs %llu", g->name,
-                         (unsigned long long)local, (unsigned long long)(BLOCK_ROW_MIN * es + fixed));
+                         (unsigned long long)local, (unsigned long long)(KILN_PR_BLOCK_ROW_MIN * es + fixed));
     *stage_cap = cap;
     return KILN_OK;
 }
@@ -451,11 +406,11 @@ kiln_status kiln_ocl_pr_layout_rows(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, 
 int kiln_ocl_pr_part_bins(const uint64_t *noff, uint64_t rows, uint64_t row0, uint32_t stage_cap, cl_ulong *bins,
                           uint64_t *groups)
 {
-    uint64_t cls[CLASSES] = {0};
-    for (uint64_t i = 0; i < rows; i++) cls[degree_class(noff[i + 1] - noff[i])]++;
+    uint64_t cls[KILN_PR_CLASSES] = {0};
+    for (uint64_t i = 0; i < rows; i++) cls[kiln_pr_degree_class(noff[i + 1] - noff[i])]++;
     if (make_bins(cls, rows, stage_cap, bins, groups) != 0) return -1;
     /* the kernel reads the offsets at the rows' own labels */
-    for (cl_ulong k = 0; k <= bins[0]; k++) bins[BIN_ROW + k] += row0;
+    for (cl_ulong k = 0; k <= bins[KILN_PR_BIN_COUNT]; k++) bins[KILN_PR_BIN_ROW + k] += row0;
     return 0;
 }
 
@@ -471,7 +426,7 @@ static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, co
 
     st = layout_build(g->ctx, gr, dbl, &r->L);
     if (st != KILN_OK) return st;
-    cl_ulong bins[BIN_WORDS];
+    cl_ulong bins[KILN_PR_BIN_WORDS];
     if (make_bins(r->L.cls, n, stage_cap, bins, &r->groups) != 0)
         return kiln_fail(g->ctx, KILN_ERR_DEVICE, "PageRank setup: the degree classes do not cover the %llu vertices",
                          (unsigned long long)n);
@@ -512,10 +467,11 @@ static kiln_status setup(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, co
     if (!r->y_host) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
 
     if ((st = kiln_ocl_pr_kernels(g, dbl, r->L.wide, weighted, &r->iter, &r->fold)) != KILN_OK) return st;
-    const kiln_ocl_pr_args args = {r->off,  r->src,  r->odeg, r->w,     r->tp,
-                                   r->tq,   r->y[0], r->y[1], r->state, r->sums,
-                                   r->part, r->bins, (cl_uint)r->groups, r->sbytes, (size_t)stage_cap * es,
-                                   p->damping, 1.0 / (double)n, (double)n * p->tol};
+    const kiln_ocl_pr_args args = {.off = r->off, .src = r->src, .odeg = r->odeg, .w = r->w, .tp = r->tp, .tq = r->tq,
+                                   .y0 = r->y[0], .y1 = r->y[1], .state = r->state, .sums = r->sums, .part = r->part,
+                                   .bins = r->bins, .groups = (cl_uint)r->groups, .sbytes = r->sbytes,
+                                   .stage_bytes = (size_t)stage_cap * es, .damping = p->damping,
+                                   .inv_n = 1.0 / (double)n, .threshold = (double)n * p->tol};
     return kiln_ocl_pr_set_args(g, r->iter, r->fold, &args);
 }
 
@@ -610,12 +566,6 @@ static kiln_status enqueue_batch(kiln_gpu *g, const pr_res *r, int k, cl_event *
     return KILN_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* One run from x0: its iterations queued in batches (see the top of the file); its time from the
  * first iteration's start to the last fold's end. */
 static kiln_status run_once(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_params *p, uint64_t n, uint64_t m,
@@ -626,11 +576,11 @@ static kiln_status run_once(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_params *p,
     const int batch = m <= (UINT64_C(1) << 24) ? 36 : 6, check = p->tol > 0;
     cl_event first = NULL, last = NULL, prev = NULL; /* prev: the last batch's end, waited for (tol 0) */
     int queued = 0, marked = 0, pace = 1, prev_k = 0;
-    double mark = now_s(); /* when the batch last timed began: its enqueue (tol > 0), the wait before it */
+    double mark = kiln_now(); /* when the batch last timed began: its enqueue (tol > 0), the wait before it */
     memset(s, 0, sizeof *s);
     while (st == KILN_OK && queued < p->max_iter) {
         const int left = p->max_iter - queued, k = left < pace ? left : pace;
-        if (check) mark = now_s();
+        if (check) mark = kiln_now();
         if ((st = enqueue_batch(g, r, k, &first, &last)) != KILN_OK) break;
         queued += k;
         /* the time of a batch of `timed` iterations: the one just waited for */
@@ -657,7 +607,7 @@ static kiln_status run_once(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_params *p,
             marked = queued;
         }
         if (timed) {
-            const double t = now_s(), per = (t - mark) / timed;
+            const double t = kiln_now(), per = (t - mark) / timed;
             const double want = per > 0 ? BATCH_S / per : batch;
             pace = want >= 8.0 * pace ? 8 * pace : want < 1 ? 1 : (int)want;
             if (pace > batch) pace = batch;
@@ -693,8 +643,7 @@ static kiln_status run(kiln_gpu *g, pr_res *r, const kiln_gpu_pr_graph *gr, cons
     memset(&s, 0, sizeof s);
     for (int k = 0; k < runs && st == KILN_OK; k++) st = run_once(g, r, p, n, gr->m, dangling0, &s, &times[k]);
     if (st == KILN_OK) {
-        qsort(times, (size_t)runs, sizeof *times, cmp_double);
-        stats->loop_ms = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
+        stats->loop_ms = kiln_median(times, (size_t)runs);
         stats->iterations = (int)s.count;
         stats->residual = s.res;
         stats->converged = s.res < (double)n * p->tol;
@@ -729,11 +678,11 @@ kiln_status kiln_ocl_pagerank(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const
             return kiln_fail(g->ctx, KILN_ERR_DEVICE,
                              "%s has no float64 arithmetic (cl_khr_fp64): run PageRank with float32 ranks", g->name);
     }
-    const double t = now_s();
+    const double t = kiln_now();
     pr_res r;
     memset(&r, 0, sizeof r);
     kiln_status st = setup(g, &r, graph, p);
-    stats->setup_s = now_s() - t;
+    stats->setup_s = kiln_now() - t;
     if (st == KILN_OK) st = run(g, &r, graph, p, ranks, stats);
     pr_release(&r);
     return st;

@@ -21,8 +21,8 @@
  * each other part's next vector. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../core/clock.h"
 #include "ocl_work.h"
 
 #define WG KILN_OCL_PR_WG
@@ -58,13 +58,6 @@ struct kiln_gpu_pr_part {
     pr_mirror mirror_store, *mirror;
     double share_s; /* host-staged shares into this part since the last share_seconds */
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* A device array of `bytes` (8 at least: a zero-sized buffer is invalid) with `len` bytes of host
  * written at byte `at`, the rest left unwritten. */
@@ -165,7 +158,14 @@ static kiln_status upload_rows(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec 
         if (!src || !off || (p->weighted && !w)) st = kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of host memory");
     }
     if (st == KILN_OK) {
-        const kiln_gpu_pr_graph gr = {s->n, m, 0, s->offsets, s->sources, s->outdeg, s->weights, s->out_weight};
+        const kiln_gpu_pr_graph gr = {.n = s->n,
+                                      .m = m,
+                                      .dangling = 0,
+                                      .offsets = s->offsets,
+                                      .sources = s->sources,
+                                      .outdeg = s->outdeg,
+                                      .weights = s->weights,
+                                      .out_weight = s->out_weight};
         st = kiln_ocl_pr_layout_rows(g->ctx, &gr, rows_old, rows, old2new, noff, dbl, src, w);
     }
     if (st == KILN_OK) {
@@ -224,10 +224,11 @@ static kiln_status upload_rows(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec 
  * run done (the host decides convergence over all the parts). */
 static kiln_status set_args(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *s)
 {
-    const kiln_ocl_pr_args args = {p->off,  p->src,  p->odeg, p->w,     p->tp,
-                                   p->tq,   p->y[0], p->y[1], p->state, p->sums,
-                                   p->part, p->bins, (cl_uint)p->groups, p->sbytes, (size_t)p->stage_cap * p->elem,
-                                   s->damping, 1.0 / (double)p->n, -1.0};
+    const kiln_ocl_pr_args args = {.off = p->off, .src = p->src, .odeg = p->odeg, .w = p->w, .tp = p->tp, .tq = p->tq,
+                                   .y0 = p->y[0], .y1 = p->y[1], .state = p->state, .sums = p->sums, .part = p->part,
+                                   .bins = p->bins, .groups = (cl_uint)p->groups, .sbytes = p->sbytes,
+                                   .stage_bytes = (size_t)p->stage_cap * p->elem, .damping = s->damping,
+                                   .inv_n = 1.0 / (double)p->n, .threshold = -1.0};
     return kiln_ocl_pr_set_args(p->g, p->iter, p->fold, &args);
 }
 
@@ -356,7 +357,7 @@ kiln_status kiln_ocl_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dang
 kiln_status kiln_ocl_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src)
 {
     if (!src->rows) return KILN_OK;
-    const double t = now_s();
+    const double t = kiln_now();
     const size_t at = (size_t)src->v0 * src->elem, bytes = (size_t)src->rows * src->elem;
     pr_mirror *mir = src->mirror;
     if (mir->pass != src->pass) {
@@ -370,7 +371,7 @@ kiln_status kiln_ocl_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part
     KILN_OCL_TRY(dst->g->ctx,
                  clEnqueueWriteBuffer(dst->g->queue, dst->y[1 - dst->cur], CL_TRUE, at, bytes, mir->rows, 0, NULL, NULL),
                  "clEnqueueWriteBuffer (rank vector slice)");
-    dst->share_s += now_s() - t;
+    dst->share_s += kiln_now() - t;
     return KILN_OK;
 }
 

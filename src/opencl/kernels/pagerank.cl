@@ -24,15 +24,6 @@
 
 #define KILN_PR_WG 256 /* work-items a group: the host launches every iteration kernel with it */
 
-/* The bin table (__constant ulong, written by ocl_pagerank.c's make_bins): its count, then
- * row_begin[0..count] and block_begin[0..count] at fixed places, then each bin's shape: its kind,
- * lanes per row (log2) << 8 and rows per group << 16. */
-#define KILN_PR_BIN_COUNT 0
-#define KILN_PR_BIN_ROW 1
-#define KILN_PR_BIN_BLOCK 14
-#define KILN_PR_BIN_SHAPE 27
-#define KILN_PR_KIND_BLOCK 0
-
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 /* the global sums (L1 change, dangling mass) in float64, whatever the ranks */
@@ -42,6 +33,12 @@
 #define KILN_PR_S float
 #define kiln_pr_shfl_S kiln_pr_shfl_float
 #endif
+
+/* the teleport and dangling coefficients (in KILN_PR_S: the header's kiln_pr_real follows the
+ * same cl_khr_fp64 test, after the pragma above), and the bin table (__constant ulong, written by
+ * ocl_pagerank.c through kiln_pr_bins_table): KILN_PR_BIN_* and KILN_PR_KIND_BLOCK */
+#include "../../prim/pagerank.h"
+#include "../../prim/pagerank_layout.h"
 
 #ifdef KILN_OCL_NV
 /* lane ^ o's value (a butterfly within the warp; every lane of the warp takes part) */
@@ -258,14 +255,8 @@ static inline void kiln_pr_sum2(KILN_PR_S *a, KILN_PR_S *b, uint lid, __local KI
         __global const T *restrict y_in = odd ? yr1 : yr0;                                                            \
         __global T *restrict y_out = odd ? yw0 : yw1;                                                                 \
         /* (1 - d) p + d D q, each vector given or uniform (a constant); q = p when not given */                    \
-        const KILN_PR_S dd = damping * sums[1];                                                                       \
-        KILN_PR_S base = 0, cp = 0, cq = 0;                                                                           \
-        if (has_tp) cp = 1 - damping;                                                                                 \
-        else base = (1 - damping) * inv_n;                                                                            \
-        if (has_tq) cq = dd;                                                                                          \
-        else if (has_tp) cp += dd;                                                                                    \
-        else base += dd * inv_n;                                                                                      \
-        const T cd = (T)damping, cb = (T)base, ccp = (T)cp, ccq = (T)cq;                                              \
+        const kiln_pr_coef coef = kiln_pr_coefficients(damping, sums[1], has_tp, has_tq);                             \
+        const T cd = (T)coef.d, cb = (T)(coef.uniform * inv_n), ccp = (T)coef.cp, ccq = (T)coef.cq;                   \
         const ulong grp = get_group_id(0);                                                                            \
         const uint nb = (uint)bins[KILN_PR_BIN_COUNT];                                                                \
         uint k = 0;                                                                                                   \
