@@ -222,6 +222,143 @@ static kiln_status rmat_on_gpu(kiln_ctx *ctx, kiln_dist *d, const kiln_rmat_spec
     return KILN_OK;
 }
 
+/* One process's share of an RMAT graph on the CPU threads: its edges drawn, sent to the owners of
+ * their rows, and the rows it owns built. */
+typedef struct rmat_job {
+    kiln_ctx *ctx;
+    kiln_dist *d;
+    const kiln_rmat_spec *spec;
+    int both;
+    uint64_t n, e0, cnt; /* vertices; this process's edge numbers [e0, e0 + cnt) */
+    uint64_t *edge; /* source << 32 | destination, in the permuted labels */
+    int *dest; /* each edge's owner; -1: dropped (a self loop) */
+    uint64_t *indeg; /* in-degrees, summed over the processes */
+    uint64_t *bounds; /* the owners' first rows (d->size + 1) */
+    uint64_t sent, loops; /* edges to send (copies included); self loops drawn here */
+} rmat_job;
+
+/* This process's edges in the permuted labels, and their in-degrees (self loops counted apart). */
+static void draw_edges(rmat_job *j, const uint32_t *perm)
+{
+    const kiln_rmat_spec *spec = j->spec;
+    const uint64_t e0 = j->e0, cnt = j->cnt;
+    const int both = j->both;
+    uint64_t *edge = j->edge, *indeg = j->indeg, loops = 0;
+    const int threads = kiln_graph_threads(j->ctx);
+#pragma omp parallel for num_threads(threads) schedule(static, 65536) reduction(+ : loops)
+    for (int64_t i = 0; i < (int64_t)cnt; i++) {
+        uint32_t s, t;
+        kiln_rmat_edge(spec, e0 + (uint64_t)i, &s, &t);
+        s = perm[s];
+        t = perm[t];
+        edge[i] = (uint64_t)s << 32 | t;
+        if (s == t) {
+            loops++;
+            continue;
+        }
+#pragma omp atomic
+        indeg[t]++;
+        if (both) {
+#pragma omp atomic
+            indeg[s]++;
+        }
+    }
+    j->loops = loops;
+}
+
+/* An edge goes to its destination's owner and, undirected, to its source's as well (the build
+ * adds it both ways; each process keeps only its own rows); a self-loop is dropped, as
+ * kiln_graph_rmat does, by the shuffle skipping it (dest -1). */
+static kiln_status route_edges(rmat_job *j)
+{
+    kiln_dist *d = j->d;
+    const uint64_t *bounds = j->bounds, cnt = j->cnt;
+    kiln_status st = KILN_OK;
+    uint64_t sent = cnt;
+    {
+        const uint64_t *edge = j->edge;
+        int *dest = j->dest;
+        const int threads = kiln_graph_threads(j->ctx);
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+        for (int64_t i = 0; i < (int64_t)cnt; i++) {
+            uint32_t s = (uint32_t)(edge[i] >> 32), t = (uint32_t)edge[i];
+            dest[i] = s == t ? -1 : kiln_dist_owner(d, bounds, t);
+        }
+    }
+    if (j->both) {
+        /* room for the second copies: at most one more per edge */
+        uint64_t *e2 = realloc(j->edge, (2 * sent + 1) * sizeof *e2);
+        int *d2 = realloc(j->dest, (2 * sent + 1) * sizeof *d2);
+        if (e2) j->edge = e2;
+        if (d2) j->dest = d2;
+        if (!e2 || !d2) st = oom(j->ctx, "the RMAT edges");
+        uint64_t *edge = j->edge, k = sent;
+        int *dest = j->dest;
+        for (uint64_t i = 0; st == KILN_OK && i < sent; i++) {
+            if (dest[i] < 0) continue;
+            int os = kiln_dist_owner(d, bounds, edge[i] >> 32);
+            if (os != dest[i]) {
+                edge[k] = edge[i];
+                dest[k++] = os;
+            }
+        }
+        sent = k;
+    }
+    j->sent = sent;
+    return st;
+}
+
+/* The got_count edges this process received (got, freed here before the build, which needs the
+ * room) as the CSR of its rows in g. */
+static kiln_status build_rows(kiln_ctx *ctx, uint64_t *got, uint64_t got_count, uint64_t n, unsigned flags,
+                              kiln_graph *g)
+{
+    kiln_edges e = {.src = malloc((got_count ? got_count : 1) * sizeof *e.src),
+                    .dst = malloc((got_count ? got_count : 1) * sizeof *e.dst),
+                    .count = got_count,
+                    .n = n};
+    kiln_status st = g && e.src && e.dst ? KILN_OK : oom(ctx, "the RMAT edges");
+    if (st == KILN_OK) {
+        const int threads = kiln_graph_threads(ctx);
+#pragma omp parallel for num_threads(threads) schedule(static, 65536)
+        for (int64_t i = 0; i < (int64_t)got_count; i++) {
+            e.src[i] = (uint32_t)(got[i] >> 32);
+            e.dst[i] = (uint32_t)got[i];
+        }
+    }
+    free(got);
+    if (st == KILN_OK) st = kiln_csr_build_cpu(ctx, &e, flags & ~(unsigned)KILN_GRAPH_WEIGHTED, g);
+    kiln_edges_free(&e);
+    return st;
+}
+
+/* Draws, routes and shuffles the edges: *got (got_count of them) the edges of j's own rows. */
+static kiln_status share_edges(rmat_job *j, uint64_t **got, uint64_t *got_count)
+{
+    kiln_ctx *ctx = j->ctx;
+    kiln_dist *d = j->d;
+    uint32_t *perm = malloc(j->n * sizeof *perm);
+    kiln_status st = perm && j->edge && j->indeg && j->dest && j->bounds ? KILN_OK : oom(ctx, "the RMAT edges");
+    if (st == KILN_OK) st = kiln_rmat_permutation_cpu(ctx, j->spec, perm);
+    if (st == KILN_OK) draw_edges(j, perm);
+    free(perm);
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st != KILN_OK) return st;
+    if (kiln_dist_allreduce(d, j->indeg, j->n, MPI_UINT64_T, MPI_SUM) != 0)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "MPI failed summing the in-degrees");
+    kiln_dist_bounds(d, j->indeg, j->n, j->bounds);
+    free(j->indeg);
+    j->indeg = NULL;
+    st = route_edges(j);
+    st = kiln_dist_agree_ctx(ctx, d, st);
+    if (st == KILN_OK) st = kiln_dist_shuffle(ctx, d, j->edge, NULL, j->dest, j->sent, got, NULL, got_count);
+    free(j->edge);
+    free(j->dest);
+    j->edge = NULL;
+    j->dest = NULL;
+    return st;
+}
+
 kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edge_factor, uint64_t seed,
                                  unsigned flags, kiln_graph **out)
 {
@@ -241,121 +378,45 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
     const uint64_t n = UINT64_C(1) << scale, m = (uint64_t)edge_factor << scale;
     /* this process's share of the edge numbers: the generator draws any edge on its own */
     const uint64_t q = m / (uint64_t)d->size, rem = m % (uint64_t)d->size, r = (uint64_t)d->rank;
-    const uint64_t e0 = q * r + (r < rem ? r : rem), cnt = q + (r < rem ? 1 : 0);
+    const uint64_t cnt = q + (r < rem ? 1 : 0);
     double t0 = MPI_Wtime();
-
-    uint32_t *perm = malloc(n * sizeof *perm);
-    uint64_t *edge = malloc((cnt ? cnt : 1) * sizeof *edge), *indeg = calloc(n, sizeof *indeg);
-    int *dest = malloc((cnt ? cnt : 1) * sizeof *dest);
-    uint64_t *got = NULL, got_count = 0, loops = 0;
-    uint64_t *bounds = malloc(((size_t)d->size + 1) * sizeof *bounds);
+    rmat_job j = {.ctx = ctx,
+                  .d = d,
+                  .spec = &spec,
+                  .both = both,
+                  .n = n,
+                  .e0 = q * r + (r < rem ? r : rem),
+                  .cnt = cnt,
+                  .edge = malloc((cnt ? cnt : 1) * sizeof *j.edge),
+                  .dest = malloc((cnt ? cnt : 1) * sizeof *j.dest),
+                  .indeg = calloc(n, sizeof *j.indeg),
+                  .bounds = malloc(((size_t)d->size + 1) * sizeof *j.bounds)};
+    uint64_t *got = NULL, got_count = 0;
     kiln_graph *g = NULL;
-    kiln_status st = perm && edge && indeg && dest && bounds ? KILN_OK : oom(ctx, "the RMAT edges");
-    if (st == KILN_OK) st = kiln_rmat_permutation_cpu(ctx, &spec, perm);
+    kiln_status st = share_edges(&j, &got, &got_count);
     if (st == KILN_OK) {
-        const int threads = kiln_graph_threads(ctx);
-#pragma omp parallel for num_threads(threads) schedule(static, 65536) reduction(+ : loops)
-        for (int64_t i = 0; i < (int64_t)cnt; i++) {
-            uint32_t s, t;
-            kiln_rmat_edge(&spec, e0 + (uint64_t)i, &s, &t);
-            s = perm[s];
-            t = perm[t];
-            edge[i] = (uint64_t)s << 32 | t;
-            if (s == t) {
-                loops++;
-                continue;
-            }
-#pragma omp atomic
-            indeg[t]++;
-            if (both) {
-#pragma omp atomic
-                indeg[s]++;
-            }
-        }
+        /* every process got here (share_edges agreed): a failure of one in the build stops all */
+        g = kiln_graph_alloc();
+        st = build_rows(ctx, got, got_count, n, flags, g);
+        got = NULL;
+        if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED)) st = kiln_rmat_edge_weights(ctx, seed, both, g);
+        st = kiln_dist_agree_ctx(ctx, d, st);
     }
-    free(perm);
-    perm = NULL;
-    st = kiln_dist_agree_ctx(ctx, d, st);
-    if (st != KILN_OK) goto done;
-    if (kiln_dist_allreduce(d, indeg, n, MPI_UINT64_T, MPI_SUM) != 0) {
-        st = kiln_fail(ctx, KILN_ERR_DEVICE, "MPI failed summing the in-degrees");
-        goto done;
-    }
-    kiln_dist_bounds(d, indeg, n, bounds);
-    free(indeg);
-    indeg = NULL;
-    /* an edge goes to its destination's owner and, undirected, to its source's as well (the
-     * build adds it both ways; each process keeps only its own rows); a self-loop is dropped, as
-     * kiln_graph_rmat does, by the shuffle skipping it (dest -1) */
-    uint64_t sent = cnt;
-    {
-        const int threads = kiln_graph_threads(ctx);
-#pragma omp parallel for num_threads(threads) schedule(static, 65536)
-        for (int64_t i = 0; i < (int64_t)cnt; i++) {
-            uint32_t s = (uint32_t)(edge[i] >> 32), t = (uint32_t)edge[i];
-            dest[i] = s == t ? -1 : kiln_dist_owner(d, bounds, t);
-        }
-    }
-    if (both) {
-        /* room for the second copies: at most one more per edge */
-        uint64_t *e2 = realloc(edge, (2 * sent + 1) * sizeof *e2);
-        int *d2 = realloc(dest, (2 * sent + 1) * sizeof *d2);
-        if (e2) edge = e2;
-        if (d2) dest = d2;
-        if (!e2 || !d2) st = oom(ctx, "the RMAT edges");
-        uint64_t k = sent;
-        for (uint64_t i = 0; st == KILN_OK && i < sent; i++) {
-            if (dest[i] < 0) continue;
-            int os = kiln_dist_owner(d, bounds, edge[i] >> 32);
-            if (os != dest[i]) {
-                edge[k] = edge[i];
-                dest[k++] = os;
-            }
-        }
-        sent = k;
-    }
-    st = kiln_dist_agree_ctx(ctx, d, st);
-    if (st == KILN_OK) st = kiln_dist_shuffle(ctx, d, edge, NULL, dest, sent, &got, NULL, &got_count);
-    free(edge);
-    free(dest);
-    edge = NULL;
-    dest = NULL;
-    if (st != KILN_OK) goto done;
-    g = kiln_graph_alloc();
-    kiln_edges e = {malloc((got_count ? got_count : 1) * sizeof *e.src), malloc((got_count ? got_count : 1) * sizeof *e.dst),
-                    got_count, n};
-    st = g && e.src && e.dst ? KILN_OK : oom(ctx, "the RMAT edges");
+    if (st == KILN_OK) st = kiln_dist_finish_part(ctx, d, g, j.bounds[d->rank], j.bounds[d->rank + 1], 1);
     if (st == KILN_OK) {
-        const int threads = kiln_graph_threads(ctx);
-#pragma omp parallel for num_threads(threads) schedule(static, 65536)
-        for (int64_t i = 0; i < (int64_t)got_count; i++) {
-            e.src[i] = (uint32_t)(got[i] >> 32);
-            e.dst[i] = (uint32_t)got[i];
-        }
-    }
-    free(got);
-    got = NULL;
-    if (st == KILN_OK) st = kiln_csr_build_cpu(ctx, &e, flags & ~(unsigned)KILN_GRAPH_WEIGHTED, g);
-    kiln_edges_free(&e);
-    if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED)) st = kiln_rmat_edge_weights(ctx, seed, both, g);
-    st = kiln_dist_agree_ctx(ctx, d, st);
-    if (st == KILN_OK) st = kiln_dist_finish_part(ctx, d, g, bounds[d->rank], bounds[d->rank + 1], 1);
-    if (st == KILN_OK) {
-        MPI_Allreduce(MPI_IN_PLACE, &loops, 1, MPI_UINT64_T, MPI_SUM, d->comm);
+        MPI_Allreduce(MPI_IN_PLACE, &j.loops, 1, MPI_UINT64_T, MPI_SUM, d->comm);
         g->info.edges_read = m * (both ? 2u : 1u);
-        g->info.self_loops_removed = loops * (both ? 2u : 1u);
+        g->info.self_loops_removed = j.loops * (both ? 2u : 1u);
         g->info.duplicates_removed = g->info.edges_read - g->info.self_loops_removed - g->info.edges;
         g->info.build_seconds = MPI_Wtime() - t0;
         *out = g;
         g = NULL;
     }
-done:
     kiln_graph_free(g);
-    free(perm);
-    free(edge);
-    free(dest);
-    free(indeg);
+    free(j.edge);
+    free(j.dest);
+    free(j.indeg);
     free(got);
-    free(bounds);
+    free(j.bounds);
     return st;
 }

@@ -93,35 +93,42 @@ kiln_status kiln_csr_build_cpu(kiln_ctx *ctx, const kiln_edges *e, unsigned flag
     return kiln_csr_build_cpu_weighted(ctx, e, NULL, flags, g);
 }
 
-kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags,
-                                        kiln_graph *g)
-{
-    const int threads = kiln_graph_threads_bulk(ctx, e->count);
-    const int drop_loops = (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0;
-    const int both = (flags & KILN_GRAPH_UNDIRECTED) != 0;
-    const uint64_t n = e->n;
-    const int64_t count = (int64_t)e->count;
-    double t0 = kiln_now();
+/* One build: its input and options, the scratch arrays (freed at the end whatever happens) and
+ * the CSR's own arrays (g's on success). */
+typedef struct csr_job {
+    kiln_ctx *ctx;
+    const kiln_edges *e;
+    const double *w; /* the edges' weights, or NULL */
+    int threads, drop_loops, both;
+    uint64_t n;
+    int64_t count; /* edges */
+    /* scratch: the arcs' row offsets, each row's fill (then its merged length), the arcs by row
+     * and their weights */
+    uint64_t *off, *cursor;
+    uint32_t *tmp;
+    double *tmpw;
+    /* the CSR */
+    uint64_t *noff, m;
+    uint32_t *src, *outdeg;
+    double *weights;
+    uint64_t loops; /* self loops seen (twice each when undirected) */
+} csr_job;
 
-    /* the scratch arrays, freed at done whatever happens; the CSR's own, g's on success */
-    uint64_t *off = calloc(n + 1, sizeof *off);
-    uint64_t *cursor = malloc((n ? n : 1) * sizeof *cursor);
-    uint32_t *tmp = NULL, *src = NULL, *outdeg = NULL;
-    double *tmpw = NULL, *weights = NULL;
-    uint64_t *noff = NULL, loops = 0, m = 0;
-    kiln_status st = KILN_OK;
-    if (!off || !cursor) {
-        st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
-        goto done;
-    }
-    /* the passes are the count, the scatter, the row sort and the copy out, each in chunks with
-     * an interrupt poll (and a report of the passes done) before each */
+/* The passes are the count, the scatter, the row sort and the copy out, each in chunks with an
+ * interrupt poll (and a report of the passes done) before each; each returns 1 when the poll
+ * asked to stop. */
+
+/* In-degree counts (arcs, before merging duplicates) into off. */
+static int count_arcs(csr_job *b)
+{
+    const kiln_edges *e = b->e;
+    const int both = b->both, drop_loops = b->drop_loops;
+    uint64_t *off = b->off, loops = 0;
     int stop = 0;
-    /* in-degree counts (arcs, before merging duplicates) */
-    for (int64_t c0 = 0; c0 < count && !stop; c0 += CSR_CHUNK) {
-        if ((stop = csr_poll(ctx, 0)) != 0) break;
-        const int64_t c1 = chunk_end(c0, count);
-#pragma omp parallel for num_threads(threads) reduction(+ : loops)
+    for (int64_t c0 = 0; c0 < b->count && !stop; c0 += CSR_CHUNK) {
+        if ((stop = csr_poll(b->ctx, 0)) != 0) break;
+        const int64_t c1 = chunk_end(c0, b->count);
+#pragma omp parallel for num_threads(b->threads) reduction(+ : loops)
         for (int64_t i = c0; i < c1; i++) {
             uint32_t s = e->src[i], d = e->dst[i];
             if (s == d) {
@@ -136,19 +143,24 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
             }
         }
     }
-    uint64_t arcs = kiln_scan_u64(off, n + 1, threads);
-    stop = stop || csr_poll(ctx, 1);
-    tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *tmp);
-    tmpw = w && tmp ? malloc((arcs ? arcs : 1) * sizeof *tmpw) : NULL;
-    if (!tmp || (w && !tmpw)) {
-        st = stopped(ctx, stop, arcs, "edges");
-        goto done;
-    }
-    memcpy(cursor, off, n * sizeof *cursor);
-    for (int64_t c0 = 0; c0 < count && !stop; c0 += CSR_CHUNK) {
-        if ((stop = csr_poll(ctx, 1)) != 0) break;
-        const int64_t c1 = chunk_end(c0, count);
-#pragma omp parallel for num_threads(threads)
+    b->loops = loops;
+    return stop;
+}
+
+/* Every arc (and its weight) into its row of tmp, at cursor[row]. */
+static int scatter_arcs(csr_job *b)
+{
+    const kiln_edges *e = b->e;
+    const double *w = b->w;
+    const int both = b->both, drop_loops = b->drop_loops;
+    uint64_t *cursor = b->cursor;
+    uint32_t *tmp = b->tmp;
+    double *tmpw = b->tmpw;
+    int stop = 0;
+    for (int64_t c0 = 0; c0 < b->count && !stop; c0 += CSR_CHUNK) {
+        if ((stop = csr_poll(b->ctx, 1)) != 0) break;
+        const int64_t c1 = chunk_end(c0, b->count);
+#pragma omp parallel for num_threads(b->threads)
         for (int64_t i = c0; i < c1; i++) {
             uint32_t s = e->src[i], d = e->dst[i];
             if (s == d && drop_loops) continue;
@@ -167,14 +179,23 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
             }
         }
     }
-    /* sort each row, merge duplicates in place (summing their weights); cursor[v] becomes the
-     * merged row length */
-    const int64_t nn = (int64_t)n;
-    int oom = 0;
+    return stop;
+}
+
+/* Sorts each row and merges duplicates in place (summing their weights); cursor[v] becomes the
+ * merged row length. *oom: a row sort ran out of memory. */
+static int merge_rows(csr_job *b, int *oom_out)
+{
+    const uint64_t *off = b->off;
+    uint64_t *cursor = b->cursor;
+    uint32_t *tmp = b->tmp;
+    double *tmpw = b->tmpw;
+    const int64_t nn = (int64_t)b->n;
+    int oom = 0, stop = 0;
     for (int64_t v0 = 0, v1; v0 < nn && !stop && !oom; v0 = v1) {
-        if ((stop = csr_poll(ctx, 2)) != 0) break;
+        if ((stop = csr_poll(b->ctx, 2)) != 0) break;
         v1 = rows_end(off, v0, nn);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) reduction(| : oom)
+#pragma omp parallel for num_threads(b->threads) schedule(dynamic, 1024) reduction(| : oom)
         for (int64_t v = v0; v < v1; v++) {
             uint32_t *row = tmp + off[v];
             uint64_t len = off[v + 1] - off[v], k = 0;
@@ -197,29 +218,30 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
             cursor[v] = k;
         }
     }
-    stop = stop || csr_poll(ctx, 3);
-    noff = stop || oom ? NULL : malloc((n + 1) * sizeof *noff);
-    if (!noff) {
-        st = stopped(ctx, stop, n, "vertices");
-        goto done;
-    }
-    memcpy(noff, cursor, n * sizeof *noff);
-    noff[n] = 0;
-    m = kiln_scan_u64(noff, n + 1, threads);
-    src = malloc((m ? m : 1) * sizeof *src);
-    outdeg = calloc(n ? n : 1, sizeof *outdeg);
-    weights = tmpw ? malloc((m ? m : 1) * sizeof *weights) : NULL;
-    if (!src || !outdeg || (tmpw && !weights)) {
-        st = kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)m);
-        goto done;
-    }
+    *oom_out = oom;
+    return stop;
+}
+
+/* The merged rows into the CSR's own arrays (noff given), and the out-degrees. */
+static kiln_status copy_out(csr_job *b)
+{
+    const uint64_t n = b->n;
+    const int64_t nn = (int64_t)n;
+    memcpy(b->noff, b->cursor, n * sizeof *b->noff);
+    b->noff[n] = 0;
+    const uint64_t m = b->m = kiln_scan_u64(b->noff, n + 1, b->threads);
+    uint32_t *src = b->src = malloc((m ? m : 1) * sizeof *src);
+    uint32_t *outdeg = b->outdeg = calloc(n ? n : 1, sizeof *outdeg);
+    double *weights = b->weights = b->tmpw ? malloc((m ? m : 1) * sizeof *weights) : NULL;
+    if (!src || !outdeg || (b->tmpw && !weights))
+        return kiln_fail(b->ctx, KILN_ERR_DEVICE, "out of memory for %llu edges", (unsigned long long)m);
+    const uint64_t *off = b->off, *cursor = b->cursor, *noff = b->noff;
+    const uint32_t *tmp = b->tmp;
+    const double *tmpw = b->tmpw;
     for (int64_t v0 = 0, v1; v0 < nn; v0 = v1) {
-        if (csr_poll(ctx, 3)) {
-            st = kiln_interrupted(ctx);
-            goto done;
-        }
+        if (csr_poll(b->ctx, 3)) return kiln_interrupted(b->ctx);
         v1 = rows_end(noff, v0, nn);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+#pragma omp parallel for num_threads(b->threads) schedule(dynamic, 1024)
         for (int64_t v = v0; v < v1; v++) {
             memcpy(src + noff[v], tmp + off[v], cursor[v] * sizeof *src);
             if (weights) memcpy(weights + noff[v], tmpw + off[v], cursor[v] * sizeof *weights);
@@ -229,27 +251,67 @@ kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, cons
             }
         }
     }
-done:
-    free(off);
-    free(cursor);
-    free(tmp);
-    free(tmpw);
+    return KILN_OK;
+}
+
+/* The passes in order, with the scratch each needs. */
+static kiln_status build(csr_job *b)
+{
+    kiln_ctx *ctx = b->ctx;
+    const uint64_t n = b->n;
+    b->off = calloc(n + 1, sizeof *b->off);
+    b->cursor = malloc((n ? n : 1) * sizeof *b->cursor);
+    if (!b->off || !b->cursor)
+        return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu vertices", (unsigned long long)n);
+    int stop = count_arcs(b);
+    const uint64_t arcs = kiln_scan_u64(b->off, n + 1, b->threads);
+    stop = stop || csr_poll(ctx, 1);
+    b->tmp = stop ? NULL : malloc((arcs ? arcs : 1) * sizeof *b->tmp);
+    b->tmpw = b->w && b->tmp ? malloc((arcs ? arcs : 1) * sizeof *b->tmpw) : NULL;
+    if (!b->tmp || (b->w && !b->tmpw)) return stopped(ctx, stop, arcs, "edges");
+    memcpy(b->cursor, b->off, n * sizeof *b->cursor);
+    stop = scatter_arcs(b);
+    int oom = 0;
+    if (!stop) stop = merge_rows(b, &oom);
+    stop = stop || csr_poll(ctx, 3);
+    b->noff = stop || oom ? NULL : malloc((n + 1) * sizeof *b->noff);
+    if (!b->noff) return stopped(ctx, stop, n, "vertices");
+    return copy_out(b);
+}
+
+kiln_status kiln_csr_build_cpu_weighted(kiln_ctx *ctx, const kiln_edges *e, const double *w, unsigned flags,
+                                        kiln_graph *g)
+{
+    csr_job b = {.ctx = ctx,
+                 .e = e,
+                 .w = w,
+                 .threads = kiln_graph_threads_bulk(ctx, e->count),
+                 .drop_loops = (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0,
+                 .both = (flags & KILN_GRAPH_UNDIRECTED) != 0,
+                 .n = e->n,
+                 .count = (int64_t)e->count};
+    const double t0 = kiln_now();
+    kiln_status st = build(&b);
+    free(b.off);
+    free(b.cursor);
+    free(b.tmp);
+    free(b.tmpw);
     if (st != KILN_OK) {
-        free(noff);
-        free(src);
-        free(outdeg);
-        free(weights);
+        free(b.noff);
+        free(b.src);
+        free(b.outdeg);
+        free(b.weights);
         return st;
     }
-    kiln_graph_take_csr(g, n, m, noff, src, outdeg);
-    g->weights = weights;
-    g->info.edges_read = (uint64_t)count * (both ? 2u : 1u);
-    g->info.self_loops_removed = drop_loops ? loops : 0;
-    g->info.duplicates_removed = g->info.edges_read - g->info.self_loops_removed - m;
+    kiln_graph_take_csr(g, b.n, b.m, b.noff, b.src, b.outdeg);
+    g->weights = b.weights;
+    g->info.edges_read = (uint64_t)b.count * (b.both ? 2u : 1u);
+    g->info.self_loops_removed = b.drop_loops ? b.loops : 0;
+    g->info.duplicates_removed = g->info.edges_read - g->info.self_loops_removed - b.m;
     g->info.built_on_gpu = 0;
     /* on failure g's arrays are the caller's to free */
-    if (weights && (st = kiln_graph_out_weights(ctx, g)) != KILN_OK) return st;
+    if (b.weights && (st = kiln_graph_out_weights(ctx, g)) != KILN_OK) return st;
     g->info.build_seconds = kiln_now() - t0;
-    kiln_graph_finish_info(g, threads);
+    kiln_graph_finish_info(g, b.threads);
     return KILN_OK;
 }

@@ -41,19 +41,23 @@ static const char *word(const char *p, const char *end, char *w, size_t cap)
 
 #define BAD(...) KILN_FAIL_INPUT(__VA_ARGS__)
 
-static kiln_status parse(kiln_ctx *ctx, kiln_reader *r, double **w, kiln_edges *e)
+/* What the banner and the size line say. */
+typedef struct mtx_head {
+    int field; /* FIELD_* */
+    int symmetric;
+    uint64_t rows, cols, nnz;
+} mtx_head;
+
+/* The banner: "%%MatrixMarket matrix coordinate FIELD SYMMETRY". */
+static kiln_status read_banner(kiln_ctx *ctx, kiln_reader *r, mtx_head *h)
 {
-    kiln_status st = KILN_OK;
-    const char *line, *end, *p;
+    const char *line, *path = r->path;
     size_t len;
-    const char *path = r->path;
-    unsigned long long ln;
-    memset(e, 0, sizeof *e);
     int got = kiln_reader_next(ctx, r, &line, &len);
     if (got < 0) return r->status;
     if (got == 0 || len < 14 || strncmp(line, "%%MatrixMarket", 14) != 0)
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: expected a \"%%%%MatrixMarket matrix coordinate ...\" banner", path);
-    end = line + len;
+    const char *end = line + len, *p;
     char object[32], format[32], field_s[32], sym[32], extra[32];
     p = word(line + 14, end, object, sizeof object);
     p = word(p, end, format, sizeof format);
@@ -64,58 +68,72 @@ static kiln_status parse(kiln_ctx *ctx, kiln_reader *r, double **w, kiln_edges *
     if (strcmp(format, "coordinate") != 0)
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: format '%s' is not supported (a graph needs 'coordinate')", path,
                          format);
-    int field;
-    if (strcmp(field_s, "pattern") == 0) field = FIELD_PATTERN;
-    else if (strcmp(field_s, "integer") == 0) field = FIELD_INTEGER;
-    else if (strcmp(field_s, "real") == 0 || strcmp(field_s, "double") == 0) field = FIELD_REAL;
+    if (strcmp(field_s, "pattern") == 0) h->field = FIELD_PATTERN;
+    else if (strcmp(field_s, "integer") == 0) h->field = FIELD_INTEGER;
+    else if (strcmp(field_s, "real") == 0 || strcmp(field_s, "double") == 0) h->field = FIELD_REAL;
     else
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: field '%s' is not supported (pattern, integer or real)", path,
                          field_s);
-    int symmetric;
-    if (strcmp(sym, "general") == 0) symmetric = 0;
-    else if (strcmp(sym, "symmetric") == 0) symmetric = 1;
+    if (strcmp(sym, "general") == 0) h->symmetric = 0;
+    else if (strcmp(sym, "symmetric") == 0) h->symmetric = 1;
     else
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: symmetry '%s' is not supported (general or symmetric)", path, sym);
     if (extra[0]) return kiln_fail(ctx, KILN_ERR_INPUT, "%s:1: unexpected '%s' after the banner", path, extra);
+    return KILN_OK;
+}
 
-    /* comments, then the size line */
-    uint64_t rows = 0, cols = 0, nnz = 0;
+/* Comments, then the size line 'rows cols entries' (*ln: its line number), checked against what
+ * kiln and the host can hold (w: the weights are wanted too). */
+static kiln_status read_size(kiln_ctx *ctx, kiln_reader *r, double **w, mtx_head *h, unsigned long long *ln)
+{
+    const char *line, *end, *p, *path = r->path;
+    size_t len;
     for (;;) {
-        got = kiln_reader_next(ctx, r, &line, &len);
+        int got = kiln_reader_next(ctx, r, &line, &len);
         if (got < 0) return r->status;
-        ln = (unsigned long long)r->line;
-        if (got == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: file ends before the size line", path, ln);
+        *ln = (unsigned long long)r->line;
+        if (got == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: file ends before the size line", path, *ln);
         end = line + len;
         p = kiln_skip_blank(line, end);
         if (p == end || *p == '%') continue;
         const char *why = NULL;
-        if (kiln_parse_id(&p, end, &rows, &why) != 0 || (p = kiln_skip_blank(p, end), 0) ||
-            kiln_parse_id(&p, end, &cols, &why) != 0 || (p = kiln_skip_blank(p, end), 0) ||
-            kiln_parse_id(&p, end, &nnz, &why) != 0 || kiln_skip_blank(p, end) != end) {
+        if (kiln_parse_id(&p, end, &h->rows, &why) != 0 || (p = kiln_skip_blank(p, end), 0) ||
+            kiln_parse_id(&p, end, &h->cols, &why) != 0 || (p = kiln_skip_blank(p, end), 0) ||
+            kiln_parse_id(&p, end, &h->nnz, &why) != 0 || kiln_skip_blank(p, end) != end) {
             char shown[64];
             kiln_show_line(line, len, shown, sizeof shown);
             return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: expected the size line 'rows cols entries', got \"%s\"", path,
-                             ln, shown);
+                             *ln, shown);
         }
         break;
     }
-    if (rows != cols)
+    if (h->rows != h->cols)
         return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: the matrix is %llu x %llu; a graph's adjacency matrix is square",
-                         path, ln, (unsigned long long)rows, (unsigned long long)cols);
-    if (rows > KILN_GRAPH_MAX_NODES)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %llu vertices is more than kiln handles (%llu)", path, ln,
-                         (unsigned long long)rows, (unsigned long long)KILN_GRAPH_MAX_NODES);
+                         path, *ln, (unsigned long long)h->rows, (unsigned long long)h->cols);
+    if (h->rows > KILN_GRAPH_MAX_NODES)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%s:%llu: %llu vertices is more than kiln handles (%llu)", path, *ln,
+                         (unsigned long long)h->rows, (unsigned long long)KILN_GRAPH_MAX_NODES);
     /* the header's sizes are claims: they must fit the host before anything is allocated for them,
      * and the entry arrays grow only as entries arrive, so a short file claiming many costs nothing */
-    const double arcs = (double)nnz * (symmetric ? 2 : 1);
-    if ((st = kiln_mem_check(ctx, (double)rows * (KILN_GRAPH_NODE_BYTES + (w ? KILN_GRAPH_WEIGHT_NODE_BYTES : 0)) +
-                                      arcs * (KILN_GRAPH_ARC_BYTES + (w ? KILN_GRAPH_WEIGHT_ARC_BYTES : 0)),
-                             "%s:%llu: declares %llu rows and %llu entries", path, ln, (unsigned long long)rows,
-                             (unsigned long long)nnz)) != KILN_OK)
-        return st;
-    e->n = rows;
+    const double arcs = (double)h->nnz * (h->symmetric ? 2 : 1);
+    return kiln_mem_check(ctx, (double)h->rows * (KILN_GRAPH_NODE_BYTES + (w ? KILN_GRAPH_WEIGHT_NODE_BYTES : 0)) +
+                                   arcs * (KILN_GRAPH_ARC_BYTES + (w ? KILN_GRAPH_WEIGHT_ARC_BYTES : 0)),
+                          "%s:%llu: declares %llu rows and %llu entries", path, *ln, (unsigned long long)h->rows,
+                          (unsigned long long)h->nnz);
+}
+
+/* The entries, into e (and their weights into *w when w is not NULL); e freed on failure. */
+static kiln_status read_entries(kiln_ctx *ctx, kiln_reader *r, const mtx_head *h, double **w, kiln_edges *e)
+{
+    kiln_status st = KILN_OK;
+    const char *line, *end, *p, *path = r->path;
+    size_t len;
+    unsigned long long ln;
+    const int field = h->field, symmetric = h->symmetric;
+    const uint64_t rows = h->rows, cols = h->cols, nnz = h->nnz;
     size_t cap = 0, wcap = 0;
     uint64_t seen = 0;
+    int got;
     while ((got = kiln_reader_next(ctx, r, &line, &len)) == 1) {
         ln = (unsigned long long)r->line;
         end = line + len;
@@ -168,6 +186,18 @@ static kiln_status parse(kiln_ctx *ctx, kiln_reader *r, double **w, kiln_edges *
 fail:
     kiln_edges_free(e);
     return st;
+}
+
+static kiln_status parse(kiln_ctx *ctx, kiln_reader *r, double **w, kiln_edges *e)
+{
+    memset(e, 0, sizeof *e);
+    mtx_head h = {.field = FIELD_PATTERN, .symmetric = 0, .rows = 0, .cols = 0, .nnz = 0};
+    unsigned long long ln;
+    kiln_status st = read_banner(ctx, r, &h);
+    if (st == KILN_OK) st = read_size(ctx, r, w, &h, &ln);
+    if (st != KILN_OK) return st;
+    e->n = h.rows;
+    return read_entries(ctx, r, &h, w, e);
 }
 
 kiln_status kiln_parse_mtx(kiln_ctx *ctx, kiln_reader *r, unsigned *flags, kiln_edges *e, double **w)
