@@ -45,20 +45,24 @@ static int get_graph(kiln_ctx *ctx, kiln_dist *dist, const pr_args *a, kiln_grap
     return EXIT_OK;
 }
 
-/* The context of a's device. Under mpirun each process drives one device: "cuda" and "auto" mean
- * the GPU of its number on its host (modulo the GPUs there), and a set is refused. NULL with *code
- * set on failure. */
+/* The context of a's device. Under mpirun each process drives one device: "cuda", and "auto" on
+ * a host with a CUDA GPU, mean the GPU of its number on its host (modulo the GPUs there), and a
+ * set is refused. The spec is read by the library's reader (kiln_device_parse); one it refuses
+ * goes to cli_open as given, which reports it. NULL with *code set on failure. */
 static kiln_ctx *open_device(kiln_dist *dist, pr_args *a, int *code)
 {
     static char rank_gpu[32];
-    if (dist && (strcmp(a->device, "cuda") == 0 || (strcmp(a->device, "auto") == 0 && kiln_cuda_device_count() > 0))) {
-        snprintf(rank_gpu, sizeof rank_gpu, "cuda:%d", kiln_dist_local_rank(dist) % kiln_cuda_device_count());
-        a->device = rank_gpu;
-    }
-    if (dist && (strchr(a->device, ',') || strcmp(a->device, "cuda:all") == 0 || strcmp(a->device, "opencl:all") == 0)) {
-        *code = cli_error(EXIT_USAGE, PR_CMD, "under mpirun each process drives one device: give --device cuda (the GPU of "
-                                              "its local rank), cuda:N, opencl:N or cpu, not the set %s", a->device);
-        return NULL;
+    kiln_device_set set;
+    if (dist && kiln_device_parse(NULL, a->device, &set) == KILN_OK) {
+        const int gpus = kiln_cuda_device_count();
+        if (set.backend == KILN_BACKEND_CUDA && (set.form == KILN_DEVICE_FIRST || set.form == KILN_DEVICE_AUTO) &&
+            gpus > 0)
+            a->device = kiln_device_spec(KILN_BACKEND_CUDA, kiln_dist_local_rank(dist) % gpus, rank_gpu, sizeof rank_gpu);
+        if (set.form == KILN_DEVICE_LIST || set.form == KILN_DEVICE_ALL) {
+            *code = cli_error(EXIT_USAGE, PR_CMD, "under mpirun each process drives one device: give --device cuda (the GPU "
+                                                  "of its local rank), cuda:N, opencl:N or cpu, not the set %s", a->device);
+            return NULL;
+        }
     }
     return cli_open(PR_CMD, a->device, a->threads, code);
 }
