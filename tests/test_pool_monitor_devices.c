@@ -14,20 +14,25 @@ static void test_ids(void)
 {
     char id[16];
     const int two[] = {0, 0}, pair[] = {0, 1}, mixed[] = {1, 0, 1}, cpu[] = {-1};
-    dev_stats_id(two, 2, 0, id, sizeof id);
+    dev_stats_id_on(KILN_BACKEND_CUDA, two, 2, 0, id, sizeof id);
     CHECK_STR(id, "cuda:0#0");
-    dev_stats_id(two, 2, 1, id, sizeof id);
+    dev_stats_id_on(KILN_BACKEND_CUDA, two, 2, 1, id, sizeof id);
     CHECK_STR(id, "cuda:0#1");
-    dev_stats_id(pair, 2, 1, id, sizeof id);
+    dev_stats_id_on(KILN_BACKEND_CUDA, pair, 2, 1, id, sizeof id);
     CHECK_STR(id, "cuda:1");
-    dev_stats_id(mixed, 3, 0, id, sizeof id);
+    dev_stats_id_on(KILN_BACKEND_CUDA, mixed, 3, 0, id, sizeof id);
     CHECK_STR(id, "cuda:1#0");
-    dev_stats_id(mixed, 3, 1, id, sizeof id);
+    dev_stats_id_on(KILN_BACKEND_CUDA, mixed, 3, 1, id, sizeof id);
     CHECK_STR(id, "cuda:0");
-    dev_stats_id(mixed, 3, 2, id, sizeof id);
+    dev_stats_id_on(KILN_BACKEND_CUDA, mixed, 3, 2, id, sizeof id);
     CHECK_STR(id, "cuda:1#1");
-    dev_stats_id(cpu, 1, 0, id, sizeof id);
+    dev_stats_id_on(KILN_BACKEND_CUDA, cpu, 1, 0, id, sizeof id);
     CHECK_STR(id, "cpu");
+    /* an OpenCL set is named as its spec selects it (it was named cuda:N) */
+    dev_stats_id_on(KILN_BACKEND_OPENCL, two, 2, 1, id, sizeof id);
+    CHECK_STR(id, "opencl:0#1");
+    dev_stats_id_on(KILN_BACKEND_OPENCL, pair, 2, 1, id, sizeof id);
+    CHECK_STR(id, "opencl:1");
 }
 
 /* Two logical devices with known counts: 3000 nonces in 1 s and 2000 in 1 s. */

@@ -5,16 +5,17 @@ static PyObject *py_devices(PyObject *self, PyObject *unused)
 {
     (void)self;
     (void)unused;
-    int count = kiln_cuda_device_count() + kiln_opencl_device_count();
+    const int count = kiln_device_total();
     PyObject *list = PyList_New(0);
     if (!list)
         return NULL;
-    for (int i = 0; i <= count; i++) {
+    for (int i = 0; i < count; i++) {
         kiln_device_info info;
         if (kiln_device_get(i, &info) != KILN_OK)
             continue;
         const char *kind = kiln_backend_name(info.backend);
-        PyObject *spec = i == 0 ? PyUnicode_FromString("cpu") : PyUnicode_FromFormat("%s:%d", kind, info.index);
+        char name[32];
+        PyObject *spec = PyUnicode_FromString(kiln_device_spec(info.backend, info.index, name, sizeof name));
         PyObject *d = Py_BuildValue("{s:N,s:s,s:i,s:s,s:i,s:(ii),s:K,s:s,s:s,s:s}", "device", spec, "kind", kind,
                                     "index", info.index, "name", info.name, "units", info.units,
                                     "compute_capability", info.cc_major, info.cc_minor, "memory_bytes",

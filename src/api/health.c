@@ -140,11 +140,18 @@ kiln_status kiln_device_health(int index, kiln_health *out)
     absent(out, "unavailable");
     const char *fake = getenv("KILN_HEALTH_FAKE");
     if (fake && *fake) read_fake(fake, index, out);
-    else if (index > 0 && index <= kiln_cuda_device_count()) read_nvml(index - 1, out); /* NVML: CUDA GPUs only */
+    else {
+        kiln_device_info info;
+        /* NVML answers for NVIDIA's CUDA GPUs only; an OpenCL device stays "unavailable" */
+        if (index > 0 && kiln_device_get(index, &info) == KILN_OK && info.backend == KILN_BACKEND_CUDA)
+            read_nvml(info.index, out);
+    }
     return KILN_OK;
 }
 
 int kiln_ctx_device_index(const kiln_ctx *ctx)
 {
-    return ctx && ctx->backend == KILN_BACKEND_CUDA && ctx->ngpu > 0 ? ctx->gpu_ordinal[0] + 1 : 0;
+    if (!ctx || ctx->backend == KILN_BACKEND_CPU || ctx->ngpu < 1) return 0;
+    const int index = kiln_device_index(ctx->backend, ctx->gpu_ordinal[0]);
+    return index > 0 ? index : 0;
 }

@@ -21,11 +21,6 @@ void dev_stats_id_on(kiln_backend backend, const int *ordinals, int n, int i, ch
     else snprintf(out, len, "%s", spec);
 }
 
-void dev_stats_id(const int *ordinals, int n, int i, char *out, size_t len)
-{
-    dev_stats_id_on(KILN_BACKEND_CUDA, ordinals, n, i, out, len);
-}
-
 void dev_stats_init(dev_stats *s, const kiln_ctx *ctx, double temp_limit, health_log_fn log)
 {
     memset(s, 0, sizeof *s);

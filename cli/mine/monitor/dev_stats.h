@@ -36,8 +36,6 @@ typedef struct dev_stats {
 void dev_stats_init(dev_stats *s, const kiln_ctx *ctx, double temp_limit, health_log_fn log);
 /* The id of device i of a context of backend whose devices have these ordinals (-1: the CPU). */
 void dev_stats_id_on(kiln_backend backend, const int *ordinals, int n, int i, char *out, size_t len);
-/* The same on CUDA: the form tests/test_pool_monitor_devices.c calls (until it calls the above). */
-void dev_stats_id(const int *ordinals, int n, int i, char *out, size_t len);
 /* kiln_scan with each device's part counted (readable from the job's callbacks through
  * dev_stats_hashes). */
 kiln_status dev_stats_scan(dev_stats *s, kiln_ctx *ctx, const kiln_scan_job *job, kiln_scan_result *res);
