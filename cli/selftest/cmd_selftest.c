@@ -11,7 +11,7 @@ int cmd_selftest(int argc, char **argv)
     const char *cmd = "selftest", *device = "auto";
     cli_output out = {0, 0, 0};
     cli_option opts[] = {
-        {"--device", OPT_DEVICE, &device, "auto|cpu|cuda|cuda:I|opencl|opencl:I", "the device to check (default auto)", .modes = 0},
+        CLI_OPT_DEVICE(&device, CLI_DEVICE_ONE_VALUES, "the device to check (default auto)", 0),
         CLI_OPT_JSON(&out, 0),
     };
     cli_command c = CLI_COMMAND(cmd, "[--device D] [--json]", NULL, opts);
