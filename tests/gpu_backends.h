@@ -74,6 +74,23 @@ static inline int test_gpu_close(test_gpu *gpus, int n)
     return check_summary();
 }
 
+/* The body of a test_gpu_* program: runs run(g, cpu) on each backend present, cpu a context on
+ * the CPU (the reference), and returns the exit code. */
+typedef void (*test_gpu_fn)(const test_gpu *g, kiln_ctx *cpu);
+static inline int test_gpu_each(test_gpu_fn run)
+{
+    test_gpu gpus[TEST_GPU_MAX];
+    const int n = test_gpu_open(gpus);
+    kiln_ctx *cpu = kiln_ctx_new();
+    CHECK(cpu && kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "cpu");
+    for (int i = 0; i < n && cpu; i++) {
+        printf("---- %s\n", gpus[i].device);
+        run(&gpus[i], cpu);
+    }
+    kiln_ctx_free(cpu);
+    return test_gpu_close(gpus, n);
+}
+
 /* The test device k times as a set ("opencl:0,0", "cuda:0,0,0"): the several-device paths on
  * logical devices of one device. */
 static inline void test_gpu_set(const test_gpu *g, int k, char *out, size_t size)

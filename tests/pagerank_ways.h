@@ -19,6 +19,7 @@ typedef struct pr_way {
     const char *name;
     int reorder; /* kiln_pagerank_options.reorder (a set relabels its parts whatever it says) */
     kiln_pagerank_kernel kernel; /* a kernel that cannot run on a graph falls back to the default */
+    int exact; /* no fall back: the kernel asked for runs, or its error is the call's */
     int set; /* > 1: the device as a set of this many logical devices (the row parts) */
     kiln_ctx *ctx; /* the context the way runs on (pr_way_open) */
 } pr_way;
@@ -70,7 +71,8 @@ static inline double *pr_run(kiln_ctx *ctx, const pr_way *w, const kiln_graph *g
     }
     memset(res, 0, sizeof *res);
     *st = kiln_pagerank(ctx, g, &o, x, res);
-    if (*st == KILN_ERR_INPUT && o.kernel != KILN_PR_KERNEL_AUTO && strstr(kiln_last_error(ctx), "kernel cannot run")) {
+    if (*st == KILN_ERR_INPUT && w && !w->exact && o.kernel != KILN_PR_KERNEL_AUTO &&
+        strstr(kiln_last_error(ctx), "kernel cannot run")) {
         o.kernel = KILN_PR_KERNEL_AUTO;
         *st = kiln_pagerank(ctx, g, &o, x, res);
     }

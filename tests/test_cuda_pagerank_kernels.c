@@ -86,57 +86,48 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
     }
 }
 
-/* One kiln_pagerank call on `g` with `kernel`, `reorder` and `precision`: its status and result. */
-static kiln_status pr_kernel(kiln_ctx *gpu, const kiln_graph *g, kiln_pagerank_kernel kernel, int reorder,
-                             kiln_precision prec, int iters, kiln_pagerank_result *res)
-{
-    kiln_graph_info info;
-    kiln_graph_get_info(g, &info);
-    kiln_pagerank_options o;
-    kiln_pagerank_options_init(&o);
-    o.max_iter = iters;
-    o.kernel = kernel;
-    o.reorder = reorder;
-    o.precision = prec;
-    double *x = malloc(info.nodes * sizeof *x);
-    kiln_status st = kiln_pagerank(gpu, g, &o, x, res);
-    free(x);
-    return st;
-}
+/* The kernel each graph runs on by default, and the one asked for where it cannot run: an input
+ * error naming why. Graphs: 0 ego-Facebook (undirected), 1 RMAT 16, 2 RMAT 20. */
+static const struct {
+    int graph, reorder, iters;
+    kiln_pagerank_kernel kernel, ran;
+    kiln_precision prec;
+    const char *error, *why, *what; /* error: the message's words when refused (ran unused), else NULL */
+} kernel_cases[] = {
+    {0, 1, 20, KILN_PR_KERNEL_AUTO, KILN_PR_KERNEL_PERSISTENT, KILN_PRECISION_AUTO, NULL, NULL, "default kernel"},
+    {0, 1, 20, KILN_PR_KERNEL_GRID, KILN_PR_KERNEL_GRID, KILN_PRECISION_AUTO, NULL, NULL, "grid asked"},
+    {0, 0, 20, KILN_PR_KERNEL_PERSISTENT, 0, KILN_PRECISION_AUTO, "persistent kernel cannot run", "relabelled",
+     "persistent without reorder"},
+    {1, 1, 20, KILN_PR_KERNEL_AUTO, KILN_PR_KERNEL_PERSISTENT, KILN_PRECISION_FLOAT64, NULL, NULL, "auto on RMAT 16"},
+    {2, 1, 3, KILN_PR_KERNEL_AUTO, KILN_PR_KERNEL_GRID, KILN_PRECISION_FLOAT64, NULL, NULL, "auto on RMAT 20"},
+    {2, 1, 3, KILN_PR_KERNEL_PERSISTENT, 0, KILN_PRECISION_FLOAT64, "do not all fit", "do not all fit", "persistent on RMAT 20"},
+};
 
 static void test_kernel_choice(kiln_ctx *gpu)
 {
-    kiln_graph *g = NULL;
-    CHECK(kiln_graph_load(gpu, test_data("facebook_combined.txt"), KILN_GRAPH_AUTO, KILN_GRAPH_UNDIRECTED, &g) ==
-              KILN_OK,
+    kiln_graph *graphs[3] = {NULL, NULL, NULL};
+    CHECK(kiln_graph_load(gpu, test_data("facebook_combined.txt"), KILN_GRAPH_AUTO, KILN_GRAPH_UNDIRECTED,
+                          &graphs[0]) == KILN_OK,
           "load");
-    if (!g) return;
-    kiln_pagerank_result res;
-    kiln_status st = pr_kernel(gpu, g, KILN_PR_KERNEL_AUTO, 1, KILN_PRECISION_AUTO, 20, &res);
-    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_PERSISTENT, "default kernel: status %d, kernel %d", st,
-          res.kernel);
-    st = pr_kernel(gpu, g, KILN_PR_KERNEL_GRID, 1, KILN_PRECISION_AUTO, 20, &res);
-    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "grid asked: status %d, kernel %d", st, res.kernel);
-    st = pr_kernel(gpu, g, KILN_PR_KERNEL_PERSISTENT, 0, KILN_PRECISION_AUTO, 20, &res);
-    CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "persistent kernel cannot run") &&
-              strstr(kiln_last_error(gpu), "relabelled"),
-          "persistent without reorder: %d (%s)", st, kiln_last_error(gpu));
-    kiln_graph_free(g);
-    g = NULL;
-    CHECK(kiln_graph_rmat(gpu, 16, 16, 1, 0, &g) == KILN_OK, "rmat 16");
-    if (!g) return;
-    st = pr_kernel(gpu, g, KILN_PR_KERNEL_AUTO, 1, KILN_PRECISION_FLOAT64, 20, &res);
-    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_PERSISTENT, "auto on RMAT 16: %d, kernel %d", st, res.kernel);
-    kiln_graph_free(g);
-    g = NULL;
-    CHECK(kiln_graph_rmat(gpu, 20, 16, 1, 0, &g) == KILN_OK, "rmat 20");
-    if (!g) return;
-    st = pr_kernel(gpu, g, KILN_PR_KERNEL_AUTO, 1, KILN_PRECISION_FLOAT64, 3, &res);
-    CHECK(st == KILN_OK && res.kernel == KILN_PR_KERNEL_GRID, "auto on RMAT 20: %d, kernel %d", st, res.kernel);
-    st = pr_kernel(gpu, g, KILN_PR_KERNEL_PERSISTENT, 1, KILN_PRECISION_FLOAT64, 3, &res);
-    CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "do not all fit"), "persistent on RMAT 20: %d (%s)", st,
-          kiln_last_error(gpu));
-    kiln_graph_free(g);
+    CHECK(kiln_graph_rmat(gpu, 16, 16, 1, 0, &graphs[1]) == KILN_OK, "rmat 16");
+    CHECK(kiln_graph_rmat(gpu, 20, 16, 1, 0, &graphs[2]) == KILN_OK, "rmat 20");
+    for (size_t i = 0; i < sizeof kernel_cases / sizeof *kernel_cases; i++) {
+        const kiln_graph *g = graphs[kernel_cases[i].graph];
+        if (!g) continue;
+        const pr_way w = {.name = kernel_cases[i].what, .reorder = kernel_cases[i].reorder,
+                          .kernel = kernel_cases[i].kernel, .exact = 1, .set = 1, .ctx = gpu};
+        kiln_pagerank_result res;
+        kiln_status st;
+        free(pr_run(NULL, &w, g, kernel_cases[i].prec, 0, kernel_cases[i].iters, NULL, 1, &res, &st));
+        const char *e = kiln_last_error(gpu);
+        if (kernel_cases[i].error)
+            CHECK(st == KILN_ERR_INPUT && strstr(e, kernel_cases[i].error) && strstr(e, kernel_cases[i].why),
+                  "%s: %d (%s)", w.name, st, e);
+        else
+            CHECK(st == KILN_OK && res.kernel == kernel_cases[i].ran, "%s: status %d (%s), kernel %d", w.name, st, e,
+                  res.kernel);
+    }
+    for (int i = 0; i < 3; i++) kiln_graph_free(graphs[i]);
 }
 
 /* ms per iteration on RMAT 20: plain, weighted, personalized, and weighted with every vector
@@ -152,7 +143,7 @@ static void bench_definition(kiln_ctx *gpu, kiln_ctx *cpu)
     kiln_graph_get_info(g, &info);
     double *p = random_vector(info.nodes, 32, 1), *q = random_vector(info.nodes, 33, 1);
     const pr_vectors pers = {p, NULL, NULL}, all = {p, q, NULL};
-    const pr_way w = {"default", 1, KILN_PR_KERNEL_AUTO, 1, gpu};
+    const pr_way w = {.name = "default", .reorder = 1, .kernel = KILN_PR_KERNEL_AUTO, .set = 1, .ctx = gpu};
     const struct {
         const char *name;
         const kiln_graph *g;
@@ -236,12 +227,12 @@ int main(void)
     CHECK(kiln_ctx_set_device(g.ctx, g.device) == KILN_OK, "cuda: %s", kiln_last_error(g.ctx));
     const char *only = getenv("KILN_TEST_ONLY");
     if (only && strcmp(only, "parts") == 0) {
-        pr_way w = {"parts of 3", 1, KILN_PR_KERNEL_AUTO, 3, NULL};
+        pr_way w = {.name = "parts of 3", .reorder = 1, .kernel = KILN_PR_KERNEL_AUTO, .set = 3};
         pr_way_open(&w, &g);
         test_only(&w, cpu, KILN_PR_KERNEL_PARTS);
         pr_way_close(&w, &g);
     } else if (only && strcmp(only, "persistent") == 0) {
-        pr_way w = {"persistent", 1, KILN_PR_KERNEL_PERSISTENT, 1, g.ctx};
+        pr_way w = {.name = "persistent", .reorder = 1, .kernel = KILN_PR_KERNEL_PERSISTENT, .set = 1, .ctx = g.ctx};
         test_only(&w, cpu, KILN_PR_KERNEL_PERSISTENT);
     } else {
         test_build(g.ctx, cpu);

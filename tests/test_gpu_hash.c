@@ -169,15 +169,13 @@ static void against_cpu(const test_gpu *g, kiln_hash_algo a, size_t outlen, size
 
 /* (d) Every layout (its own kernel: one state a thread looped or unrolled, or 25 threads a state)
  * on N states, a partial group in each, against the CPU and the known answer. */
-static void permutations(const test_gpu *g, unsigned long long *seed)
+static void permutations(const test_gpu *g, kiln_ctx *cpu, unsigned long long *seed)
 {
     enum { N = 1000 }; /* not a multiple of the lane layout's 32 states per block */
     uint64_t *start = malloc(N * 200), *st = malloc(N * 200), *ref = malloc(N * 200);
     for (int i = 0; i < N * 25; i++) start[i] = i < 25 ? 0 : test_rand(seed); /* state 0: the zero state */
     memcpy(ref, start, N * 200);
-    kiln_ctx *cpu = kiln_ctx_new();
     CHECK(kiln_keccak_f1600_batch(cpu, ref, N, KILN_KECCAK_LAYOUT_AUTO) == KILN_OK, "CPU permutation");
-    kiln_ctx_free(cpu);
     uint64_t one[25];
     memcpy(one, start + 25, sizeof one);
     kiln_keccak_permute(one);
@@ -194,7 +192,7 @@ static void permutations(const test_gpu *g, unsigned long long *seed)
     free(start), free(st), free(ref);
 }
 
-static void run(const test_gpu *g)
+static void run(const test_gpu *g, kiln_ctx *cpu)
 {
     abc(g, "sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     abc(g, "sha256d", "4f8b42c22dd3729b519ba6f68d2da7cc5b2d606d05daed5ad5128cc03e6c6358");
@@ -229,16 +227,10 @@ static void run(const test_gpu *g)
         for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) against_cpu(g, a, outlen, lens[l], 0, 5, &seed);
         against_cpu(g, a, outlen, 0, 1, 61, &seed);
     }
-    permutations(g, &seed);
+    permutations(g, cpu, &seed);
 }
 
 int main(void)
 {
-    test_gpu gpus[TEST_GPU_MAX];
-    const int n = test_gpu_open(gpus);
-    for (int i = 0; i < n; i++) {
-        printf("---- %s\n", gpus[i].device);
-        run(&gpus[i]);
-    }
-    return test_gpu_close(gpus, n);
+    return test_gpu_each(run);
 }

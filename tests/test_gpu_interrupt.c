@@ -110,19 +110,19 @@ static void test_benches(kiln_ctx *ctx)
     stopped(ctx, kiln_merkle_bench(ctx, KILN_MERKLE_RP64_256, UINT64_C(1) << 24, NULL, 1000, &mb), "merkle bench");
 }
 
+static void run(const test_gpu *g, kiln_ctx *cpu)
+{
+    (void)cpu;
+    const int cuda = g->backend == KILN_BACKEND_CUDA;
+    limit = cuda ? 1 : 3;
+    test_pagerank(g->ctx, cuda ? 20 : 16);
+    test_scrypt(g->ctx);
+    if (!cuda) return;
+    test_scan(g->ctx);
+    test_benches(g->ctx);
+}
+
 int main(void)
 {
-    test_gpu gpus[TEST_GPU_MAX];
-    const int n = test_gpu_open(gpus);
-    for (int i = 0; i < n; i++) {
-        printf("---- %s\n", gpus[i].device);
-        const int cuda = gpus[i].backend == KILN_BACKEND_CUDA;
-        limit = cuda ? 1 : 3;
-        test_pagerank(gpus[i].ctx, cuda ? 20 : 16);
-        test_scrypt(gpus[i].ctx);
-        if (!cuda) continue;
-        test_scan(gpus[i].ctx);
-        test_benches(gpus[i].ctx);
-    }
-    return test_gpu_close(gpus, n);
+    return test_gpu_each(run);
 }

@@ -170,8 +170,9 @@ static void cuda_large(const test_gpu *g, kiln_ctx *cpu, unsigned long long *see
     for (int i = 0; i < 4; i++) compare(g, cpu, KILN_MERKLE_SHA256D, 1 + test_rand(seed) % 200000, seed, all);
 }
 
-static void run(const test_gpu *g, kiln_ctx *cpu, int quick)
+static void run(const test_gpu *g, kiln_ctx *cpu)
 {
+    const int quick = test_quick();
     const int cuda = g->backend == KILN_BACKEND_CUDA;
     const shapes sh = cuda ? (shapes){cuda_shapes, COUNT(cuda_shapes)} : (shapes){ocl_shapes, COUNT(ocl_shapes)};
     unsigned long long seed = 2026;
@@ -198,14 +199,5 @@ static void run(const test_gpu *g, kiln_ctx *cpu, int quick)
 
 int main(void)
 {
-    test_gpu gpus[TEST_GPU_MAX];
-    const int n = test_gpu_open(gpus);
-    kiln_ctx *cpu = kiln_ctx_new();
-    CHECK(cpu && kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "cpu");
-    for (int i = 0; i < n; i++) {
-        printf("---- %s\n", gpus[i].device);
-        run(&gpus[i], cpu, test_quick());
-    }
-    kiln_ctx_free(cpu);
-    return test_gpu_close(gpus, n);
+    return test_gpu_each(run);
 }

@@ -346,17 +346,18 @@ static void run_way(const test_gpu *g, pr_way *w, kiln_ctx *cpu, int small)
     pr_way_close(w, g);
 }
 
-static void run(const test_gpu *g, kiln_ctx *cpu, int small)
+static void run(const test_gpu *g, kiln_ctx *cpu)
 {
+    const int small = test_quick();
     /* CUDA: the vertex order kept (grid kernel over an index list), relabelled with the grid kernel
      * (a launch an iteration), with the persistent kernel where it fits (else the default), and
      * three logical devices of GPU 0 (rows split, slices exchanged every pass). OpenCL: the
      * default; its sets below. */
-    pr_way cuda_ways[] = {{"no-reorder", 0, KILN_PR_KERNEL_AUTO, 1, NULL},
-                          {"grid", 1, KILN_PR_KERNEL_GRID, 1, NULL},
-                          {"persistent", 1, KILN_PR_KERNEL_PERSISTENT, 1, NULL},
-                          {"parts of 3", 1, KILN_PR_KERNEL_AUTO, 3, NULL}};
-    pr_way ocl_ways[] = {{"default", 1, KILN_PR_KERNEL_AUTO, 1, NULL}};
+    pr_way cuda_ways[] = {{.name = "no-reorder", .reorder = 0, .kernel = KILN_PR_KERNEL_AUTO, .set = 1},
+                          {.name = "grid", .reorder = 1, .kernel = KILN_PR_KERNEL_GRID, .set = 1},
+                          {.name = "persistent", .reorder = 1, .kernel = KILN_PR_KERNEL_PERSISTENT, .set = 1},
+                          {.name = "parts of 3", .reorder = 1, .kernel = KILN_PR_KERNEL_AUTO, .set = 3}};
+    pr_way ocl_ways[] = {{.name = "default", .reorder = 1, .kernel = KILN_PR_KERNEL_AUTO, .set = 1}};
     const int cuda = g->backend == KILN_BACKEND_CUDA;
     pr_way *ways = cuda ? cuda_ways : ocl_ways;
     const int nways = cuda ? 4 : 1;
@@ -365,7 +366,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu, int small)
         for (int reorder = 0; reorder < 2; reorder++) {
             char name[48];
             snprintf(name, sizeof name, "set of %d, reorder %d", k, reorder);
-            pr_way w = {name, reorder, KILN_PR_KERNEL_AUTO, k, NULL};
+            pr_way w = {.name = name, .reorder = reorder, .kernel = KILN_PR_KERNEL_AUTO, .set = k};
             pr_way_open(&w, g);
             printf("-- %s, %s\n", g->device, name);
             if (reorder) hand(&w);
@@ -378,16 +379,8 @@ static void run(const test_gpu *g, kiln_ctx *cpu, int small)
 
 int main(void)
 {
-    test_gpu gpus[TEST_GPU_MAX];
-    const int n = test_gpu_open(gpus);
-    kiln_ctx *cpu = kiln_ctx_new();
-    CHECK(cpu && kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "cpu");
     CHECK(read_reference(test_data("facebook_combined.pagerank.txt"), 3, fb_conv, 4039) == 4039, "reference");
-    for (int i = 0; i < n; i++) {
-        printf("---- %s\n", gpus[i].device);
-        run(&gpus[i], cpu, test_quick());
-    }
-    kiln_ctx_free(cpu);
+    const int rc = test_gpu_each(run);
     tmp_cleanup();
-    return test_gpu_close(gpus, n);
+    return rc;
 }

@@ -312,21 +312,22 @@ static void run_opencl(kiln_ctx *cpu, kiln_ctx *g, const char *ltc, const char *
         random_headers(cpu, g, &ocl_search_long[i].s, 1, 1, ocl_search_long[i].count);
 }
 
+/* tests/data's Litecoin headers and RFC 7914 vectors */
+static char *ltc, *rfcdoc;
+
+static void run(const test_gpu *g, kiln_ctx *cpu)
+{
+    if (g->backend == KILN_BACKEND_CUDA) run_cuda(cpu, g->ctx, ltc, rfcdoc, test_quick());
+    else run_opencl(cpu, g->ctx, ltc, rfcdoc);
+}
+
 int main(void)
 {
-    test_gpu gpus[TEST_GPU_MAX];
-    const int n = test_gpu_open(gpus), quick = test_quick();
-    char *ltc = json_load(test_data("litecoin_pow.json")), *rfcdoc = json_load(test_data("rfc7914.json"));
-    kiln_ctx *cpu = kiln_ctx_new();
+    ltc = json_load(test_data("litecoin_pow.json"));
+    rfcdoc = json_load(test_data("rfc7914.json"));
     CHECK(ltc && rfcdoc, "test data");
-    CHECK(cpu && kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "cpu");
-    for (int i = 0; i < n && ltc && rfcdoc; i++) {
-        printf("---- %s\n", gpus[i].device);
-        if (gpus[i].backend == KILN_BACKEND_CUDA) run_cuda(cpu, gpus[i].ctx, ltc, rfcdoc, quick);
-        else run_opencl(cpu, gpus[i].ctx, ltc, rfcdoc);
-    }
-    kiln_ctx_free(cpu);
+    const int rc = ltc && rfcdoc ? test_gpu_each(run) : check_summary();
     free(ltc);
     free(rfcdoc);
-    return test_gpu_close(gpus, n);
+    return rc;
 }

@@ -248,8 +248,9 @@ static void real_blocks(kiln_ctx *gpu, uint64_t window)
     }
 }
 
-static void run(const test_gpu *g, kiln_ctx *cpu, int quick)
+static void run(const test_gpu *g, kiln_ctx *cpu)
 {
+    const int quick = test_quick();
     if (g->backend == KILN_BACKEND_CUDA) {
         random_headers_cuda(g->ctx, cpu, quick);
         overflow_split(g->ctx, cpu, quick);
@@ -266,14 +267,5 @@ static void run(const test_gpu *g, kiln_ctx *cpu, int quick)
 
 int main(void)
 {
-    test_gpu gpus[TEST_GPU_MAX];
-    const int n = test_gpu_open(gpus);
-    kiln_ctx *cpu = kiln_ctx_new();
-    CHECK(cpu && kiln_ctx_set_device(cpu, "cpu") == KILN_OK, "select cpu");
-    for (int i = 0; i < n; i++) {
-        printf("---- %s\n", gpus[i].device);
-        run(&gpus[i], cpu, test_quick());
-    }
-    kiln_ctx_free(cpu);
-    return test_gpu_close(gpus, n);
+    return test_gpu_each(run);
 }
