@@ -6,17 +6,8 @@
 export LC_ALL=C
 KILN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { if [ "$1" == "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
-finish() {
-    echo "$pass passed, $fail failed"
-    [ "$fail" == 0 ]
-}
+. "$(dirname "${BASH_SOURCE[0]}")/cli_util.sh"
+T=$TMP
 if [ -n "${KILN_SHARE_DIR:-}" ]; then
     SHARE=$KILN_SHARE_DIR
 else

@@ -2,12 +2,7 @@
 # sourced after KILN and DATA are set. Gives $TMP (removed on exit), pass/fail counters, and
 # expect_rc WANT NAME COMMAND...: runs the command with its stdout in $TMP/out and its stderr in
 # $TMP/err and counts whether it exited WANT.
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/cli_util.sh"
 expect_rc() {
     local want=$1 what=$2
     shift 2

@@ -8,11 +8,7 @@
 # usage: test_bench_merkle_whole.sh KILN DATA_DIR
 set -u
 KILN=$1
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
 
 # prints the leaves' hex (in `kiln merkle`'s order) to $3 and the sha256d root
 leaves() {
@@ -79,5 +75,4 @@ if "$KILN" devices 2>/dev/null | grep -q '^cuda:0'; then
         ok || bad "a set without --whole-build: $(cat "$TMP/set.json" "$TMP/err")"
 fi
 
-echo "bench --whole-build: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "bench --whole-build"

@@ -9,11 +9,8 @@
 # usage: test_cli_closed_fds.sh KILN DATA_DIR
 set -u
 kiln=$1 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 expect() { # WANT WHAT CMD...: runs CMD with stdout and stdin as the caller set them
     local want=$1 what=$2
     shift 2
@@ -83,5 +80,4 @@ code=$?
 code=$?
 [ "$code" = 3 ] && grep -q 'Bad file descriptor' "$tmp/err" && ok || bad "pagerank --output - >&-: exit $code, $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -6,11 +6,7 @@
 set -u
 KILN=$1
 DATA=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
 run() { "$@" >"$TMP/out" 2>"$TMP/err"; echo $?; }
 
 for spec in "cuda:" "cuda:0,," "cuda:x" "cuda:0;1"; do
@@ -34,5 +30,4 @@ else
     "$KILN" pagerank --rmat 12 --device cuda:0,0 --json >"$TMP/json" 2>/dev/null
     grep -q '"kernel": *"parts"' "$TMP/json" && grep -q '"devices": *2' "$TMP/json" && ok || bad "pagerank --json: $(cat "$TMP/json")"
 fi
-echo "test_cli_device_sets: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "test_cli_device_sets"

@@ -7,11 +7,8 @@
 # usage: test_cli_input_edges.sh KILN DATA_DIR
 set -u
 kiln=$1 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 graph=$data/facebook_combined.txt
 # same_ranks A B: the same nodes in the same order, scores within 1e-12 (the CPU's float64 sums may
 # differ in the last bits with the threads' scheduling)
@@ -73,5 +70,4 @@ for d in 0 0.999999; do
         bad "--damping $d refused: $(cat "$tmp/err")"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -8,11 +8,8 @@
 # usage: test_cli_json.sh KILN DATA_DIR
 set -u
 kiln=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 . "$(dirname "$0")/signal_util.sh"
 
 # run WANT_EXIT CMD...: runs kiln with stdout in $tmp/out, stderr in $tmp/err
@@ -194,5 +191,4 @@ signal_run INT 0.5 "$tmp/out" "$tmp/err" "$kiln" scrypt --password p --salt s -N
 [ "$code" = 130 ] && ok || bad "scrypt --json on SIGINT: exit $code"
 check "scrypt --json interrupted" 'd == {"error": "interrupted by SIGINT", "exit": 130, "interrupted": True, "signal": "SIGINT"}'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -7,24 +7,10 @@
 set -u
 kiln=$1
 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 
-expect() {
-    local want=$1; shift
-    out=$("$@" 2>"$tmp/err"); local got=$?
-    err=$(cat "$tmp/err")
-    if [ "$got" = "$want" ]; then ok; else bad "exit $got (want $want): $*"; echo "$out" "$err" >&2; fi
-}
-one_line_error() {
-    if [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && printf '%s' "$err" | grep -q -- "$1"; then ok
-    else bad "stderr should be one line naming '$1', got: $err"; fi
-}
 line() { printf '%s\n' "$out" | sed -n "${1}p"; }
-same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
 
 root413567=64a50c649fc816baaa2effda230c39cacf1504e4e616a2863685b72aaa7dce05
 
@@ -172,5 +158,4 @@ expect 2 "$kiln" bench --algo merkle-md5; one_line_error "unknown algorithm"
 expect 2 "$kiln" bench --algo merkle-sha256d --leaves 2^41; one_line_error "--leaves"
 expect 2 "$kiln" tune --algo merkle-sha256d --device cpu; one_line_error "GPU"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -4,21 +4,7 @@
 # usage: test_cli_mine.sh KILN DATA_DIR
 set -u
 kiln=$1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-
-# expect CODE CMD...: run, keep stdout/stderr in $out/$err, check the exit code
-expect() {
-    local want=$1; shift
-    out=$("$@" 2>/tmp/kiln_cli_err.$$); local got=$?
-    err=$(cat /tmp/kiln_cli_err.$$)
-    if [ "$got" = "$want" ]; then ok; else bad "exit $got (want $want): $*"; echo "$out" "$err" >&2; fi
-}
-one_line_error() {
-    if [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && printf '%s' "$err" | grep -q -- "$1"; then ok
-    else bad "stderr should be one line naming '$1', got: $err"; fi
-}
+. "$(dirname "$0")/cli_util.sh"
 
 # name header nonce hash (from tests/data/headers.json)
 while read -r name header nonce hash; do
@@ -96,6 +82,4 @@ if ! "$kiln" devices | grep -q '^cuda:'; then
     expect 3 "$kiln" tune
 fi
 
-rm -f /tmp/kiln_cli_err.$$
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

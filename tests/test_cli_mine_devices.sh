@@ -13,11 +13,8 @@ if ! "$kiln" devices 2> /dev/null | grep -q '^cuda:0'; then
     exit 77
 fi
 command -v python3 > /dev/null || { echo "python3 not found: skipping"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 
 # 2^28 nonces around the real one (3932395645), every hit reported: the whole range is searched
 start=3900000000 count=268435456
@@ -74,5 +71,4 @@ summary = json.loads(out)
 assert p.returncode == 0 and sum(x["hashes"] for x in summary["devices"]) == summary["hashes"], (p.returncode, out)
 EOF
 fi
-echo "test_cli_mine_devices: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "test_cli_mine_devices"

@@ -11,11 +11,8 @@
 # usage: test_cli_output_names.sh KILN DATA_DIR
 set -u
 kiln=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") data=$(cd "$2" && pwd) # the cases run in folders of their own
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 graph=$data/facebook_combined.txt
 long=$(printf 'a%.0s' $(seq 256))
 # a path of 4096 bytes of short components (each directory name legal, the whole too long)
@@ -81,5 +78,4 @@ for c in "--output - --top 3:--top" "--output - --json:--json" "--save-csr -:bin
         bad "$args: exit $code, files: $(ls -A "$tmp/cwd"), err: $(cat "$tmp/err")"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -7,11 +7,8 @@
 # usage: test_cli_progress.sh KILN DATA_DIR
 set -u
 kiln=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 
 # on_pty CMD: runs the shell command CMD with its stdin, stdout and stderr on a pseudo-terminal of
 # 200 columns (CMD redirects stdout to a file itself); what the terminal received goes to
@@ -179,5 +176,4 @@ done
 "$kiln" tune --quiet --progress --device cpu >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'exclude each other' "$tmp/err" && ok || bad "tune --quiet --progress: $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -6,11 +6,8 @@
 # usage: test_cli_rmat_interrupt.sh KILN DATA_DIR
 set -u
 kiln=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 . "$(dirname "$0")/signal_util.sh"
 
 for delay in 0.5 1.5; do
@@ -40,5 +37,4 @@ for sig in INT TERM; do
         bad "SIG$sig in the CSR build ended it after $took s; the build's rest takes $rest s"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -6,22 +6,8 @@
 # usage: test_cli_scrypt.sh KILN DATA_DIR
 set -u
 kiln=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect() {
-    local want=$1; shift
-    out=$("$@" 2>"$tmp/err"); local got=$?
-    err=$(cat "$tmp/err")
-    if [ "$got" = "$want" ]; then ok; else bad "exit $got (want $want): $*"; echo "$out" "$err" >&2; fi
-}
-same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
-one_line_error() {
-    if [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && printf '%s' "$err" | grep -q -- "$1"; then ok
-    else bad "stderr should be one line naming '$1', got: $err"; fi
-}
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 
 # RFC 7914 section 12
 v1=77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906
@@ -110,5 +96,4 @@ if "$kiln" devices | grep -q '^cuda:'; then
     if printf '%s\n' "$out" | grep -qx "nonce=27080704 hash=00000000003a0d11bdd5eb634e08b7feddcfbbf228ed35d250daf19f1c88fc94"; then ok; else bad "cuda ltc1: $out"; fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

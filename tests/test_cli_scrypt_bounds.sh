@@ -8,11 +8,8 @@
 # usage: test_cli_scrypt_bounds.sh KILN DATA_DIR
 set -u
 kiln=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 . "$(dirname "$0")/signal_util.sh"
 
 # --length over physical memory (130 GB of key, 390 GB with its hex): exit 2 at once, no ulimit
@@ -52,5 +49,4 @@ rss=$(tail -n 1 "$tmp/rss")
 [ "$code" = 2 ] && grep -q 'larger than 1 GiB' "$tmp/err" && [ "$rss" -lt 102400 ] && ok ||
     bad "2 GiB password file: exit $code, peak ${rss} KiB, $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -7,11 +7,8 @@
 # usage: test_cli_scrypt_password_memory.sh KILN [DATA_DIR]
 set -u
 kiln=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 if ldd "$kiln" 2>/dev/null | grep -q libasan; then
     echo "AddressSanitizer build: skipped"
     exit 77
@@ -36,5 +33,4 @@ got=$(ulimit -v 1000000; "$kiln" scrypt --password-file "$tmp/pw" --salt NaCl -N
 [ "$got" = "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640" ] &&
     ok || bad "a small password file under ulimit -v: '$got' $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -8,11 +8,8 @@
 set -u
 kiln=$1
 . "$(dirname "$0")/signal_util.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 
 # scrypt of 1 GiB of scratchpad (N = 2^20, r = 8): seconds of ROMix, stopped inside it
 signal_run INT 0.5 "$tmp/out" "$tmp/err" "$kiln" scrypt --password p --salt s -N 1048576 --threads 1
@@ -92,5 +89,4 @@ code=$?
 [ "$code" = 2 ] && grep -q "^kiln scrypt: cannot read password file '$tmp': Is a directory$" "$tmp/err" &&
     ok || bad "--password-file DIR: exit $code, $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

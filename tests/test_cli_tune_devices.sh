@@ -10,11 +10,8 @@ if ! "$kiln" devices 2> /dev/null | grep -q '^cuda:0'; then
     exit 77
 fi
 command -v python3 > /dev/null || { echo "python3 not found: skipping"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 
 model=$("$kiln" devices --json | python3 -c 'import json, sys; print([d["name"] for d in json.load(sys.stdin) if d["device"] == "cuda" and d["index"] == 0][0])')
 XDG_CACHE_HOME=$tmp "$kiln" tune --algo sha256d --device cuda:0,0 --seconds 0.05 --quiet > "$tmp/out" 2> "$tmp/err" &&
@@ -32,5 +29,4 @@ d = json.load(open(sys.argv[1]))
 line = [l.split("\t") for l in open(sys.argv[2]) if l.startswith("sha256d\t")][0]
 assert (d["threads_per_block"], d["items_per_thread"]) == (int(line[2]), int(line[3])), (d, line)
 EOF
-echo "test_cli_tune_devices: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "test_cli_tune_devices"

@@ -9,11 +9,8 @@
 set -u
 ex=$(cd "$(dirname "$1")" && pwd)/examples
 data=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+T=$TMP
 same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 for p in hash mine scrypt merkle pagerank; do
     [ -x "$ex/$p" ] || { echo "FAIL: no $ex/$p (built by the kiln_tests target)" >&2; exit 1; }
@@ -93,5 +90,4 @@ for dev in "${devices[@]}"; do
     same "$got" "" "pagerank on $dev against NetworkX"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -7,12 +7,7 @@
 set -u
 KILN=$1
 DATA=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
 FB=$DATA/facebook_combined.txt
 RUN=(pagerank --undirected --device cpu --top 4)
 
@@ -76,5 +71,4 @@ feed csr "$TMP/fb.kcsr" 0
 printf '0 1\n1 2\n2 x\n' | "$KILN" pagerank - --device cpu >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "<stdin>:3:" "$TMP/err" && ok || bad "bad line on stdin: $(cat "$TMP/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -15,11 +15,8 @@
 set -u
 build=$(cd "$(dirname "$1")" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+T=$TMP
 same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 has() { if printf '%s\n' "$1" | grep -qE -- "$2"; then ok; else bad "$3: no /$2/ in: $1"; fi; }
 # runs "$@", its output in $T/log, shown when it fails
@@ -159,5 +156,4 @@ else
     echo "(no dpkg-deb or dpkg-shlibdeps: the package is not checked)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

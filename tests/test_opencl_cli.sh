@@ -8,11 +8,7 @@
 # usage: test_opencl_cli.sh KILN DATA_DIR
 set -u
 KILN=$1
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
 run() { "$@" >"$TMP/out" 2>"$TMP/err"; echo $?; }
 
 . "$(dirname "$0")/opencl_test_util.sh"
@@ -48,5 +44,4 @@ done
 [ "$(run "$KILN" hash --algo sha256 --device opencl:63 "$TMP/m3")" = 3 ] && grep -q "no OpenCL device opencl:63" "$TMP/err" && ok ||
     bad "opencl:63: $(cat "$TMP/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

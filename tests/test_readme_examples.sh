@@ -19,11 +19,8 @@
 set -u
 KILN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$(cd "$(dirname "$0")/.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+T=$TMP
 
 # Each example into $T/ex/N.{where,lang,cmd,want}
 mkdir "$T/ex"

@@ -9,11 +9,8 @@
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+T=$TMP
 same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
 export GIT_CONFIG_NOSYSTEM=1 HOME=$T/home GIT_CEILING_DIRECTORIES=$T # no repository above $T counts
@@ -54,5 +51,4 @@ same "$(describe "$T/own")" "$want" "a checkout of its own"
 export_tree "$T/plain"
 same "$(describe "$T/plain")" "" "a tree outside any repository"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

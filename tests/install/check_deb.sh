@@ -11,11 +11,8 @@
 # binaries are stripped; the packaged kiln runs.
 # Usage: check_deb.sh DEB...   (libkiln0, libkiln-dev and kiln, in any order)
 set -u
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/../cli_util.sh"
+T=$TMP
 same() { if [ "$1" = "$2" ]; then ok; else bad "$3: got [$1] want [$2]"; fi; }
 has() { if printf '%s\n' "$1" | grep -qE -- "$2"; then ok; else bad "$3: no /$2/ in: $1"; fi; }
 re() { local s=${1//./\\.}; printf '%s' "${s//+/\\+}"; } # a package name or version as an ERE
@@ -151,5 +148,4 @@ for p in "$lib_pkg" libkiln-dev kiln; do
     same "$absent" "" "$p's Depends in $doc's table (with no [part]) that the package lacks"
 done
 
-echo "check_deb: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "check_deb"
