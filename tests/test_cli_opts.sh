@@ -59,7 +59,9 @@ usage_error "--all does not apply to pool mining" "$kiln" mine -o stratum+tcp://
 usage_error "--stats-interval does not apply to header mining" "$kiln" mine --demo --stats-interval 5
 usage_error "--seed does not apply to a graph file" "$kiln" pagerank g.txt --seed 3
 usage_error "too many arguments" "$kiln" pagerank a.txt b.txt
-usage_error "bad --gpu-kernel 'fast' (expected auto, grid, persistent or cluster)" "$kiln" pagerank --rmat 4 --gpu-kernel fast
+usage_error "bad --gpu-kernel 'fast' (expected auto, grid or persistent)" "$kiln" pagerank --rmat 4 --gpu-kernel fast
+# the cluster kernel was removed (docs/PAGERANK.md): its name is refused like any unknown one
+usage_error "bad --gpu-kernel 'cluster' (expected auto, grid or persistent)" "$kiln" pagerank --rmat 4 --gpu-kernel cluster
 # a choice is one of the words of the table's value, whole ("float" is no prefix of one, "" none)
 usage_error "bad --precision 'float' (expected float32 or float64)" "$kiln" pagerank --rmat 4 --precision float
 usage_error "bad --format '' (expected auto, snap, mtx or csr)" "$kiln" pagerank g.txt --format ''
