@@ -28,8 +28,8 @@ static unsigned block_of(kiln_hash_algo a)
     return kiln_hash_rate(a) ? kiln_hash_rate(a) : 64;
 }
 
-/* (a) Every byte-length entry of a KAT file (at least `min`), one batch; outlen 0: each entry's
- * own output length (SHAKE's variable-output files), a batch of one each. */
+/* (a) Every byte-length entry of a KAT file (at least `min` of them), one batch; outlen 0: each
+ * entry's own output length (SHAKE's variable-output files), a batch of one each. */
 static void kat_file(const test_gpu *g, const char *path, const char *algo, size_t outlen, size_t min)
 {
     size_t len;
@@ -202,11 +202,11 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
         const char *path, *algo;
         size_t outlen, min;
     } kats[] = {
-        {"sha3/SHA3_256ShortMsg.rsp", "sha3-256", 32, 50},     {"sha3/SHA3_512ShortMsg.rsp", "sha3-512", 64, 10},
-        {"sha3/SHA3_256LongMsg.rsp", "sha3-256", 32, 10},      {"sha3/SHA3_512LongMsg.rsp", "sha3-512", 64, 50},
-        {"sha3/SHAKE128ShortMsg.rsp", "shake128", 16, 50},     {"sha3/SHAKE256ShortMsg.rsp", "shake256", 32, 10},
+        {"sha3/SHA3_256ShortMsg.rsp", "sha3-256", 32, 51},     {"sha3/SHA3_512ShortMsg.rsp", "sha3-512", 64, 10},
+        {"sha3/SHA3_256LongMsg.rsp", "sha3-256", 32, 10},      {"sha3/SHA3_512LongMsg.rsp", "sha3-512", 64, 51},
+        {"sha3/SHAKE128ShortMsg.rsp", "shake128", 16, 51},     {"sha3/SHAKE256ShortMsg.rsp", "shake256", 32, 10},
         {"sha3/SHAKE256VariableOut.subset.rsp", "shake256", 0, 10},
-        {"keccak/ShortMsgKAT_256.txt", "keccak256", 32, 50},   {"keccak/LongMsgKAT_512.txt", "keccak512", 64, 50},
+        {"keccak/ShortMsgKAT_256.txt", "keccak256", 32, 51},   {"keccak/LongMsgKAT_512.txt", "keccak512", 64, 51},
         {"sha2/SHA512ShortMsg.rsp", "sha512", 64, 10},         {"sha2/SHA512_256ShortMsg.rsp", "sha512-256", 32, 10},
     };
     for (size_t i = 0; i < sizeof kats / sizeof kats[0]; i++) kat_file(g, kats[i].path, kats[i].algo, kats[i].outlen, kats[i].min);
