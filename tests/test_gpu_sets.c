@@ -1,8 +1,12 @@
-/* Device sets: the several-device paths (a batch split, a Merkle tree of per-device subtrees, a
- * nonce range split) run on logical devices of GPU 0 ("cuda:0,0", "cuda:0,0,0") and give exactly
- * what the CPU gives; PageRank's row parts are tested in test_cuda_pagerank (its "parts" way).
- * Without a GPU: the device strings alone. */
+/* Device sets on every GPU backend of the build (CUDA, OpenCL: gpu_backends.h): the several-device
+ * paths (a batch split, a Merkle tree of per-device subtrees, a nonce range split) run on logical
+ * devices of the test device ("cuda:0,0", "opencl:0,0,0") and give exactly what the CPU gives, and a
+ * bad leaf is refused with one device's message; on CUDA also trees past one staging chunk.
+ * PageRank's row parts are test_gpu_pagerank's (its sets). The CUDA device strings are checked
+ * without a GPU too. On OpenCL (PoCL on a CPU in CI) the trees stop at 1025 leaves and the nonce
+ * range is 2^22. */
 #include "check.h"
+#include "gpu_backends.h"
 #include "kiln.h"
 
 static void test_specs(void)
@@ -59,11 +63,11 @@ static void test_hash(kiln_ctx *set, kiln_ctx *cpu, const char *name)
     free(got);
 }
 
-static void test_merkle(kiln_ctx *set, kiln_ctx *cpu, const char *name)
+static void test_merkle(kiln_ctx *set, kiln_ctx *cpu, const char *name, int small)
 {
     /* odd counts whose last range is short, a lone leaf in the last range, powers of two */
     const uint64_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 1000, 1024, 1025, 4097, 100003};
-    const size_t ncounts = getenv("KILN_TEST_QUICK") ? 12 : sizeof counts / sizeof *counts;
+    const size_t ncounts = small ? 12 : sizeof counts / sizeof *counts;
     unsigned long long seed = 9;
     for (int algo = KILN_MERKLE_SHA256D; algo <= KILN_MERKLE_RP64_256; algo += 4) {
         for (size_t c = 0; c < ncounts; c++) {
@@ -93,7 +97,7 @@ static void test_merkle(kiln_ctx *set, kiln_ctx *cpu, const char *name)
 /* Trees past one staging chunk (2^19 leaves, src/cuda/merkle.cu): a range copied in several chunks,
  * the last one short or of a few leaves; and leaves that are not field elements, refused with the
  * message of one device (the first bad leaf), also when the bad one is a range's lone leaf. */
-static void test_merkle_staged(kiln_ctx *set, kiln_ctx *cpu, const char *name)
+static void test_merkle_staged(kiln_ctx *set, kiln_ctx *cpu, const char *name, int staged)
 {
     static const struct {
         kiln_merkle_algo algo;
@@ -101,7 +105,7 @@ static void test_merkle_staged(kiln_ctx *set, kiln_ctx *cpu, const char *name)
     } big[] = {{KILN_MERKLE_SHA256D, 3 * (UINT64_C(1) << 19) + 5}, {KILN_MERKLE_SHA256, (UINT64_C(1) << 21) + 1},
                {KILN_MERKLE_RP64_256, (UINT64_C(1) << 20) + 5}};
     unsigned long long seed = 11;
-    for (size_t c = 0; c < sizeof big / sizeof *big && !getenv("KILN_TEST_QUICK"); c++) {
+    for (size_t c = 0; c < sizeof big / sizeof *big && staged; c++) {
         uint64_t n = big[c].n, size = kiln_merkle_tree_size(n);
         uint8_t *leaves = malloc(n * 32), *want = malloc(size * 32), *got = malloc(size * 32), rw[32], rg[32];
         for (uint64_t i = 0; i < n * 4; i++) {
@@ -161,7 +165,7 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Every nonce of a range under an easy target, the set against the CPU (and a range whose
  * candidates overflow one device's buffer is split as one device's is). */
-static void test_scan(kiln_ctx *set, kiln_ctx *cpu, const char *name)
+static void test_scan(kiln_ctx *set, kiln_ctx *cpu, const char *name, int small)
 {
     static found fc, fs;
     kiln_scan_job job;
@@ -171,9 +175,10 @@ static void test_scan(kiln_ctx *set, kiln_ctx *cpu, const char *name)
     memset(job.target, 0, 32);
     job.target[29] = 0x04; /* the hash as a little-endian number below 2^234: about 1 in 2^22 */
     job.start = 12345;
-    /* KILN_TEST_QUICK (the compute-sanitizer runs): a range the instrumented kernels get through */
-    job.count = getenv("KILN_TEST_QUICK") ? UINT64_C(1) << 24 : UINT64_C(1) << 30;
-    if (getenv("KILN_TEST_QUICK")) job.target[29] = 0x80; /* 1 in 2^17 */
+    /* small: KILN_TEST_QUICK (the compute-sanitizer runs: a range the instrumented kernels get
+     * through) or OpenCL (PoCL) */
+    job.count = small ? UINT64_C(1) << 22 : UINT64_C(1) << 30;
+    if (small) job.target[30] = 0x02; /* 1 in 2^15 */
     job.find_all = 1;
     job.on_found = on_found;
     fc.n = fs.n = 0;
@@ -191,24 +196,25 @@ static void test_scan(kiln_ctx *set, kiln_ctx *cpu, const char *name)
     printf("%s: %d nonces of %llu, as the CPU\n", name, fs.n, (unsigned long long)job.count);
 }
 
+static void run(const test_gpu *g, kiln_ctx *cpu)
+{
+    const int cuda = g->backend == KILN_BACKEND_CUDA, small = !cuda || test_quick();
+    for (int k = 2; k <= 3; k++) {
+        char spec[64];
+        test_gpu_set(g, k, spec, sizeof spec);
+        kiln_ctx *set = kiln_ctx_new();
+        CHECK(kiln_ctx_set_device(set, spec) == KILN_OK && kiln_ctx_device_count(set) == k, "%s: %s", spec,
+              kiln_last_error(set));
+        test_hash(set, cpu, spec);
+        test_merkle(set, cpu, spec, small);
+        test_merkle_staged(set, cpu, spec, cuda && !test_quick()); /* src/cuda/merkle.cu's staging */
+        test_scan(set, cpu, spec, small);
+        kiln_ctx_free(set);
+    }
+}
+
 int main(void)
 {
     test_specs();
-    if (kiln_cuda_device_count() == 0) {
-        printf("no CUDA GPU: device strings only\n");
-        return check_summary();
-    }
-    kiln_ctx *cpu = kiln_ctx_new();
-    const char *sets[] = {"cuda:0,0", "cuda:0,0,0"};
-    for (size_t i = 0; i < 2; i++) {
-        kiln_ctx *set = kiln_ctx_new();
-        CHECK(kiln_ctx_set_device(set, sets[i]) == KILN_OK, "%s: %s", sets[i], kiln_last_error(set));
-        test_hash(set, cpu, sets[i]);
-        test_merkle(set, cpu, sets[i]);
-        test_merkle_staged(set, cpu, sets[i]);
-        test_scan(set, cpu, sets[i]);
-        kiln_ctx_free(set);
-    }
-    kiln_ctx_free(cpu);
-    return check_summary();
+    return test_gpu_each(run);
 }
