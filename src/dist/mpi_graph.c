@@ -237,8 +237,8 @@ typedef struct rmat_job {
     uint64_t sent, loops; /* edges to send (copies included); self loops drawn here */
 } rmat_job;
 
-/* This process's edges in the permuted labels, and their in-degrees (self loops counted apart). */
-static void draw_edges(rmat_job *j, const uint32_t *perm)
+/* This process's edges in the permuted labels, and their in-degrees; returns the self loops drawn. */
+static uint64_t draw_edges(const rmat_job *j, const uint32_t *perm)
 {
     const kiln_rmat_spec *spec = j->spec;
     const uint64_t e0 = j->e0, cnt = j->cnt;
@@ -263,7 +263,7 @@ static void draw_edges(rmat_job *j, const uint32_t *perm)
             indeg[s]++;
         }
     }
-    j->loops = loops;
+    return loops;
 }
 
 /* An edge goes to its destination's owner and, undirected, to its source's as well (the build
@@ -340,7 +340,7 @@ static kiln_status share_edges(rmat_job *j, uint64_t **got, uint64_t *got_count)
     uint32_t *perm = malloc(j->n * sizeof *perm);
     kiln_status st = perm && j->edge && j->indeg && j->dest && j->bounds ? KILN_OK : oom(ctx, "the RMAT edges");
     if (st == KILN_OK) st = kiln_rmat_permutation_cpu(ctx, j->spec, perm);
-    if (st == KILN_OK) draw_edges(j, perm);
+    if (st == KILN_OK) j->loops = draw_edges(j, perm);
     free(perm);
     st = kiln_dist_agree_ctx(ctx, d, st);
     if (st != KILN_OK) return st;

@@ -111,6 +111,51 @@ static void layout_row(const kiln_gpu_pr_graph *gr, pr_layout *L, const uint32_t
     }
 }
 
+/* Rows [0, rows) of L laid out (layout_row) on the context's threads, one for a small layout;
+ * with poll the interrupt is read every 2^16 rows (the layout of RMAT 22 takes seconds on 2
+ * cores), and *stop says it asked. Returns nonzero when out of memory. */
+static int layout_rows(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, pr_layout *L, const uint32_t *old2new,
+                       const uint64_t *noff, uint64_t rows, int dbl, int poll, int *stop_out)
+{
+    const int weighted = gr->weights != NULL;
+    const uint64_t cap = (rows + noff[rows]) >> 15;
+    int threads = ctx->threads > 0 ? ctx->threads : omp_get_num_procs(), failed = 0, stop = 0;
+    if ((uint64_t)threads > cap) threads = cap < 1 ? 1 : (int)cap;
+#pragma omp parallel num_threads(threads)
+    {
+        uint64_t *pairs = NULL, room = 0;
+#pragma omp for schedule(dynamic, 64)
+        for (int64_t i = 0; i < (int64_t)rows; i++) {
+            if (poll) {
+                int halt;
+#pragma omp atomic read
+                halt = stop;
+                if (halt) continue;
+                if ((i & 0xffff) == 0 && kiln_ctx_interrupt_requested(ctx)) {
+#pragma omp atomic write
+                    stop = 1;
+                    continue;
+                }
+            }
+            const uint64_t d = noff[i + 1] - noff[i];
+            if (weighted && d > room) {
+                uint64_t *p = realloc(pairs, (size_t)d * sizeof *pairs);
+                if (!p) {
+#pragma omp atomic write
+                    failed = 1;
+                    continue;
+                }
+                pairs = p;
+                room = d;
+            }
+            layout_row(gr, L, old2new, noff, (uint64_t)i, d, dbl, weighted ? pairs : NULL);
+        }
+        free(pairs);
+    }
+    *stop_out = stop;
+    return failed;
+}
+
 /* The relabelled layout of gr (ranks in float64 when dbl): see the top of the file. The rows are
  * independent, so they are laid out on the context's threads (one for a small graph). */
 static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int dbl, pr_layout *L)
@@ -120,7 +165,8 @@ static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int 
     const size_t es = dbl ? 8 : 4;
     memset(L, 0, sizeof *L);
     L->wide = m > 0xffffffffull;
-    uint32_t *deg = malloc((size_t)n * 4), *old2new = malloc((size_t)n * 4);
+    /* deg zeroed: GCC cannot see that the loop below writes all of it before the sort reads it */
+    uint32_t *deg = calloc((size_t)n, 4), *old2new = malloc((size_t)n * 4);
     uint64_t *noff = malloc((size_t)(n + 1) * 8);
     L->new2old = malloc((size_t)n * 4);
     L->odeg = malloc((size_t)n * 4);
@@ -140,39 +186,7 @@ static kiln_status layout_build(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, int 
             L->cls[kiln_pr_degree_class(deg[v])]++;
             L->odeg[i] = weighted ? gr->out_weight[v] > 0 : gr->outdeg[v];
         }
-        const uint64_t cap = (n + m) >> 15;
-        int threads = ctx->threads > 0 ? ctx->threads : omp_get_num_procs();
-        if ((uint64_t)threads > cap) threads = cap < 1 ? 1 : (int)cap;
-        /* the interrupt read every 2^16 rows (the layout of RMAT 22 takes seconds on 2 cores) */
-#pragma omp parallel num_threads(threads)
-        {
-            uint64_t *pairs = NULL, room = 0;
-#pragma omp for schedule(dynamic, 64)
-            for (int64_t i = 0; i < (int64_t)n; i++) {
-                int halt;
-#pragma omp atomic read
-                halt = stop;
-                if (halt) continue;
-                if ((i & 0xffff) == 0 && kiln_ctx_interrupt_requested(ctx)) {
-#pragma omp atomic write
-                    stop = 1;
-                    continue;
-                }
-                const uint64_t d = deg[L->new2old[i]];
-                if (weighted && d > room) {
-                    uint64_t *p = realloc(pairs, (size_t)d * sizeof *pairs);
-                    if (!p) {
-#pragma omp atomic write
-                        failed = 1;
-                        continue;
-                    }
-                    pairs = p;
-                    room = d;
-                }
-                layout_row(gr, L, old2new, noff, (uint64_t)i, d, dbl, weighted ? pairs : NULL);
-            }
-            free(pairs);
-        }
+        failed = layout_rows(ctx, gr, L, old2new, noff, n, dbl, 1, &stop);
     }
     if (!failed && stop) {
         free(deg);
@@ -376,30 +390,8 @@ kiln_status kiln_ocl_pr_layout_rows(kiln_ctx *ctx, const kiln_gpu_pr_graph *gr, 
     L.new2old = rows_old;
     L.src = src;
     L.w = w;
-    const int weighted = gr->weights != NULL;
-    const uint64_t cap = (rows + noff[rows]) >> 15;
-    int threads = ctx->threads > 0 ? ctx->threads : omp_get_num_procs(), failed = 0;
-    if ((uint64_t)threads > cap) threads = cap < 1 ? 1 : (int)cap;
-#pragma omp parallel num_threads(threads)
-    {
-        uint64_t *pairs = NULL, room = 0;
-#pragma omp for schedule(dynamic, 64)
-        for (int64_t i = 0; i < (int64_t)rows; i++) {
-            const uint64_t d = noff[i + 1] - noff[i];
-            if (weighted && d > room) {
-                uint64_t *p = realloc(pairs, (size_t)d * sizeof *pairs);
-                if (!p) {
-#pragma omp atomic write
-                    failed = 1;
-                    continue;
-                }
-                pairs = p;
-                room = d;
-            }
-            layout_row(gr, &L, old2new, noff, (uint64_t)i, d, dbl, weighted ? pairs : NULL);
-        }
-        free(pairs);
-    }
+    int stop;
+    const int failed = layout_rows(ctx, gr, &L, old2new, noff, rows, dbl, 0, &stop);
     return failed ? kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory laying out a PageRank part") : KILN_OK;
 }
 
