@@ -6,11 +6,8 @@
 # usage: test_cli_output_files.sh KILN DATA_DIR
 set -u
 kiln=$1 data=$2
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 graph=$data/facebook_combined.txt
 
 for opt in --output --save-csr; do
@@ -41,5 +38,4 @@ wc -l <"$tmp/fifo" >"$tmp/fifo-lines" &
 wait
 [ "$(tr -d ' ' <"$tmp/fifo-lines")" = 4039 ] && [ -p "$tmp/fifo" ] && ok || bad "--output to a FIFO"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

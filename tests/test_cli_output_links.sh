@@ -11,11 +11,8 @@
 # usage: test_cli_output_links.sh KILN DATA_DIR
 set -u
 kiln=$1 data=$2
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/cli_util.sh"
+tmp=$TMP
 graph=$data/facebook_combined.txt # 4039 nodes
 mkdir "$tmp/real" "$tmp/links"
 temps() { find "$tmp" -name '*kiln-*'; }
@@ -110,5 +107,4 @@ took=$((end - start))
 [ "$code" = 2 ] && grep -q 'no/such/dir' "$tmp/err" && [ "$took" -lt 4 ] && ok ||
     bad "bad --output directory: exit $code after $took s, $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
