@@ -106,7 +106,11 @@ file_ahead *file_ahead_start(int fd, uint64_t size, size_t block)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&fa->thread, NULL, reader, fa);
+    pthread_attr_t attr; /* a small stack: the reader needs little, and `ulimit -v` counts it */
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)256 << 10);
+    int rc = pthread_create(&fa->thread, &attr, reader, fa);
+    pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
         pthread_cond_destroy(&fa->filled);

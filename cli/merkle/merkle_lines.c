@@ -110,11 +110,17 @@ merkle_lines *merkle_lines_start(void)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    /* a small stack each (they need a few hundred bytes): 16 default ones would take 128 MiB of
+     * the address space that `ulimit -v` gives the leaves and their tree */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)256 << 10);
     int started = 1; /* thread 0 is the caller */
     for (; started < m->n; started++) {
         m->w[started] = (worker){m, started};
-        if (pthread_create(&m->th[started], NULL, work, &m->w[started]) != 0) break;
+        if (pthread_create(&m->th[started], &attr, work, &m->w[started]) != 0) break;
     }
+    pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     m->n = started;
     if (m->n < 2) {
