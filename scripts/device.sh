@@ -25,7 +25,8 @@
 #             cuda:all with KILN_NCCL=0, and mpirun with a process per GPU; sha256d's bench and
 #             the whole Merkle build of 2^MERKLE_LOG2 (26) leaves on 1 GPU and on all
 #   opencl    NVIDIA's OpenCL driver: the OpenCL tests on the GPU, then every bench of OCL_ALGOS
-#             on cuda:0 and on the OpenCL GPU, in turns, opencl/cuda per row
+#             on cuda:0 and on the OpenCL GPU, in turns, opencl/cuda per row (OCL_DEVICE names
+#             another OpenCL device than the one kiln devices lists as NVIDIA's)
 #   peers     the peers of ANCHORS_DIR (the first argument, else $ANCHORS, else ./anchors: a copy
 #             of ../shared/anchors with pkgs/ fetched, see its README): hashcat (CUDA) and the
 #             cuSPARSE PageRank route, each beside kiln's figure on the same GPU, kiln/peer
@@ -59,7 +60,7 @@ JOBS=${JOBS:-8}
 ROUNDS=${ROUNDS:-3}
 SPECS=${SPECS:-"all scrypt-kdf merkle-sha256d merkle-sha256 merkle-rp64 pagerank"}
 B=${KILN_DEVICE_BUILD:-build-dev}
-S=build-dev-san
+S=${KILN_SAN_BUILD:-build-dev-san}
 BB=${KILN_BASE_BUILD:-build-dev-base}
 CMP_DEVICE=${CMP_DEVICE:-cuda:0}
 K=$B/kiln
@@ -123,18 +124,19 @@ if has build || { [ ! -x "$K" ] && [ $needs_dev = 1 ]; }; then
     t=$(date +%s)
     { cfg_release "$B" . && cmake --build "$B" -j "$(nproc)" --target all kiln_tests; } >"$OUT/build.log" 2>&1
     rc=$?
-    row "build ($B: Release, CUDA, OpenCL)" "$(status $rc), $(since "$t"); $(grep -m1 -o 'OpenCL[^,]*' "$OUT/build.log")"
+    row "build ($B: Release, CUDA, OpenCL)" "$(status $rc), $(since "$t"); $(grep -m1 -o 'OpenCL [A-Z]* ([^,)]*' "$OUT/build.log" | head -1))"
     [ $rc -ne 0 ] && { tail -30 "$OUT/build.log"; exit 1; }
     "$K" devices 2>&1 | head -12 | tee -a "$SUMMARY"
 fi
-OCL=$([ -x "$K" ] && ocl_gpu)
+OCL=${OCL_DEVICE:-$([ -x "$K" ] && ocl_gpu)}
 [ -n "$OCL" ] && export KILN_TEST_OPENCL_DEVICE=${KILN_TEST_OPENCL_DEVICE:-$OCL}
 
 # ---- test
 GPU_TESTS=${GPU_TESTS:-'cuda|device|gpu|mpi|hugediff|closed_fds|signals|interrupt'}
-ctest_rows() { # LOG: the counts, then each test that did not pass
+ctest_rows() { # LOG: the counts, then the tests that did not pass (the first 10)
     grep -E 'tests passed' "$1" | tail -1
-    grep -E '^\s+[0-9]+ - .*\((Failed|Timeout|Not Run)\)' "$1" | tee -a "$SUMMARY" >&2
+    grep -E '^\s+[0-9]+ - .*\((Failed|Timeout|Not Run)\)' "$1" |
+        awk 'NR <= 10 { print } END { if (NR > 10) print "\t... and " NR - 10 " more" }' | tee -a "$SUMMARY" >&2
 }
 if [ -n "${TESTS:-}" ] && has test; then
     POOL_VERBOSE=1 KILN_REQUIRE_OPENCL=1 ctest --test-dir "$B" -R "$TESTS" -V --timeout "${TEST_TIMEOUT:-300}" \
@@ -364,7 +366,7 @@ if has opencl; then
     row "OpenCL device of the GPU" "${OCL:-none: kiln devices lists no NVIDIA OpenCL device}"
     if [ -n "$OCL" ]; then
         t=$(date +%s)
-        KILN_REQUIRE_OPENCL=1 KILN_TEST_OPENCL_DEVICE=$OCL ctest --test-dir "$B" -L opencl --output-on-failure -j 4 \
+        KILN_REQUIRE_OPENCL=1 KILN_TEST_OPENCL_DEVICE=$OCL ctest --test-dir "$B" -L opencl -LE long --output-on-failure -j 4 \
             --timeout "${TEST_TIMEOUT:-300}" >"$OUT/opencl-tests.log" 2>&1
         rc=$?
         row "OpenCL tests on $OCL" "$(status $rc), $(ctest_rows "$OUT/opencl-tests.log"), $(since "$t")"
