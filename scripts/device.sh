@@ -12,8 +12,9 @@
 #   sanitize  the sanitizer configuration; compute-sanitizer (SAN_TOOLS, default memcheck and
 #             racecheck) on every test program labelled gpu and not long (SAN_TESTS narrows them,
 #             a ctest -R regex) in its quick sizes (racecheck on those SAN_RACE matches: the
-#             Merkle, scrypt, PageRank and Keccak kernels, which share memory or shuffle), then on the CLI: PageRank's persistent kernel (ego-Facebook) and
-#             the several-device paths (RMAT 12 on cuda:0,0 and cuda:all); SAN_CLI=0 skips those
+#             Merkle, scrypt, PageRank and hash kernels, which share memory or shuffle), then on
+#             the CLI: PageRank's persistent kernel (ego-Facebook) and the several-device paths
+#             (RMAT 12 on cuda:0,0 and cuda:all); SAN_CLI=0 skips those
 #   bench     every bench (SPECS) of this build on BENCH_DEVICES (default cuda:0), the median of
 #             ROUNDS runs; then POOL_SECONDS (20; 0: none) of mining on the GPU against the test
 #             pool (tests/pool), its rate over the bench's
@@ -195,7 +196,7 @@ for t in json.load(sys.stdin)["tests"]:
         [ -x "$prog" ] || continue
         for tool in ${SAN_TOOLS:-memcheck racecheck}; do
             # racecheck where kernels share memory or shuffle (SAN_RACE, a regex of program names)
-            [ "$tool" = racecheck ] && ! [[ $(basename "$prog") =~ ${SAN_RACE:-merkle|scrypt|pagerank|keccak} ]] && continue
+            [ "$tool" = racecheck ] && ! [[ $(basename "$prog") =~ ${SAN_RACE:-merkle|scrypt|pagerank|hash|keccak} ]] && continue
             t=$(date +%s)
             log=$OUT/san-$(basename "$prog")-$tool.log
             KILN_TEST_QUICK=1 KILN_TEST_SMALL=1 timeout "${SAN_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 99 \
