@@ -46,7 +46,7 @@ static scored *top_k(const double *ranks, uint64_t n, uint64_t k)
     }
     uint64_t have = 0;
     for (uint64_t i = 0; i < n && k; i++) {
-        scored c = {ranks[i], i};
+        scored c = {.score = ranks[i], .index = i};
         if (have == k && !better(&c, &t[k - 1])) continue;
         uint64_t j = have < k ? have++ : k - 1;
         for (; j > 0 && better(&c, &t[j - 1]); j--) t[j] = t[j - 1];

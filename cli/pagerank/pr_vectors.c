@@ -141,7 +141,12 @@ int pr_vector_read(const char *cmd, const char *path, const char *what, const ki
     *out = NULL;
     kiln_graph_info info;
     kiln_graph_get_info(g, &info);
-    vec_file v = {cmd, path, what, g, malloc((info.nodes ? info.nodes : 1) * sizeof(double)), 0};
+    vec_file v = {.cmd = cmd,
+                  .path = path,
+                  .what = what,
+                  .g = g,
+                  .x = malloc((info.nodes ? info.nodes : 1) * sizeof(double)),
+                  .line = 0};
     if (!v.x) return cli_error(EXIT_DEVICE, cmd, "out of memory for the %s vector", what);
     for (uint64_t i = 0; i < info.nodes; i++) v.x[i] = -1;
     FILE *f;

@@ -27,7 +27,7 @@ static int sort_row_w(uint32_t *a, double *w, uint64_t n)
     if (n > 32) {
         arc *t = malloc(n * sizeof *t);
         if (!t) return -1;
-        for (uint64_t i = 0; i < n; i++) t[i] = (arc){a[i], w[i]};
+        for (uint64_t i = 0; i < n; i++) t[i] = (arc){.src = a[i], .w = w[i]};
         qsort(t, n, sizeof *t, cmp_arc);
         for (uint64_t i = 0; i < n; i++) {
             a[i] = t[i].src;
@@ -37,7 +37,7 @@ static int sort_row_w(uint32_t *a, double *w, uint64_t n)
         return 0;
     }
     for (uint64_t i = 1; i < n; i++) {
-        arc v = {a[i], w[i]};
+        arc v = {.src = a[i], .w = w[i]};
         uint64_t j = i;
         for (; j > 0 && (a[j - 1] > v.src || (a[j - 1] == v.src && w[j - 1] > v.w)); j--) {
             a[j] = a[j - 1];
