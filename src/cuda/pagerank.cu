@@ -128,14 +128,8 @@ struct Mark {
 /* The dangling mass of x0 ("iteration 0" of the ring). */
 double start_dangling(const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *prm)
 {
-    const uint64_t n = g->n;
-    if (!g->weights && !prm->nstart) return (double)g->dangling / (double)n;
-    double d = 0;
-    for (uint64_t v = 0; v < n; v++) {
-        const bool dangles = g->weights ? !(g->out_weight[v] > 0) : g->outdeg[v] == 0;
-        if (dangles) d += prm->nstart ? prm->nstart[v] : 1.0 / (double)n;
-    }
-    return d;
+    if (!g->weights && !prm->nstart) return (double)g->dangling / (double)g->n;
+    return kiln_pr_start_dangling(g->n, g->outdeg, g->out_weight, prm->nstart);
 }
 
 /* PageRank of a whole graph on one device, in the steps run_pagerank takes: the layout and the

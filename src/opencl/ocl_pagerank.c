@@ -31,6 +31,7 @@
 #include "../core/bench.h"
 #include "../core/clock.h"
 #include "../core/sort.h"
+#include "../prim/pagerank.h"
 #include "../prim/pagerank_layout.h"
 #include "ocl_work.h"
 
@@ -473,12 +474,7 @@ static void start_vector(pr_res *r, const kiln_gpu_pr_graph *gr, const kiln_gpu_
 {
     const uint64_t n = gr->n;
     const int dbl = p->use_double != 0, weighted = gr->weights != NULL;
-    double dang = 0;
-    for (uint64_t v = 0; v < n; v++) {
-        const int dangles = weighted ? !(gr->out_weight[v] > 0) : gr->outdeg[v] == 0;
-        if (dangles) dang += p->nstart ? p->nstart[v] : 1.0 / (double)n;
-    }
-    *dangling0 = dang;
+    *dangling0 = kiln_pr_start_dangling(n, gr->outdeg, gr->out_weight, p->nstart);
     for (uint64_t i = 0; i < n; i++) {
         const uint32_t v = r->L.new2old[i], od = r->L.odeg[i];
         const double x = p->nstart ? p->nstart[v] : 1.0 / (double)n, y = od && !weighted ? x / (double)od : x;

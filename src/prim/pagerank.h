@@ -47,4 +47,26 @@ KILN_HD kiln_pr_coef kiln_pr_coefficients(kiln_pr_real damping, kiln_pr_real dan
     return c;
 }
 
+/* The GPU hosts' start (C and CUDA host code; not in OpenCL C, whose kernels take D from the
+ * host). */
+#ifndef KILN_OPENCL_C
+/* Whether vertex v is dangling: on a weighted graph (out_weight given) when its out-weight is 0,
+ * else when it has no out-edges. */
+KILN_HD int kiln_pr_dangles(const uint32_t *outdeg, const double *out_weight, uint64_t v)
+{
+    return out_weight ? !(out_weight[v] > 0) : outdeg[v] == 0;
+}
+
+/* The rank the start vector (nstart, or uniform when NULL) puts on dangling vertices, added in
+ * vertex order: the first iteration's D. */
+KILN_HD double kiln_pr_start_dangling(uint64_t n, const uint32_t *outdeg, const double *out_weight,
+                                      const double *nstart)
+{
+    double d = 0;
+    for (uint64_t v = 0; v < n; v++)
+        if (kiln_pr_dangles(outdeg, out_weight, v)) d += nstart ? nstart[v] : 1.0 / (double)n;
+    return d;
+}
+#endif
+
 #endif
