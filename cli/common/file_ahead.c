@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
+#include "thread.h"
 
 /* 4 blocks: 3 ahead keep a disk busy while the consumer is held up a moment; a block (2 MiB and
  * up) is large enough that the hand-over costs nothing beside its copy. */
@@ -101,17 +101,8 @@ file_ahead *file_ahead_start(int fd, uint64_t size, size_t block)
     pthread_cond_init(&fa->filled, &ca);
     pthread_cond_init(&fa->freed, &ca);
     pthread_condattr_destroy(&ca);
-    /* the reader takes no signal: SIGINT and the rest go to the threads that look at the flag
-     * (a read of a regular file is not interrupted anyway) */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_attr_t attr; /* a small stack: the reader needs little, and `ulimit -v` counts it */
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, (size_t)256 << 10);
-    int rc = pthread_create(&fa->thread, &attr, reader, fa);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* a small stack: the reader needs little, and `ulimit -v` counts it */
+    int rc = cli_thread_start(&fa->thread, (size_t)256 << 10, reader, fa);
     if (rc != 0) {
         pthread_cond_destroy(&fa->filled);
         pthread_cond_destroy(&fa->freed);

@@ -1,11 +1,11 @@
 #include "merkle_lines.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/thread.h"
 #include "merkle_input.h"
 
 #define NODE 32
@@ -106,22 +106,13 @@ merkle_lines *merkle_lines_start(void)
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->go, NULL);
     pthread_cond_init(&m->done, NULL);
-    /* the workers take no signal: the caller's thread looks at the interrupt flag */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
     /* a small stack each (they need a few hundred bytes): 16 default ones would take 128 MiB of
      * the address space that `ulimit -v` gives the leaves and their tree */
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, (size_t)256 << 10);
     int started = 1; /* thread 0 is the caller */
     for (; started < m->n; started++) {
         m->w[started] = (worker){m, started};
-        if (pthread_create(&m->th[started], &attr, work, &m->w[started]) != 0) break;
+        if (cli_thread_start(&m->th[started], (size_t)256 << 10, work, &m->w[started]) != 0) break;
     }
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
     m->n = started;
     if (m->n < 2) {
         merkle_lines_stop(m);
