@@ -65,7 +65,7 @@ static void test_build(kiln_ctx *gpu, kiln_ctx *cpu)
         memset(&ref, 0, sizeof ref);
         CHECK(kiln_csr_build_cpu(cpu, &e, flags, &ref) == KILN_OK, "cpu build");
         kiln_gpu_csr c;
-        kiln_status s = gpu->gpu->csr_from_edges(dev, e.src, e.dst, e.count, e.n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
+        kiln_status s = gpu->gpu->graph->csr_from_edges(dev, e.src, e.dst, e.count, e.n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
                                                  (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c);
         CHECK(s == KILN_OK, "gpu build: %s", kiln_last_error(gpu));
         if (s == KILN_OK) {

@@ -13,7 +13,7 @@
 #include "../graph/graph.h"
 #include "../core/clock.h"
 
-static void take_cuda_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
+static void take_gpu_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
 {
     kiln_graph_take_csr(g, c->n, c->m, c->offsets, c->sources, c->outdeg);
     g->info.edges_read = c->edges_read;
@@ -41,14 +41,14 @@ static kiln_status build(kiln_ctx *ctx, const kiln_edges *e, const double *w, un
         kiln_gpu *gpu;
         kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st != KILN_OK) return st;
-        if (!ctx->gpu->csr_from_edges || !fits_first_gpu(ctx, gpu, e->count, e->n, flags))
+        if (!ctx->gpu->graph || !ctx->gpu->graph->csr_from_edges || !fits_first_gpu(ctx, gpu, e->count, e->n, flags))
             return kiln_csr_build_cpu(ctx, e, flags, g);
         kiln_gpu_csr c;
         double t0 = kiln_now();
-        st = ctx->gpu->csr_from_edges(gpu, e->src, e->dst, e->count, e->n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
+        st = ctx->gpu->graph->csr_from_edges(gpu, e->src, e->dst, e->count, e->n, (flags & KILN_GRAPH_UNDIRECTED) != 0,
                                       (flags & KILN_GRAPH_DROP_SELF_LOOPS) != 0, &c);
         if (st != KILN_OK) return st;
-        take_cuda_csr(g, &c, t0);
+        take_gpu_csr(g, &c, t0);
         kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
         /* the device build is a few CUB passes of under a second: a signal is honoured after it */
         kiln_ctx_report(ctx, "csr build", "passes", 1, 1);
@@ -229,7 +229,7 @@ typedef struct rmat_parts {
 static kiln_status rmat_part_task(void *arg, int i, kiln_gpu *gpu)
 {
     rmat_parts *r = arg;
-    return r->ctx->gpu->rmat_part_csr(gpu, r->spec, r->undirected, r->bound[i], r->bound[i + 1], &r->part[i]);
+    return r->ctx->gpu->graph->rmat_part_csr(gpu, r->spec, r->undirected, r->bound[i], r->bound[i + 1], &r->part[i]);
 }
 
 static kiln_status rmat_on_devices(kiln_ctx *ctx, const kiln_rmat_spec *spec, int undirected, kiln_graph *g)
@@ -313,21 +313,21 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->ngpu > 1 && ctx->gpu->rmat_part_csr) {
+    if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->ngpu > 1 && ctx->gpu->graph && ctx->gpu->graph->rmat_part_csr) {
         st = rmat_on_devices(ctx, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
         if (st == KILN_OK) st = kiln_ctx_poll(ctx);
         if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
             st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
-    } else if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->rmat_csr) {
+    } else if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->graph && ctx->gpu->graph->rmat_csr) {
         kiln_gpu *gpu;
         st = kiln_ctx_gpu(ctx, 0, &gpu);
         if (st == KILN_OK) {
             kiln_gpu_csr c;
             double t0 = kiln_now();
-            st = ctx->gpu->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
-            if (st == KILN_OK) take_cuda_csr(g, &c, t0);
+            st = ctx->gpu->graph->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
+            if (st == KILN_OK) take_gpu_csr(g, &c, t0);
             if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
             if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* after the generation, before the weights */
             if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))

@@ -188,15 +188,6 @@ struct kiln_gpu_ops {
     const kiln_gpu_graph_ops *graph;
     const kiln_gpu_collective_ops *collective;
 
-    /* ======== transition (issue 40.1): the graph table's builds, repeated for the callers outside
-     * the change that made the tables (src/api/graph_api.c, src/dist/mpi_graph.c,
-     * tests/test_cuda_pagerank.c and test_cuda_pagerank_kernels.c); removed once they read
-     * graph->csr_from_edges and the rest. Not counted among the core's operations. */
-    kiln_status (*csr_from_edges)(kiln_gpu *g, const uint32_t *src, const uint32_t *dst, uint64_t count, uint64_t n,
-                                  int undirected, int drop_loops, kiln_gpu_csr *out);
-    kiln_status (*rmat_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
-    kiln_status (*rmat_part_csr)(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, uint64_t v0, uint64_t v1,
-                                 kiln_gpu_csr *out);
 };
 
 /* The context's i-th GPU, opened on first use. KILN_ERR_DEVICE (in ctx) when the context has no

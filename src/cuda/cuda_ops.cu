@@ -137,8 +137,4 @@ extern "C" const kiln_gpu_ops kiln_cuda_ops = {
     .tree = &cuda_tree_ops,
     .graph = &cuda_graph_ops,
     .collective = CUDA_COLLECTIVE,
-    /* the transition's copies (core/gpu.h) */
-    .csr_from_edges = kiln_cuda_csr_from_edges,
-    .rmat_csr = kiln_cuda_rmat_csr,
-    .rmat_part_csr = kiln_cuda_rmat_part_csr,
 };

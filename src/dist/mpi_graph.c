@@ -185,7 +185,7 @@ static kiln_status rmat_on_gpu(kiln_ctx *ctx, kiln_dist *d, const kiln_rmat_spec
     memset(&c, 0, sizeof c);
     kiln_gpu *gpu;
     kiln_status st = kiln_ctx_gpu(ctx, 0, &gpu);
-    if (st == KILN_OK) st = ctx->gpu->rmat_part_csr(gpu, spec, both, v0, v1, &c);
+    if (st == KILN_OK) st = ctx->gpu->graph->rmat_part_csr(gpu, spec, both, v0, v1, &c);
     kiln_graph *g = st == KILN_OK ? kiln_graph_alloc() : NULL;
     if (st == KILN_OK && g) {
         g->n = n;
@@ -373,7 +373,7 @@ kiln_status kiln_dist_graph_rmat(kiln_ctx *ctx, kiln_dist *d, int scale, int edg
     const int both = (flags & KILN_GRAPH_UNDIRECTED) != 0;
     kiln_rmat_spec spec;
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
-    if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->rmat_part_csr && !(flags & KILN_GRAPH_WEIGHTED))
+    if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->graph && ctx->gpu->graph->rmat_part_csr && !(flags & KILN_GRAPH_WEIGHTED))
         return rmat_on_gpu(ctx, d, &spec, both, out);
     const uint64_t n = UINT64_C(1) << scale, m = (uint64_t)edge_factor << scale;
     /* this process's share of the edge numbers: the generator draws any edge on its own */
