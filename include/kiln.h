@@ -778,13 +778,8 @@ typedef enum kiln_pagerank_kernel {
      * kernel */
     KILN_PR_KERNEL_AUTO = 0,
     KILN_PR_KERNEL_GRID = 1, /* one launch an iteration over the whole chip */
-    /* experimental, for small graphs: one thread-block cluster keeps the rank vectors and the
-     * graph in shared memory and runs many iterations a launch (so far 1.5x slower than the grid
-     * kernel on ego-Facebook: docs/PAGERANK.md); needs compute capability 9.0+, the relabelled
-     * layout, at most 2^20 edges, and the two rank vectors plus an eighth of the graph within a
-     * block's shared memory (227 KB on Hopper); asked for where it cannot run: KILN_ERR_INPUT
-     * naming why */
-    KILN_PR_KERNEL_CLUSTER = 2,
+    /* 2 was the experimental thread-block cluster kernel, slower than the grid kernel wherever
+     * it was measured and removed (docs/PAGERANK.md); asked for, it is refused as unknown */
     /* reported, not asked for: the row-part pass of a device set or of a process under MPI,
      * which works in the graph's own vertex order so the parts can exchange their slices */
     KILN_PR_KERNEL_PARTS = 3,

@@ -19,7 +19,7 @@ typedef enum opt_kind {
     OPT_U64, /* uint64_t in lo..hi (decimal or 0x-hex) */
     OPT_SECONDS, /* double, > 0 and <= hi */
     OPT_REAL, /* double, finite, min <= v <= max (v < max with .below_max); max INFINITY: no maximum */
-    OPT_CHOICE, /* int: one of the words of `value` ("auto|grid|cluster"), stored as choices[i] (NULL: i) */
+    OPT_CHOICE, /* int: one of the words of `value` ("auto|grid|persistent"), stored as choices[i] (NULL: i) */
     OPT_DEVICE, /* const char *, opened by cli_open */
     OPT_ALGO, /* const char *, a name of the registry (kinds; bench/tune names when `bench`) */
     OPT_LIST, /* const char *[hi]: repeatable */

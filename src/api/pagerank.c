@@ -129,9 +129,7 @@ static kiln_status run_one_gpu(kiln_ctx *ctx, const kiln_graph *g, const kiln_pr
     res->residual = s.residual;
     res->seconds = s.loop_ms * 1e-3;
     res->setup_seconds = s.setup_s;
-    res->kernel = s.kernel == KILN_GPU_PR_CLUSTER      ? KILN_PR_KERNEL_CLUSTER
-                  : s.kernel == KILN_GPU_PR_PERSISTENT ? KILN_PR_KERNEL_PERSISTENT
-                                                       : KILN_PR_KERNEL_GRID;
+    res->kernel = s.kernel == KILN_GPU_PR_PERSISTENT ? KILN_PR_KERNEL_PERSISTENT : KILN_PR_KERNEL_GRID;
     *device_residual = s.residual;
     return KILN_OK;
 }
@@ -141,9 +139,8 @@ static kiln_status run_gpu_parts(kiln_ctx *ctx, const kiln_graph *g, const kiln_
                                  const kiln_pr_split *split, double *ranks, kiln_pagerank_result *res,
                                  double *device_residual)
 {
-    if (prob->kernel == KILN_PR_KERNEL_CLUSTER || prob->kernel == KILN_PR_KERNEL_PERSISTENT)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "the %s kernel runs on one GPU only (not on %s)",
-                         prob->kernel == KILN_PR_KERNEL_CLUSTER ? "cluster" : "persistent",
+    if (prob->kernel == KILN_PR_KERNEL_PERSISTENT)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "the persistent kernel runs on one GPU only (not on %s)",
                          split ? "a process of a split" : "a device set");
     if (!ctx->gpu->graph || !ctx->gpu->graph->parts) return kiln_gpu_lacks(ctx, "run PageRank in row parts (a device set or a split)");
     kiln_pr_cpu_stats s;
@@ -263,7 +260,7 @@ kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pa
                          KILN_PAGERANK_MAX_ITER_LIMIT);
     if ((unsigned)opt->precision > KILN_PRECISION_FLOAT64)
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown precision %d", opt->precision);
-    if ((unsigned)opt->kernel > KILN_PR_KERNEL_PERSISTENT || opt->kernel == KILN_PR_KERNEL_PARTS)
+    if ((unsigned)opt->kernel > KILN_PR_KERNEL_PERSISTENT || opt->kernel == KILN_PR_KERNEL_PARTS || opt->kernel == 2)
         return kiln_fail(ctx, KILN_ERR_INPUT, "unknown PageRank kernel %d", opt->kernel);
     kiln_status st = check_out_weights(ctx, g);
     if (st != KILN_OK) return st;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../prim/pagerank.h"
 #include "../core/bench.h"
 #include "../core/clock.h"
 #include "../core/ctx.h"
@@ -120,11 +121,6 @@ static double y_scale(const kiln_graph *g, uint64_t v)
     return g->out_weight || g->outdeg[v] == 0 ? 1.0 : (double)g->outdeg[v];
 }
 
-static int dangles(const kiln_graph *g, uint64_t v)
-{
-    return g->out_weight ? !(g->out_weight[v] > 0) : g->outdeg[v] == 0;
-}
-
 /* The first y in the new labels (float64 in y64, and narrowed into y when float32), and the
  * dangling mass of x0. */
 static double first_y(const parts_run *r, double *y64, void *y)
@@ -137,7 +133,7 @@ static double first_y(const parts_run *r, double *y64, void *y)
         const double x = p->nstart ? p->nstart[v] : uniform;
         const uint32_t to = r->old2new[v];
         y64[to] = x / y_scale(g, v);
-        if (dangles(g, v)) dang += x;
+        if (kiln_pr_dangles(g->outdeg, g->out_weight, v)) dang += x;
         if (!r->use_double) ((float *)y)[to] = (float)y64[to];
     }
     return dang;

@@ -40,7 +40,7 @@ typedef struct kiln_gpu_pr_graph {
 } kiln_gpu_pr_graph;
 
 /* kiln_pagerank_kernel's values */
-enum { KILN_GPU_PR_AUTO = 0, KILN_GPU_PR_GRID = 1, KILN_GPU_PR_CLUSTER = 2, KILN_GPU_PR_PERSISTENT = 4 };
+enum { KILN_GPU_PR_AUTO = 0, KILN_GPU_PR_GRID = 1, KILN_GPU_PR_PERSISTENT = 4 };
 
 typedef struct kiln_gpu_pr_params {
     double damping, tol;
@@ -48,7 +48,7 @@ typedef struct kiln_gpu_pr_params {
     int use_double; /* float64 ranks instead of float32 */
     int reorder; /* relabel by descending in-degree (else process the rows through an index list) */
     int repeat; /* timed runs of the loop from x0; the median is reported */
-    int kernel; /* KILN_GPU_PR_AUTO, _GRID, _PERSISTENT or _CLUSTER */
+    int kernel; /* KILN_GPU_PR_AUTO, _GRID or _PERSISTENT */
     /* n values each, already normalized to sum 1 by the API, or NULL: personalization (teleport;
      * NULL uniform), dangling (where dangling rank goes; NULL: the personalization), nstart (x0;
      * NULL uniform). x' = d (A^T y + D q) + (1 - d) p with D the dangling rank. */
@@ -62,7 +62,7 @@ typedef struct kiln_gpu_pr_stats {
     double residual;
     double loop_ms; /* median over the runs, device events */
     double setup_s;
-    int kernel; /* the one that ran: KILN_GPU_PR_GRID, _PERSISTENT or _CLUSTER */
+    int kernel; /* the one that ran: KILN_GPU_PR_GRID or _PERSISTENT */
 } kiln_gpu_pr_stats;
 
 /* ---- PageRank over row parts: several devices of a context, or one process of a split (MPI).
