@@ -13,13 +13,9 @@
 # usage: test_cli_large_file.sh KILN DATA_DIR
 set -u
 kiln=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_util.sh"
 . "$(dirname "$0")/signal_util.sh"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+tmp=$TMP # signal_util's checks read $tmp
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 [ -d /proc/self/fdinfo ] || { echo "SKIP: no /proc/PID/fdinfo to watch a read's progress"; exit 77; }
 
@@ -129,5 +125,4 @@ blank
 signal_run INT 0.3 "$tmp/out" "$tmp/err" $one_core "$kiln" merkle --leaves "$tmp/blank.txt" --device cpu
 interrupted merkle INT
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -2,9 +2,10 @@
  *
  * Each input is streamed on the CPU in constant memory, except that when the device policy
  * (kiln_ctx_pick for the bytes of the small files) puts the work on a GPU, regular files of at
- * most SMALL_FILE bytes are read whole and hashed in batches on the GPU. Results are printed in
- * input order either way. A check list is read line by line (cli/hash/hash_lines.h), so its size
- * never matters.
+ * most SMALL_FILE bytes are read whole and hashed in batches on the GPU, each batch on a thread
+ * while the next one's files are read. A large regular file is read ahead on a thread
+ * (common/file_ahead.h) while the hash runs. Results are printed in input order either way. A
+ * check list is read line by line (cli/hash/hash_lines.h), so its size never matters.
  *
  * Failures, as the whole CLI has them: an input named on the command line that cannot be read
  * (a FILE, or the --check list) is bad input, reported by name while the rest goes on, exit 2;
@@ -23,6 +24,7 @@
 #include "common/file_ahead.h"
 #include "common/interrupt.h"
 #include "common/json_out.h"
+#include "common/thread.h"
 #include "common/opts.h"
 #include "common/progress.h"
 #include "hash_lines.h"
@@ -44,18 +46,30 @@ typedef struct item {
     uint8_t *expect; /* check mode: the listed digest (outlen bytes) */
 } item;
 
+/* A GPU batch: small files of one algorithm and output length, whole, one after the other. */
+typedef struct batch {
+    item *items;
+    size_t n, cap;
+    uint8_t *data;
+    uint64_t bytes, data_cap;
+    kiln_hash_algo algo;
+    size_t outlen;
+} batch;
+
 typedef struct hash_run {
     const char *cmd;
     kiln_hash_algo algo; /* the --algo given (digests, and untagged check lines) */
     int check, tag; /* --check mode; --tag output */
     kiln_ctx *gpu; /* NULL: everything on the CPU */
-    /* the pending GPU batch, all of one algorithm and output length */
-    item *items;
-    size_t n, cap;
-    uint8_t *data;
-    uint64_t bytes, data_cap;
-    kiln_hash_algo batch_algo;
-    size_t outlen;
+    batch b; /* the batch being filled */
+    /* the batch before, hashed on a thread while this one is read (flush_start, flush_end) */
+    batch fly;
+    int flying; /* 0, FLY_THREAD or FLY_DONE (hashed here: no thread could be had) */
+    pthread_t fly_thread;
+    kiln_ctx *fly_ctx;
+    uint64_t *fly_offsets;
+    uint8_t *fly_out;
+    kiln_status fly_st;
     /* tallies (checking: of the list being checked; the run's totals below) */
     size_t unreadable, mismatched, ok, missing;
     size_t all_unreadable, all_mismatched, all_ok, all_bad;
@@ -254,40 +268,81 @@ static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, uint
     return 0;
 }
 
-static void free_items(hash_run *r)
+static void free_items(batch *b)
 {
-    for (size_t i = 0; i < r->n; i++) {
-        free(r->items[i].name);
-        free(r->items[i].expect);
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->items[i].name);
+        free(b->items[i].expect);
     }
-    r->n = 0;
-    r->bytes = 0;
+    b->n = 0;
+    b->bytes = 0;
 }
 
-/* Hashes and prints the pending batch on the GPU (on the CPU if the GPU fails). */
-static void flush(hash_run *r)
+enum { FLY_THREAD = 1, FLY_DONE = 2 };
+
+static void *hash_fly(void *arg)
 {
-    if (r->n == 0 || r->stopped) {
-        free_items(r);
-        return;
-    }
-    uint64_t *offsets = must_alloc(r->cmd, (r->n + 1) * sizeof *offsets);
-    uint8_t *out = must_alloc(r->cmd, r->n * r->outlen);
-    for (size_t i = 0; i < r->n; i++) offsets[i] = r->items[i].off;
-    offsets[r->n] = r->bytes;
-    kiln_status st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
+    hash_run *r = arg;
+    r->fly_st = kiln_hash_batch(r->fly_ctx, r->fly.algo, r->fly.data, r->fly_offsets, r->fly.n, r->fly_out, r->fly.outlen);
+    return NULL;
+}
+
+/* Waits for the batch on its thread, prints its results (hashing it on the CPU if the GPU
+ * failed), and empties it. */
+static void flush_end(hash_run *r)
+{
+    if (!r->flying) return;
+    if (r->flying == FLY_THREAD) pthread_join(r->fly_thread, NULL);
+    r->flying = 0;
+    batch *b = &r->fly;
+    kiln_status st = r->fly_st;
     if (st != KILN_OK && st != KILN_STOPPED) {
         progress_clear();
-        fprintf(stderr, "kiln %s: GPU batch failed (%s); hashing on the CPU\n", r->cmd, kiln_last_error(r->gpu));
-        cli_device(r->cmd, r->gpu, "cpu", 0);
-        st = kiln_hash_batch(r->gpu, r->batch_algo, r->data, offsets, r->n, out, r->outlen);
+        fprintf(stderr, "kiln %s: GPU batch failed (%s); hashing on the CPU\n", r->cmd, kiln_last_error(r->fly_ctx));
+        cli_device(r->cmd, r->fly_ctx, "cpu", 0);
+        st = kiln_hash_batch(r->fly_ctx, b->algo, b->data, r->fly_offsets, b->n, r->fly_out, b->outlen);
     }
     if (st == KILN_STOPPED) r->stopped = 1;
-    for (size_t i = 0; i < r->n && !r->stopped; i++)
-        emit(r, r->items[i].name, r->batch_algo, out + i * r->outlen, r->outlen, r->items[i].expect, r->items[i].len);
-    free(offsets);
-    free(out);
-    free_items(r);
+    for (size_t i = 0; i < b->n && !r->stopped; i++)
+        emit(r, b->items[i].name, b->algo, r->fly_out + i * b->outlen, b->outlen, b->items[i].expect, b->items[i].len);
+    free(r->fly_offsets);
+    free(r->fly_out);
+    free_items(b);
+}
+
+/* Prints the batch before, then starts hashing the pending one on a thread, so that the files of
+ * the next are read meanwhile (reading, copying to the GPU and hashing overlap); its buffers
+ * become the next batch's. Without a thread it is hashed here. */
+static void flush_start(hash_run *r)
+{
+    flush_end(r);
+    if (r->b.n == 0 || r->stopped) {
+        free_items(&r->b);
+        return;
+    }
+    batch spare = r->fly; /* emptied by flush_end: its buffers are kept for the next batch */
+    r->fly = r->b;
+    r->b = spare;
+    r->fly_offsets = must_alloc(r->cmd, (r->fly.n + 1) * sizeof *r->fly_offsets);
+    r->fly_out = must_alloc(r->cmd, r->fly.n * r->fly.outlen);
+    for (size_t i = 0; i < r->fly.n; i++) r->fly_offsets[i] = r->fly.items[i].off;
+    r->fly_ctx = r->gpu; /* the context is the thread's alone until flush_end */
+    r->fly_offsets[r->fly.n] = r->fly.bytes;
+    /* the library's progress reports stay off (cmd_hash): the main thread draws the line */
+    if (cli_thread_start(&r->fly_thread, 0, hash_fly, r) == 0) {
+        r->flying = FLY_THREAD;
+        return;
+    }
+    hash_fly(r);
+    r->flying = FLY_DONE;
+    flush_end(r);
+}
+
+/* Hashes and prints every pending batch, before anything else is printed. */
+static void flush(hash_run *r)
+{
+    flush_start(r);
+    flush_end(r);
 }
 
 /* Reads a whole small regular file into the batch. Returns 1 when queued, 0 when the file must
@@ -296,19 +351,19 @@ static void flush(hash_run *r)
 static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, kiln_hash_algo algo, const uint8_t *expect,
                       size_t outlen, uint64_t *pre)
 {
-    if (r->n && (r->outlen != outlen || r->batch_algo != algo || r->n == BATCH_FILES || r->bytes + size > BATCH_BYTES))
-        flush(r);
-    if (r->data_cap < r->bytes + SMALL_FILE + 1) {
-        uint64_t cap = r->bytes + SMALL_FILE + 1 > 2 * r->data_cap ? r->bytes + SMALL_FILE + 1 : 2 * r->data_cap;
-        uint8_t *d = realloc(r->data, cap);
+    if (r->b.n && (r->b.outlen != outlen || r->b.algo != algo || r->b.n == BATCH_FILES || r->b.bytes + size > BATCH_BYTES))
+        flush_start(r);
+    if (r->b.data_cap < r->b.bytes + SMALL_FILE + 1) {
+        uint64_t cap = r->b.bytes + SMALL_FILE + 1 > 2 * r->b.data_cap ? r->b.bytes + SMALL_FILE + 1 : 2 * r->b.data_cap;
+        uint8_t *d = realloc(r->b.data, cap);
         if (!d) return -ENOMEM;
-        r->data = d;
-        r->data_cap = cap;
+        r->b.data = d;
+        r->b.data_cap = cap;
     }
     uint64_t got = 0;
     while (got <= SMALL_FILE) {
         if (cli_interrupted()) return -EINTR;
-        ssize_t k = read(fd, r->data + r->bytes + got, SMALL_FILE + 1 - got);
+        ssize_t k = read(fd, r->b.data + r->b.bytes + got, SMALL_FILE + 1 - got);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) return -errno;
         if (k == 0) break;
@@ -319,14 +374,14 @@ static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, kiln
         *pre = got;
         return 0;
     }
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 1024;
-        item *it = realloc(r->items, cap * sizeof *it);
+    if (r->b.n == r->b.cap) {
+        size_t cap = r->b.cap ? 2 * r->b.cap : 1024;
+        item *it = realloc(r->b.items, cap * sizeof *it);
         if (!it) return -ENOMEM;
-        r->items = it;
-        r->cap = cap;
+        r->b.items = it;
+        r->b.cap = cap;
     }
-    item *it = &r->items[r->n];
+    item *it = &r->b.items[r->b.n];
     it->name = strdup(name);
     it->expect = NULL;
     if (expect) {
@@ -338,12 +393,12 @@ static int queue_file(hash_run *r, int fd, uint64_t size, const char *name, kiln
         free(it->expect);
         return -ENOMEM;
     }
-    it->off = r->bytes;
+    it->off = r->b.bytes;
     it->len = got;
-    r->bytes += got;
-    r->outlen = outlen;
-    r->batch_algo = algo;
-    r->n++;
+    r->b.bytes += got;
+    r->b.outlen = outlen;
+    r->b.algo = algo;
+    r->b.n++;
     return 1;
 }
 
@@ -376,7 +431,7 @@ static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const
         digest = must_alloc(r->cmd, outlen);
         /* a file that grew past the batch limit keeps its first bytes, read already */
         uint8_t *copy = pre ? must_alloc(r->cmd, pre) : NULL;
-        if (pre) memcpy(copy, r->data + r->bytes, pre);
+        if (pre) memcpy(copy, r->b.data + r->b.bytes, pre);
         flush(r);
         if (!r->stopped) err = stream_fd(r, algo, fd, regular, r->cur_size, copy, pre, digest, outlen);
         free(copy);
@@ -494,6 +549,7 @@ static void check_entry_run(hash_run *r, check_list *cl, check_entry *e)
 /* Checks the held entries, on the GPU when their small files weigh enough. */
 static void run_held(hash_run *r, check_list *cl, kiln_ctx *ctx)
 {
+    flush(r); /* the batch on its thread uses ctx: done with before ctx is asked anything */
     r->gpu = pick_gpu(ctx, cl->small);
     for (size_t i = 0; i < cl->n; i++) check_entry_run(r, cl, &cl->held[i]);
     flush(r);
@@ -688,7 +744,8 @@ int cmd_hash(int argc, char **argv)
         free(files);
         return json_end(code == CLI_HELP ? EXIT_OK : code);
     }
-    progress_attach(ctx);
+    /* no progress_attach: GPU batches are hashed on a thread while the main thread reads the next
+     * files and draws the line (show_progress), which the library's reports would race with */
     r.check = check;
     r.tag = tag;
     r.json = out.json;
@@ -737,8 +794,10 @@ int cmd_hash(int argc, char **argv)
         code = r.stopped ? cli_interrupt_exit(cmd) : r.unreadable ? EXIT_USAGE : EXIT_OK;
     }
     progress_end();
-    free(r.items);
-    free(r.data);
+    free(r.b.items);
+    free(r.b.data);
+    free(r.fly.items);
+    free(r.fly.data);
     kiln_ctx_free(ctx);
     free(files);
     return json_end(code);
