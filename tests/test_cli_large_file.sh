@@ -58,6 +58,8 @@ EOF
 root=$(cat "$tmp/root.txt")
 got=$("$kiln" merkle --leaves "$tmp/leaves.txt" --device cpu 2>&1)
 [ "$got" = "$root" ] && ok || bad "merkle root of a regular file: $got, want $root"
+got=$("$kiln" merkle --leaves "$tmp/leaves.txt" --device cpu --threads 1 2>&1) # read ahead, parsed by one thread
+[ "$got" = "$root" ] && ok || bad "merkle root of a regular file, --threads 1: $got, want $root"
 got=$(cat "$tmp/leaves.txt" | "$kiln" merkle --leaves - --device cpu 2>&1)
 [ "$got" = "$root" ] && ok || bad "merkle root through a pipe: $got, want $root"
 # a bad line deep in the file (a short one, a long one, one not hex): the same message, naming the

@@ -185,7 +185,7 @@ static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, co
     uint8_t *nodes = NULL;
     uint64_t lines = 0;
     int code = merkle_read_hashes(a->cmd, path, a->reversed, PROOF_LINES, " (a proof holds the root and 0..64 siblings)",
-                                  &nodes, &lines);
+                                  1, &nodes, &lines);
     if (code != EXIT_OK) return code;
     if (lines == 0) {
         free(nodes);
@@ -295,7 +295,7 @@ int cmd_merkle(int argc, char **argv)
     else {
         uint8_t *leaves = NULL, root[NODE];
         uint64_t n = 0;
-        code = merkle_read_hashes(cmd, leaves_s, a.reversed, ALL_LEAVES, "", &leaves, &n);
+        code = merkle_read_hashes(cmd, leaves_s, a.reversed, ALL_LEAVES, "", (unsigned)threads, &leaves, &n);
         if (code == EXIT_OK && n == 0) code = cli_error(EXIT_USAGE, cmd, "%s holds no hashes", leaves_s);
         else if (code == EXIT_OK) code = build_and_print(&a, ctx, leaves, n, &opts_m, proof_s, whole, root);
         free(leaves);

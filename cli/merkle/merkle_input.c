@@ -277,7 +277,7 @@ static int take_block(hashes *h, merkle_lines *m, const char *p, size_t n, char 
 }
 
 int merkle_read_hashes(const char *cmd, const char *path, int reversed, uint64_t max, const char *max_note,
-                       uint8_t **nodes, uint64_t *n)
+                       unsigned threads, uint8_t **nodes, uint64_t *n)
 {
     hashes h = {cmd, path, reversed, max, 0, 0, 0, max_note, NULL};
     input in;
@@ -286,7 +286,7 @@ int merkle_read_hashes(const char *cmd, const char *path, int reversed, uint64_t
     char *buf = in.ahead ? NULL : malloc(CHUNK), carry[CARRY];
     if (!in.ahead && !buf) code = cli_error(EXIT_DEVICE, cmd, "out of memory");
     /* a file read ahead comes in blocks large enough to share out over the cores */
-    merkle_lines *m = in.ahead && max == UINT64_MAX ? merkle_lines_start() : NULL;
+    merkle_lines *m = in.ahead && max == UINT64_MAX ? merkle_lines_start(threads) : NULL;
     size_t clen = 0, got = 1;
     while (code == EXIT_OK && got > 0) {
         const char *data = buf;

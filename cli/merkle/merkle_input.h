@@ -17,9 +17,11 @@ int merkle_parse_hash(const char *hex, size_t len, int reversed, uint8_t node[32
 
 /* One 64-hex-digit hash per line (blank lines and '#' comments skipped), decoded into *nodes
  * (32 bytes each, byte-reversed when reversed). More than max hashes is refused with max_note
- * as the reason; so is a count whose tree would not fit in memory (ulimit -v, -d included). */
+ * as the reason; so is a count whose tree would not fit in memory (ulimit -v, -d included). A
+ * large regular file is read ahead on a thread and, when max does not limit it, parsed by
+ * `threads` threads (0: one per core, up to 16; --threads). */
 int merkle_read_hashes(const char *cmd, const char *path, int reversed, uint64_t max, const char *max_note,
-                       uint8_t **nodes, uint64_t *n);
+                       unsigned threads, uint8_t **nodes, uint64_t *n);
 
 /* The whole file, or its first max bytes and one more when it is longer (for the parser to
  * refuse with its own limit): *len bytes in *data. */

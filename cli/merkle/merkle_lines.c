@@ -96,9 +96,9 @@ static void *work(void *arg)
     return NULL;
 }
 
-merkle_lines *merkle_lines_start(void)
+merkle_lines *merkle_lines_start(unsigned threads)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = threads ? (long)threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (cores < 2) return NULL;
     merkle_lines *m = calloc(1, sizeof *m);
     if (!m) return NULL;

@@ -18,10 +18,10 @@ enum {
 };
 int merkle_line(const char *p, size_t len, int reversed, uint8_t node[32]);
 
-/* Threads that parse a block's lines together; NULL on a one-core machine or when none could be
- * had (the caller parses line by line). */
+/* threads (the caller's included; 0: one per core, up to 16) that parse a block's lines together;
+ * NULL for one thread, or when no other could be had (the caller parses line by line). */
 typedef struct merkle_lines merkle_lines;
-merkle_lines *merkle_lines_start(void);
+merkle_lines *merkle_lines_start(unsigned threads);
 
 /* The hashes of text[0..len), whole lines each ended by LF, decoded in order into out (room for
  * len / 65 nodes: a hash's line takes 65 bytes at least); *lines is the count of lines. Returns
