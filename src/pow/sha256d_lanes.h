@@ -57,6 +57,10 @@
 #define ROUND_W(t, w) ROUND_HK(t, ADD3(V(7, t), (w), p->k[t]))
 #define ROUND_KW(t, kw) ROUND_HK(t, ADD(V(7, t), (kw)))
 #define EXPAND(w, t) w[t] = ADD(ADD(SSIG1(w[(t) - 2]), w[(t) - 7]), ADD(SSIG0(w[(t) - 15]), w[(t) - 16]))
+/* schedule word t given as an expression, then round t */
+#define W_ROUND(t, wt) \
+    w[t] = (wt);       \
+    ROUND_W(t, w[t])
 #define EXPAND_ROUND(t) \
     EXPAND(w, t);       \
     ROUND_W(t, w[t])
@@ -65,6 +69,12 @@
     EXPAND_ROUND((t) + 1); \
     EXPAND_ROUND((t) + 2); \
     EXPAND_ROUND((t) + 3)
+#define EXPAND_ROUND8(t) \
+    EXPAND_ROUND4(t);    \
+    EXPAND_ROUND4((t) + 4)
+#define EXPAND_ROUND16(t) \
+    EXPAND_ROUND8(t);     \
+    EXPAND_ROUND8((t) + 8)
 #define EXPAND_ROUND_E(t) \
     EXPAND(w, t);         \
     ROUND_E_HK(t, ADD3(V(7, t), w[t], p->k[t]))
@@ -74,13 +84,15 @@
     ROUND_KW((t) + 2, kw[(t) + 2]); \
     ROUND_KW((t) + 3, kw[(t) + 3])
 /* second hash, W18..W21: W[t-7] is a zero padding word */
-#define W2_EARLY_ROUND(t)                                                 \
-    w[t] = ADD3(SSIG1(w[(t) - 2]), SSIG0(w[(t) - 15]), w[(t) - 16]); \
-    ROUND_W(t, w[t])
-/* second hash, W25..W29: W[t-15] and W[t-16] are zero padding words */
-#define W2_ZERO_ROUND(t)                       \
-    w[t] = ADD(SSIG1(w[(t) - 2]), w[(t) - 7]); \
-    ROUND_W(t, w[t])
+#define W2_EARLY_ROUND(t) W_ROUND(t, ADD3(SSIG1(w[(t) - 2]), SSIG0(w[(t) - 15]), w[(t) - 16]))
+/* W25..W29 of either hash: W[t-15] and W[t-16] are zero padding words */
+#define ZERO_PAD_ROUND(t) W_ROUND(t, ADD(SSIG1(w[(t) - 2]), w[(t) - 7]))
+#define ZERO_PAD_ROUNDS_25_29 \
+    ZERO_PAD_ROUND(25);       \
+    ZERO_PAD_ROUND(26);       \
+    ZERO_PAD_ROUND(27);       \
+    ZERO_PAD_ROUND(28);       \
+    ZERO_PAD_ROUND(29)
 
 /* Nonce-independent values of one job, broadcast once per call: every constant the rounds add
  * is then a plain memory operand, not a broadcast from a general register on the vector ports. */
@@ -151,20 +163,25 @@ static void precompute(const kiln_sha256d_job *job, pre *p)
     p->len2 = C(256u);
 }
 
+/* The state entering round t, after a round t - 1 that made a = x + a_k and e = x + e_k from the
+ * state `prev` (its a, b, c and e, f, g move down to b, c, d and f, g, h). */
+#define ENTER_ROUND(t, x, a_k, e_k, prev) \
+    V(0, t) = ADD((x), (a_k));            \
+    V(1, t) = (prev)[0];                  \
+    V(2, t) = (prev)[1];                  \
+    V(3, t) = (prev)[2];                  \
+    V(4, t) = ADD((x), (e_k));            \
+    V(5, t) = (prev)[4];                  \
+    V(6, t) = (prev)[5];                  \
+    V(7, t) = (prev)[6]
+
 /* Digest word 7 (as SHA-256 outputs it, before byte swapping) of sha256d for LANES nonce words. */
 static inline vec digest_word7(const pre *p, vec n)
 {
     vec s[8], w[64] BC_DECL(p->bc4);
 
     /* ---- first hash: the header's second block, from round 3 ---- */
-    V(0, 4) = ADD(n, p->a4);
-    V(1, 4) = p->s3[0];
-    V(2, 4) = p->s3[1];
-    V(3, 4) = p->s3[2];
-    V(4, 4) = ADD(n, p->e4);
-    V(5, 4) = p->s3[4];
-    V(6, 4) = p->s3[5];
-    V(7, 4) = p->s3[6];
+    ENTER_ROUND(4, n, p->a4, p->e4, p->s3);
     ROUND_HK(4, p->hk[4]);
     ROUND_HK(5, p->hk[5]);
     ROUND_HK(6, p->hk[6]);
@@ -174,44 +191,20 @@ static inline vec digest_word7(const pre *p, vec n)
     ROUND_KW(16, p->hk[16]);
     ROUND_KW(17, p->hk[17]);
 
-    w[18] = ADD(p->c18, SSIG0(n));
-    ROUND_W(18, w[18]);
-    w[19] = ADD(p->c19, n);
-    ROUND_W(19, w[19]);
-    w[20] = ADD(SSIG1(w[18]), p->pad);
-    ROUND_W(20, w[20]);
-    w[21] = SSIG1(w[19]);
-    ROUND_W(21, w[21]);
-    w[22] = ADD(SSIG1(w[20]), p->len1);
-    ROUND_W(22, w[22]);
-    w[23] = ADD(SSIG1(w[21]), p->w16);
-    ROUND_W(23, w[23]);
-    w[24] = ADD(SSIG1(w[22]), p->w17);
-    ROUND_W(24, w[24]);
-    w[25] = ADD(SSIG1(w[23]), w[18]);
-    ROUND_W(25, w[25]);
-    w[26] = ADD(SSIG1(w[24]), w[19]);
-    ROUND_W(26, w[26]);
-    w[27] = ADD(SSIG1(w[25]), w[20]);
-    ROUND_W(27, w[27]);
-    w[28] = ADD(SSIG1(w[26]), w[21]);
-    ROUND_W(28, w[28]);
-    w[29] = ADD(SSIG1(w[27]), w[22]);
-    ROUND_W(29, w[29]);
-    w[30] = ADD3(SSIG1(w[28]), w[23], p->s0_640);
-    ROUND_W(30, w[30]);
-    w[31] = ADD3(SSIG1(w[29]), w[24], p->c31);
-    ROUND_W(31, w[31]);
-    w[32] = ADD3(SSIG1(w[30]), w[25], p->c32);
-    ROUND_W(32, w[32]);
-    w[33] = ADD(ADD(SSIG1(w[31]), w[26]), ADD(SSIG0(w[18]), p->w17));
-    ROUND_W(33, w[33]);
-    EXPAND_ROUND4(34);
-    EXPAND_ROUND4(38);
-    EXPAND_ROUND4(42);
-    EXPAND_ROUND4(46);
-    EXPAND_ROUND4(50);
-    EXPAND_ROUND4(54);
+    W_ROUND(18, ADD(p->c18, SSIG0(n)));
+    W_ROUND(19, ADD(p->c19, n));
+    W_ROUND(20, ADD(SSIG1(w[18]), p->pad));
+    W_ROUND(21, SSIG1(w[19]));
+    W_ROUND(22, ADD(SSIG1(w[20]), p->len1));
+    W_ROUND(23, ADD(SSIG1(w[21]), p->w16));
+    W_ROUND(24, ADD(SSIG1(w[22]), p->w17));
+    ZERO_PAD_ROUNDS_25_29;
+    W_ROUND(30, ADD3(SSIG1(w[28]), w[23], p->s0_640));
+    W_ROUND(31, ADD3(SSIG1(w[29]), w[24], p->c31));
+    W_ROUND(32, ADD3(SSIG1(w[30]), w[25], p->c32));
+    W_ROUND(33, ADD(ADD(SSIG1(w[31]), w[26]), ADD(SSIG0(w[18]), p->w17)));
+    EXPAND_ROUND16(34);
+    EXPAND_ROUND8(50);
     EXPAND_ROUND4(58);
     EXPAND_ROUND(62);
     EXPAND_ROUND(63);
@@ -227,14 +220,7 @@ static inline vec digest_word7(const pre *p, vec n)
     w[6] = ADD(s[6], p->mid[6]);
     w[7] = ADD(s[7], p->mid[7]);
     /* round 0 from the IV: only W0 varies */
-    V(0, 1) = ADD(w[0], p->a1);
-    V(1, 1) = p->iv[0];
-    V(2, 1) = p->iv[1];
-    V(3, 1) = p->iv[2];
-    V(4, 1) = ADD(w[0], p->e1);
-    V(5, 1) = p->iv[4];
-    V(6, 1) = p->iv[5];
-    V(7, 1) = p->iv[6];
+    ENTER_ROUND(1, w[0], p->a1, p->e1, p->iv);
     BC_SET(p->bc1);
     /* rounds 1..3: h is still an IV word */
     ROUND_HK(1, ADD(w[1], p->hk1));
@@ -253,35 +239,20 @@ static inline vec digest_word7(const pre *p, vec n)
     ROUND_KW(14, p->k[14]);
     ROUND_KW(15, p->kw15);
 
-    w[16] = ADD(SSIG0(w[1]), w[0]);
-    ROUND_W(16, w[16]);
-    w[17] = ADD3(SSIG0(w[2]), w[1], p->s1_256);
-    ROUND_W(17, w[17]);
+    W_ROUND(16, ADD(SSIG0(w[1]), w[0]));
+    W_ROUND(17, ADD3(SSIG0(w[2]), w[1], p->s1_256));
     W2_EARLY_ROUND(18);
     W2_EARLY_ROUND(19);
     W2_EARLY_ROUND(20);
     W2_EARLY_ROUND(21);
-    w[22] = ADD(ADD(SSIG1(w[20]), p->len2), ADD(SSIG0(w[7]), w[6]));
-    ROUND_W(22, w[22]);
-    w[23] = ADD(ADD(SSIG1(w[21]), w[16]), ADD(w[7], p->s0_pad));
-    ROUND_W(23, w[23]);
-    w[24] = ADD3(SSIG1(w[22]), w[17], p->pad);
-    ROUND_W(24, w[24]);
-    W2_ZERO_ROUND(25);
-    W2_ZERO_ROUND(26);
-    W2_ZERO_ROUND(27);
-    W2_ZERO_ROUND(28);
-    W2_ZERO_ROUND(29);
-    w[30] = ADD3(SSIG1(w[28]), w[23], p->s0_256);
-    ROUND_W(30, w[30]);
-    w[31] = ADD(ADD(SSIG1(w[29]), w[24]), ADD(SSIG0(w[16]), p->len2));
-    ROUND_W(31, w[31]);
-    EXPAND_ROUND4(32);
-    EXPAND_ROUND4(36);
-    EXPAND_ROUND4(40);
-    EXPAND_ROUND4(44);
-    EXPAND_ROUND4(48);
-    EXPAND_ROUND4(52);
+    W_ROUND(22, ADD(ADD(SSIG1(w[20]), p->len2), ADD(SSIG0(w[7]), w[6])));
+    W_ROUND(23, ADD(ADD(SSIG1(w[21]), w[16]), ADD(w[7], p->s0_pad)));
+    W_ROUND(24, ADD3(SSIG1(w[22]), w[17], p->pad));
+    ZERO_PAD_ROUNDS_25_29;
+    W_ROUND(30, ADD3(SSIG1(w[28]), w[23], p->s0_256));
+    W_ROUND(31, ADD(ADD(SSIG1(w[29]), w[24]), ADD(SSIG0(w[16]), p->len2)));
+    EXPAND_ROUND16(32);
+    EXPAND_ROUND8(48);
     EXPAND_ROUND(56);
     EXPAND_ROUND_E(57);
     EXPAND_ROUND_E(58);
