@@ -171,37 +171,40 @@ fi
 
 # ---- sanitize
 san_row() { # LABEL LOG RC SECONDS-SINCE
-    row "$1" "$(status "$3"), $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$2" | tail -1 | sed 's/^=* *//'), $(since "$4")"
+    [ "$3" -eq 77 ] && { row "$1" "skipped (no GPU: exit 77)"; return; }
+    local sum
+    sum=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$2" | tail -1 | sed 's/^=* *//')
+    row "$1" "$(status "$3")${sum:+, $sum}, $(since "$4")"
     [ "$3" -ne 0 ] && grep -m3 -A8 '^========= [A-Z]' "$2"
 }
 if has sanitize; then
     t=$(date +%s)
     # the programs of the tests labelled gpu (their names change as the tests do), the CLI
     cfg_sanitize >"$OUT/build-san.log" 2>&1
+    # (a test's program is its name; ctest names a command only once it is built)
     ctest --test-dir "$S" -L gpu -LE long ${SAN_TESTS:+-R "$SAN_TESTS"} --show-only=json-v1 2>/dev/null |
-        python3 -c 'import json, os, sys
-seen = set()
-for t in json.load(sys.stdin)["tests"]:
-    c = t.get("command") or []
-    if c and os.path.basename(c[0]).startswith("test_") and c[0] not in seen:
-        seen.add(c[0])
-        print(c[0])' >"$OUT/san-programs.txt"
+        python3 -c 'import json, sys
+for t in json.load(sys.stdin)["tests"]: print(t["name"])' >"$OUT/san-tests.txt"
+    cmake --build "$S" --target help 2>/dev/null | sed -n 's/^\.\.\. //p' | grep -xFf "$OUT/san-tests.txt" >"$OUT/san-programs.txt"
     # shellcheck disable=SC2046 # a target per program
-    cmake --build "$S" -j "$(nproc)" --target kiln_cli $(xargs -r -n1 basename <"$OUT/san-programs.txt") >>"$OUT/build-san.log" 2>&1
+    cmake --build "$S" -j "$(nproc)" --target kiln_cli $(cat "$OUT/san-programs.txt") >>"$OUT/build-san.log" 2>&1
     rc=$?
     row "build ($S: sanitizer)" "$(status $rc), $(since "$t"), $(wc -l <"$OUT/san-programs.txt") test programs"
     [ $rc -ne 0 ] && tail -20 "$OUT/build-san.log"
     CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-    while read -r prog; do
+    [ -x "$CS" ] || { row "compute-sanitizer" "not found: nothing sanitized"; : >"$OUT/san-programs.txt"; SAN_CLI=0; }
+    while read -r name; do
+        prog=$S/tests/$name
         [ -x "$prog" ] || continue
         for tool in ${SAN_TOOLS:-memcheck racecheck}; do
             # racecheck where kernels share memory or shuffle (SAN_RACE, a regex of program names)
-            [ "$tool" = racecheck ] && ! [[ $(basename "$prog") =~ ${SAN_RACE:-merkle|scrypt|pagerank|hash|keccak} ]] && continue
+            [ "$tool" = racecheck ] && ! [[ $name =~ ${SAN_RACE:-merkle|scrypt|pagerank|hash|keccak} ]] && continue
             t=$(date +%s)
-            log=$OUT/san-$(basename "$prog")-$tool.log
+            log=$OUT/san-$name-$tool.log
             KILN_TEST_QUICK=1 KILN_TEST_SMALL=1 timeout "${SAN_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 99 \
                 "$prog" >"$log" 2>&1
-            san_row "$tool $(basename "$prog")" "$log" $? "$t"
+            rc=$?
+            san_row "$tool $name" "$log" $rc "$t"
         done
     done <"$OUT/san-programs.txt"
     if [ "${SAN_CLI:-1}" = 1 ]; then
@@ -212,9 +215,10 @@ for t in json.load(sys.stdin)["tests"]:
             set -- $spec
             t=$(date +%s)
             log=$OUT/san-pagerank-$1.log
-            timeout "${SAN_TIMEOUT:-300}" "$CS" --tool "$1" --error-exitcode 99 "$S/kiln" pagerank "$FB" --undirected \
-                --tol 0 --max-iter "$2" --gpu-kernel "${SAN_PR_KERNEL:-persistent}" --top 3 >"$log" 2>&1
-            san_row "$1 pagerank ego-Facebook ${SAN_PR_KERNEL:-persistent}" "$log" $? "$t"
+            timeout "${SAN_TIMEOUT:-300}" "$CS" --tool "$1" --error-exitcode 99 "$S/kiln" pagerank "$FB" --device cuda:0 \
+                --undirected --tol 0 --max-iter "$2" --gpu-kernel "${SAN_PR_KERNEL:-persistent}" --top 3 >"$log" 2>&1
+            rc=$?
+            san_row "$1 pagerank ego-Facebook ${SAN_PR_KERNEL:-persistent}" "$log" $rc "$t"
         done
         # the partitioned build and the parts on logical devices, then NCCL on the real set; API
         # errors are not reported, since NCCL probes the driver with calls that fail by design
@@ -224,7 +228,8 @@ for t in json.load(sys.stdin)["tests"]:
             log=$OUT/san-sets-$1-${2//[:,]/_}.log
             timeout "${SAN_TIMEOUT:-300}" "$CS" --tool "$1" --report-api-errors no --error-exitcode 99 "$S/kiln" pagerank \
                 --rmat 12 --device "$2" --tol 0 --max-iter 5 >"$log" 2>&1
-            san_row "$1 pagerank --rmat 12 --device $2" "$log" $? "$t"
+            rc=$?
+            san_row "$1 pagerank --rmat 12 --device $2" "$log" $rc "$t"
         done
     fi
 fi
