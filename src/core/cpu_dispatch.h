@@ -65,4 +65,20 @@ int kiln_cpu_ranked_copy(const kiln_cpu_ranking *r, void *out, size_t size, int 
         return &fn##_ranking;                                                         \
     }
 
+/* Its arguments where the x86 kernels are built (KILN_X86_KERNELS), nothing elsewhere. */
+#if defined(KILN_X86_KERNELS)
+#define KILN_X86_ONLY(...) __VA_ARGS__
+#else
+#define KILN_X86_ONLY(...)
+#endif
+
+/* The usual list and its KILN_CPU_DISPATCH(fn): the x86 kernels' entries given after `floor`
+ * ({name, needs, &impl, selftest}, fastest first; left out where they are not built, so an impl
+ * written in place as a compound literal names x86-only code safely), then the portable floor:
+ * `floor` named floor_name, which needs nothing and no self-test because it is the reference the
+ * test suite checks. */
+#define KILN_CPU_LADDER(fn, floor_name, floor, ...)                                               \
+    static const kiln_cpu_candidate fn##_candidates[] = {KILN_X86_ONLY(__VA_ARGS__, ){(floor_name), 0, &(floor), NULL}}; \
+    KILN_CPU_DISPATCH(fn, fn##_candidates)
+
 #endif

@@ -11,7 +11,7 @@
  * candidate buffer and scratch, allocated when it takes its first piece. */
 typedef struct scan {
     kiln_cpu_piece_fn fn;
-    const void *arg;
+    const void *impl, *job;
     uint32_t piece, start;
     uint64_t count;
     size_t scratch_bytes;
@@ -39,7 +39,7 @@ static void scan_piece(void *arg, uint64_t p, int slot)
     }
     const uint64_t off = p * s->piece;
     const uint32_t n = (uint32_t)(s->count - off < s->piece ? s->count - off : s->piece);
-    const uint64_t hits = s->fn(s->arg, s->start + (uint32_t)off, n, local, s->piece, s->scratch[slot]);
+    const uint64_t hits = s->fn(s->impl, s->job, s->start + (uint32_t)off, n, local, s->piece, s->scratch[slot]);
     if (hits == 0) return;
     pthread_mutex_lock(&s->lock);
     for (uint64_t i = 0; i < hits && i < s->piece; i++)
@@ -48,13 +48,14 @@ static void scan_piece(void *arg, uint64_t p, int slot)
     pthread_mutex_unlock(&s->lock);
 }
 
-uint64_t kiln_cpu_scan_pieces(kiln_cpu_piece_fn fn, const void *arg, uint32_t piece, size_t scratch_bytes,
-                              int threads, uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap)
+uint64_t kiln_cpu_scan_pieces(kiln_cpu_piece_fn fn, const void *impl, const void *job, uint32_t piece,
+                              size_t scratch_bytes, int threads, uint32_t start, uint64_t count, uint32_t *cand,
+                              uint32_t cap)
 {
     const uint64_t pieces = (count + piece - 1) / piece;
     threads = kiln_threads_auto(threads);
     if ((uint64_t)threads > pieces) threads = pieces > 0 ? (int)pieces : 1;
-    scan s = {fn, arg, piece, start, count, scratch_bytes, cand, cap, 0, 0, PTHREAD_MUTEX_INITIALIZER, NULL, NULL};
+    scan s = {fn, impl, job, piece, start, count, scratch_bytes, cand, cap, 0, 0, PTHREAD_MUTEX_INITIALIZER, NULL, NULL};
     s.local = calloc((size_t)threads, sizeof *s.local);
     s.scratch = calloc((size_t)threads, sizeof *s.scratch);
     if (s.local && s.scratch) kiln_par_for(threads, pieces, scan_piece, &s);

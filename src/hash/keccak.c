@@ -52,24 +52,14 @@ static int selftest(const void *impl)
 }
 
 static const kiln_keccak_host_impl portable = {"portable", permute_portable, absorb_portable};
-#if defined(KILN_X86_KERNELS)
-static const kiln_keccak_host_impl avx512 = {"avx512", kiln_keccak_f1600_zmm, kiln_keccak_absorb_zmm};
-static const kiln_keccak_host_impl avx2 = {"avx2", kiln_keccak_f1600_avx2, kiln_keccak_absorb_avx2};
-#endif
 
-/* The portable code is the reference the test suite checks; it needs no self-test to be the floor. */
 /* The scalar BMI kernel ("avx2": all 25 lanes in registers, ANDN in chi) ranks first: on this
  * project's AVX-512 Xeon it hashes SHA3-256 streams at 460 MB/s where the AVX-512 kernel gives 371
  * (OpenSSL 3: 418; scripts/sha3_speed.c); one stream has too little parallelism for 512-bit
  * vectors to pay for their shuffles. */
-static const kiln_cpu_candidate candidates[] = {
-#if defined(KILN_X86_KERNELS)
-    {"avx2", KILN_NEEDS_AVX2 | KILN_NEEDS_BMI, &avx2, selftest},
-    {"avx512", KILN_NEEDS_AVX512, &avx512, selftest},
-#endif
-    {"portable", 0, &portable, NULL},
-};
-KILN_CPU_DISPATCH(ranking, candidates)
+KILN_CPU_LADDER(ranking, "portable", portable,
+    {"avx2", KILN_NEEDS_AVX2 | KILN_NEEDS_BMI, &(const kiln_keccak_host_impl){"avx2", kiln_keccak_f1600_avx2, kiln_keccak_absorb_avx2}, selftest},
+    {"avx512", KILN_NEEDS_AVX512, &(const kiln_keccak_host_impl){"avx512", kiln_keccak_f1600_zmm, kiln_keccak_absorb_zmm}, selftest})
 
 const kiln_keccak_host_impl *kiln_keccak_host_portable(void) { return &portable; }
 
@@ -208,19 +198,10 @@ static int lanes_selftest(const void *impl)
 }
 
 static const kiln_keccak_lanes_impl lanes_portable = {"portable", 1, lanes_portable_hash};
-#if defined(KILN_X86_KERNELS)
-static const kiln_keccak_lanes_impl lanes_avx2 = {"avx2x4", 4, kiln_keccak_x4_avx2};
-static const kiln_keccak_lanes_impl lanes_avx512 = {"avx512x8", 8, kiln_keccak_x8_avx512};
-#endif
 
-static const kiln_cpu_candidate lanes_candidates[] = {
-#if defined(KILN_X86_KERNELS)
-    {"avx512x8", KILN_NEEDS_AVX512, &lanes_avx512, lanes_selftest},
-    {"avx2x4", KILN_NEEDS_AVX2, &lanes_avx2, lanes_selftest},
-#endif
-    {"portable", 0, &lanes_portable, NULL},
-};
-KILN_CPU_DISPATCH(lanes_ranking, lanes_candidates)
+KILN_CPU_LADDER(lanes_ranking, "portable", lanes_portable,
+    {"avx512x8", KILN_NEEDS_AVX512, &(const kiln_keccak_lanes_impl){"avx512x8", 8, kiln_keccak_x8_avx512}, lanes_selftest},
+    {"avx2x4", KILN_NEEDS_AVX2, &(const kiln_keccak_lanes_impl){"avx2x4", 4, kiln_keccak_x4_avx2}, lanes_selftest})
 
 const kiln_keccak_lanes_impl *kiln_keccak_lanes(void) { return lanes_ranking()->usable[0]->impl; }
 

@@ -41,18 +41,9 @@ static int selftest(const void *impl)
 }
 
 static const struct blocks_impl portable = {compress_portable};
-#if defined(KILN_X86_KERNELS)
-static const struct blocks_impl shani = {kiln_sha256_blocks_shani};
-#endif
 
-/* The portable code is the reference the test suite checks; it needs no self-test to be the floor. */
-static const kiln_cpu_candidate candidates[] = {
-#if defined(KILN_X86_KERNELS)
-    {"sha-ni", KILN_NEEDS_SHANI, &shani, selftest},
-#endif
-    {"portable", 0, &portable, NULL},
-};
-KILN_CPU_DISPATCH(ranking, candidates)
+KILN_CPU_LADDER(ranking, "portable", portable,
+    {"sha-ni", KILN_NEEDS_SHANI, &(const struct blocks_impl){kiln_sha256_blocks_shani}, selftest})
 
 static const struct blocks_impl *chosen(void) { return ranking()->usable[0]->impl; }
 

@@ -50,18 +50,9 @@ int kiln_sha512_blocks_selftest(kiln_sha512_blocks_fn blocks)
 static int blocks_selftest(const void *impl) { return kiln_sha512_blocks_selftest(((const struct blocks_impl *)impl)->fn); }
 
 static const struct blocks_impl blocks_portable = {compress_portable};
-#if defined(KILN_X86_KERNELS)
-static const struct blocks_impl blocks_avx2 = {kiln_sha512_blocks_avx2};
-#endif
 
-/* The portable code is the reference the test suite checks; it needs no self-test to be the floor. */
-static const kiln_cpu_candidate blocks_candidates[] = {
-#if defined(KILN_X86_KERNELS)
-    {"avx2", KILN_NEEDS_AVX2, &blocks_avx2, blocks_selftest},
-#endif
-    {"portable", 0, &blocks_portable, NULL},
-};
-KILN_CPU_DISPATCH(blocks_ranking, blocks_candidates)
+KILN_CPU_LADDER(blocks_ranking, "portable", blocks_portable,
+    {"avx2", KILN_NEEDS_AVX2, &(const struct blocks_impl){kiln_sha512_blocks_avx2}, blocks_selftest})
 
 kiln_sha512_blocks_fn kiln_sha512_blocks(void)
 {
@@ -188,19 +179,10 @@ int kiln_sha512_lanes_selftest(const kiln_sha512_lanes_impl *l)
 static int lanes_selftest(const void *impl) { return kiln_sha512_lanes_selftest(impl); }
 
 static const kiln_sha512_lanes_impl lanes_portable = {"portable", 1, lanes_portable_hash};
-#if defined(KILN_X86_KERNELS)
-static const kiln_sha512_lanes_impl lanes_avx512 = {"avx512x8", 8, kiln_sha512_lanes_avx512};
-static const kiln_sha512_lanes_impl lanes_avx2 = {"avx2x4", 4, kiln_sha512_lanes_avx2};
-#endif
 
-static const kiln_cpu_candidate lanes_candidates[] = {
-#if defined(KILN_X86_KERNELS)
-    {"avx512x8", KILN_NEEDS_AVX512, &lanes_avx512, lanes_selftest},
-    {"avx2x4", KILN_NEEDS_AVX2, &lanes_avx2, lanes_selftest},
-#endif
-    {"portable", 0, &lanes_portable, NULL},
-};
-KILN_CPU_DISPATCH(lanes_ranking, lanes_candidates)
+KILN_CPU_LADDER(lanes_ranking, "portable", lanes_portable,
+    {"avx512x8", KILN_NEEDS_AVX512, &(const kiln_sha512_lanes_impl){"avx512x8", 8, kiln_sha512_lanes_avx512}, lanes_selftest},
+    {"avx2x4", KILN_NEEDS_AVX2, &(const kiln_sha512_lanes_impl){"avx2x4", 4, kiln_sha512_lanes_avx2}, lanes_selftest})
 
 const kiln_sha512_lanes_impl *kiln_sha512_lanes(void) { return lanes_ranking()->usable[0]->impl; }
 

@@ -38,37 +38,23 @@ static int selftest(const void *impl)
     return 1;
 }
 
-#if defined(KILN_X86_KERNELS)
-static const kiln_sha256d_impl avx512 = {"avx512x16", kiln_sha256d_lanes_avx512};
-static const kiln_sha256d_impl avx2 = {"avx2x8", kiln_sha256d_lanes_avx2};
-static const kiln_sha256d_impl shani = {"sha-ni", kiln_sha256d_lanes_shani};
-#endif
 static const kiln_sha256d_impl scalar = {"scalar", kiln_sha256d_lanes_scalar};
 
-/* The scalar kernel is the reference the test suite checks; it needs no self-test to be the floor. */
-static const kiln_cpu_candidate candidates[] = {
-#if defined(KILN_X86_KERNELS)
-    {"avx512x16", KILN_NEEDS_AVX512, &avx512, selftest},
-    {"avx2x8", KILN_NEEDS_AVX2, &avx2, selftest},
-    {"sha-ni", KILN_NEEDS_SHANI, &shani, selftest},
-#endif
-    {"scalar", 0, &scalar, NULL},
-};
-KILN_CPU_DISPATCH(ranking, candidates)
+KILN_CPU_LADDER(ranking, "scalar", scalar,
+    {"avx512x16", KILN_NEEDS_AVX512, &(const kiln_sha256d_impl){"avx512x16", kiln_sha256d_lanes_avx512}, selftest},
+    {"avx2x8", KILN_NEEDS_AVX2, &(const kiln_sha256d_impl){"avx2x8", kiln_sha256d_lanes_avx2}, selftest},
+    {"sha-ni", KILN_NEEDS_SHANI, &(const kiln_sha256d_impl){"sha-ni", kiln_sha256d_lanes_shani}, selftest})
 
 int kiln_sha256d_cpu_impls(kiln_sha256d_impl *out, int cap)
 { return kiln_cpu_ranked_copy(ranking(), out, sizeof *out, cap); }
 
-struct scan_arg {
-    const kiln_sha256d_impl *impl;
-    const kiln_sha256d_job *job;
-};
+const char *kiln_sha256d_cpu_name(void) { return ranking()->usable[0]->name; }
 
-static uint64_t scan_piece(const void *arg, uint32_t start, uint32_t n, uint32_t *cand, uint32_t cap, void *scratch)
+static uint64_t scan_piece(const void *impl, const void *job, uint32_t start, uint32_t n, uint32_t *cand, uint32_t cap,
+                           void *scratch)
 {
-    const struct scan_arg *a = arg;
     (void)scratch;
-    return a->impl->fn(a->job, start, n, cand, cap);
+    return ((const kiln_sha256d_impl *)impl)->fn(job, start, n, cand, cap);
 }
 
 /* Pieces small enough to balance the threads and large enough that each SIMD lane kernel call
@@ -78,14 +64,11 @@ static uint64_t scan_piece(const void *arg, uint32_t start, uint32_t n, uint32_t
 uint64_t kiln_sha256d_cpu_scan(const kiln_sha256d_impl *impl, int threads, const kiln_sha256d_job *job,
                                uint32_t start, uint64_t count, uint32_t *cand, uint32_t cap)
 {
-    struct scan_arg a = {impl, job};
-    return kiln_cpu_scan_pieces(scan_piece, &a, PIECE, 0, threads, start, count, cand, cap);
+    return kiln_cpu_scan_pieces(scan_piece, impl, job, PIECE, 0, threads, start, count, cand, cap);
 }
 
 uint64_t kiln_sha256d_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
                               uint32_t cap)
 {
-    kiln_sha256d_impl best;
-    kiln_sha256d_cpu_impls(&best, 1);
-    return kiln_sha256d_cpu_scan(&best, threads, (const kiln_sha256d_job *)job, start, count, cand, cap);
+    return kiln_sha256d_cpu_scan(ranking()->usable[0]->impl, threads, job, start, count, cand, cap);
 }

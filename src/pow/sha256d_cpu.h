@@ -26,6 +26,9 @@ uint64_t kiln_sha256d_lanes_scalar(const kiln_sha256d_job *job, uint32_t start, 
  * (core/cpu_dispatch.h); the first is the one to use. Returns how many (at most cap). */
 int kiln_sha256d_cpu_impls(kiln_sha256d_impl *out, int cap);
 
+/* The name of the first of them, the one the search uses ("avx512x16"). */
+const char *kiln_sha256d_cpu_name(void);
+
 /* Scans with `threads` threads (0 = all cores) using impl; candidate semantics as above, in no
  * particular order. Returns UINT64_MAX when a thread's buffer could not be allocated. */
 uint64_t kiln_sha256d_cpu_scan(const kiln_sha256d_impl *impl, int threads, const kiln_sha256d_job *job,

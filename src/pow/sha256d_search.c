@@ -9,12 +9,7 @@ static void prepare(kiln_search_state *s, const uint8_t header[KILN_HEADER_SIZE]
     kiln_sha256d_job_init(&s->sha256d, header, target);
 }
 
-static void cpu_impl(char *out, size_t len)
-{
-    kiln_sha256d_impl best;
-    kiln_sha256d_cpu_impls(&best, 1);
-    snprintf(out, len, "%s", best.name);
-}
+static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s", kiln_sha256d_cpu_name()); }
 
 static void gpu_work(const kiln_ctx *ctx, const kiln_search_state *s, kiln_gpu_search *w)
 {

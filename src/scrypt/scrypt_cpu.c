@@ -30,34 +30,21 @@ static int selftest(const void *impl)
     return n == 1 && cand[0] == KNOWN_NONCE;
 }
 
-#if defined(KILN_X86_KERNELS)
-static const kiln_scrypt_impl avx512 = {"avx512x16", 16, kiln_scrypt_lanes_avx512};
-static const kiln_scrypt_impl avx2 = {"avx2x8", 8, kiln_scrypt_lanes_avx2};
-#endif
 static const kiln_scrypt_impl scalar = {"scalar", 1, kiln_scrypt_lanes_scalar};
 
-/* The scalar kernel is the reference the test suite checks; it needs no self-test to be the floor. */
-static const kiln_cpu_candidate candidates[] = {
-#if defined(KILN_X86_KERNELS)
-    {"avx512x16", KILN_NEEDS_AVX512, &avx512, selftest},
-    {"avx2x8", KILN_NEEDS_AVX2, &avx2, selftest},
-#endif
-    {"scalar", 0, &scalar, NULL},
-};
-KILN_CPU_DISPATCH(ranking, candidates)
+KILN_CPU_LADDER(ranking, "scalar", scalar,
+    {"avx512x16", KILN_NEEDS_AVX512, &(const kiln_scrypt_impl){"avx512x16", 16, kiln_scrypt_lanes_avx512}, selftest},
+    {"avx2x8", KILN_NEEDS_AVX2, &(const kiln_scrypt_impl){"avx2x8", 8, kiln_scrypt_lanes_avx2}, selftest})
 
 int kiln_scrypt_cpu_impls(kiln_scrypt_impl *out, int cap)
 { return kiln_cpu_ranked_copy(ranking(), out, sizeof *out, cap); }
 
-struct scan_arg {
-    const kiln_scrypt_impl *impl;
-    const kiln_scrypt_job *job;
-};
+const char *kiln_scrypt_cpu_name(void) { return ranking()->usable[0]->name; }
 
-static uint64_t scan_piece(const void *arg, uint32_t start, uint32_t n, uint32_t *cand, uint32_t cap, void *scratch)
+static uint64_t scan_piece(const void *impl, const void *job, uint32_t start, uint32_t n, uint32_t *cand, uint32_t cap,
+                           void *scratch)
 {
-    const struct scan_arg *a = arg;
-    return a->impl->fn(a->job, start, n, cand, cap, scratch);
+    return ((const kiln_scrypt_impl *)impl)->fn(job, start, n, cand, cap, scratch);
 }
 
 /* A piece is a few lane groups: small enough to balance two threads over a short range, large
@@ -68,16 +55,13 @@ static uint64_t scan_piece(const void *arg, uint32_t start, uint32_t n, uint32_t
 uint64_t kiln_scrypt_cpu_scan(const kiln_scrypt_impl *impl, int threads, const kiln_scrypt_job *job, uint32_t start,
                               uint64_t count, uint32_t *cand, uint32_t cap)
 {
-    struct scan_arg a = {impl, job};
     size_t v_bytes = (size_t)impl->lanes * 32 * KILN_SCRYPT_LTC_N * sizeof(uint32_t);
-    return kiln_cpu_scan_pieces(scan_piece, &a, GROUPS_PER_PIECE * (uint32_t)impl->lanes, v_bytes, threads, start,
+    return kiln_cpu_scan_pieces(scan_piece, impl, job, GROUPS_PER_PIECE * (uint32_t)impl->lanes, v_bytes, threads, start,
                                 count, cand, cap);
 }
 
 uint64_t kiln_scrypt_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
                               uint32_t cap)
 {
-    kiln_scrypt_impl best;
-    kiln_scrypt_cpu_impls(&best, 1);
-    return kiln_scrypt_cpu_scan(&best, threads, (const kiln_scrypt_job *)job, start, count, cand, cap);
+    return kiln_scrypt_cpu_scan(ranking()->usable[0]->impl, threads, job, start, count, cand, cap);
 }

@@ -28,15 +28,14 @@ uint64_t kiln_scrypt_lanes_avx512(const kiln_scrypt_job *job, uint32_t start, ui
                                   uint32_t cap, uint32_t *V);
 uint64_t kiln_scrypt_lanes_avx2(const kiln_scrypt_job *job, uint32_t start, uint32_t count, uint32_t *cand,
                                 uint32_t cap, uint32_t *V);
-/* The search with the dispatched kernel (a kiln_cpu_search_fn; job is a kiln_scrypt_job). */
-uint64_t kiln_scrypt_cpu_search(int threads, const void *job, uint32_t start, uint64_t count, uint32_t *cand,
-                              uint32_t cap);
-
 #endif
 
 /* Every implementation this CPU can run and whose known-answer self-test passed, fastest first
  * (core/cpu_dispatch.h); the first is the one to use. Returns how many (at most cap). */
 int kiln_scrypt_cpu_impls(kiln_scrypt_impl *out, int cap);
+
+/* The name of the first of them, the one the search uses ("avx512x16"). */
+const char *kiln_scrypt_cpu_name(void);
 
 /* Scans with `threads` threads (0 = all cores) using impl; candidate semantics as above, in no
  * particular order. Returns UINT64_MAX when a thread's scratch could not be allocated. */
