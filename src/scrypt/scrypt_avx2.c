@@ -1,6 +1,8 @@
 /* Litecoin scrypt, 8 nonces per AVX2 vector (rotates are two shifts and an or). */
 #include <immintrin.h>
 
+#include "lane_interleave.h"
+
 #define LANES 8
 #define LANES_FN kiln_scrypt_lanes_avx2
 typedef __m256i vec;
@@ -34,16 +36,7 @@ static inline vec v_bswap(vec x)
 static inline void v_transpose(vec m[8])
 {
     vec t[8], u[8];
-    for (int i = 0; i < 8; i += 2) {
-        t[i] = _mm256_unpacklo_epi32(m[i], m[i + 1]);
-        t[i + 1] = _mm256_unpackhi_epi32(m[i], m[i + 1]);
-    }
-    for (int i = 0; i < 8; i += 4) {
-        u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
-        u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
-        u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
-        u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
-    }
+    KILN_LANE_INTERLEAVE(_mm256, 8, m, t, u);
     for (int e = 0; e < 4; e++) {
         m[e] = _mm256_permute2x128_si256(u[e], u[4 + e], 0x20);
         m[4 + e] = _mm256_permute2x128_si256(u[e], u[4 + e], 0x31);

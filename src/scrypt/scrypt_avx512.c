@@ -2,6 +2,8 @@
  * (vpternlogd) make a Salsa20 step three instructions. */
 #include <immintrin.h>
 
+#include "lane_interleave.h"
+
 #define LANES 16
 #define LANES_FN kiln_scrypt_lanes_avx512
 typedef __m512i vec;
@@ -31,16 +33,7 @@ static inline vec v_bswap(vec x)
 static inline void v_transpose(vec m[16])
 {
     vec t[16], u[16];
-    for (int i = 0; i < 16; i += 2) {
-        t[i] = _mm512_unpacklo_epi32(m[i], m[i + 1]);
-        t[i + 1] = _mm512_unpackhi_epi32(m[i], m[i + 1]);
-    }
-    for (int i = 0; i < 16; i += 4) {
-        u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
-        u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
-        u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
-        u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
-    }
+    KILN_LANE_INTERLEAVE(_mm512, 16, m, t, u);
     /* u[4g + e] block q holds rows 4g..4g+3 of column 4q + e */
     for (int e = 0; e < 4; e++) {
         vec v0 = _mm512_shuffle_i32x4(u[e], u[4 + e], 0x44), v1 = _mm512_shuffle_i32x4(u[e], u[4 + e], 0xee);
