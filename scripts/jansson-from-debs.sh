@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/device.sh: the GPU machine has no libjansson and no package registry, so the
 # Debian packages travel in .debs/ (libjansson4 and libjansson-dev, from `apt-get download`) and are
 # unpacked into the prefix $1 with python3 (no dpkg needed); CMake then finds them through
