@@ -1,5 +1,5 @@
 /* What the OpenCL tests share: the device they run on, KILN_TEST_OPENCL_DEVICE (the GPU host
- * lists PoCL's CPU device before the GPU, scripts/gpu-opencl.sh names the GPU), else opencl:0;
+ * lists PoCL's CPU device before the GPU, scripts/device.sh names the GPU), else opencl:0;
  * and whether there is one at all. */
 #ifndef KILN_TESTS_OPENCL_DEVICE_H
 #define KILN_TESTS_OPENCL_DEVICE_H

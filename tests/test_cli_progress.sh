@@ -172,7 +172,7 @@ for c in hash merkle scrypt pagerank mine bench tune; do
     "$kiln" $c --help >"$tmp/help"
     grep -q -- '--quiet ' "$tmp/help" && grep -q -- '--progress ' "$tmp/help" && ok || bad "kiln $c --help lacks --quiet, --progress"
 done
-# tune sweeps GPU shapes (tests/test_cuda_* and scripts/gpu-check.sh run it): here only its options
+# tune sweeps GPU shapes (tests/test_cuda_* and scripts/device.sh run it): here only its options
 "$kiln" tune --quiet --progress --device cpu >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'exclude each other' "$tmp/err" && ok || bad "tune --quiet --progress: $(cat "$tmp/err")"
 
