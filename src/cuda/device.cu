@@ -56,12 +56,9 @@ kiln_status kiln_cuda_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out)
     if (!st) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of host memory");
     st->ctx = ctx;
     kiln_status s = open_state(st, ordinal);
-    if (s != KILN_OK) {
-        kiln_cuda_close(st);
-        return s;
-    }
-    *out = st;
-    return KILN_OK;
+    if (s == KILN_OK) *out = st;
+    else kiln_cuda_close(st);
+    return s;
 }
 
 void kiln_cuda_close(kiln_gpu *st)

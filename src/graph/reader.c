@@ -211,12 +211,9 @@ kiln_status kiln_reader_open(kiln_ctx *ctx, const char *path, kiln_reader **out)
         if (fill(ctx, r) < 0) st = r->status;
     if (st == KILN_OK && r->len >= 2 && (unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b)
         st = start_gzip(ctx, r);
-    if (st != KILN_OK) {
-        kiln_reader_close(r);
-        return st;
-    }
-    *out = r;
-    return KILN_OK;
+    if (st == KILN_OK) *out = r;
+    else kiln_reader_close(r);
+    return st;
 }
 
 void kiln_reader_close(kiln_reader *r)

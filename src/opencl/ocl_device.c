@@ -117,12 +117,9 @@ kiln_status kiln_ocl_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out)
         g->queue = clCreateCommandQueue(g->context, g->device, CL_QUEUE_PROFILING_ENABLE, &err);
         st = kiln_ocl_check(ctx, err, "clCreateCommandQueue");
     }
-    if (st != KILN_OK) {
-        kiln_ocl_close(g);
-        return st;
-    }
-    *out = g;
-    return KILN_OK;
+    if (st == KILN_OK) *out = g;
+    else kiln_ocl_close(g);
+    return st;
 }
 
 void kiln_ocl_close(kiln_gpu *g)
