@@ -7,31 +7,23 @@
  * for the largest of five behind a run-time switch. */
 #include "../../prim/merkle_merge.h"
 
-static inline void kiln_ocl_node_get(__global const uint4 *tree, ulong i, uint32_t w[8])
-{
-    const uint4 a = tree[2 * i], b = tree[2 * i + 1];
-    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
-    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
-}
-
-static inline void kiln_ocl_node_put(__global uint4 *tree, ulong i, const uint32_t w[8])
-{
-    tree[2 * i] = (uint4)(w[0], w[1], w[2], w[3]);
-    tree[2 * i + 1] = (uint4)(w[4], w[5], w[6], w[7]);
-}
-
-static inline void kiln_ocl_node_get_local(__local const uint4 *buf, ulong i, uint32_t w[8])
-{
-    const uint4 a = buf[2 * i], b = buf[2 * i + 1];
-    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
-    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
-}
-
-static inline void kiln_ocl_node_put_local(__local uint4 *buf, ulong i, const uint32_t w[8])
-{
-    buf[2 * i] = (uint4)(w[0], w[1], w[2], w[3]);
-    buf[2 * i + 1] = (uint4)(w[4], w[5], w[6], w[7]);
-}
+/* Node i of a buffer in address space `space` to and from 8 words: kiln_ocl_node_get/_put for the
+ * tree in global memory, kiln_ocl_node_get_local/_put_local for a work-group's level in local
+ * memory (OpenCL C 1.2 has no generic address space, so one pair is written for each). */
+#define KILN_OCL_NODE_IO(space, suffix)                                                      \
+    static inline void kiln_ocl_node_get##suffix(space const uint4 *buf, ulong i, uint32_t w[8]) \
+    {                                                                                        \
+        const uint4 a = buf[2 * i], b = buf[2 * i + 1];                                      \
+        w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;                                      \
+        w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;                                      \
+    }                                                                                        \
+    static inline void kiln_ocl_node_put##suffix(space uint4 *buf, ulong i, const uint32_t w[8]) \
+    {                                                                                        \
+        buf[2 * i] = (uint4)(w[0], w[1], w[2], w[3]);                                        \
+        buf[2 * i + 1] = (uint4)(w[4], w[5], w[6], w[7]);                                    \
+    }
+KILN_OCL_NODE_IO(__global, )
+KILN_OCL_NODE_IO(__local, _local)
 
 /* h levels above a base level in one launch: work-group g takes base nodes [g C, (g + 1) C), C =
  * 2^c_log2 (the group's size times 2^k, a subtree of 2^k leaves per work-item, so every item has

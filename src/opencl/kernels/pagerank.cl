@@ -56,40 +56,24 @@ static inline double kiln_pr_shfl_double(double v, uint o)
     return as_double((uint2)(kiln_pr_shfl(u.x, o), kiln_pr_shfl(u.y, o)));
 }
 #endif
-/* a source, read once an iteration: streamed (evict first) so that it does not push the ranks
- * out of L1 and L2 */
-static inline uint kiln_pr_src(__global const uint *p)
-{
-    uint r;
-    __asm__ volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
-    return r;
-}
+/* name(p): one T from global memory through PTX's ld.global.<cache>.u<bits>, cs streamed (evict
+ * first), nc the read-only path; the bits land in a U (register constraint reg) and `as` makes
+ * them a T. */
+#define KILN_PR_LOAD(name, T, U, reg, cache, bits, as)                                    \
+    static inline T name(__global const T *p)                                            \
+    {                                                                                    \
+        U r;                                                                             \
+        __asm__ volatile("ld.global." cache ".u" bits " %0, [%1];" : "=" reg(r) : "l"((ulong)p)); \
+        return as(r);                                                                    \
+    }
+/* a source, read once an iteration: streamed so that it does not push the ranks out of L1 and L2 */
+KILN_PR_LOAD(kiln_pr_src, uint, uint, "r", "cs", "32", )
 /* a gathered rank through the read-only path (the CUDA kernel's __ldg), an edge weight streamed */
-static inline float kiln_pr_ldg_float(__global const float *p)
-{
-    uint r;
-    __asm__ volatile("ld.global.nc.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
-    return as_float(r);
-}
-static inline float kiln_pr_ldcs_float(__global const float *p)
-{
-    uint r;
-    __asm__ volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"((ulong)p));
-    return as_float(r);
-}
+KILN_PR_LOAD(kiln_pr_ldg_float, float, uint, "r", "nc", "32", as_float)
+KILN_PR_LOAD(kiln_pr_ldcs_float, float, uint, "r", "cs", "32", as_float)
 #ifdef cl_khr_fp64
-static inline double kiln_pr_ldg_double(__global const double *p)
-{
-    ulong r;
-    __asm__ volatile("ld.global.nc.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
-    return as_double(r);
-}
-static inline double kiln_pr_ldcs_double(__global const double *p)
-{
-    ulong r;
-    __asm__ volatile("ld.global.cs.u64 %0, [%1];" : "=l"(r) : "l"((ulong)p));
-    return as_double(r);
-}
+KILN_PR_LOAD(kiln_pr_ldg_double, double, ulong, "l", "nc", "64", as_double)
+KILN_PR_LOAD(kiln_pr_ldcs_double, double, ulong, "l", "cs", "64", as_double)
 #endif
 #else
 static inline uint kiln_pr_src(__global const uint *p) { return *p; }
