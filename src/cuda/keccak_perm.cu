@@ -53,24 +53,21 @@ __global__ void __launch_bounds__(TPB) perm_unrolled_kernel(uint64_t *st, uint64
 __global__ void __launch_bounds__(LANE_STATES * 25) perm_lane_kernel(uint64_t *st, uint64_t n, int iters)
 {
     __shared__ uint64_t A[LANE_STATES * 25], B[LANE_STATES * 25], C[LANE_STATES * 5];
-    const unsigned t = threadIdx.x, lane = t % 25, base = t - lane, x = lane % 5, y = lane / 5;
+    const unsigned t = threadIdx.x, lane = t % 25;
     const uint64_t g = (uint64_t)blockIdx.x * LANE_STATES * 25 + t;
     const bool active = g < n * 25;
-    const int rho = kiln_keccak_rho(lane);
-    const unsigned col = base / 5, dst = base + y + 5 * ((2 * x + 3 * y) % 5);
-    const unsigned x1 = base + 5 * y + (x + 1) % 5, x2 = base + 5 * y + (x + 2) % 5;
-    const unsigned cm = col + (x + 4) % 5, cp = col + (x + 1) % 5;
+    const kiln_keccak_lane_at at = kiln_keccak_lane_where(t);
     uint64_t a = active ? st[g] : 0;
     for (int it = 0; it < iters; it++) {
         for (int r = 0; r < KILN_KECCAK_ROUNDS; r++) {
             A[t] = a;
             __syncthreads();
-            if (lane < 5) C[col + lane] = A[t] ^ A[t + 5] ^ A[t + 10] ^ A[t + 15] ^ A[t + 20];
+            if (lane < 5) C[at.col + lane] = A[t] ^ A[t + 5] ^ A[t + 10] ^ A[t + 15] ^ A[t + 20];
             __syncthreads();
-            uint64_t d = C[cm] ^ kiln_rotl64(C[cp], 1);
-            B[dst] = kiln_rotl64(a ^ d, rho);
+            uint64_t d = C[at.cm] ^ kiln_rotl64(C[at.cp], 1);
+            B[at.dst] = kiln_rotl64(a ^ d, at.rho);
             __syncthreads();
-            a = kiln_keccak_chi(B[t], B[x1], B[x2]);
+            a = kiln_keccak_chi(B[t], B[at.x1], B[at.x2]);
             if (lane == 0) a ^= kiln_keccak_rc(r);
         }
     }

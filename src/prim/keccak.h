@@ -183,6 +183,30 @@ KILN_HD uint64_t kiln_xor3(uint64_t a, uint64_t b, uint64_t c)
  * on the GPU. */
 KILN_HD uint64_t kiln_keccak_chi(uint64_t a, uint64_t b, uint64_t c) { return a ^ (~b & c); }
 
+/* The lane-per-thread permutation (CUDA's perm_lane_kernel, OpenCL's kiln_keccak_perm_lane): 25
+ * threads a state, thread t holding lane x + 5 y = t % 25 of the state whose lanes start at base =
+ * t - t % 25 in shared memory. Where that thread reads and writes in a round: its column sums
+ * start at col (a state's five, in their own array), theta reads columns x - 1 and x + 1 (cm, cp),
+ * rho rotates by rho, pi moves the lane to dst, and chi reads x + 1 and x + 2 of its row (x1, x2). */
+typedef struct kiln_keccak_lane_at {
+    int rho;
+    unsigned col, dst, x1, x2, cm, cp;
+} kiln_keccak_lane_at;
+
+KILN_HD kiln_keccak_lane_at kiln_keccak_lane_where(unsigned t)
+{
+    const unsigned lane = t % 25, base = t - lane, x = lane % 5, y = lane / 5;
+    kiln_keccak_lane_at w;
+    w.rho = kiln_keccak_rho((int)lane);
+    w.col = base / 5;
+    w.dst = base + y + 5 * ((2 * x + 3 * y) % 5);
+    w.x1 = base + 5 * y + (x + 1) % 5;
+    w.x2 = base + 5 * y + (x + 2) % 5;
+    w.cm = w.col + (x + 4) % 5;
+    w.cp = w.col + (x + 1) % 5;
+    return w;
+}
+
 /* One round, reading state a and writing state e (they must not overlap): theta folded into
  * rho-pi (each lane gets its column's D as it is moved), then chi plane by plane, then iota.
  * Written with constant indices only, so a caller that keeps both states in local arrays and
