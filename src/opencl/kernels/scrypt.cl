@@ -379,19 +379,21 @@ static void kiln_ocl_hmac_key(kiln_hmac_sha256_key *k, __global const uchar *key
 }
 
 /* PBKDF2-HMAC-SHA256 block `index` with one iteration (scrypt's c = 1): HMAC(P, S || INT(index))
- * for a salt in global memory, as 8 big-endian words. */
-static void kiln_ocl_pbkdf2_block1(const kiln_hmac_sha256_key *k, __global const uchar *salt, ulong salt_len,
-                                   uint index, uint32_t T[8])
+ * for a password and a salt in global memory, as 8 big-endian words. */
+static void kiln_ocl_pbkdf2_block1(__global const uchar *pass, ulong pass_len, __global const uchar *salt,
+                                   ulong salt_len, uint index, uint32_t T[8])
 {
+    kiln_hmac_sha256_key k;
     kiln_sha256_hd s;
     uint32_t inner[8];
     uchar be[4];
-    kiln_sha256_hd_start(&s, k->inner, 64);
+    kiln_ocl_hmac_key(&k, pass, pass_len);
+    kiln_sha256_hd_start(&s, k.inner, 64);
     kiln_ocl_sha256_absorb(&s, salt, salt_len);
     kiln_store_be32(be, index);
     kiln_sha256_hd_update(&s, be, 4);
     kiln_sha256_hd_final_words(&s, inner);
-    kiln_hmac_sha256_outer(k, inner, T);
+    kiln_hmac_sha256_outer(&k, inner, T);
 }
 
 /* KDF items: 4 ulongs each (password offset and length, salt offset and length in arena). */
@@ -405,10 +407,8 @@ __kernel void kiln_scrypt_kdf_in(__global const uchar *arena, __global const ulo
     uint b = (uint)(gid % bpi);
     if (item >= n) return;
     __global const ulong *it = items + 4 * item;
-    kiln_hmac_sha256_key k;
     uint32_t T[8];
-    kiln_ocl_hmac_key(&k, arena + it[0], it[1]);
-    kiln_ocl_pbkdf2_block1(&k, arena + it[2], it[3], b + 1, T);
+    kiln_ocl_pbkdf2_block1(arena + it[0], it[1], arena + it[2], it[3], b + 1, T);
     for (int q = 0; q < 8; q++) B[(item * bpi + b) * 8 + q] = kiln_bswap32(T[q]);
 }
 
@@ -422,10 +422,9 @@ __kernel void kiln_scrypt_kdf_out(__global const uchar *arena, __global const ul
     uint b = (uint)(gid % out_blocks);
     if (item >= n) return;
     __global const ulong *it = items + 4 * item;
-    kiln_hmac_sha256_key k;
     uint32_t T[8];
-    kiln_ocl_hmac_key(&k, arena + it[0], it[1]);
-    kiln_ocl_pbkdf2_block1(&k, (__global const uchar *)(B + item * bpi * 8), (ulong)bpi * 32, b + 1, T);
+    kiln_ocl_pbkdf2_block1(arena + it[0], it[1], (__global const uchar *)(B + item * bpi * 8), (ulong)bpi * 32, b + 1,
+                           T);
     __global uchar *o = out + item * out_len + 32 * b;
     for (uint i = 0; i < 32 && 32 * b + i < out_len; i++) o[i] = (uchar)(T[i >> 2] >> (24 - 8 * (i & 3)));
 }
