@@ -110,6 +110,23 @@ typedef struct kiln_gpu_pr_part_ops {
     void (*close)(kiln_gpu_pr_part *p);
 } kiln_gpu_pr_part_ops;
 
+/* Declares a backend's row-part operations with the table's signatures, named prefix_pr_part_open
+ * .. prefix_pr_part_close (KILN_GPU_PR_PART_DECLARE(kiln_cuda): kiln_cuda_pr_part_open, ..), so
+ * that every backend's ten declarations are these. */
+#define KILN_GPU_PR_PART_DECLARE(prefix)                                                                           \
+    kiln_status prefix##_pr_part_open(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, uint32_t *order,            \
+                                      kiln_gpu_pr_part **out);                                                     \
+    kiln_status prefix##_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec,                  \
+                                         const uint32_t *old2new);                                                 \
+    kiln_status prefix##_pr_part_put(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);         \
+    kiln_status prefix##_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);               \
+    kiln_status prefix##_pr_part_launch(kiln_gpu_pr_part *p, double dangling);                                    \
+    kiln_status prefix##_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dangling);                        \
+    kiln_status prefix##_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);                       \
+    void prefix##_pr_part_flip(kiln_gpu_pr_part *p);                                                              \
+    double prefix##_pr_part_share_seconds(kiln_gpu_pr_part *p);                                                   \
+    void prefix##_pr_part_close(kiln_gpu_pr_part *p)
+
 typedef struct kiln_gpu_graph_ops {
     /* ---- required of a table: PageRank over an in-edge CSR, ranks[n] in the graph's vertex
      * order. */

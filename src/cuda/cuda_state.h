@@ -92,17 +92,7 @@ kiln_status kiln_cuda_keccak_bench(kiln_gpu *st, kiln_keccak_layout layout, size
                                    float *median_ms, uint64_t *sample_before, uint64_t *sample_after, size_t nsample);
 
 /* pagerank_part.cu */
-kiln_status kiln_cuda_pr_part_open(kiln_gpu *st, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
-                                   kiln_gpu_pr_part **out);
-kiln_status kiln_cuda_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new);
-kiln_status kiln_cuda_pr_part_put(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
-kiln_status kiln_cuda_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);
-kiln_status kiln_cuda_pr_part_launch(kiln_gpu_pr_part *p, double dangling);
-kiln_status kiln_cuda_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dangling);
-kiln_status kiln_cuda_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
-void kiln_cuda_pr_part_flip(kiln_gpu_pr_part *p);
-double kiln_cuda_pr_part_share_seconds(kiln_gpu_pr_part *p);
-void kiln_cuda_pr_part_close(kiln_gpu_pr_part *p);
+KILN_GPU_PR_PART_DECLARE(kiln_cuda);
 kiln_status kiln_cuda_pr_part_allgather(kiln_gpu_comm *c, kiln_gpu_pr_part *const *parts, int count,
                                         const uint64_t *bounds);
 
