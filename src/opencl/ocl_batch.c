@@ -10,19 +10,7 @@
 #include "../prim/sha512.h"
 #include "ocl_work.h"
 
-/* The buffers and kernel of one batch, released on every path out. */
-typedef struct batch_res {
-    cl_mem data, offsets, out;
-    cl_kernel k;
-} batch_res;
-
-static void release(batch_res *r)
-{
-    if (r->data) clReleaseMemObject(r->data);
-    if (r->offsets) clReleaseMemObject(r->offsets);
-    if (r->out) clReleaseMemObject(r->out);
-    if (r->k) clReleaseKernel(r->k);
-}
+typedef kiln_ocl_batch_res batch_res;
 
 kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p)
 {
@@ -245,7 +233,7 @@ kiln_status kiln_ocl_batch(kiln_gpu *g, const kiln_gpu_batch *w, const kiln_gpu_
     case KILN_GPU_BATCH_KDF: return kiln_ocl_scrypt_kdf(g, &w->by.kdf, io, gpu_ms); /* ocl_scrypt.c */
     default: return kiln_fail(g->ctx, KILN_ERR_INPUT, "opencl: no batch kernel of kind %d", (int)w->kind);
     }
-    release(&r);
+    kiln_ocl_batch_release(&r);
     if (gpu_ms) *gpu_ms = ms;
     return st;
 }

@@ -1,30 +1,69 @@
 /* Benches of the batch kernels on device-resident inputs made on the device (core/gpu.h's
- * batch_bench): one warm-up launch, reps timed launches (event profiling), their median, and the
- * inputs and outputs of evenly spaced samples read back for the caller's CPU check. */
+ * batch_bench): one warm-up run, reps timed runs (event profiling), their median, and the inputs
+ * and outputs of evenly spaced samples read back for the caller's CPU check.
+ *
+ * A run (and each fill of the inputs) is queued in pieces of whole work-groups at a global offset,
+ * each of about PIECE_S by the kernel's pace measured on the pieces before (at most 16 times the
+ * last piece within a run), each waited for, the interrupt read between them; a run's time is its
+ * pieces' device time. A GPU runs its 2 GiB of inputs in one piece after the warm-up, as before;
+ * a CPU device (PoCL) took 57 s over one SHA3-256 run and waited for it past an interrupt. */
 #include <stdlib.h>
 
 #include "../core/bench.h"
-#include "ocl_state.h"
+#include "../core/clock.h"
+#include "ocl_work.h"
 
 #define SEED 0x6b696c6eu
+#define PIECE_S 0.2
+#define FIRST_PIECE 65536.0 /* work-items of a kernel's first piece, its pace not yet measured */
 
 typedef struct bench_res {
-    cl_mem data, offsets, out;
-    cl_kernel k, fill;
+    kiln_ocl_batch_res b;
+    cl_kernel fill;
     float *times;
+    double rate, fill_rate; /* the bench kernel's and the fill's work-items a second (0: not yet) */
 } bench_res;
 
 static void release(bench_res *r)
 {
-    if (r->data) clReleaseMemObject(r->data);
-    if (r->offsets) clReleaseMemObject(r->offsets);
-    if (r->out) clReleaseMemObject(r->out);
-    if (r->k) clReleaseKernel(r->k);
+    kiln_ocl_batch_release(&r->b);
     if (r->fill) clReleaseKernel(r->fill);
     free(r->times);
 }
 
 #define ARG(k, i, v) KILN_OCL_TRY(g->ctx, clSetKernelArg((k), (i), sizeof(v), &(v)), "clSetKernelArg")
+
+/* Runs k over `items` work-items in groups of local (0: the runtime's choice; the range rounded up
+ * to whole groups, the kernels return past their end) in paced pieces, *rate the pace: *ms the
+ * pieces' device time. */
+static kiln_status paced_run(kiln_gpu *g, cl_kernel k, size_t items, size_t local, double *rate, float *ms)
+{
+    *ms = 0;
+    const size_t wg = local ? local : 1, global = (items + wg - 1) / wg * wg;
+    double last = 0;
+    for (size_t at = 0; at < global;) {
+        double want = *rate > 0 ? *rate * PIECE_S : FIRST_PIECE;
+        if (last > 0 && want > 16 * last) want = 16 * last;
+        size_t piece = want >= (double)(global - at) ? global - at : (size_t)want / wg * wg;
+        if (piece < wg) piece = wg;
+        size_t off = at;
+        cl_event ev;
+        const double t0 = kiln_now();
+        KILN_OCL_TRY(g->ctx, clEnqueueNDRangeKernel(g->queue, k, 1, &off, &piece, local ? &local : NULL, 0, NULL, &ev),
+                     "clEnqueueNDRangeKernel (bench)");
+        cl_int err = clWaitForEvents(1, &ev);
+        if (err == CL_SUCCESS) *ms += kiln_ocl_span_ms(ev, ev);
+        clReleaseEvent(ev);
+        KILN_OCL_TRY(g->ctx, err, "bench kernel");
+        const double t = kiln_now() - t0;
+        at += piece;
+        /* a piece cut short by the run's end says little of the pace */
+        if (t > 0 && (double)piece >= want / 2) *rate = (double)piece / t;
+        last = (double)piece;
+        if (at < global && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
+    }
+    return KILN_OK;
+}
 
 /* buf's words pseudo-random (fill != 0) or i * len offsets of n + 1 items (fill == 0). */
 static kiln_status fill(kiln_gpu *g, bench_res *r, cl_mem buf, cl_ulong count, cl_ulong len, int random)
@@ -37,21 +76,21 @@ static kiln_status fill(kiln_gpu *g, bench_res *r, cl_mem buf, cl_ulong count, c
     ARG(r->fill, 1, count);
     ARG(r->fill, 2, third);
     float ms;
-    return kiln_ocl_run(g, r->fill, random ? (size_t)count : (size_t)count + 1, &ms);
+    return paced_run(g, r->fill, random ? (size_t)count : (size_t)count + 1, 0, &r->fill_rate, &ms);
 }
 
-/* reps timed launches of r->k over n work-items in groups of local into r->times; before_last,
+/* reps timed launches of r->b.k over n work-items in groups of local into r->times; before_last,
  * when not NULL, runs between the last two (the permutation bench reads its samples there). */
 static kiln_status timed(kiln_gpu *g, bench_res *r, size_t n, size_t local, int reps, float *median_ms,
                          kiln_status (*before_last)(kiln_gpu *, bench_res *, void *), void *arg)
 {
     float ms;
-    kiln_status st = kiln_ocl_run_items(g, r->k, n, local, &ms); /* warm-up */
+    kiln_status st = paced_run(g, r->b.k, n, local, &r->rate, &ms); /* warm-up */
     r->times = malloc((size_t)reps * sizeof *r->times);
     if (!r->times) return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of memory");
     for (int i = 0; i < reps && st == KILN_OK; i++) {
         if (i == reps - 1 && before_last) st = before_last(g, r, arg);
-        if (st == KILN_OK) st = kiln_ocl_run_items(g, r->k, n, local, &r->times[i]);
+        if (st == KILN_OK) st = paced_run(g, r->b.k, n, local, &r->rate, &r->times[i]);
         if (st == KILN_OK && kiln_ctx_interrupt_requested(g->ctx)) st = kiln_interrupted(g->ctx);
     }
     if (st == KILN_OK) *median_ms = kiln_median_f(r->times, (size_t)reps);
@@ -72,21 +111,21 @@ static kiln_status digest_bench(kiln_gpu *g, const kiln_gpu_hash_params *p, cons
     if (st != KILN_OK) return st;
     const cl_ulong n = b->n, len = b->item_len, words = (len * n + 16 + 7) / 8;
     cl_int err;
-    r->data = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)words * 8, NULL, &err);
+    r->b.data = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)words * 8, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (messages)");
-    r->offsets = clCreateBuffer(g->context, CL_MEM_READ_WRITE, b->with_offsets ? (size_t)(n + 1) * 8 : 8, NULL, &err);
+    r->b.offsets = clCreateBuffer(g->context, CL_MEM_READ_WRITE, b->with_offsets ? (size_t)(n + 1) * 8 : 8, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (offsets)");
-    r->out = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)n * p->outlen, NULL, &err);
+    r->b.out = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)n * p->outlen, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (digests)");
-    if ((st = fill(g, r, r->data, words, 0, 1)) != KILN_OK) return st;
-    if (b->with_offsets && (st = fill(g, r, r->offsets, n, len, 0)) != KILN_OK) return st;
+    if ((st = fill(g, r, r->b.data, words, 0, 1)) != KILN_OK) return st;
+    if (b->with_offsets && (st = fill(g, r, r->b.offsets, n, len, 0)) != KILN_OK) return st;
     size_t local = 0;
-    st = kiln_ocl_digest_kernel(g, p, r->data, r->offsets, b->with_offsets, 0, len, n, r->out, &r->k, &local);
+    st = kiln_ocl_digest_kernel(g, p, r->b.data, r->b.offsets, b->with_offsets, 0, len, n, r->b.out, &r->b.k, &local);
     if (st == KILN_OK) st = timed(g, r, (size_t)n, local, b->reps, median_ms, NULL, NULL);
     for (size_t k = 0; k < b->nsample && st == KILN_OK; k++) {
         size_t i = k * (b->n / b->nsample);
-        st = read(g, r->data, i * b->item_len, b->item_len, sample_in + k * b->item_len);
-        if (st == KILN_OK) st = read(g, r->out, i * p->outlen, p->outlen, sample_out + k * p->outlen);
+        st = read(g, r->b.data, i * b->item_len, b->item_len, sample_in + k * b->item_len);
+        if (st == KILN_OK) st = read(g, r->b.out, i * p->outlen, p->outlen, sample_out + k * p->outlen);
     }
     return st;
 }
@@ -101,7 +140,7 @@ static kiln_status read_states(kiln_gpu *g, bench_res *r, void *arg)
     perm_samples *s = arg;
     kiln_status st = KILN_OK;
     for (size_t k = 0; k < s->b->nsample && st == KILN_OK; k++)
-        st = read(g, r->data, k * (s->b->n / s->b->nsample) * 200, 200, s->dst + 25 * k);
+        st = read(g, r->b.data, k * (s->b->n / s->b->nsample) * 200, 200, s->dst + 25 * k);
     return st;
 }
 
@@ -111,11 +150,11 @@ static kiln_status permute_bench(kiln_gpu *g, kiln_keccak_layout layout, const k
     const cl_ulong n = b->n;
     const cl_uint iters = (cl_uint)b->item_len;
     cl_int err;
-    r->data = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)n * 200, NULL, &err);
+    r->b.data = clCreateBuffer(g->context, CL_MEM_READ_WRITE, (size_t)n * 200, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateBuffer (states)");
     size_t items = 0, local = 0;
-    kiln_status st = fill(g, r, r->data, n * 25, 0, 1);
-    if (st == KILN_OK) st = kiln_ocl_perm_kernel(g, layout, r->data, n, iters, &r->k, &items, &local);
+    kiln_status st = fill(g, r, r->b.data, n * 25, 0, 1);
+    if (st == KILN_OK) st = kiln_ocl_perm_kernel(g, layout, r->b.data, n, iters, &r->b.k, &items, &local);
     if (st != KILN_OK) return st;
     perm_samples pre = {b, before}, post = {b, after};
     st = timed(g, r, items, local, b->reps, median_ms, read_states, &pre);

@@ -25,6 +25,7 @@
 #define LTC_N KILN_SCRYPT_LTC_N
 #define LTC_TPB 128 /* the CUDA backend's defaults: 128 work-items a group, */
 #define LTC_WAVES 2 /* two waves of resident hashes a launch (the H200's best, docs/SCRYPT.md) */
+#define SEARCH_FIRST 256 /* the search's first launch, nonces: PoCL's 2 cores hash about 10^3 a second */
 #define KDF_TPB 128
 #define THREADS_PER_CU 2048 /* an NVIDIA SM's resident threads (sm_80, sm_90) */
 #define REGS_PER_CU 65536
@@ -168,16 +169,6 @@ static kiln_status enqueue(kiln_gpu *g, cl_kernel k, uint64_t items, size_t loca
     return kiln_ocl_check(g->ctx, err, "clEnqueueNDRangeKernel (scrypt)");
 }
 
-/* Milliseconds from the start of `first` to the end of `last` (0 where profiling says nothing). */
-static float span_ms(cl_event first, cl_event last)
-{
-    cl_ulong t0 = 0, t1 = 0;
-    if (clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) != CL_SUCCESS || t1 < t0)
-        return 0;
-    return (float)((double)(t1 - t0) / 1e6);
-}
-
 static void release_events(cl_event *ev, int n)
 {
     for (int i = 0; i < n; i++)
@@ -318,7 +309,7 @@ static kiln_status search_launch(kiln_gpu *g, void *arg, cl_uint first, cl_uint 
     if (st == KILN_OK) st = enqueue(g, r->romix, (uint64_t)n * 4, r->local, &ev[1]);
     if (st == KILN_OK) st = enqueue(g, r->out, n, PBKDF2_GROUP, &ev[2]);
     if (st == KILN_OK) st = kiln_ocl_check(g->ctx, clWaitForEvents(1, &ev[2]), "scrypt search launch");
-    if (st == KILN_OK) *ms = span_ms(ev[0], ev[2]);
+    if (st == KILN_OK) *ms = kiln_ocl_span_ms(ev[0], ev[2]);
     release_events(ev, 3);
     return st;
 }
@@ -380,8 +371,11 @@ static kiln_status search(kiln_gpu *g, search_res *r, const kiln_scrypt_job *job
     ARG(r->out, 4, r->K);
     ARG(r->out, 5, r->cand);
     ARG(r->out, 7, r->count);
-    return kiln_ocl_search_launches(g, search_launch, r, r->cand, r->count, start, count, per_launch, cand, cap,
-                                    ncand, gpu_ms);
+    /* launches of a fraction of a second: a wave of a CPU device's lanes (PoCL: 2048 nonces) took
+     * 2 s there, which an interrupt waited for; a GPU grows to its waves in a few launches */
+    const uint64_t first = per_launch < SEARCH_FIRST ? per_launch : SEARCH_FIRST;
+    return kiln_ocl_search_launches(g, search_launch, r, r->cand, r->count, start, count, first, per_launch, cand,
+                                    cap, ncand, gpu_ms);
 }
 
 kiln_status kiln_ocl_scrypt_search(kiln_gpu *g, const kiln_scrypt_job *job, const kiln_gpu_scrypt_cfg *cfg,
@@ -620,7 +614,7 @@ static kiln_status kdf_chunk(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_
                             clEnqueueReadBuffer(g->queue, r->out, CL_TRUE, 0, (size_t)n * out_len,
                                                 (uint8_t *)io->out + first * io->item_len, 0, NULL, NULL),
                             "clEnqueueReadBuffer (keys)");
-    if (st == KILN_OK) *ms += span_ms(first_ev, last_ev);
+    if (st == KILN_OK) *ms += kiln_ocl_span_ms(first_ev, last_ev);
     if (first_ev) clReleaseEvent(first_ev);
     if (last_ev) clReleaseEvent(last_ev);
     return st;

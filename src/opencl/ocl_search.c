@@ -1,10 +1,27 @@
 /* Nonce searches on an OpenCL device: sha256d (kernels/sha256d_search.cl) and Litecoin scrypt
  * (ocl_scrypt.c). Launches cover at most 2^31 nonces, so the device's 32-bit candidate counter
- * cannot wrap; their candidates are joined here. */
+ * cannot wrap; their candidates are joined here.
+ *
+ * A launch lasts about KILN_OCL_SEARCH_LAUNCH_S by the pace of the one before it (at most 16 times
+ * more nonces, or 4 times fewer), from a first launch the caller sizes, and the interrupt is read
+ * between launches: the range a call is given was one launch, which on a CPU device (PoCL hashes
+ * sha256d at about 1.4 MH/s on 2 cores) ran for seconds past an interrupt. The pace is a call's
+ * own: a GPU spends its first few launches of a call growing to its size. */
+#include "../core/clock.h"
 #include "../core/sha256d_nonce.h"
 #include "ocl_work.h"
 
 #define MAX_LAUNCH (UINT64_C(1) << 31)
+#define SHA256D_FIRST (UINT64_C(1) << 18) /* nonces: PoCL's 0.2 s, a GPU's tens of microseconds */
+
+/* The next launch's nonces after n took t seconds, within [1, most]. */
+static uint64_t next_launch(uint64_t n, double t, uint64_t most)
+{
+    double f = t > 0 ? KILN_OCL_SEARCH_LAUNCH_S / t : 16;
+    f = f > 16 ? 16 : f < 0.25 ? 0.25 : f;
+    const double next = (double)n * f;
+    return next >= (double)most ? most : next < 1 ? 1 : (uint64_t)next;
+}
 
 typedef struct search_res {
     cl_mem cand, count;
@@ -12,12 +29,14 @@ typedef struct search_res {
 } search_res;
 
 kiln_status kiln_ocl_search_launches(kiln_gpu *g, kiln_ocl_search_launch launch, void *arg, cl_mem cand_buf,
-                                     cl_mem count_buf, uint32_t start, uint64_t count, uint64_t per_launch,
-                                     uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms)
+                                     cl_mem count_buf, uint32_t start, uint64_t count, uint64_t first_launch,
+                                     uint64_t per_launch, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                     float *gpu_ms)
 {
-    uint64_t total = 0;
+    uint64_t total = 0, pace = first_launch < 1 ? 1 : first_launch > per_launch ? per_launch : first_launch;
     for (uint64_t done = 0; done < count;) {
-        cl_uint first = (cl_uint)(start + done), n = (cl_uint)(count - done < per_launch ? count - done : per_launch);
+        cl_uint first = (cl_uint)(start + done), n = (cl_uint)(count - done < pace ? count - done : pace);
+        const double t0 = kiln_now();
         /* a launch's candidates go after those already kept */
         cl_uint kept = (cl_uint)(total < cap ? total : cap), room = cap - kept, zero = 0, found = 0;
         KILN_OCL_TRY(g->ctx, clEnqueueWriteBuffer(g->queue, count_buf, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, NULL),
@@ -36,6 +55,8 @@ kiln_status kiln_ocl_search_launches(kiln_gpu *g, kiln_ocl_search_launch launch,
                          "clEnqueueReadBuffer (candidates)");
         total += found;
         done += n;
+        /* a launch cut short by the range's end says little of the pace */
+        if (n >= pace / 2) pace = next_launch(n, kiln_now() - t0, per_launch);
         if (done < count && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);
     }
     *ncand = total;
@@ -93,8 +114,8 @@ static kiln_status sha256d(kiln_gpu *g, search_res *r, const kiln_sha256d_job *j
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 5, sizeof r->count, &r->count), "clSetKernelArg");
     KILN_OCL_TRY(g->ctx, clSetKernelArg(r->k, 6, sizeof n_per, &n_per), "clSetKernelArg");
     sha256d_launch_arg a = {r->k, group, n_per};
-    return kiln_ocl_search_launches(g, sha256d_launch, &a, r->cand, r->count, start, count, MAX_LAUNCH, cand, cap,
-                                    ncand, gpu_ms);
+    return kiln_ocl_search_launches(g, sha256d_launch, &a, r->cand, r->count, start, count, SHA256D_FIRST, MAX_LAUNCH,
+                                    cand, cap, ncand, gpu_ms);
 }
 
 kiln_status kiln_ocl_search(kiln_gpu *g, const kiln_gpu_search *w, uint32_t start, uint64_t count, uint32_t *cand,

@@ -60,13 +60,16 @@ void kiln_ocl_pr_part_close(kiln_gpu_pr_part *p);
  * enqueues its kernels, waits for them and gives their device time in *ms. */
 typedef kiln_status (*kiln_ocl_search_launch)(kiln_gpu *g, void *arg, cl_uint first, cl_uint n, cl_uint room,
                                               float *ms);
-/* A search's launches over [start, start + count), at most per_launch nonces each, through
- * `launch`, whose kernels write candidates to cand_buf and count them in the 32-bit count_buf
- * (zeroed here before each launch). The launches' candidates are joined into cand (up to cap;
- * *ncand counts them all); the interrupt is read between launches (ocl_search.c). */
+/* A search's launches over [start, start + count) through `launch`, whose kernels write candidates
+ * to cand_buf and count them in the 32-bit count_buf (zeroed here before each launch). The first
+ * launch holds first_launch nonces, each later one what the last one's pace gives in a fraction of
+ * a second (KILN_OCL_SEARCH_LAUNCH_S), at most per_launch. The launches' candidates are joined into
+ * cand (up to cap; *ncand counts them all); the interrupt is read between launches (ocl_search.c). */
+#define KILN_OCL_SEARCH_LAUNCH_S 0.2
 kiln_status kiln_ocl_search_launches(kiln_gpu *g, kiln_ocl_search_launch launch, void *arg, cl_mem cand_buf,
-                                     cl_mem count_buf, uint32_t start, uint64_t count, uint64_t per_launch,
-                                     uint32_t *cand, uint32_t cap, uint64_t *ncand, float *gpu_ms);
+                                     cl_mem count_buf, uint32_t start, uint64_t count, uint64_t first_launch,
+                                     uint64_t per_launch, uint32_t *cand, uint32_t cap, uint64_t *ncand,
+                                     float *gpu_ms);
 
 /* The Litecoin search over [start, start + count) (count already checked against 2^32) in the
  * launch shape cfg: its candidates as kiln_ocl_search's; the KDF batch (io as core/gpu.h's KDF
@@ -78,5 +81,31 @@ kiln_status kiln_ocl_scrypt_kdf(kiln_gpu *g, const kiln_gpu_scrypt_kdf_cfg *cfg,
                                 float *gpu_ms);
 kiln_status kiln_ocl_batch_plan(kiln_gpu *g, const kiln_gpu_batch *w, uint64_t n, size_t item_len, uint64_t *slots,
                                 uint32_t *gap);
+
+/* The buffers and kernel of one batch or batch bench (ocl_batch.c, ocl_bench.c), released on every
+ * path out. */
+typedef struct kiln_ocl_batch_res {
+    cl_mem data, offsets, out;
+    cl_kernel k;
+} kiln_ocl_batch_res;
+
+static inline void kiln_ocl_batch_release(kiln_ocl_batch_res *r)
+{
+    if (r->data) clReleaseMemObject(r->data);
+    if (r->offsets) clReleaseMemObject(r->offsets);
+    if (r->out) clReleaseMemObject(r->out);
+    if (r->k) clReleaseKernel(r->k);
+}
+
+/* Milliseconds from the start of `first` to the end of `last`, by their profiling counters (0 where
+ * those say nothing): the device time of the launches between two events of the in-order queue. */
+static inline float kiln_ocl_span_ms(cl_event first, cl_event last)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    if (clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) != CL_SUCCESS || t1 < t0)
+        return 0;
+    return (float)((double)(t1 - t0) / 1e6);
+}
 
 #endif

@@ -259,7 +259,7 @@ __kernel void kiln_keccak_perm_thread(__global ulong *states, ulong n, uint iter
 __kernel void kiln_keccak_perm_unrolled(__global ulong *states, ulong n, uint iters, __local ulong *buf)
 {
     const uint t = get_local_id(0), wg = get_local_size(0);
-    const ulong first = (ulong)get_group_id(0) * wg;
+    const ulong first = get_global_id(0) - t; /* the group's first state, past a global offset */
     const uint count = n - first < wg ? (uint)(n - first) : wg;
     __global ulong *g = states + 25 * first;
     for (uint k = t; k < 25 * count; k += wg) buf[k] = g[k];
