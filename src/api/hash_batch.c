@@ -348,7 +348,7 @@ const char *kiln_keccak_layout_name(kiln_keccak_layout layout)
     return (unsigned)layout < 4 ? layout_names[layout] : "unknown";
 }
 
-/* AUTO: the layout measured fastest on the H200 (scripts/gpu-check-keccak.sh). */
+/* AUTO: the layout measured fastest on the H200 (docs/KECCAK.md). */
 kiln_keccak_layout kiln_keccak_layout_resolve(kiln_keccak_layout layout)
 {
     return layout == KILN_KECCAK_LAYOUT_AUTO ? KILN_KECCAK_LAYOUT_UNROLLED : layout;

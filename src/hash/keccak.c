@@ -55,7 +55,7 @@ static const kiln_keccak_host_impl portable = {"portable", permute_portable, abs
 
 /* The scalar BMI kernel ("avx2": all 25 lanes in registers, ANDN in chi) ranks first: on this
  * project's AVX-512 Xeon it hashes SHA3-256 streams at 460 MB/s where the AVX-512 kernel gives 371
- * (OpenSSL 3: 418; scripts/sha3_speed.c); one stream has too little parallelism for 512-bit
+ * (OpenSSL 3: 418; experiments/sha3_speed.c); one stream has too little parallelism for 512-bit
  * vectors to pay for their shuffles. */
 KILN_CPU_LADDER(ranking, "portable", portable,
     {"avx2", KILN_NEEDS_AVX2 | KILN_NEEDS_BMI, &(const kiln_keccak_host_impl){"avx2", kiln_keccak_f1600_avx2, kiln_keccak_absorb_avx2}, selftest},

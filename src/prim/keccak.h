@@ -104,7 +104,7 @@ KILN_HD uint64_t kiln_rotl64(uint64_t x, int n)
  * permutation is bound by the ALU (LOP3 and SHF issue at half the scheduler's rate there), so
  * moving rotations to IMAD looked like a way past that limit: x * 2^n holds x << n in its low word
  * and x >> (32 - n) in its high word, and the multiplier comes from constant memory so the
- * compiler cannot turn it back into shifts. Measured on the H200 (scripts/keccak_variants.cu,
+ * compiler cannot turn it back into shifts. Measured on the H200 (experiments/keccak_variants.cu,
  * docs/KECCAK.md) every mix was slower, so KILN_KECCAK_MUL_MASK stays 0; kept for that study.
  * Host: the plain rotation. */
 #if defined(__CUDACC__)
