@@ -14,6 +14,9 @@
 #   interrupt read between them: SIGINT ends them within a second, or within 4 iterations' time
 #   (PageRank) or a quarter of the rest of the build (Merkle) as this run measured them, on a
 #   machine too busy for a second.
+# - the benchmarks' runs and the sha256d search's launches are paced to about 0.2 s as well (a
+#   SHA3-256 bench run was one launch of 57 s, which SIGINT waited for): SIGINT ends
+#   `bench --algo sha3-256` and `bench --algo sha256d` within 1.5 s, exit 130.
 # Skipped (77) without an OpenCL device unless KILN_REQUIRE_OPENCL is set.
 # usage: test_opencl_interrupt.sh KILN DATA_DIR
 set -u
@@ -34,6 +37,12 @@ for sig in INT TERM; do
     want=$((128 + $(kill -l "$sig")))
     [ "$code" = "$want" ] && within 1.0 && grep -q "interrupted by SIG$sig" "$TMP/err" && ok ||
         bad "scrypt-kdf bench on SIG$sig: exit $code after $took s, $(cat "$TMP/err")"
+done
+
+# ---- the hash and sha256d benchmarks: SIGINT 3 s in (the inputs' fill or the runs)
+for algo in sha3-256 sha256d; do
+    signal_run INT 3 "$TMP/out" "$TMP/err" "$KILN" bench --algo $algo --device "$OCLDEV" --seconds 60 --quiet
+    interrupted bench INT prints
 done
 
 # ---- bench --seconds 1 of the KDF at N = 16384 ends in reason, with a rate
