@@ -85,7 +85,8 @@ static void test_scrypt(kiln_ctx *ctx)
 
 /* On OpenCL (PoCL, 2026-11-28, a loaded 2-core machine) the search stopped 2.0-2.5 s after the poll
  * asked, and the sha256d, hash and Merkle benchmarks 4.9, 65 and 6.2 s after, while a launch was
- * the whole range or run; their launches are paced now. A range the backend stops inside is not
+ * the whole range or run (the Merkle build's first wait came after 65536 merges); their launches
+ * are paced now. A range the backend stops inside is not
  * counted (api/scan.c counts whole ranges): the dispatcher's first scrypt range, 2^19 nonces, is
  * minutes on PoCL, so only CUDA is held to counting its launches. */
 static void test_scan(kiln_ctx *ctx, int cuda)
@@ -101,7 +102,8 @@ static void test_scan(kiln_ctx *ctx, int cuda)
 }
 
 /* merkle_leaves: 2^24 on CUDA; 2^21 on OpenCL, whose bench leaves are made on the host before the
- * first poll (no device-side random leaves there: seconds for 2^24 on PoCL's machine) */
+ * first poll (no device-side random leaves there: 0.6 s for 2^24 on the 2-core CI machine, more
+ * when it is busy, against the poll's 0.3 s) */
 static void test_benches(kiln_ctx *ctx, uint64_t merkle_leaves)
 {
     double rate;
