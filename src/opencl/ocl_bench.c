@@ -83,7 +83,7 @@ static kiln_status fill(kiln_gpu *g, bench_res *r, cl_mem buf, cl_ulong count, c
     return paced_run(g, r->fill, random ? (size_t)count : (size_t)count + 1, 0, &r->fill_rate, &ms);
 }
 
-/* reps timed launches of r->b.k over n work-items in groups of local into r->times; before_last,
+/* reps timed runs of r->b.k over n work-items in groups of local into r->times; before_last,
  * when not NULL, runs between the last two (the permutation bench reads its samples there). */
 static kiln_status timed(kiln_gpu *g, bench_res *r, size_t n, size_t local, int reps, float *median_ms,
                          kiln_status (*before_last)(kiln_gpu *, bench_res *, void *), void *arg)
