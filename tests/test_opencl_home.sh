@@ -2,8 +2,8 @@
 # Tests write only under the build tree and temporary folders, never into $HOME: an OpenCL test
 # (test_opencl_cli, on PoCL: kiln's program cache and PoCL's kernel cache are what a run would
 # leave in ~/.cache) runs as CTest runs it, with its command and the environment its properties
-# give it (tests/CMakeLists.txt), from an environment without XDG_CACHE_HOME, POCL_CACHE_DIR or
-# KILN_OPENCL_CACHE and with HOME an empty folder: it must pass and leave HOME empty. Skipped (77)
+# give it (tests/CMakeLists.txt), from an environment without XDG_CACHE_HOME, POCL_CACHE_DIR,
+# KILN_OPENCL_CACHE or CUDA_CACHE_PATH (NVIDIA's driver cache, ~/.nv) and with HOME an empty folder: it must pass and leave HOME empty. Skipped (77)
 # without an OpenCL device unless KILN_REQUIRE_OPENCL is set.
 # Usage: test_opencl_home.sh KILN DATA_DIR
 set -u
@@ -18,7 +18,7 @@ import json, os, subprocess, sys
 tests = {t["name"]: t for t in json.load(open(sys.argv[1]))["tests"]}
 t = tests[sys.argv[2]]
 props = {p["name"]: p["value"] for p in t.get("properties", [])}
-env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "POCL_CACHE_DIR", "KILN_OPENCL_CACHE")}
+env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "POCL_CACHE_DIR", "KILN_OPENCL_CACHE", "CUDA_CACHE_PATH")}
 for kv in props.get("ENVIRONMENT", []):
     k, v = kv.split("=", 1)
     env[k] = v
