@@ -99,7 +99,7 @@ with open(sys.argv[1], "w") as f:
     for _ in range(32):
         f.write("\n".join("%064x" % r.getrandbits(256) for _ in range(65536)) + "\n")
 PY
-built="merkle: [0-9.]+ [KM]/"
+built="merkle: [0-9.]+ [kKMG]/" # a count of merges done (k: thousands), not the first 0/
 signal_at_line none "$built" "$TMP/out" "$TMP/err" "$KILN" merkle --leaves "$TMP/leaves" --algo sha3-256 \
     --device "$OCLDEV" --progress
 rest=$took
