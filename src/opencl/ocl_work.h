@@ -44,17 +44,7 @@ int kiln_ocl_pr_part_bins(const uint64_t *noff, uint64_t rows, uint64_t row0, ui
                           uint64_t *groups);
 
 /* PageRank over row parts (core/gpu_graph.h's kiln_gpu_pr_part_ops, ocl_pagerank_part.c). */
-kiln_status kiln_ocl_pr_part_open(kiln_gpu *g, const kiln_gpu_pr_part_spec *spec, uint32_t *order,
-                                  kiln_gpu_pr_part **out);
-kiln_status kiln_ocl_pr_part_relabel(kiln_gpu_pr_part *p, const kiln_gpu_pr_part_spec *spec, const uint32_t *old2new);
-kiln_status kiln_ocl_pr_part_put(kiln_gpu_pr_part *p, const void *y, uint64_t first, uint64_t count);
-kiln_status kiln_ocl_pr_part_get(kiln_gpu_pr_part *p, void *y, uint64_t first, uint64_t count);
-kiln_status kiln_ocl_pr_part_launch(kiln_gpu_pr_part *p, double dangling);
-kiln_status kiln_ocl_pr_part_sums(kiln_gpu_pr_part *p, double *res, double *dangling);
-kiln_status kiln_ocl_pr_part_share(kiln_gpu_pr_part *dst, const kiln_gpu_pr_part *src);
-void kiln_ocl_pr_part_flip(kiln_gpu_pr_part *p);
-double kiln_ocl_pr_part_share_seconds(kiln_gpu_pr_part *p);
-void kiln_ocl_pr_part_close(kiln_gpu_pr_part *p);
+KILN_GPU_PR_PART_DECLARE(kiln_ocl);
 
 /* One launch of a search over nonces [first, first + n), keeping at most `room` candidates: it
  * enqueues its kernels, waits for them and gives their device time in *ms. */
