@@ -78,7 +78,7 @@ int main(int argc, char **argv)
      * aborting in the background would be waited for; the kernel reclaims the devices as the
      * process ends. */
     if (cli_interrupted()) {
-        fflush(stderr);
+        fflush(NULL); /* every stream still open (a log the command left to exit to close) */
         _exit(code);
     }
     return code;
