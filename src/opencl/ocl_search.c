@@ -2,8 +2,9 @@
  * (ocl_scrypt.c). Launches cover at most 2^31 nonces, so the device's 32-bit candidate counter
  * cannot wrap; their candidates are joined here.
  *
- * A launch lasts about KILN_OCL_SEARCH_LAUNCH_S by the pace of the one before it (at most 16 times
- * more nonces, or 4 times fewer), from a first launch the caller sizes, and the interrupt is read
+ * A launch lasts about KILN_OCL_SEARCH_LAUNCH_S by the pace of the one before it (at most twice as
+ * many nonces, or 4 times fewer: on a CPU device that other work shares, a launch sized after a
+ * quick one ran for seconds), from a first launch the caller sizes, and the interrupt is read
  * between launches: the range a call is given was one launch, which on a CPU device (PoCL hashes
  * sha256d at about 1.4 MH/s on 2 cores) ran for seconds past an interrupt. The pace is a call's
  * own: a GPU spends its first few launches of a call growing to its size. */
@@ -17,8 +18,8 @@
 /* The next launch's nonces after n took t seconds, within [1, most]. */
 static uint64_t next_launch(uint64_t n, double t, uint64_t most)
 {
-    double f = t > 0 ? KILN_OCL_SEARCH_LAUNCH_S / t : 16;
-    f = f > 16 ? 16 : f < 0.25 ? 0.25 : f;
+    double f = t > 0 ? KILN_OCL_SEARCH_LAUNCH_S / t : 2;
+    f = f > 2 ? 2 : f < 0.25 ? 0.25 : f;
     const double next = (double)n * f;
     return next >= (double)most ? most : next < 1 ? 1 : (uint64_t)next;
 }
