@@ -77,7 +77,7 @@ kiln_status kiln_ocl_device_info(kiln_ctx *ctx, int ordinal, kiln_device_info *o
     char platform[256] = "";
     if (clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof platform - 1, platform, NULL) != CL_SUCCESS) platform[0] = '\0';
     platform[sizeof platform - 1] = '\0';
-    snprintf(out->platform, sizeof out->platform, "%s", platform);
+    snprintf(out->platform, sizeof out->platform, "%.*s", (int)sizeof out->platform - 1, platform);
     cl_uint units = 0;
     cl_ulong mem = 0;
     KILN_OCL_TRY(ctx, clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL),

@@ -40,7 +40,8 @@ void dev_stats_init(dev_stats *s, const kiln_ctx *ctx, double temp_limit, health
             snprintf(d->name, sizeof d->name, "%s", kiln_ctx_device_name(ctx));
         else snprintf(d->name, sizeof d->name, "%s", info.name);
         health_watch_init_index(&d->hw, index, temp_limit, log);
-        snprintf(d->hw.id, sizeof d->hw.id, "%s", d->id);
+        memcpy(d->hw.id, d->id, sizeof d->hw.id < sizeof d->id ? sizeof d->hw.id : sizeof d->id);
+        d->hw.id[sizeof d->hw.id - 1] = '\0';
     }
 }
 
