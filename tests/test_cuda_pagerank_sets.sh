@@ -99,20 +99,8 @@ assert len(p) == d["devices"] and sum(x["edges"] for x in p) == d["edges"] and a
         [ "$code" != 0 ] && grep -q "interrupted by SIG" "$TMP/err" && ok ||
             bad "SIGINT to mpirun -np $NGPU: exit $code, $(tail -c 300 "$TMP/err")"
         within "$limit" && ok || bad "SIGINT to mpirun -np $NGPU: it ended after $took s (mpirun's delay ${grace:-1} s)"
-        "${MPISIG[@]}" -np "$NGPU" "$KILN" pagerank --rmat 22 --device cuda --tol 0 --max-iter 1000000 --progress \
-            >"$TMP/out" 2>"$TMP/err" &
-        job=$!
-        for _ in $(seq 1200); do grep -Eq "pagerank: iteration [1-9]" "$TMP/err" && break; sleep 0.1; done
-        victim=$(pgrep -P "$job" | tail -1)
-        t0=$(date +%s%N)
-        [ -n "$victim" ] && kill -KILL "$victim"
-        (sleep 60; kill -KILL "$job" 2>/dev/null) &
-        dog=$!
-        wait "$job"
-        code=$?
-        took=$((($(date +%s%N) - t0) / 1000000))
-        took=$(printf '%d.%03d' $((took / 1000)) $((took % 1000)))
-        kill "$dog" 2>/dev/null
+        kill_one_rank "$TMP/out" "$TMP/err" 60 "${MPISIG[@]}" -np "$NGPU" "$KILN" pagerank --rmat 22 --device cuda \
+            --tol 0 --max-iter 1000000 --progress
         [ -n "$victim" ] && [ "$code" != 0 ] && within "$limit" && ok ||
             bad "a process of mpirun -np $NGPU SIGKILLed: the run ended after $took s, exit $code"
     fi

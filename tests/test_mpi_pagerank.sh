@@ -156,19 +156,7 @@ signal_at_line INT "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" "${MPISIG[@
     bad "SIGINT to mpirun: exit $code, $(tail -c 300 "$TMP/err")"
 within "$limit" && ok || bad "SIGINT to mpirun: the run ended after $took s (mpirun's delay ${grace:-1} s)"
 # one process killed while the others wait for it in an exchange
-"${MPISIG[@]}" -np 3 "$KILN" pagerank --rmat 14 $CPU --tol 0 --max-iter 1000000 --progress >"$TMP/out" 2>"$TMP/err" &
-job=$!
-for _ in $(seq 600); do grep -Eq "pagerank: iteration [1-9]" "$TMP/err" && break; sleep 0.1; done
-victim=$(pgrep -P "$(pgrep -P "$job" -x mpirun || echo "$job")" | tail -1)
-t0=$(date +%s%N)
-[ -n "$victim" ] && kill -KILL "$victim"
-( sleep 30; kill -KILL "$job" 2>/dev/null ) &
-dog=$!
-wait "$job"
-code=$?
-took=$((($(date +%s%N) - t0) / 1000000))
-took=$(printf '%d.%03d' $((took / 1000)) $((took % 1000)))
-kill "$dog" 2>/dev/null
+kill_one_rank "$TMP/out" "$TMP/err" 30 "${MPISIG[@]}" -np 3 "$KILN" pagerank --rmat 14 $CPU --tol 0 --max-iter 1000000 --progress
 [ -n "$victim" ] && [ "$code" != 0 ] && within "$limit" && ok ||
     bad "a process SIGKILLed (pid ${victim:-none}): the run ended after $took s, exit $code (mpirun's delay ${grace:-1} s)"
 
