@@ -426,16 +426,45 @@ uint8_t kiln_hash_domain(kiln_hash_algo algo);
 /* Streaming hash of any algorithm, constant memory. */
 typedef struct kiln_hash_stream {
     kiln_hash_algo algo;
+    size_t out_len; /* the digest length this stream was set up for (kiln_hash_init_params) */
     union {
         kiln_sha256_stream sha256;
         kiln_keccak_stream keccak;
-        uint64_t state[28]; /* room for every other family's state (SHA-512's), which is private */
+        uint64_t state[256]; /* room for every other family's state (BLAKE3's chaining-value stack
+                                sets the size), which is private */
     } u;
 } kiln_hash_stream;
 
+/* What keyed and parameterized hashes take beyond the message, as Python's hashlib takes it:
+ * BLAKE2's parameter block (RFC 7693 section 2.8) and BLAKE3's key or derive-key context. A zero
+ * field is the algorithm's default; an algorithm that takes none of them refuses any that is set
+ * (KILN_ERR_INPUT, as it refuses a length or size outside its range). */
+typedef struct kiln_hash_params {
+    size_t digest_len; /* BLAKE2: 1..64 (b) or 1..32 (s) bytes; 0 = the default */
+    const uint8_t *key; /* BLAKE2: up to 64 (b) or 32 (s) bytes; BLAKE3 keyed hashing: exactly 32 */
+    size_t key_len;
+    const uint8_t *salt; /* BLAKE2: up to 16 (b) or 8 (s) bytes */
+    size_t salt_len;
+    const uint8_t *person; /* BLAKE2's personalization: up to 16 (b) or 8 (s) bytes */
+    size_t person_len;
+    const char *context; /* BLAKE3 derive_key: the context string (context_len bytes) */
+    size_t context_len;
+    /* BLAKE2's tree hashing, read only when tree is nonzero (sequential hashing otherwise: fanout
+     * and depth 1, the rest 0) */
+    int tree;
+    unsigned fanout, depth; /* 0..255 (fanout 0: unlimited), 1..255 */
+    uint32_t leaf_size;
+    uint64_t node_offset; /* up to 2^48 - 1 for blake2s */
+    unsigned node_depth, inner_size; /* 0..255; inner_size up to the digest size */
+    int last_node;
+} kiln_hash_params;
+
 kiln_status kiln_hash_init(kiln_hash_stream *s, kiln_hash_algo algo);
+/* kiln_hash_init with parameters; p NULL is kiln_hash_init. */
+kiln_status kiln_hash_init_params(kiln_hash_stream *s, kiln_hash_algo algo, const kiln_hash_params *p);
 kiln_status kiln_hash_update(kiln_hash_stream *s, const void *data, size_t len);
-/* outlen must be the digest length, or any length >= 1 for SHAKE. */
+/* outlen must be the stream's digest length (the algorithm's, or the params' digest_len), or any
+ * length >= 1 for an extendable-output function (SHAKE, BLAKE3). */
 kiln_status kiln_hash_final(kiln_hash_stream *s, uint8_t *out, size_t outlen);
 kiln_status kiln_hash(kiln_hash_algo algo, const void *data, size_t len, uint8_t *out, size_t outlen);
 

@@ -21,13 +21,25 @@ const char *kiln_hash_algo_tag(kiln_hash_algo algo, int i)
     return i >= 0 && i < 2 ? FIELD(algo, tags[i], NULL) : NULL;
 }
 
-kiln_status kiln_hash_init(kiln_hash_stream *s, kiln_hash_algo algo)
+kiln_status kiln_hash_init(kiln_hash_stream *s, kiln_hash_algo algo) { return kiln_hash_init_params(s, algo, NULL); }
+
+static int params_empty(const kiln_hash_params *p)
+{
+    return !p->digest_len && !p->key_len && !p->salt_len && !p->person_len && !p->context && !p->tree;
+}
+
+kiln_status kiln_hash_init_params(kiln_hash_stream *s, kiln_hash_algo algo, const kiln_hash_params *p)
 {
     const kiln_hash_desc *d = kiln_hash_desc_of(algo);
     if (!s || !d) return KILN_ERR_INPUT;
     s->algo = algo;
-    d->family->init(s, d);
-    return KILN_OK;
+    s->out_len = d->digest;
+    if (!p || (params_empty(p) && !d->family->init_params)) {
+        d->family->init(s, d);
+        return KILN_OK;
+    }
+    if (!d->family->init_params) return KILN_ERR_INPUT;
+    return d->family->init_params(s, d, p);
 }
 
 kiln_status kiln_hash_update(kiln_hash_stream *s, const void *data, size_t len)
@@ -40,7 +52,7 @@ kiln_status kiln_hash_update(kiln_hash_stream *s, const void *data, size_t len)
 kiln_status kiln_hash_final(kiln_hash_stream *s, uint8_t *out, size_t outlen)
 {
     const kiln_hash_desc *d = s ? kiln_hash_desc_of(s->algo) : NULL;
-    if (!d || !out || (d->xof ? outlen < 1 : outlen != d->digest)) return KILN_ERR_INPUT;
+    if (!d || !out || (d->xof ? outlen < 1 : outlen != s->out_len)) return KILN_ERR_INPUT;
     d->family->final(s, d, out, outlen);
     return KILN_OK;
 }

@@ -19,6 +19,10 @@ typedef struct kiln_hash_family {
     /* writes the CPU kernels the dispatch chose for the family ("avx2/avx512x8") */
     void (*cpu_impl)(char *out, size_t len);
     void (*init)(kiln_hash_stream *s, const kiln_hash_desc *d);
+    /* init with parameters (keys, salts, a digest length): NULL where the family takes none. It
+     * checks every field (KILN_ERR_INPUT for one out of range or one it does not take) and sets
+     * s->out_len when the digest length differs from d->digest. */
+    kiln_status (*init_params)(kiln_hash_stream *s, const kiln_hash_desc *d, const kiln_hash_params *p);
     kiln_status (*update)(kiln_hash_stream *s, const uint8_t *data, size_t len); /* refused after a squeeze */
     /* outlen is the digest length, or any length >= 1 for an extendable-output function */
     void (*final)(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, size_t outlen);

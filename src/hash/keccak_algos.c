@@ -27,7 +27,8 @@ static void lanes(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, 
 /* the permutation for one stream, then the lanes for batches */
 static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s/%s", kiln_keccak_impl(), kiln_keccak_lanes()->name); }
 
-static const kiln_hash_family family = {"keccak", cpu_impl, init, update, final};
+static const kiln_hash_family family = {
+    .name = "keccak", .cpu_impl = cpu_impl, .init = init, .update = update, .final = final};
 
 /* name, hashlib's name, tags, help, digest bytes, rate, domain, Merkle merge */
 #define KECCAK_ALGO(id, name, hashlib, tag0, tag1, help, digest, rate, domain, tree)                                   \

@@ -24,7 +24,8 @@ static void final(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, si
 
 static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s", kiln_sha256_impl()); }
 
-static const kiln_hash_family family = {"sha256", cpu_impl, init, update, final};
+static const kiln_hash_family family = {
+    .name = "sha256", .cpu_impl = cpu_impl, .init = init, .update = update, .final = final};
 
 const kiln_hash_desc kiln_hash_sha256 = {
     "sha256", "sha256", {"SHA256", "SHA2-256"}, "SHA-256 (FIPS 180-4)", 32, 64, 0, 0, 0, 0, &family,

@@ -36,7 +36,8 @@ static void lanes(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, 
 /* the compression for one stream, then the lanes for batches */
 static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s/%s", kiln_sha512_impl(), kiln_sha512_lanes()->name); }
 
-static const kiln_hash_family family = {"sha512", cpu_impl, init, update, final};
+static const kiln_hash_family family = {
+    .name = "sha512", .cpu_impl = cpu_impl, .init = init, .update = update, .final = final};
 
 /* The tags: coreutils' sha512sum and sha384sum write SHA512 and SHA384 with --tag, FreeBSD's
  * sha512t256 SHA512t256; OpenSSL 3 writes SHA2-512, SHA2-384 and SHA2-512/256. The known answers
