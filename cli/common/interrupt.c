@@ -1,13 +1,19 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "interrupt.h"
 
-static volatile sig_atomic_t received;
+/* The first signal caught. A process-directed signal goes to any thread that does not block it:
+ * kiln's own threads block them (common/thread.c), a GPU driver's may not, so two handlers can run
+ * at once, and only an atomic exchange tells the second that it is second (a SIGINT then a SIGTERM
+ * both taken as the first, exit 143, on a 16-core GPU host). Lock-free, so safe in a handler. */
+static atomic_int received;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler's flag must be lock-free");
 
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -18,12 +24,13 @@ static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
  * the meantime is delivered after it, to the default action. */
 static void on_signal(int sig)
 {
-    if (received) { /* a second signal raced past the reset (another thread's): end as it asks */
+    int none = 0;
+    if (!atomic_compare_exchange_strong(&received, &none, sig)) {
+        /* a second signal raced past the reset (in another thread): end as it asks */
         signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
-    received = sig;
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
