@@ -150,7 +150,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
     const int cuda = g->backend == KILN_BACKEND_CUDA, shared = on_cpu(g);
     /* before pacing: the OpenCL hash bench 57 s, the Merkle bench 2.1-6.2 s, sha256d's 1.7-4.9 s and
      * the scrypt search 2.0-2.5 s on PoCL */
-    for (warming = !cuda; warming >= 0; warming--) {
+    for (warming = shared; warming >= 0; warming--) {
         limit = cuda ? 1 : shared ? 4 : 3;
         test_pagerank(g->ctx, cuda ? 20 : 16);
         test_scrypt(g->ctx);

@@ -172,6 +172,10 @@ kiln_status kiln_ocl_batch_bench(kiln_gpu *g, const kiln_gpu_batch *w, const kil
     *median_ms = 0;
     if (spec->n == 0 || spec->reps < 1 || spec->reps > 1000 || spec->nsample > spec->n)
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "bad benchmark size");
+    /* the 2 GiB of inputs beside the scrypt scratchpads an earlier call left on the handle (88 GiB on
+     * an H200) were refused by NVIDIA's driver (CL_MEM_OBJECT_ALLOCATION_FAILURE at the first launch):
+     * a bench needs the memory more than a later scrypt call needs its buffers kept */
+    kiln_ocl_scrypt_release(g);
     bench_res r = {0};
     kiln_status st;
     switch (w->kind) {

@@ -79,7 +79,7 @@ static kiln_status plan_memory(kiln_gpu *g, uint64_t per_slot, uint64_t extra_pe
     return KILN_OK;
 }
 
-static void release_scratch(kiln_gpu *g)
+void kiln_ocl_scrypt_release(kiln_gpu *g)
 {
     for (int i = 0; i < g->scrypt_nbuf; i++) clReleaseMemObject(g->scrypt_v[i]);
     g->scrypt_nbuf = 0;
@@ -94,7 +94,7 @@ static kiln_status scratch(kiln_gpu *g, uint64_t lanes, uint64_t per_slot, uint6
     const int nbuf = (int)((lanes + per_buf - 1) / per_buf);
     const uint64_t bytes = per_buf * per_slot;
     if (nbuf <= g->scrypt_nbuf && bytes <= g->scrypt_buf_bytes) return KILN_OK;
-    release_scratch(g);
+    kiln_ocl_scrypt_release(g);
     g->scrypt_buf_bytes = bytes;
     for (int i = 0; i < nbuf; i++) {
         cl_int err;
@@ -684,7 +684,7 @@ static kiln_status kdf(kiln_gpu *g, kdf_res *r, const kiln_gpu_scrypt_kdf_cfg *c
         if (st == KILN_OK || !g->scrypt_alloc_refused || g->scrypt_budget_backoffs >= MAX_BACKOFFS) break;
         /* the chunk that failed starts again from its passwords, with fewer scratchpads */
         g->scrypt_budget_backoffs++;
-        release_scratch(g);
+        kiln_ocl_scrypt_release(g);
         kdf_release_kernels(r);
         st = KILN_OK;
     }

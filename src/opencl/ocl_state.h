@@ -88,6 +88,9 @@ kiln_status kiln_ocl_run_local(kiln_gpu *g, cl_kernel k, size_t global, size_t l
  * 16-byte aligned (a buffer's start). *k is the caller's to release, also after a failure; *local
  * is the work-group size to launch it with (kiln_ocl_run_items). */
 kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p);
+/* Frees the handle's scrypt scratchpads (kept between scrypt calls, up to 64% of the device's
+ * memory): a scrypt call after this allocates them again. */
+void kiln_ocl_scrypt_release(kiln_gpu *g);
 kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, cl_mem data, cl_mem offsets,
                                    int with_offsets, cl_ulong base, cl_ulong msg_len, cl_ulong n, cl_mem out,
                                    cl_kernel *k, size_t *local);
