@@ -22,14 +22,18 @@ KILN_HD void kiln_md5_iv(uint32_t state[4])
     state[3] = 0x10325476u;
 }
 
-/* The four auxiliary functions of section 3.4, F and G in their select forms. */
+/* The auxiliary functions of section 3.4: F in its select form, H, I; G = (x & z) | (y & ~z) is
+ * written into its step (KILN_MD5_STEP_G). */
 #define KILN_MD5_F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define KILN_MD5_G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
 #define KILN_MD5_H(x, y, z) ((x) ^ (y) ^ (z))
 #define KILN_MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
 
-/* a = b + ((a + FN(b, c, d) + X[k] + T) <<< s) */
-#define KILN_MD5_STEP(FN, a, b, c, d, xk, t, s) (a) = (b) + kiln_rotl32((a) + FN((b), (c), (d)) + (xk) + (t), (s))
+/* a = b + ((a + FN(b, c, d) + X[k] + T) <<< s), the sum grouped so that what does not wait on b
+ * (the newest word) is added first: b is then one AND or XOR (and G's add) from the rotate. G's
+ * two terms never both have a bit set, so its OR is an addition, split the same way. */
+#define KILN_MD5_STEP(FN, a, b, c, d, xk, t, s) (a) = (b) + kiln_rotl32(((a) + (xk) + (t)) + FN((b), (c), (d)), (s))
+#define KILN_MD5_STEP_G(a, b, c, d, xk, t, s) \
+    (a) = (b) + kiln_rotl32(((a) + (xk) + (t) + ((c) & ~(d))) + ((b) & (d)), (s))
 
 /* Compresses one block of 16 little-endian words into state. */
 KILN_HD void kiln_md5_compress_words(uint32_t state[4], const uint32_t x[16])
@@ -53,22 +57,22 @@ KILN_HD void kiln_md5_compress_words(uint32_t state[4], const uint32_t x[16])
     KILN_MD5_STEP(KILN_MD5_F, c, d, a, b, x[14], 0xa679438eu, 17);
     KILN_MD5_STEP(KILN_MD5_F, b, c, d, a, x[15], 0x49b40821u, 22);
     /* round 2: X[(1 + 5i) mod 16] */
-    KILN_MD5_STEP(KILN_MD5_G, a, b, c, d, x[1], 0xf61e2562u, 5);
-    KILN_MD5_STEP(KILN_MD5_G, d, a, b, c, x[6], 0xc040b340u, 9);
-    KILN_MD5_STEP(KILN_MD5_G, c, d, a, b, x[11], 0x265e5a51u, 14);
-    KILN_MD5_STEP(KILN_MD5_G, b, c, d, a, x[0], 0xe9b6c7aau, 20);
-    KILN_MD5_STEP(KILN_MD5_G, a, b, c, d, x[5], 0xd62f105du, 5);
-    KILN_MD5_STEP(KILN_MD5_G, d, a, b, c, x[10], 0x02441453u, 9);
-    KILN_MD5_STEP(KILN_MD5_G, c, d, a, b, x[15], 0xd8a1e681u, 14);
-    KILN_MD5_STEP(KILN_MD5_G, b, c, d, a, x[4], 0xe7d3fbc8u, 20);
-    KILN_MD5_STEP(KILN_MD5_G, a, b, c, d, x[9], 0x21e1cde6u, 5);
-    KILN_MD5_STEP(KILN_MD5_G, d, a, b, c, x[14], 0xc33707d6u, 9);
-    KILN_MD5_STEP(KILN_MD5_G, c, d, a, b, x[3], 0xf4d50d87u, 14);
-    KILN_MD5_STEP(KILN_MD5_G, b, c, d, a, x[8], 0x455a14edu, 20);
-    KILN_MD5_STEP(KILN_MD5_G, a, b, c, d, x[13], 0xa9e3e905u, 5);
-    KILN_MD5_STEP(KILN_MD5_G, d, a, b, c, x[2], 0xfcefa3f8u, 9);
-    KILN_MD5_STEP(KILN_MD5_G, c, d, a, b, x[7], 0x676f02d9u, 14);
-    KILN_MD5_STEP(KILN_MD5_G, b, c, d, a, x[12], 0x8d2a4c8au, 20);
+    KILN_MD5_STEP_G(a, b, c, d, x[1], 0xf61e2562u, 5);
+    KILN_MD5_STEP_G(d, a, b, c, x[6], 0xc040b340u, 9);
+    KILN_MD5_STEP_G(c, d, a, b, x[11], 0x265e5a51u, 14);
+    KILN_MD5_STEP_G(b, c, d, a, x[0], 0xe9b6c7aau, 20);
+    KILN_MD5_STEP_G(a, b, c, d, x[5], 0xd62f105du, 5);
+    KILN_MD5_STEP_G(d, a, b, c, x[10], 0x02441453u, 9);
+    KILN_MD5_STEP_G(c, d, a, b, x[15], 0xd8a1e681u, 14);
+    KILN_MD5_STEP_G(b, c, d, a, x[4], 0xe7d3fbc8u, 20);
+    KILN_MD5_STEP_G(a, b, c, d, x[9], 0x21e1cde6u, 5);
+    KILN_MD5_STEP_G(d, a, b, c, x[14], 0xc33707d6u, 9);
+    KILN_MD5_STEP_G(c, d, a, b, x[3], 0xf4d50d87u, 14);
+    KILN_MD5_STEP_G(b, c, d, a, x[8], 0x455a14edu, 20);
+    KILN_MD5_STEP_G(a, b, c, d, x[13], 0xa9e3e905u, 5);
+    KILN_MD5_STEP_G(d, a, b, c, x[2], 0xfcefa3f8u, 9);
+    KILN_MD5_STEP_G(c, d, a, b, x[7], 0x676f02d9u, 14);
+    KILN_MD5_STEP_G(b, c, d, a, x[12], 0x8d2a4c8au, 20);
     /* round 3: X[(5 + 3i) mod 16] */
     KILN_MD5_STEP(KILN_MD5_H, a, b, c, d, x[5], 0xfffa3942u, 4);
     KILN_MD5_STEP(KILN_MD5_H, d, a, b, c, x[8], 0x8771f681u, 11);
