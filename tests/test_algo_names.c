@@ -55,7 +55,7 @@ static void spellings(kiln_ctx *ctx)
     CHECK(b && kind == KILN_KIND_TREE && strcmp(b->name, "sha256d") == 0, "bench MERKLE-SHA256D");
     b = kiln_workload_for_bench(ctx, "SHA3_256", KILN_KIND_ALL, 0, &kind);
     CHECK(b && kind == KILN_KIND_HASH && strcmp(b->name, "sha3-256") == 0, "bench SHA3_256");
-    static const char *const refused[] = {"sha25", "sha256x", "sha 256", "md5", "", "-", "sha3-2566"};
+    static const char *const refused[] = {"sha25", "sha256x", "sha 256", "md4", "", "-", "sha3-2566"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
         CHECK(kiln_workload_find(ctx, refused[i], KILN_KIND_ALL) == NULL, "'%s' refused", refused[i]);
 }

@@ -104,8 +104,13 @@ int main(void)
     want_512 = want_lanes = "portable";
 #endif
     /* Keccak: the one-state permutation, then the same widest lanes as SHA-512's */
-    snprintf(want, sizeof want, "sha256=%s keccak=%s/%s sha512=%s/%s sha256d=%s scrypt=%s", kiln_sha256_impl(),
-             kiln_keccak_impl(), want_lanes, want_512, want_lanes, want_d, want_s);
+    /* SHA-1: the SHA extensions where the CPU has them; MD5: portable only */
+    const char *want_sha1 = f->sha_ni ? "sha-ni" : "portable";
+#if !defined(KILN_X86_KERNELS)
+    want_sha1 = "portable";
+#endif
+    snprintf(want, sizeof want, "sha256=%s keccak=%s/%s sha512=%s/%s sha1=%s md5=portable sha256d=%s scrypt=%s",
+             kiln_sha256_impl(), kiln_keccak_impl(), want_lanes, want_512, want_lanes, want_sha1, want_d, want_s);
     CHECK_STR(report, want);
     printf("%s\n", report);
     return check_summary();

@@ -208,8 +208,11 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
         {"sha3/SHAKE256VariableOut.subset.rsp", "shake256", 0, 10},
         {"keccak/ShortMsgKAT_256.txt", "keccak256", 32, 51},   {"keccak/LongMsgKAT_512.txt", "keccak512", 64, 51},
         {"sha2/SHA512ShortMsg.rsp", "sha512", 64, 10},         {"sha2/SHA512_256ShortMsg.rsp", "sha512-256", 32, 10},
+        {"sha2/SHA224ShortMsg.rsp", "sha224", 28, 65},         {"sha2/SHA224LongMsg.rsp", "sha224", 28, 64},
+        {"sha1/SHA1ShortMsg.rsp", "sha1", 20, 65},             {"sha1/SHA1LongMsg.rsp", "sha1", 20, 64},
     };
     for (size_t i = 0; i < sizeof kats / sizeof kats[0]; i++) kat_file(g, kats[i].path, kats[i].algo, kats[i].outlen, kats[i].min);
+    abc(g, "md5", "900150983cd24fb0d6963f7d28e17f72"); /* RFC 1321 appendix A.5; MD5 has no CAVP file */
 
     unsigned long long seed = 0x637564616b6bull;
     /* each side of the block sizes (64, 72, 104, 128, 136, 144, 168) and of their padding limits,

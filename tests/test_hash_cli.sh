@@ -127,7 +127,7 @@ expect_eq "$?" 0 "escaped names check"
 # --- usage errors
 "$KILN" hash abc > /dev/null 2>&1
 expect_eq "$?" 2 "missing --algo"
-"$KILN" hash --algo md5 abc > /dev/null 2>&1
+"$KILN" hash --algo md4 abc > /dev/null 2>&1
 expect_eq "$?" 2 "unknown algorithm"
 "$KILN" hash --algo sha3-256 --length 16 abc > /dev/null 2> err
 expect_eq "$?" 2 "--length for a fixed-size hash"

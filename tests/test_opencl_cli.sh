@@ -26,7 +26,7 @@ PY
 for len in 0 3 55 56 64 111 112 128 135 136 137 1000; do
     head -c "$len" /dev/urandom >"$TMP/m$len"
 done
-for algo in sha256 sha256d sha3-256 keccak256 shake128 sha512 sha384 sha512-256; do
+for algo in sha256 sha256d sha3-256 keccak256 shake128 sha512 sha384 sha512-256 sha224 sha1 md5; do
     "$KILN" hash --algo "$algo" --device cpu "$TMP"/m* >"$TMP/cpu" 2>&1
     "$KILN" hash --algo "$algo" --device $OCLDEV "$TMP"/m* >"$TMP/ocl" 2>&1
     cmp -s "$TMP/cpu" "$TMP/ocl" && ok || bad "kiln hash --algo $algo on $OCLDEV: $(diff "$TMP/cpu" "$TMP/ocl" | head -5)"

@@ -36,9 +36,11 @@ extern "C" {
  * (src/hash/hash_desc.h) names one, with its parameters (rate, domain, variant). */
 typedef enum kiln_hash_gpu_family {
     KILN_HASH_GPU_NONE = 0, /* no GPU kernel: the batch runs on the CPU */
-    KILN_HASH_GPU_SHA256, /* variant 1: sha256d */
+    KILN_HASH_GPU_SHA256, /* variant 0: SHA-256, 1: sha256d, 2: SHA-224 (its IV, 28 bytes out) */
     KILN_HASH_GPU_KECCAK, /* rate and domain */
     KILN_HASH_GPU_SHA512, /* variant: a kiln_sha512_variant (src/prim/sha512.h) */
+    KILN_HASH_GPU_SHA1, /* SHA-1 (src/prim/sha1.h), no parameters */
+    KILN_HASH_GPU_MD5, /* MD5 (src/prim/md5.h), no parameters */
 } kiln_hash_gpu_family;
 
 /* A batch's kernel, from the algorithm's descriptor (src/hash/hash_desc.h): the family
@@ -47,7 +49,7 @@ typedef struct kiln_gpu_hash_params {
     kiln_hash_gpu_family family;
     unsigned rate; /* Keccak */
     uint8_t domain; /* Keccak */
-    int variant; /* SHA-256: 1 for sha256d; SHA-512: the kiln_sha512_variant */
+    int variant; /* SHA-256: 1 for sha256d, 2 for SHA-224; SHA-512: the kiln_sha512_variant */
     size_t outlen;
 } kiln_gpu_hash_params;
 

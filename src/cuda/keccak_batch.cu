@@ -2,7 +2,8 @@
  * unrolled permutation of src/prim/keccak.h; kernels in keccak_batch_kernels.cuh). Messages
  * shorter than one block take a kernel with a single permutation and, for the fixed-output
  * functions, the digest size as a constant, so the last round computes only the lanes that are
- * written. SHA-256 and sha256d share the batch plumbing through a kernel of their own. */
+ * written. SHA-256, sha256d and SHA-224 share the batch plumbing through a kernel of their own,
+ * SHA-512's family, SHA-1 and MD5 through theirs (sha512_batch.cu, sha1_batch.cu, md5_batch.cu). */
 #include <cub/cub.cuh>
 #include <stdlib.h>
 
@@ -13,34 +14,43 @@
 #include "event_timer.cuh"
 #include "keccak_batch_kernels.cuh"
 #include "../prim/sha512.h"
+#include "../prim/sha1.h"
+#include "../prim/md5.h"
 #include "sha512_batch.h"
+#include "sha1_batch.h"
+#include "md5_batch.h"
 
 namespace {
 
 using namespace kiln_hashk;
 
-__global__ void __launch_bounds__(TPB) sha256_kernel(const batch_args a, int twice)
+/* SHA-256 (VARIANT 0), sha256d (1) and SHA-224 (2: its IV, 28 bytes out), the variant a template
+ * parameter so the IV and the digest size are constants. */
+template <int VARIANT>
+__global__ void __launch_bounds__(TPB) sha256_kernel(const batch_args a)
 {
+    constexpr unsigned WORDS = VARIANT == 2 ? 7 : 8;
     uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x, off, len;
     if (!message(a, i, &off, &len)) return;
     uint64_t padded = (len + 8) / 64 * 64 + 64;
     uint32_t h[8];
-    kiln_sha256_iv(h);
+    if (VARIANT == 2) kiln_sha224_iv(h);
+    else kiln_sha256_iv(h);
     for (uint64_t b = 0; b < padded; b += 64) {
         uint32_t w[16];
 #pragma unroll
         for (int j = 0; j < 16; j++) w[j] = kiln_dev::sha256_word(a.data, off, len, padded, b + 4 * j);
         kiln_sha256_compress_words(h, w);
     }
-    if (twice) {
+    if (VARIANT == 1) {
         uint32_t first[8];
 #pragma unroll
         for (int j = 0; j < 8; j++) first[j] = h[j];
         kiln_sha256_of_digest_words(first, h);
     }
-    uint8_t *o = a.out + i * 32;
+    uint8_t *o = a.out + i * 4 * WORDS;
 #pragma unroll
-    for (int j = 0; j < 8; j++) *(uint32_t *)(o + 4 * j) = __byte_perm(h[j], 0, 0x0123);
+    for (unsigned j = 0; j < WORDS; j++) *(uint32_t *)(o + 4 * j) = __byte_perm(h[j], 0, 0x0123);
 }
 
 /* The Keccak rates with a batch kernel, one row each (KILN_KECCAK_BATCH_RATES). */
@@ -66,7 +76,9 @@ cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t 
     unsigned blocks = (unsigned)((a.n + TPB - 1) / TPB);
     switch (p->family) {
     case KILN_HASH_GPU_SHA256:
-        sha256_kernel<<<blocks, TPB, 0, s>>>(a, p->variant == 1);
+        if (p->variant == 2) sha256_kernel<2><<<blocks, TPB, 0, s>>>(a);
+        else if (p->variant == 1) sha256_kernel<1><<<blocks, TPB, 0, s>>>(a);
+        else sha256_kernel<0><<<blocks, TPB, 0, s>>>(a);
         return cudaGetLastError();
     case KILN_HASH_GPU_KECCAK: {
         if (!a.offsets && p->rate == 136 && p->outlen == 32 && (a.msg_len == 32 || a.msg_len == 64))
@@ -75,6 +87,8 @@ cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t 
         return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
     }
     case KILN_HASH_GPU_SHA512: return kiln_cuda_sha512_batch_launch(a, p->variant, blocks, s);
+    case KILN_HASH_GPU_SHA1: return kiln_cuda_sha1_batch_launch(a, blocks, s);
+    case KILN_HASH_GPU_MD5: return kiln_cuda_md5_batch_launch(a, blocks, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -93,12 +107,14 @@ struct buffers {
 
 kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
 {
-    bool ok = p->family == KILN_HASH_GPU_SHA256   ? p->outlen == 32
+    bool ok = p->family == KILN_HASH_GPU_SHA256   ? p->variant >= 0 && p->variant <= 2 && p->outlen == (p->variant == 2 ? 28u : 32u)
               : p->family == KILN_HASH_GPU_KECCAK ? find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu
               : p->family == KILN_HASH_GPU_SHA512
                   ? p->variant >= 0 && p->variant <= 2 &&
                         p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
-                  : false;
+              : p->family == KILN_HASH_GPU_SHA1 ? p->outlen == KILN_SHA1_DIGEST
+              : p->family == KILN_HASH_GPU_MD5  ? p->outlen == KILN_MD5_DIGEST
+                                                : false;
     if (!ok)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);

@@ -106,6 +106,22 @@ void kiln_sha256(const void *data, size_t len, uint8_t digest[32])
     kiln_sha256_final(&s, digest);
 }
 
+void kiln_sha224_init(kiln_sha256_stream *s)
+{
+    kiln_sha224_iv(s->state);
+    s->total = 0;
+}
+
+void kiln_sha224(const void *data, size_t len, uint8_t digest[28])
+{
+    kiln_sha256_stream s;
+    uint8_t full[32];
+    kiln_sha224_init(&s);
+    kiln_sha256_update(&s, data, len);
+    kiln_sha256_final(&s, full);
+    memcpy(digest, full, 28);
+}
+
 void kiln_sha256d(const void *data, size_t len, uint8_t digest[32])
 {
     uint8_t first[32];

@@ -14,12 +14,14 @@ typedef kiln_ocl_batch_res batch_res;
 
 kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p)
 {
-    int ok = p->family == KILN_HASH_GPU_SHA256   ? p->outlen == 32
+    int ok = p->family == KILN_HASH_GPU_SHA256   ? p->variant >= 0 && p->variant <= 2 && p->outlen == (p->variant == 2 ? 28u : 32u)
              : p->family == KILN_HASH_GPU_KECCAK ? p->rate >= 8 && p->rate < 200 && p->rate % 8 == 0 && p->outlen > 0 &&
                                                        p->outlen <= 0xffffffffu
              : p->family == KILN_HASH_GPU_SHA512
                  ? p->variant >= 0 && p->variant <= 2 && p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
-                 : 0;
+             : p->family == KILN_HASH_GPU_SHA1 ? p->outlen == 20
+             : p->family == KILN_HASH_GPU_MD5  ? p->outlen == 16
+                                               : 0;
     if (!ok)
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "no OpenCL kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);
@@ -67,12 +69,14 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
 {
     batch_res rr = {data, offsets, out, NULL}, *r = &rr;
     /* a Keccak rate of the hash algorithms has its own kernel (hash_batch.cl), any other the
-     * generic one; each SHA-512 variant its own */
+     * generic one; each SHA-512 variant its own; SHA-256 (and sha256d, SHA-224), SHA-1 and MD5 one each */
     char name[40] = "kiln_keccak_batch";
     const int per_rate = p->rate == 72 || p->rate == 104 || p->rate == 136 || p->rate == 144 || p->rate == 168;
     const int fixed = fixed136(p, with_offsets, msg_len);
     if (p->family == KILN_HASH_GPU_SHA256) snprintf(name, sizeof name, "kiln_sha256_batch");
     else if (p->family == KILN_HASH_GPU_SHA512) snprintf(name, sizeof name, "kiln_sha512_batch_v%d", p->variant);
+    else if (p->family == KILN_HASH_GPU_SHA1) snprintf(name, sizeof name, "kiln_sha1_batch");
+    else if (p->family == KILN_HASH_GPU_MD5) snprintf(name, sizeof name, "kiln_md5_batch");
     else if (fixed) snprintf(name, sizeof name, "kiln_keccak_fixed136_l%u", (unsigned)msg_len);
     else if (per_rate) snprintf(name, sizeof name, "kiln_keccak_batch_r%u", p->rate);
     kiln_status st = kiln_ocl_kernel(g, name, &r->k);
@@ -105,8 +109,8 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
         ARG(8, outlen);
         ARG(9, r->out);
     } else if (p->family == KILN_HASH_GPU_SHA256) {
-        cl_int twice = p->variant == 1;
-        ARG(6, twice);
+        cl_int variant = p->variant;
+        ARG(6, variant);
         ARG(7, r->out);
     } else {
         ARG(6, r->out);

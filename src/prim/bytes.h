@@ -42,6 +42,16 @@ KILN_HD void kiln_store_be64(uint8_t *p, uint64_t v)
     kiln_store_be32(p + 4, (uint32_t)v);
 }
 
+/* 32-bit left rotation by n in 1..31 (Salsa20, SHA-1, MD5): one funnel shift on an NVIDIA GPU. */
+KILN_HD uint32_t kiln_rotl32(uint32_t x, int n)
+{
+#if defined(__CUDA_ARCH__)
+    return __funnelshift_l(x, x, n);
+#else
+    return (x << n) | (x >> (32 - n));
+#endif
+}
+
 /* One PRMT on an NVIDIA GPU; elsewhere the compiler's byte swap. */
 KILN_HD uint32_t kiln_bswap32(uint32_t v)
 {

@@ -4,16 +4,7 @@
 #ifndef KILN_PRIM_SALSA_H
 #define KILN_PRIM_SALSA_H
 
-#include "kiln_hd.h"
-
-KILN_HD uint32_t kiln_rotl32(uint32_t x, int n)
-{
-#if defined(__CUDA_ARCH__)
-    return __funnelshift_l(x, x, n);
-#else
-    return (x << n) | (x >> (32 - n));
-#endif
-}
+#include "bytes.h" /* kiln_rotl32 */
 
 /* One Salsa20 quarter-round on (y0, y1, y2, y3), as the spec names them. */
 #define KILN_SALSA_QR(y0, y1, y2, y3)          \

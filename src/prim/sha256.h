@@ -1,4 +1,4 @@
-/* SHA-256 (FIPS 180-4): constants, the round function and the compression function, for host and
+/* SHA-256 and SHA-224 (FIPS 180-4): constants, the round function and the compression function, for host and
  * device. Pure functions over uint32_t words; no allocation, no I/O. Mining kernels build on the
  * single-round macro so they can start at any round and stop early. */
 #ifndef KILN_PRIM_SHA256_H
@@ -126,6 +126,19 @@ KILN_HD void kiln_sha256_iv(uint32_t state[8])
     state[5] = KILN_SHA256_IV5;
     state[6] = KILN_SHA256_IV6;
     state[7] = KILN_SHA256_IV7;
+}
+
+/* SHA-224's H(0), FIPS 180-4 section 5.3.2: SHA-256 from this value, the digest its first 7 words. */
+KILN_HD void kiln_sha224_iv(uint32_t state[8])
+{
+    state[0] = 0xc1059ed8u;
+    state[1] = 0x367cd507u;
+    state[2] = 0x3070dd17u;
+    state[3] = 0xf70e5939u;
+    state[4] = 0xffc00b31u;
+    state[5] = 0x68581511u;
+    state[6] = 0x64f98fa7u;
+    state[7] = 0xbefa4fa4u;
 }
 
 /* SHA-256 of a 32-byte message given as 8 big-endian words (the second hash of sha256d): one

@@ -6,6 +6,8 @@
 #include "../../prim/sha256.h"
 #include "../../prim/sha512.h"
 #include "../../prim/keccak.h"
+#include "../../prim/sha1.h"
+#include "../../prim/md5.h"
 
 static void kiln_ocl_message(__global const ulong *offsets, int with_offsets, ulong base, ulong msg_len, ulong i,
                              ulong *off, ulong *len)
@@ -60,29 +62,84 @@ static inline uint kiln_ocl_sha256_word(__global const ulong *d, ulong off, ulon
     return kiln_bswap32(v | 0x80u << (8 * have));
 }
 
-/* SHA-256, and sha256d with twice != 0 (the digest's own SHA-256, prim's one-block form). Blocks
- * are counted over the padded length, so every block is the same unrolled word loop. */
+/* SHA-256 (variant 0), sha256d (1: the digest's own SHA-256, prim's one-block form) and SHA-224
+ * (2: its IV, the first 7 words out). Blocks are counted over the padded length, so every block is
+ * the same unrolled word loop. */
 __kernel void kiln_sha256_batch(__global const ulong *data, __global const ulong *offsets, int with_offsets, ulong base,
-                                ulong msg_len, ulong n, int twice, __global uint *out)
+                                ulong msg_len, ulong n, int variant, __global uint *out)
 {
     ulong i = get_global_id(0), off, len;
     if (i >= n) return;
     kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
     const ulong padded = (len + 8) / 64 * 64 + 64;
     uint32_t h[8];
-    kiln_sha256_iv(h);
+    if (variant == 2) kiln_sha224_iv(h);
+    else kiln_sha256_iv(h);
     for (ulong b = 0; b < padded; b += 64) {
         uint32_t w[16];
         _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_sha256_word(data, off, len, padded, b + 4 * k);
         kiln_sha256_compress_words(h, w);
     }
-    if (twice) {
+    if (variant == 1) {
         uint32_t first[8];
         _Pragma("unroll") for (int j = 0; j < 8; j++) first[j] = h[j];
         kiln_sha256_of_digest_words(first, h);
     }
-    /* digests are 32 bytes, so word-aligned: one store a word */
-    _Pragma("unroll") for (int j = 0; j < 8; j++) out[8 * i + j] = kiln_bswap32(h[j]);
+    /* digests are 32 or 28 bytes, so word-aligned: one store a word */
+    if (variant == 2) {
+        _Pragma("unroll") for (int j = 0; j < 7; j++) out[7 * i + j] = kiln_bswap32(h[j]);
+    } else {
+        _Pragma("unroll") for (int j = 0; j < 8; j++) out[8 * i + j] = kiln_bswap32(h[j]);
+    }
+}
+
+/* SHA-1: SHA-256's padding and big-endian words (kiln_ocl_sha256_word), five words of state, 20
+ * bytes out (word-aligned: one store a word). */
+__kernel void kiln_sha1_batch(__global const ulong *data, __global const ulong *offsets, int with_offsets, ulong base,
+                              ulong msg_len, ulong n, __global uint *out)
+{
+    ulong i = get_global_id(0), off, len;
+    if (i >= n) return;
+    kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
+    const ulong padded = (len + 8) / 64 * 64 + 64;
+    uint32_t h[5];
+    kiln_sha1_iv(h);
+    for (ulong b = 0; b < padded; b += 64) {
+        uint32_t w[16];
+        _Pragma("unroll") for (int k = 0; k < 16; k++) w[k] = kiln_ocl_sha256_word(data, off, len, padded, b + 4 * k);
+        kiln_sha1_compress_words(h, w);
+    }
+    _Pragma("unroll") for (int j = 0; j < 5; j++) out[5 * i + j] = kiln_bswap32(h[j]);
+}
+
+/* Little-endian word at byte p (a multiple of 4) of the MD5-padded message of len bytes at off:
+ * message bytes, 0x80, zeros, the 64-bit bit count little-endian (low word first). */
+static inline uint kiln_ocl_md5_word(__global const ulong *d, ulong off, ulong len, ulong padded, ulong p)
+{
+    if (p + 4 <= len) return (uint)kiln_ocl_load8(d, off + p);
+    if (p >= padded - 8) return p == padded - 8 ? (uint)(len << 3) : (uint)(len >> 29);
+    if (p > len) return 0;
+    const uint have = (uint)(len - p); /* 0..3 message bytes, then the marker */
+    uint v = have ? (uint)kiln_ocl_low_bytes(kiln_ocl_load8(d, off + p), have) : 0;
+    return v | 0x80u << (8 * have);
+}
+
+/* MD5: 16 bytes out, its state words little-endian as they are. */
+__kernel void kiln_md5_batch(__global const ulong *data, __global const ulong *offsets, int with_offsets, ulong base,
+                             ulong msg_len, ulong n, __global uint *out)
+{
+    ulong i = get_global_id(0), off, len;
+    if (i >= n) return;
+    kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
+    const ulong padded = (len + 8) / 64 * 64 + 64;
+    uint32_t h[4];
+    kiln_md5_iv(h);
+    for (ulong b = 0; b < padded; b += 64) {
+        uint32_t x[16];
+        _Pragma("unroll") for (int k = 0; k < 16; k++) x[k] = kiln_ocl_md5_word(data, off, len, padded, b + 4 * k);
+        kiln_md5_compress_words(h, x);
+    }
+    _Pragma("unroll") for (int j = 0; j < 4; j++) out[4 * i + j] = h[j];
 }
 
 /* Big-endian 64-bit word at byte p (a multiple of 8) of the SHA-512-padded message: message bytes,
