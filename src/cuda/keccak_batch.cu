@@ -14,6 +14,8 @@
 #include "keccak_batch_kernels.cuh"
 #include "../prim/sha512.h"
 #include "sha512_batch.h"
+#include "../prim/blake2.h"
+#include "blake2_batch.h"
 
 namespace {
 
@@ -75,6 +77,7 @@ cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t 
         return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
     }
     case KILN_HASH_GPU_SHA512: return kiln_cuda_sha512_batch_launch(a, p->variant, blocks, s);
+    case KILN_HASH_GPU_BLAKE2: return kiln_cuda_blake2_batch_launch(a, p->variant, blocks, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -98,6 +101,9 @@ kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
               : p->family == KILN_HASH_GPU_SHA512
                   ? p->variant >= 0 && p->variant <= 2 &&
                         p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
+              : p->family == KILN_HASH_GPU_BLAKE2
+                  ? (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
+                        (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT)
                   : false;
     if (!ok)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
