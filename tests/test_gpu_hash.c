@@ -208,6 +208,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
         {"sha3/SHAKE256VariableOut.subset.rsp", "shake256", 0, 10},
         {"keccak/ShortMsgKAT_256.txt", "keccak256", 32, 51},   {"keccak/LongMsgKAT_512.txt", "keccak512", 64, 51},
         {"sha2/SHA512ShortMsg.rsp", "sha512", 64, 10},         {"sha2/SHA512_256ShortMsg.rsp", "sha512-256", 32, 10},
+        {"blake2/blake2b-unkeyed.rsp", "blake2b", 64, 256},    {"blake2/blake2s-unkeyed.rsp", "blake2s", 32, 256},
     };
     for (size_t i = 0; i < sizeof kats / sizeof kats[0]; i++) kat_file(g, kats[i].path, kats[i].algo, kats[i].outlen, kats[i].min);
 
