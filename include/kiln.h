@@ -952,19 +952,25 @@ void kiln_dist_close(kiln_dist *d);
  *   sha3-256   parent = SHA3-256(left || right)       (FIPS 202)
  *   keccak256  parent = Keccak-256(left || right)     (original padding, as Ethereum)
  *   rp64_256   Winterfell's Rescue Prime merge; a node is 4 Goldilocks field elements
- *              (little-endian u64s, each below p = 2^64 - 2^32 + 1) */
+ *              (little-endian u64s, each below p = 2^64 - 2^32 + 1)
+ *   blake2s    parent = BLAKE2s-256(left || right)   (RFC 7693)
+ *   blake2s-stwo  Stwo's Blake2sMerkleHasher node without columns: the BLAKE2s compression of the
+ *              64-byte block left || right from a zero chaining value (not the IV), counter and
+ *              flags zero; the parent is its 8 state words, little-endian */
 typedef enum kiln_merkle_algo {
     KILN_MERKLE_SHA256D = 0,
     KILN_MERKLE_SHA256 = 1,
     KILN_MERKLE_SHA3_256 = 2,
     KILN_MERKLE_KECCAK256 = 3,
     KILN_MERKLE_RP64_256 = 4,
+    KILN_MERKLE_BLAKE2S = 5,
+    KILN_MERKLE_BLAKE2S_STWO = 6,
 } kiln_merkle_algo;
 
-#define KILN_MERKLE_ALGO_COUNT 5
+#define KILN_MERKLE_ALGO_COUNT 7
 #define KILN_MERKLE_NODE_SIZE 32
 
-/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256". */
+/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo". */
 kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
 const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
 

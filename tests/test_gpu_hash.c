@@ -210,6 +210,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
         {"sha2/SHA512ShortMsg.rsp", "sha512", 64, 10},         {"sha2/SHA512_256ShortMsg.rsp", "sha512-256", 32, 10},
         {"sha2/SHA224ShortMsg.rsp", "sha224", 28, 65},         {"sha2/SHA224LongMsg.rsp", "sha224", 28, 64},
         {"sha1/SHA1ShortMsg.rsp", "sha1", 20, 65},             {"sha1/SHA1LongMsg.rsp", "sha1", 20, 64},
+        {"blake2/blake2b-unkeyed.rsp", "blake2b", 64, 256},    {"blake2/blake2s-unkeyed.rsp", "blake2s", 32, 256},
     };
     for (size_t i = 0; i < sizeof kats / sizeof kats[0]; i++) kat_file(g, kats[i].path, kats[i].algo, kats[i].outlen, kats[i].min);
     abc(g, "md5", "900150983cd24fb0d6963f7d28e17f72"); /* RFC 1321 appendix A.5; MD5 has no CAVP file */

@@ -175,6 +175,13 @@ static void report_open_error(hash_run *r, const char *name, kiln_hash_algo algo
     r->unreadable++;
 }
 
+/* Whether outlen is the length kiln_hash_init makes (any for an extendable-output hash): the
+ * GPU batches' too; another (BLAKE2's digest_len) is streamed on the CPU. */
+static int default_len(kiln_hash_algo algo, size_t outlen)
+{
+    return kiln_hash_is_xof(algo) || outlen == kiln_hash_digest_len(algo);
+}
+
 /* Prints one result: the digest line, or the --check verdict; bytes: the input's length. */
 static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8_t *digest, size_t outlen,
                  const uint8_t *expect, uint64_t bytes)
@@ -203,6 +210,12 @@ static void emit(hash_run *r, const char *name, kiln_hash_algo algo, const uint8
         return;
     }
     const char *tag = r->tag ? hash_tag_name(algo) : NULL;
+    char sized[64];
+    if (tag && !kiln_hash_is_xof(algo) && outlen != kiln_hash_digest_len(algo)) {
+        /* b2sum -l 256 --tag: "BLAKE2b-256 (name) = ..." */
+        snprintf(sized, sizeof sized, "%s-%zu", tag, 8 * outlen);
+        tag = sized;
+    }
     if (r->zero) { /* as sha256sum -z: the name as it is, the line ended by NUL */
         if (tag) printf("%s (%s) = %s", tag, name, hex);
         else printf("%s %s%s", hex, r->binary ? "*" : " ", name);
@@ -243,7 +256,12 @@ static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, uint
                      size_t pre_len, uint8_t *digest, size_t outlen)
 {
     kiln_hash_stream s;
-    kiln_hash_init(&s, algo);
+    if (default_len(algo, outlen)) {
+        kiln_hash_init(&s, algo);
+    } else { /* a digest length of its own (b2sum -l), checked by hash_digest_len_ok */
+        kiln_hash_params p = {.digest_len = outlen};
+        kiln_hash_init_params(&s, algo, &p);
+    }
     kiln_hash_update(&s, pre, pre_len);
     /* when no thread can be had, the file is read here, as a small one */
     file_ahead *fa = regular && pre_len == 0 && size >= FILE_AHEAD_MIN ? file_ahead_start(fd, size, FILE_AHEAD_BLOCK) : NULL;
@@ -411,7 +429,7 @@ static void hash_input(hash_run *r, const char *name, kiln_hash_algo algo, const
     int err = fd < 0 ? errno : 0;
     struct stat sb;
     int regular = !err && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
-    int small = !is_stdin && r->gpu && regular && (uint64_t)sb.st_size <= SMALL_FILE;
+    int small = !is_stdin && r->gpu && regular && (uint64_t)sb.st_size <= SMALL_FILE && default_len(algo, outlen);
     r->index++;
     r->cur_name = name;
     r->cur_done = 0;
@@ -501,18 +519,23 @@ static int parse_entry(hash_run *r, check_list *cl, char *line, size_t len, chec
     if (st == CHECK_LINE_SKIP) return 1;
     if (st != CHECK_LINE_OK) return 0;
     int algo = (int)r->algo;
+    size_t tag_len = 0, outlen = c.hex_len / 2;
     if (c.tag) {
-        /* a tag names the algorithm: it must be --algo's, or it chooses (as cksum -c does) */
-        algo = hash_tag_algo(c.tag, c.tag_len);
+        /* a tag names the algorithm: it must be --algo's, or it chooses (as cksum -c does); b2sum's
+         * "BLAKE2b-256" also the digest length */
+        algo = hash_tag_algo_len(c.tag, c.tag_len, &tag_len);
         if (algo < 0 || (cl->algo_given && algo != (int)r->algo)) return 0;
     } else if (!cl->algo_given) {
         cl->untagged++;
         return 0;
     }
-    size_t outlen = c.hex_len / 2;
     if (kiln_hash_is_xof((kiln_hash_algo)algo)) {
         if (cl->length_given ? outlen != cl->length : outlen > HASH_MAX_LENGTH) return 0;
-    } else if (outlen != kiln_hash_digest_len((kiln_hash_algo)algo)) {
+    } else if (tag_len ? outlen != tag_len
+                       : outlen != kiln_hash_digest_len((kiln_hash_algo)algo) &&
+                             (c.tag || !hash_digest_len_ok((kiln_hash_algo)algo, outlen))) {
+        /* a tag without a length is the default digest; an untagged line of an algorithm with
+         * digest lengths is of any length it takes, as b2sum -c reads them (--length or not) */
         return 0;
     }
     size_t name_len = strlen(c.name);
@@ -645,17 +668,20 @@ static int run_check(hash_run *r, check_list *cl, kiln_ctx *ctx)
     return code;
 }
 
-/* "--length applies to A and B only": the registry's extendable-output hashes. */
+/* "--length applies to A and B (bytes) and C and D (bits) only": the registry's extendable-output
+ * hashes and those with digest lengths (b2sum's -l). */
 static int length_error(const char *cmd, const char *algo)
 {
-    char xofs[256] = "";
+    char xofs[256] = "", bits[256] = "";
     for (size_t i = 0; i < kiln_workload_count(); i++) {
         const kiln_workload *w = kiln_workload_at(i);
-        size_t used = strlen(xofs);
-        if ((w->kinds & KILN_KIND_HASH) && kiln_hash_is_xof((kiln_hash_algo)w->hash_algo))
-            snprintf(xofs + used, sizeof xofs - used, "%s%s", used ? " and " : "", w->name);
+        if (!(w->kinds & KILN_KIND_HASH)) continue;
+        kiln_hash_algo a = (kiln_hash_algo)w->hash_algo;
+        char *list = kiln_hash_is_xof(a) ? xofs : hash_digest_len_ok(a, 1) ? bits : NULL;
+        size_t used = list ? strlen(list) : 0;
+        if (list) snprintf(list + used, sizeof xofs - used, "%s%s", used ? " and " : "", w->name);
     }
-    return cli_error(EXIT_USAGE, cmd, "--length applies to %s only, not %s", xofs, algo);
+    return cli_error(EXIT_USAGE, cmd, "--length applies to %s (bytes) and %s (bits) only, not %s", xofs, bits, algo);
 }
 
 /* Whether binary mode is the last asked for in argv: GNU's last of -b/--binary, -t/--text and
@@ -681,8 +707,10 @@ int cmd_hash(int argc, char **argv)
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "the hash (required, except that --check can take it from tagged lines)",
          .kinds = KILN_KIND_HASH, .short_name = 'a'},
-        {"--length", OPT_U64, &length, "N", "output bytes of an extendable-output (SHAKE) hash (default twice its security level)", .lo = 1,
-         .hi = HASH_MAX_LENGTH},
+        {"--length", OPT_U64, &length, "N",
+         "output bytes of an extendable-output (SHAKE) hash (default twice its security level); for blake2b and "
+         "blake2s the digest length in bits, a multiple of 8, as b2sum -l",
+         .lo = 1, .hi = HASH_MAX_LENGTH, .short_name = 'l'},
         {"--binary", OPT_FLAG, &binary, NULL,
          "mark the lines '<hex> *<name>', as sha256sum -b (the digest is the same: files are read as bytes, as GNU does "
          "on Linux)",
@@ -738,7 +766,11 @@ int cmd_hash(int argc, char **argv)
     }
     if (code == 0 && algo_s) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);
     if (w) r.algo = (kiln_hash_algo)w->hash_algo;
-    if (w && length && !kiln_hash_is_xof(r.algo)) code = length_error(cmd, algo_s);
+    int length_bits = w && !kiln_hash_is_xof(r.algo) && hash_digest_len_ok(r.algo, 1);
+    if (w && length && !kiln_hash_is_xof(r.algo) && !length_bits) code = length_error(cmd, algo_s);
+    if (code == 0 && length_bits && length && (length % 8 || !hash_digest_len_ok(r.algo, (size_t)length / 8)))
+        code = cli_error(EXIT_USAGE, cmd, "--length for %s is in bits: a multiple of 8 from 8 to %zu, not %llu", algo_s,
+                         8 * kiln_hash_digest_len(r.algo), (unsigned long long)length);
     kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
     if (!ctx) {
         free(files);
@@ -777,7 +809,7 @@ int cmd_hash(int argc, char **argv)
         json_u64("unreadable", r.all_unreadable);
         json_u64("improperly_formatted", r.all_bad);
     } else {
-        size_t outlen = length ? (size_t)length : kiln_hash_digest_len(r.algo);
+        size_t outlen = !length ? kiln_hash_digest_len(r.algo) : length_bits ? (size_t)length / 8 : (size_t)length;
         uint64_t small = 0;
         for (size_t i = 0; i < nfiles; i++) small += small_size(files[i]);
         r.count = nfiles;

@@ -42,6 +42,33 @@ int hash_tag_algo(const char *tag, size_t len)
     return -1;
 }
 
+int hash_digest_len_ok(kiln_hash_algo algo, size_t bytes)
+{
+    if (bytes == 0 || kiln_hash_is_xof(algo)) return 0;
+    kiln_hash_stream s;
+    kiln_hash_params p = {.digest_len = bytes};
+    return kiln_hash_init_params(&s, algo, &p) == KILN_OK;
+}
+
+int hash_tag_algo_len(const char *tag, size_t len, size_t *outlen)
+{
+    *outlen = 0;
+    int algo = hash_tag_algo(tag, len);
+    if (algo >= 0) return algo;
+    size_t dash = len;
+    while (dash > 0 && tag[dash - 1] != '-') dash--;
+    if (dash < 2 || dash == len || tag[dash] == '0' || len - dash > 4) return -1;
+    size_t bits = 0;
+    for (size_t i = dash; i < len; i++) {
+        if (tag[i] < '0' || tag[i] > '9') return -1;
+        bits = 10 * bits + (size_t)(tag[i] - '0');
+    }
+    algo = hash_tag_algo(tag, dash - 1);
+    if (algo < 0 || bits % 8 || !hash_digest_len_ok((kiln_hash_algo)algo, bits / 8)) return -1;
+    *outlen = bits / 8;
+    return algo;
+}
+
 static int is_white(char c) { return c == ' ' || c == '\t'; }
 
 /* Undoes "\\\\", "\\n" and "\\r" in place over s[0..len); any other escape is an error. */

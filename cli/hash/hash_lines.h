@@ -70,6 +70,14 @@ const char *hash_tag_name(kiln_hash_algo algo);
  * -1 for a tag kiln does not know. */
 int hash_tag_algo(const char *tag, size_t len);
 
+/* 1 when algo (not an extendable-output hash) also makes digests of `bytes` bytes besides its
+ * default, through kiln_hash_init_params' digest_len (BLAKE2b: 1..64, BLAKE2s: 1..32), else 0. */
+int hash_digest_len_ok(kiln_hash_algo algo, size_t bytes);
+/* hash_tag_algo, and b2sum's tags of a digest length: "BLAKE2b-256" is the tag "BLAKE2b" with a
+ * 256-bit digest (bits a multiple of 8, no leading zero, a length hash_digest_len_ok takes).
+ * *outlen: the digest bytes the tag names, 0 for the algorithm's default. -1 for an unknown tag. */
+int hash_tag_algo_len(const char *tag, size_t len, size_t *outlen);
+
 /* A list read line by line from a file descriptor in a buffer of max_line + 2 bytes. */
 typedef struct line_reader {
     int fd;

@@ -34,6 +34,10 @@ _EMPTY = b""
 
 
 def _constructor(algo: str, pyname: str):
+    limits = _kiln.hash_param_limits(algo)
+    if limits is not None:
+        return _param_constructor(algo, pyname, limits)
+
     def make(data=_EMPTY, *, usedforsecurity=True, string=None):
         if string is not None:
             if data is not _EMPTY:
@@ -43,6 +47,25 @@ def _constructor(algo: str, pyname: str):
     make.__name__ = make.__qualname__ = pyname
     make.__doc__ = (f"A {algo} hash object fed `data` (any bytes-like object; `string` is hashlib's older name "
                     f"for it), as hashlib.{pyname}.")
+    return make
+
+
+def _param_constructor(algo: str, pyname: str, limits):
+    """The constructor of an algorithm with a parameter block (BLAKE2), as hashlib.blake2b is: data
+    positional only, hashlib's keywords, and its MAX_DIGEST_SIZE, MAX_KEY_SIZE, SALT_SIZE and
+    PERSON_SIZE (asked of the library: _kiln.hash_param_limits)."""
+    def make(data=_EMPTY, /, *, digest_size=None, key=b"", salt=b"", person=b"", fanout=1, depth=1, leaf_size=0,
+             node_offset=0, node_depth=0, inner_size=0, last_node=False, usedforsecurity=True):
+        params = dict(key=key, salt=salt, person=person, fanout=fanout, depth=depth, leaf_size=leaf_size,
+                      node_offset=node_offset, node_depth=node_depth, inner_size=inner_size, last_node=last_node)
+        if digest_size is not None:
+            params["digest_size"] = digest_size
+        return new(algo, data, usedforsecurity=usedforsecurity, **params)
+    make.__name__ = make.__qualname__ = pyname
+    make.MAX_DIGEST_SIZE, make.MAX_KEY_SIZE, make.SALT_SIZE, make.PERSON_SIZE = limits
+    make.__doc__ = (f"A {algo} hash object fed `data` (any bytes-like object, positional), as hashlib.{pyname}, "
+                    "with its keywords: digest_size, key, salt, person and the tree parameters fanout, depth, "
+                    "leaf_size, node_offset, node_depth, inner_size and last_node.")
     return make
 
 

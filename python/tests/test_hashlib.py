@@ -305,3 +305,90 @@ def test_shake_lengths_as_cpython():
     assert out.shape == (2, 0)
     with pytest.raises(ValueError):
         kiln.hash_batch([b"a"], "shake_256", length=1 << 29)
+
+
+# BLAKE2's parameter block, as hashlib.blake2b/blake2s take it (kiln_hash_init_params below)
+BLAKE2 = {"blake2b": (64, 16, 64), "blake2s": (32, 8, 48)}  # max digest/key bytes, salt/person bytes, node_offset bits
+
+
+def blake2_cases(name, rng):
+    out, salt, bits = BLAKE2[name]
+    yield {}
+    yield from ({"digest_size": n} for n in (1, 20, out - 1, out))
+    yield from ({"key": rng.randbytes(n)} for n in (1, out // 2, out))
+    yield from ({"salt": rng.randbytes(n)} for n in (1, salt))
+    yield from ({"person": rng.randbytes(n)} for n in (1, salt))
+    yield from ({"fanout": n} for n in (0, 2, 255))
+    yield from ({"depth": n} for n in (2, 255))
+    yield from ({"leaf_size": n} for n in (1, 2**32 - 1))
+    yield from ({"node_offset": n} for n in (1, 2**bits - 1))
+    yield from ({"node_depth": n} for n in (1, 255))
+    yield from ({"inner_size": n} for n in (1, out))
+    yield {"last_node": True}
+    for _ in range(40):
+        yield dict(digest_size=rng.randint(1, out), key=rng.randbytes(rng.randint(0, out)),
+                   salt=rng.randbytes(rng.randint(0, salt)), person=rng.randbytes(rng.randint(0, salt)),
+                   fanout=rng.randint(0, 255), depth=rng.randint(1, 255), leaf_size=rng.getrandbits(32),
+                   node_offset=rng.getrandbits(bits), node_depth=rng.randint(0, 255), inner_size=rng.randint(0, out),
+                   last_node=rng.random() < 0.5)
+
+
+@pytest.mark.parametrize("name", sorted(BLAKE2))
+def test_blake2_parameters_equal_hashlib(name):
+    """Every field of the parameter block, alone and together, through the constructor and
+    kiln.new, streamed in pieces; the object's attributes and copies as hashlib's."""
+    rng = random.Random(7693)
+    for kw in blake2_cases(name, rng):
+        data = rng.randbytes(rng.choice([0, 3, 64, 65, 128, 129, 1000]))
+        ref = getattr(hashlib, name)(data, **kw)
+        h = getattr(kiln, name)(**kw)
+        for piece in chunked(rng, data):
+            h.update(piece)
+        assert h.hexdigest() == ref.hexdigest(), kw
+        assert (h.name, h.digest_size, h.block_size) == (ref.name, ref.digest_size, ref.block_size)
+        assert kiln.new(name, data, **kw).digest() == hashlib.new(name, data, **kw).digest(), kw
+        c = h.copy()
+        c.update(b"x")
+        ref.update(b"x")
+        assert c.digest() == ref.digest() and c.digest_size == ref.digest_size
+
+
+@pytest.mark.parametrize("name", sorted(BLAKE2))
+def test_blake2_constructor_limits_as_hashlib(name):
+    k, ref = getattr(kiln, name), getattr(hashlib, name)
+    assert (k.MAX_DIGEST_SIZE, k.MAX_KEY_SIZE, k.SALT_SIZE, k.PERSON_SIZE) == \
+        (ref.MAX_DIGEST_SIZE, ref.MAX_KEY_SIZE, ref.SALT_SIZE, ref.PERSON_SIZE)
+
+
+@pytest.mark.parametrize("name", sorted(BLAKE2))
+def test_blake2_refusals_as_hashlib(name):
+    """What hashlib refuses kiln refuses, with the same exception type."""
+    out, salt, bits = BLAKE2[name]
+    bad = [{"digest_size": 0}, {"digest_size": -1}, {"digest_size": out + 1}, {"digest_size": 2**70},
+           {"key": bytes(out + 1)}, {"salt": bytes(salt + 1)}, {"person": bytes(salt + 1)},
+           {"fanout": -1}, {"fanout": 256}, {"depth": 0}, {"depth": 256}, {"node_depth": 256},
+           {"inner_size": out + 1}, {"inner_size": -1}, {"leaf_size": -1}, {"leaf_size": 2**32},
+           {"node_offset": -1}, {"node_offset": 2**bits}, {"key": "text"}]
+    for kw in bad:
+        with pytest.raises(Exception) as want:
+            getattr(hashlib, name)(**kw)
+        with pytest.raises(want.type):
+            getattr(kiln, name)(**kw)
+        with pytest.raises(want.type):
+            kiln.new(name, **kw)
+    with pytest.raises(TypeError):
+        getattr(kiln, name)(data=b"")  # positional only, and no string=, as hashlib's blake2 (3.11)
+    with pytest.raises(TypeError):
+        getattr(kiln, name)(string=b"")
+    with pytest.raises(TypeError):
+        kiln.new(name, foo=1)
+
+
+def test_parameters_of_other_algorithms_are_refused():
+    """hashlib.new("sha256", digest_size=16) is a TypeError; so is kiln's."""
+    with pytest.raises(TypeError):
+        hashlib.new("sha256", digest_size=16)
+    for kw in ({"digest_size": 16}, {"key": b"k"}, {"last_node": False}):
+        with pytest.raises(TypeError):
+            kiln.new("sha256", **kw)
+    assert kiln.blake2b.__name__ == "blake2b" and not hasattr(kiln.sha256, "MAX_KEY_SIZE")

@@ -19,6 +19,8 @@
 #include "sha512_batch.h"
 #include "sha1_batch.h"
 #include "md5_batch.h"
+#include "../prim/blake2.h"
+#include "blake2_batch.h"
 
 namespace {
 
@@ -89,6 +91,7 @@ cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t 
     case KILN_HASH_GPU_SHA512: return kiln_cuda_sha512_batch_launch(a, p->variant, blocks, s);
     case KILN_HASH_GPU_SHA1: return kiln_cuda_sha1_batch_launch(a, blocks, s);
     case KILN_HASH_GPU_MD5: return kiln_cuda_md5_batch_launch(a, blocks, s);
+    case KILN_HASH_GPU_BLAKE2: return kiln_cuda_blake2_batch_launch(a, p->variant, blocks, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -114,7 +117,10 @@ kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
                         p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
               : p->family == KILN_HASH_GPU_SHA1 ? p->outlen == KILN_SHA1_DIGEST
               : p->family == KILN_HASH_GPU_MD5  ? p->outlen == KILN_MD5_DIGEST
-                                                : false;
+              : p->family == KILN_HASH_GPU_BLAKE2
+                  ? (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
+                        (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT)
+                  : false;
     if (!ok)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);

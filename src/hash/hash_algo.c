@@ -25,7 +25,7 @@ kiln_status kiln_hash_init(kiln_hash_stream *s, kiln_hash_algo algo) { return ki
 
 static int params_empty(const kiln_hash_params *p)
 {
-    return !p->digest_len && !p->key_len && !p->salt_len && !p->person_len && !p->context && !p->tree;
+    return !p->digest_len && !p->key_len && !p->salt_len && !p->person_len && !p->context && !p->context_len && !p->tree;
 }
 
 kiln_status kiln_hash_init_params(kiln_hash_stream *s, kiln_hash_algo algo, const kiln_hash_params *p)

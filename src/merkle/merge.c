@@ -29,6 +29,8 @@ static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_SHA3_256] = {kiln_merge_sha3_256, 0, pairs_sha3_256},
     [KILN_MERKLE_KECCAK256] = {kiln_merge_keccak256, 0, pairs_keccak256},
     [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, 1, NULL},
+    [KILN_MERKLE_BLAKE2S] = {kiln_merge_blake2s, 0, NULL},
+    [KILN_MERKLE_BLAKE2S_STWO] = {kiln_merge_blake2s_stwo, 0, NULL},
 };
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../prim/sha512.h"
+#include "../prim/blake2.h"
 #include "ocl_work.h"
 
 typedef kiln_ocl_batch_res batch_res;
@@ -21,7 +22,9 @@ kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p)
                  ? p->variant >= 0 && p->variant <= 2 && p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
              : p->family == KILN_HASH_GPU_SHA1 ? p->outlen == 20
              : p->family == KILN_HASH_GPU_MD5  ? p->outlen == 16
-                                               : 0;
+             : p->family == KILN_HASH_GPU_BLAKE2 ? (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
+                                                       (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT)
+                 : 0;
     if (!ok)
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "no OpenCL kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);
@@ -77,6 +80,8 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
     else if (p->family == KILN_HASH_GPU_SHA512) snprintf(name, sizeof name, "kiln_sha512_batch_v%d", p->variant);
     else if (p->family == KILN_HASH_GPU_SHA1) snprintf(name, sizeof name, "kiln_sha1_batch");
     else if (p->family == KILN_HASH_GPU_MD5) snprintf(name, sizeof name, "kiln_md5_batch");
+    else if (p->family == KILN_HASH_GPU_BLAKE2)
+        snprintf(name, sizeof name, p->variant == KILN_BLAKE2_VARIANT_S ? "kiln_blake2s_batch" : "kiln_blake2b_batch");
     else if (fixed) snprintf(name, sizeof name, "kiln_keccak_fixed136_l%u", (unsigned)msg_len);
     else if (per_rate) snprintf(name, sizeof name, "kiln_keccak_batch_r%u", p->rate);
     kiln_status st = kiln_ocl_kernel(g, name, &r->k);

@@ -8,6 +8,7 @@
 #ifndef KILN_PRIM_MERKLE_MERGE_H
 #define KILN_PRIM_MERKLE_MERGE_H
 
+#include "blake2.h"
 #include "bytes.h"
 #include "keccak.h"
 #include "kiln_hd.h"
@@ -128,6 +129,39 @@ KILN_HD void kiln_merge_keccak256(const uint32_t l[KILN_NODE_WORDS], const uint3
                                   uint32_t out[KILN_NODE_WORDS])
 {
     kiln_merge_keccak_domain(l, r, out, KILN_KECCAK_DOMAIN_KECCAK);
+}
+
+/* BLAKE2s-256(left || right). BLAKE2s reads its message words and writes its state little-endian,
+ * as the node words are, so left || right is the 16 words of one block, which is also the last
+ * (counter 64, final flag set). */
+KILN_HD void kiln_merge_blake2s(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                uint32_t out[KILN_NODE_WORDS])
+{
+    uint32_t m[16];
+    KILN_OCL_UNROLL
+    for (int i = 0; i < 8; i++) {
+        m[i] = l[i];
+        m[8 + i] = r[i];
+    }
+    kiln_blake2s_init_default(out, KILN_BLAKE2S_OUT);
+    kiln_blake2s_compress(out, m, 64, 0, 0xffffffffu, 0);
+}
+
+/* Stwo's Blake2sMerkleHasher::hash_node of two children and no column values
+ * (crates/prover/src/core/vcs/blake2_merkle.rs): compress(state = [0; 8], left || right, count 0,
+ * lastblock 0, lastnode 0), the state words the digest. Not BLAKE2s-256: no IV or parameter block
+ * in the chaining value, no counter, no final flag. */
+KILN_HD void kiln_merge_blake2s_stwo(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                     uint32_t out[KILN_NODE_WORDS])
+{
+    uint32_t m[16];
+    KILN_OCL_UNROLL
+    for (int i = 0; i < 8; i++) {
+        m[i] = l[i];
+        m[8 + i] = r[i];
+        out[i] = 0;
+    }
+    kiln_blake2s_compress(out, m, 0, 0, 0, 0);
 }
 
 

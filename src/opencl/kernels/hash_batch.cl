@@ -8,6 +8,7 @@
 #include "../../prim/keccak.h"
 #include "../../prim/sha1.h"
 #include "../../prim/md5.h"
+#include "../../prim/blake2.h"
 
 static void kiln_ocl_message(__global const ulong *offsets, int with_offsets, ulong base, ulong msg_len, ulong i,
                              ulong *off, ulong *len)
@@ -177,6 +178,54 @@ static inline ulong kiln_ocl_sha512_word(__global const ulong *d, ulong off, ulo
 KILN_OCL_SHA512(kiln_sha512_batch_v0, 0, 64)
 KILN_OCL_SHA512(kiln_sha512_batch_v1, 1, 48)
 KILN_OCL_SHA512(kiln_sha512_batch_v2, 2, 32)
+
+/* The little-endian word of W bytes (8 or 4) at byte p of the zero-padded message of len bytes at
+ * off: BLAKE2's words are the batch's own byte order, so no swap. */
+static inline ulong kiln_ocl_blake2_word(__global const ulong *d, ulong off, ulong len, ulong p, uint w)
+{
+    if (p >= len) return 0;
+    const ulong v = kiln_ocl_load8(d, off + p);
+    return p + w <= len ? v : kiln_ocl_low_bytes(v, (uint)(len - p));
+}
+
+/* BLAKE2b-512 and BLAKE2s-256, unkeyed (CUDA's blake2_kernel): the last block, zero-padded, is
+ * flagged and counted to the message's end; the empty message is one zero block. */
+__kernel void kiln_blake2b_batch(__global const ulong *data, __global const ulong *offsets, int with_offsets,
+                                 ulong base, ulong msg_len, ulong n, __global ulong *out)
+{
+    ulong i = get_global_id(0), off, len;
+    if (i >= n) return;
+    kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
+    const ulong nblocks = len ? (len + KILN_BLAKE2B_BLOCK - 1) / KILN_BLAKE2B_BLOCK : 1;
+    uint64_t h[8];
+    kiln_blake2b_init_default(h, KILN_BLAKE2B_OUT);
+    for (ulong b = 0; b < nblocks; b++) {
+        const int last = b + 1 == nblocks;
+        uint64_t m[16];
+        _Pragma("unroll") for (int k = 0; k < 16; k++) m[k] = kiln_ocl_blake2_word(data, off, len, b * KILN_BLAKE2B_BLOCK + 8 * k, 8);
+        kiln_blake2b_compress(h, m, last ? len : (b + 1) * KILN_BLAKE2B_BLOCK, 0, last ? ~(ulong)0 : 0, 0);
+    }
+    _Pragma("unroll") for (int k = 0; k < 8; k++) out[8 * i + k] = h[k];
+}
+
+__kernel void kiln_blake2s_batch(__global const ulong *data, __global const ulong *offsets, int with_offsets,
+                                 ulong base, ulong msg_len, ulong n, __global uint *out)
+{
+    ulong i = get_global_id(0), off, len;
+    if (i >= n) return;
+    kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
+    const ulong nblocks = len ? (len + KILN_BLAKE2S_BLOCK - 1) / KILN_BLAKE2S_BLOCK : 1;
+    uint32_t h[8];
+    kiln_blake2s_init_default(h, KILN_BLAKE2S_OUT);
+    for (ulong b = 0; b < nblocks; b++) {
+        const int last = b + 1 == nblocks;
+        const ulong t = last ? len : (b + 1) * KILN_BLAKE2S_BLOCK;
+        uint32_t m[16];
+        _Pragma("unroll") for (int k = 0; k < 16; k++) m[k] = (uint)kiln_ocl_blake2_word(data, off, len, b * KILN_BLAKE2S_BLOCK + 4 * k, 4);
+        kiln_blake2s_compress(h, m, (uint)t, (uint)(t >> 32), last ? 0xffffffffu : 0, 0);
+    }
+    _Pragma("unroll") for (int k = 0; k < 8; k++) out[8 * i + k] = h[k];
+}
 
 /* The Keccak sponge (SHA-3, SHAKE, Keccak): rate bytes a block, domain byte, outlen bytes out
  * (any length: squeezed block after block). The rates of no hash algorithm come here. */

@@ -1,0 +1,118 @@
+/* Streaming BLAKE2b and BLAKE2s on the host (RFC 7693 section 3.3), around the compressions of
+ * src/prim/blake2.h. BLAKE2 marks the last block in its compression (the flag f0), so a full
+ * block is only compressed once more input follows it: the buffer may end up holding a whole
+ * block, which final compresses. Whole blocks are compressed straight from the caller's data. */
+#include <string.h>
+
+#include "blake2_host.h"
+
+static unsigned block_of(kiln_blake2_variant v) { return v == KILN_BLAKE2_VARIANT_S ? KILN_BLAKE2S_BLOCK : KILN_BLAKE2B_BLOCK; }
+
+/* Adds n bytes to the counter: 128 bits for BLAKE2b, 64 for BLAKE2s (t[0]). */
+static void count(kiln_blake2_ctx *c, uint64_t n)
+{
+    c->t[0] += n;
+    if (c->t[0] < n) c->t[1]++;
+}
+
+/* Compresses one block at p with the current counter (already counting the block) and flags. */
+static void compress(kiln_blake2_ctx *c, const uint8_t *p, uint64_t f0, uint64_t f1)
+{
+    if (c->variant == KILN_BLAKE2_VARIANT_B) {
+        kiln_blake2b_compress_bytes(c->h, p, c->t[0], c->t[1], f0, f1);
+        return;
+    }
+    uint32_t h[8];
+    for (int i = 0; i < 8; i++) h[i] = (uint32_t)c->h[i];
+    kiln_blake2s_compress_bytes(h, p, (uint32_t)c->t[0], (uint32_t)(c->t[0] >> 32), (uint32_t)f0, (uint32_t)f1);
+    for (int i = 0; i < 8; i++) c->h[i] = h[i];
+}
+
+static void store_le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+    for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void kiln_blake2_init_param(kiln_blake2_ctx *c, kiln_blake2_variant v, const kiln_blake2_param *p)
+{
+    /* the parameter block (section 2.5; BLAKE2s's node offset is 6 bytes, its depth and inner
+     * length follow at 14 and 15), XORed into the IV word by word */
+    const int b = v == KILN_BLAKE2_VARIANT_B;
+    const unsigned salt_at = b ? 32 : 16, salt_max = b ? KILN_BLAKE2B_SALT : KILN_BLAKE2S_SALT;
+    uint8_t pb[64] = {0};
+    pb[0] = (uint8_t)p->outlen;
+    pb[1] = (uint8_t)p->key_len;
+    pb[2] = (uint8_t)p->fanout;
+    pb[3] = (uint8_t)p->depth;
+    store_le(pb + 4, p->leaf_size, 4);
+    store_le(pb + 8, p->node_offset, b ? 8 : 6);
+    pb[b ? 16 : 14] = (uint8_t)p->node_depth;
+    pb[b ? 17 : 15] = (uint8_t)p->inner_size;
+    if (p->salt_len) memcpy(pb + salt_at, p->salt, p->salt_len < salt_max ? p->salt_len : salt_max);
+    if (p->person_len) memcpy(pb + salt_at + salt_max, p->person, p->person_len < salt_max ? p->person_len : salt_max);
+
+    memset(c, 0, sizeof *c);
+    c->variant = v;
+    c->outlen = p->outlen;
+    c->last_node = p->last_node ? ~UINT64_C(0) : 0;
+    if (b) {
+        const uint64_t iv[8] = {KILN_BLAKE2B_IV_LIST};
+        for (int i = 0; i < 8; i++) c->h[i] = iv[i] ^ kiln_blake2_load_le64(pb + 8 * i);
+    } else {
+        const uint32_t iv[8] = {KILN_BLAKE2S_IV_LIST};
+        for (int i = 0; i < 8; i++) c->h[i] = iv[i] ^ kiln_load_le32(pb + 4 * i);
+        c->last_node &= 0xffffffffu;
+    }
+    /* a key is the first block, zero-padded (section 3.3) */
+    if (p->key_len) {
+        memcpy(c->buf, p->key, p->key_len);
+        c->buflen = block_of(v);
+    }
+}
+
+void kiln_blake2_init(kiln_blake2_ctx *c, kiln_blake2_variant v, unsigned outlen)
+{
+    const kiln_blake2_param p = {.outlen = outlen, .fanout = 1, .depth = 1};
+    kiln_blake2_init_param(c, v, &p);
+}
+
+void kiln_blake2_update(kiln_blake2_ctx *c, const void *data, size_t len)
+{
+    const uint8_t *in = data;
+    const unsigned block = block_of(c->variant);
+    if (len == 0) return;
+    if (c->buflen) {
+        if (c->buflen < block) {
+            size_t take = block - c->buflen < len ? block - c->buflen : len;
+            memcpy(c->buf + c->buflen, in, take);
+            c->buflen += (unsigned)take;
+            in += take;
+            len -= take;
+        }
+        if (len == 0) return; /* the buffered block may be the last */
+        count(c, block);
+        compress(c, c->buf, 0, 0);
+        c->buflen = 0;
+    }
+    /* whole blocks from the input, keeping the last (possibly whole) one for final */
+    while (len > block) {
+        count(c, block);
+        compress(c, in, 0, 0);
+        in += block;
+        len -= block;
+    }
+    memcpy(c->buf, in, len);
+    c->buflen = (unsigned)len;
+}
+
+void kiln_blake2_final(kiln_blake2_ctx *c, uint8_t *out)
+{
+    const unsigned block = block_of(c->variant);
+    memset(c->buf + c->buflen, 0, block - c->buflen);
+    count(c, c->buflen);
+    compress(c, c->buf, ~UINT64_C(0), c->last_node);
+    const unsigned word = c->variant == KILN_BLAKE2_VARIANT_B ? 8 : 4;
+    uint8_t full[KILN_BLAKE2B_OUT];
+    for (int i = 0; i < 8; i++) store_le(full + word * i, c->h[i], word);
+    memcpy(out, full, c->outlen);
+}
