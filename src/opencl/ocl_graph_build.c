@@ -32,7 +32,10 @@ typedef struct gb_arg {
 
 /* One build: its device, the work-groups every chunked kernel runs (the chunks' count), whether it
  * reads the interrupt, and its buffers (released on every way out). */
-enum { B_K0, B_K1, B_PART, B_LOOPS, B_PERM, B_KEY, B_CNT, B_START, B_HIST, B_OFF, B_SRC, B_ODEG, B_EDGES, B_EDGES2, B_N };
+enum {
+    B_K0, B_K1, B_PART, B_LOOPS, B_PERM, B_KEY, B_CNT, B_START, B_HIST, B_OFF, B_SRC, B_ODEG, B_EDGES, B_EDGES2,
+    B_N
+};
 typedef struct gb {
     kiln_gpu *g;
     cl_uint groups;
@@ -68,7 +71,8 @@ static kiln_status gb_open(gb *b, kiln_gpu *g, int poll)
                  "clGetDeviceInfo (work-group size)");
     KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL),
                  "clGetDeviceInfo (local memory)");
-    KILN_OCL_TRY(g->ctx, clGetDeviceInfo(g->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof b->max_alloc, &b->max_alloc, NULL),
+    KILN_OCL_TRY(g->ctx,
+                 clGetDeviceInfo(g->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof b->max_alloc, &b->max_alloc, NULL),
                  "clGetDeviceInfo (largest allocation)");
     /* the radix tiles' 16 KiB of keys and 6 KiB of counts in local memory, 256 items a group */
     if (wg < WG || local < 24 * 1024)
@@ -127,10 +131,9 @@ static kiln_status gb_fill(gb *b, int slot, cl_ulong value, uint64_t first, uint
 static kiln_status gb_read(gb *b, int slot, uint64_t at, uint64_t bytes, void *host)
 {
     if (!bytes) return KILN_OK;
-    KILN_OCL_TRY(b->g->ctx,
-                 clEnqueueReadBuffer(b->g->queue, b->buf[slot], CL_TRUE, (size_t)at, (size_t)bytes, host, 0, NULL, NULL),
-                 "clEnqueueReadBuffer (graph build)");
-    return KILN_OK;
+    cl_int err =
+        clEnqueueReadBuffer(b->g->queue, b->buf[slot], CL_TRUE, (size_t)at, (size_t)bytes, host, 0, NULL, NULL);
+    return kiln_ocl_check(b->g->ctx, err, "clEnqueueReadBuffer (graph build)");
 }
 
 /* The sum of the groups' counts in b->buf[slot] (a self-loop count). */
@@ -205,7 +208,8 @@ static kiln_status finish_rows(gb *b, uint64_t K, uint64_t rows, uint64_t nsrc, 
 {
     kiln_gpu *g = b->g;
     kiln_status st = radix_sort(b, K, sort_bits);
-    const cl_ulong n = K, chunk = chunk_of(b, K), sentinel = bits == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * bits)) - 1;
+    const cl_ulong n = K, chunk = chunk_of(b, K);
+    const cl_ulong sentinel = bits == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * bits)) - 1;
     const cl_uint hs = has_sentinel != 0, cb = (cl_uint)bits;
     uint64_t m = 0;
     if (st == KILN_OK) st = gb_buffer(b, B_PART, ((uint64_t)b->groups + 1) * 8, "group counts");
@@ -340,14 +344,11 @@ static kiln_status edges_build(gb *b, const uint32_t *src, const uint32_t *dst, 
         st = check_room(b, (8 * count + 8 * K > 16 * K ? 8 * count + 8 * K : 16 * K) + 16 * (n + 1), "the edge list");
     if (st == KILN_OK) st = gb_buffer(b, B_EDGES, count * 4, "edges");
     if (st == KILN_OK) st = gb_buffer(b, B_EDGES2, count * 4, "edges");
-    if (st == KILN_OK && count)
-        KILN_OCL_TRY(b->g->ctx,
-                     clEnqueueWriteBuffer(b->g->queue, b->buf[B_EDGES], CL_FALSE, 0, (size_t)count * 4, src, 0, NULL, NULL),
-                     "clEnqueueWriteBuffer (edges)");
-    if (st == KILN_OK && count)
-        KILN_OCL_TRY(b->g->ctx,
-                     clEnqueueWriteBuffer(b->g->queue, b->buf[B_EDGES2], CL_FALSE, 0, (size_t)count * 4, dst, 0, NULL, NULL),
-                     "clEnqueueWriteBuffer (edges)");
+    for (int i = 0; i < 2 && st == KILN_OK && count; i++) {
+        cl_int err = clEnqueueWriteBuffer(b->g->queue, b->buf[i ? B_EDGES2 : B_EDGES], CL_FALSE, 0, (size_t)count * 4,
+                                          i ? dst : src, 0, NULL, NULL);
+        st = kiln_ocl_check(b->g->ctx, err, "clEnqueueWriteBuffer (edges)");
+    }
     if (st == KILN_OK) st = gb_buffer(b, B_K0, K * 8, "edge keys");
     if (st == KILN_OK) st = gb_buffer(b, B_LOOPS, (uint64_t)b->groups * 8, "group counts");
     const cl_ulong cc = count;
