@@ -59,7 +59,7 @@ static void stopped(kiln_ctx *ctx, kiln_status st, const char *what)
     kiln_ctx_set_interrupt(ctx, NULL, NULL);
 }
 
-/* RMAT of `scale`: on CUDA 20 (16 M edges); smaller on OpenCL, whose graph is built on the CPU */
+/* RMAT of `scale`: on CUDA 20 (16 M edges); smaller on OpenCL, whose device may be a CPU (PoCL) */
 static void test_pagerank(kiln_ctx *ctx, int scale)
 {
     kiln_graph *g = NULL;

@@ -17,7 +17,7 @@
  * - repeated runs from x0 give the ranks of one run.
  * CUDA runs RMAT 14 to 18 and the definition on ego-Facebook and RMAT 16 (RMAT 14 under
  * KILN_TEST_SMALL); OpenCL (PoCL on a CPU in CI) RMAT 10 to 14 and the definition on RMAT 12. The
- * kernel choice, the device CSR build and the timings are test_cuda_pagerank_kernels'. */
+ * kernel choice and the timings are test_cuda_pagerank_kernels', the device CSR builds test_gpu_graph_build's. */
 #include "check.h"
 #include "gpu_backends.h"
 #include "graph_test_util.h"

@@ -4,8 +4,9 @@
 # leaf counts, and checks a real block; `kiln pagerank --device opencl:0` in float64 is within 1e-9
 # (L1) of NetworkX's values for pr_small's six cases (tests/data/pr_small.networkx.txt), and in
 # float32 within 1e-5 of the CPU's ranks, with personalization, dangling and nstart vectors and
-# weights; `kiln mine -a scrypt --device opencl:0` finds a real Litecoin block's nonce with the CPU's
-# output (`kiln scrypt` has no --device: the KDF batch on OpenCL is test_opencl_scrypt's).
+# weights (an RMAT graph built on the device); `kiln mine -a scrypt --device opencl:0` finds a real
+# Litecoin block's nonce with the CPU's output (`kiln scrypt` has no --device: the KDF batch on
+# OpenCL is test_opencl_scrypt's).
 # Skipped (77) without an OpenCL
 # device unless KILN_REQUIRE_OPENCL is set.
 # usage: test_opencl_work_cli.sh KILN DATA_DIR
@@ -84,7 +85,8 @@ for prec in float32 float64; do
     "$KILN" pagerank --rmat 10 --weighted --device cpu --quiet --precision "$prec" --output "$TMP/c.tsv" >/dev/null 2>&1
     expect_rc 0 "rmat $prec" "$KILN" pagerank --rmat 10 --weighted $OCL --precision "$prec" --output "$TMP/o.tsv" --json
     near_files "$TMP/c.tsv" "$TMP/o.tsv" 1e-4 && ok || bad "weighted rmat 10 $prec: opencl vs cpu"
-    grep -q '"backend": "opencl"' "$TMP/out" && grep -q '"kernel": "grid"' "$TMP/out" && ok ||
+    grep -q '"backend": "opencl"' "$TMP/out" && grep -q '"kernel": "grid"' "$TMP/out" &&
+        grep -q '"built_on_gpu": true' "$TMP/out" && ok ||
         bad "rmat json: $(head -c 400 "$TMP/out")"
 done
 

@@ -23,14 +23,18 @@ static void take_gpu_csr(kiln_graph *g, kiln_gpu_csr *c, double t0)
     g->info.built_on_gpu = 1;
 }
 
-/* Whether the device build of count edges fits the first GPU's free memory: two 8-byte keys an
- * edge (both directions when undirected), then the CSR beside them; else the CPU threads build it
- * (a device set uploads each device's rows of the host CSR to it, so no GPU holds the whole). */
+/* Whether the device build of count edges fits the first GPU: two 8-byte keys an edge (both
+ * directions when undirected), then the CSR beside them, within its free memory (mem_info; OpenCL's
+ * is an estimate), and the keys within its largest buffer where the backend caps one (OpenCL's
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE); else the CPU threads build it (a device set uploads each device's
+ * rows of the host CSR to it, so no GPU holds the whole). */
 static int fits_first_gpu(kiln_ctx *ctx, kiln_gpu *gpu, uint64_t count, uint64_t n, unsigned flags)
 {
+    const uint64_t K = count * ((flags & KILN_GRAPH_UNDIRECTED) ? 2u : 1u);
+    const uint64_t cap = ctx->gpu->graph && ctx->gpu->graph->max_buffer ? ctx->gpu->graph->max_buffer(gpu) : 0;
+    if (cap && (8 * K > cap || 8 * (n + 1) > cap)) return 0;
     uint64_t free_b = 0, total_b = 0;
     if (!ctx->gpu->mem_info || ctx->gpu->mem_info(gpu, &free_b, &total_b) != KILN_OK) return 1;
-    const uint64_t K = count * ((flags & KILN_GRAPH_UNDIRECTED) ? 2u : 1u);
     return 20 * K + K / 16 + 24 * n + 8 * count + (UINT64_C(64) << 20) < free_b;
 }
 
@@ -313,28 +317,34 @@ kiln_status kiln_graph_rmat(kiln_ctx *ctx, int scale, int edge_factor, uint64_t 
     kiln_rmat_spec_init(&spec, scale, edge_factor, seed);
     kiln_graph *g = kiln_graph_alloc();
     if (!g) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory");
-    if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->ngpu > 1 && ctx->gpu->graph && ctx->gpu->graph->rmat_part_csr) {
+    const int on_gpu = ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->graph;
+    const int on_set = on_gpu && ctx->ngpu > 1 && ctx->gpu->graph->rmat_part_csr;
+    /* one device: its build where it fits (else the CPU threads), as for an edge list */
+    kiln_gpu *gpu = NULL;
+    int on_one = 0;
+    if (on_gpu && !on_set && ctx->gpu->graph->rmat_csr) {
+        st = kiln_ctx_gpu(ctx, 0, &gpu);
+        on_one = st == KILN_OK && fits_first_gpu(ctx, gpu, (uint64_t)edge_factor << scale, UINT64_C(1) << scale, flags);
+    }
+    if (on_set) {
         st = rmat_on_devices(ctx, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
         if (st == KILN_OK) st = kiln_ctx_poll(ctx);
         if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
             st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
         if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
-    } else if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu->graph && ctx->gpu->graph->rmat_csr) {
-        kiln_gpu *gpu;
-        st = kiln_ctx_gpu(ctx, 0, &gpu);
-        if (st == KILN_OK) {
-            kiln_gpu_csr c;
-            double t0 = kiln_now();
-            st = ctx->gpu->graph->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
-            if (st == KILN_OK) take_gpu_csr(g, &c, t0);
-            if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
-            if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* after the generation, before the weights */
-            if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
-                st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
-            if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
-        }
-    } else {
+    } else if (on_one) {
+        kiln_gpu_csr c;
+        double t0 = kiln_now();
+        st = ctx->gpu->graph->rmat_csr(gpu, &spec, (flags & KILN_GRAPH_UNDIRECTED) != 0, &c);
+        if (st == KILN_OK) take_gpu_csr(g, &c, t0);
+        if (st == KILN_OK) kiln_ctx_report(ctx, "rmat", "edges", g->info.edges_read, g->info.edges_read);
+        if (st == KILN_OK) st = kiln_ctx_poll(ctx); /* after the generation, before the weights */
+        if (st == KILN_OK && (flags & KILN_GRAPH_WEIGHTED))
+            st = kiln_rmat_weights(ctx, seed, (flags & KILN_GRAPH_UNDIRECTED) != 0, g);
+        if (st == KILN_OK) kiln_graph_finish_info(g, kiln_graph_threads_bulk(ctx, g->n + g->m));
+    } else if (st == KILN_OK) {
+        /* the CPU threads, also where the device cannot hold the build */
         double t0 = kiln_now();
         kiln_edges e;
         st = kiln_rmat_edges_cpu(ctx, &spec, &e);

@@ -155,6 +155,10 @@ typedef struct kiln_gpu_graph_ops {
     uint64_t (*mem_peak)(kiln_gpu *g);
     /* PageRank in row parts (several devices of a context, or one process of a split). */
     const kiln_gpu_pr_part_ops *parts;
+    /* The largest one buffer the device allocates, where its driver caps a buffer below its memory
+     * (OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE); NULL: no cap but the free memory. The library builds
+     * on the host a graph whose edge keys (8 bytes each) would not fit one. */
+    uint64_t (*max_buffer)(kiln_gpu *g);
 } kiln_gpu_graph_ops;
 
 #ifdef __cplusplus

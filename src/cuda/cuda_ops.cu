@@ -104,6 +104,7 @@ static const kiln_gpu_graph_ops cuda_graph_ops = {
     .rmat_part_csr = kiln_cuda_rmat_part_csr,
     .mem_peak = kiln_cuda_mem_peak,
     .parts = &cuda_part_ops,
+    .max_buffer = nullptr, /* CUDA caps a buffer only by the free memory */
 };
 
 #ifdef KILN_HAVE_NCCL

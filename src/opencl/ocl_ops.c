@@ -1,8 +1,9 @@
 /* The OpenCL backend's tables of operations (core/gpu.h): the core table without the device
- * memory entry points and page-locked host memory; the tree table's required operations; the
- * graph table with PageRank and its row parts (shared through the host: every device has its own
- * context), without the graph builds; no collective table (the parts of a split exchange through
- * MPI on the host). What is left NULL falls back in the library. */
+ * memory entry points and page-locked host memory (mem_info an estimate: ocl_memory.c); the tree
+ * table's required operations; the graph table with PageRank and its row parts (shared through
+ * the host: every device has its own context) and the graph builds (ocl_graph_build.c), without
+ * mem_peak; no collective table (the parts of a split exchange through MPI on the host). What is
+ * left NULL falls back in the library. */
 #include "ocl_work.h"
 
 static const kiln_gpu_tree_ops ocl_tree_ops = {
@@ -27,7 +28,11 @@ static const kiln_gpu_pr_part_ops ocl_part_ops = {
 
 static const kiln_gpu_graph_ops ocl_graph_ops = {
     .pagerank = kiln_ocl_pagerank,
+    .csr_from_edges = kiln_ocl_csr_from_edges,
+    .rmat_csr = kiln_ocl_rmat_csr,
+    .rmat_part_csr = kiln_ocl_rmat_part_csr,
     .parts = &ocl_part_ops,
+    .max_buffer = kiln_ocl_max_buffer,
 };
 
 const kiln_gpu_ops kiln_opencl_ops = {
@@ -40,6 +45,7 @@ const kiln_gpu_ops kiln_opencl_ops = {
     .batch = kiln_ocl_batch,
     .batch_plan = kiln_ocl_batch_plan,
     .batch_bench = kiln_ocl_batch_bench,
+    .mem_info = kiln_ocl_mem_info,
     .tree = &ocl_tree_ops,
     .graph = &ocl_graph_ops,
 };

@@ -98,4 +98,14 @@ static inline float kiln_ocl_span_ms(cl_event first, cl_event last)
     return (float)((double)(t1 - t0) / 1e6);
 }
 
+/* The graph table's builds (ocl_graph_build.c) and the device memory they count on (ocl_memory.c:
+ * the core table's mem_info, an estimate of what is free; max_buffer, the largest allocation). */
+kiln_status kiln_ocl_csr_from_edges(kiln_gpu *g, const uint32_t *src, const uint32_t *dst, uint64_t count, uint64_t n,
+                                    int undirected, int drop_loops, kiln_gpu_csr *out);
+kiln_status kiln_ocl_rmat_csr(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, kiln_gpu_csr *out);
+kiln_status kiln_ocl_rmat_part_csr(kiln_gpu *g, const kiln_rmat_spec *spec, int undirected, uint64_t v0, uint64_t v1,
+                                   kiln_gpu_csr *out);
+kiln_status kiln_ocl_mem_info(kiln_gpu *g, uint64_t *free_bytes, uint64_t *total_bytes);
+uint64_t kiln_ocl_max_buffer(kiln_gpu *g);
+
 #endif

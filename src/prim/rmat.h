@@ -10,9 +10,7 @@
 #ifndef KILN_PRIM_RMAT_H
 #define KILN_PRIM_RMAT_H
 
-#include <stdint.h>
-
-#include "kiln_hd.h"
+#include "kiln_hd.h" /* the fixed-width types, also in OpenCL C (no <stdint.h> there) */
 
 #define KILN_RMAT_A 0.57
 #define KILN_RMAT_B 0.19
