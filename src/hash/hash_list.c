@@ -7,7 +7,8 @@
 #define HASHES(X)                                                                                                      \
     X(sha256) X(sha256d) X(sha3_224) X(sha3_256) X(sha3_384) X(sha3_512) X(shake128) X(shake256) X(keccak224)          \
     X(keccak256) X(keccak384) X(keccak512)                                                                         \
-    X(sha512) X(sha384) X(sha512_256)
+    X(sha512) X(sha384) X(sha512_256)                                                                                  \
+    X(blake3)
 
 #define DECLARE(n) extern const kiln_hash_desc kiln_hash_##n;
 HASHES(DECLARE)
