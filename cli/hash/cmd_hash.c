@@ -77,6 +77,7 @@ typedef struct hash_run {
      * not exist is neither reported nor a failure), --zero (digest lines end with NUL, unescaped) */
     int status, ignore_missing, zero;
     int binary; /* -b/--binary: the '*' marker of sha256sum -b (the digest is the same) */
+    const kiln_hash_params *params; /* --keyed, --derive-key: streamed on the CPU; NULL: none */
     int stopped; /* a signal arrived: nothing more is read or printed */
     int json;
     int quiet; /* --quiet: no progress line and, checking, no OK lines (as sha256sum -c --quiet) */
@@ -243,7 +244,7 @@ static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, uint
                      size_t pre_len, uint8_t *digest, size_t outlen)
 {
     kiln_hash_stream s;
-    kiln_hash_init(&s, algo);
+    kiln_hash_init_params(&s, algo, r->params); /* refused parameters were refused before any input */
     kiln_hash_update(&s, pre, pre_len);
     /* when no thread can be had, the file is read here, as a small one */
     file_ahead *fa = regular && pre_len == 0 && size >= FILE_AHEAD_MIN ? file_ahead_start(fd, size, FILE_AHEAD_BLOCK) : NULL;
@@ -658,6 +659,26 @@ static int length_error(const char *cmd, const char *algo)
     return cli_error(EXIT_USAGE, cmd, "--length applies to %s only, not %s", xofs, algo);
 }
 
+/* --keyed: the key, exactly key_len raw bytes from stdin as b3sum --keyed reads it. 0, or an
+ * exit code. */
+static int read_key(const char *cmd, uint8_t *key, size_t key_len)
+{
+    size_t got = 0;
+    while (got <= key_len) {
+        uint8_t extra;
+        ssize_t k = got < key_len ? read(STDIN_FILENO, key + got, key_len - got) : read(STDIN_FILENO, &extra, 1);
+        if (k < 0 && errno == EINTR && !cli_interrupted()) continue;
+        if (k < 0 && cli_interrupted()) return cli_interrupt_exit(cmd);
+        if (k < 0) return cli_error(EXIT_USAGE, cmd, "--keyed: reading the key from stdin: %s", strerror(errno));
+        if (k == 0) break;
+        got += (size_t)k;
+    }
+    if (got != key_len)
+        return cli_error(EXIT_USAGE, cmd, "--keyed: expected %zu key bytes from stdin, found %s%zu", key_len,
+                         got > key_len ? "more than " : "", got > key_len ? key_len : got);
+    return 0;
+}
+
 /* Whether binary mode is the last asked for in argv: GNU's last of -b/--binary, -t/--text and
  * --tag (which sets binary mode) wins; argv's options only, up to "--". */
 static int binary_last(int argc, char **argv)
@@ -675,6 +696,11 @@ int cmd_hash(int argc, char **argv)
     const char *cmd = "hash", *algo_s = NULL, *device = "auto";
     uint64_t length = 0;
     int tag = 0, warn = 0, check = 0, status = 0, strict = 0, ignore_missing = 0, zero = 0, binary = 0, text = 0;
+    int keyed = 0;
+    const char *derive = NULL;
+    uint8_t key[32];
+    kiln_hash_params params;
+    memset(&params, 0, sizeof params);
     cli_output out = {0, 0, 0};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
@@ -692,6 +718,11 @@ int cmd_hash(int argc, char **argv)
         {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
         {"--zero", OPT_FLAG, &zero, NULL, "end each digest line with NUL, not newline, and leave names unescaped (sha256sum -z)",
          .modes = DIGESTS, .short_name = 'z'},
+        {"--keyed", OPT_FLAG, &keyed, NULL,
+         "keyed hashing (blake3): the 32-byte key is read raw from stdin, as b3sum --keyed reads it", .modes = DIGESTS},
+        {"--derive-key", OPT_STR, &derive, "CONTEXT",
+         "key derivation (blake3): the FILEs are key material for this context string, as b3sum --derive-key",
+         .modes = DIGESTS},
         {"--check", OPT_FLAG, &check, NULL,
          "the FILEs are lists to verify ('<hex>  <name>' and 'TAG (<name>) = <hex>' lines; none: stdin), printing "
          "'<name>: OK' (not with --quiet) or '<name>: FAILED'",
@@ -739,6 +770,20 @@ int cmd_hash(int argc, char **argv)
     if (code == 0 && algo_s) w = cli_workload(cmd, algo_s, KILN_KIND_HASH, &code);
     if (w) r.algo = (kiln_hash_algo)w->hash_algo;
     if (w && length && !kiln_hash_is_xof(r.algo)) code = length_error(cmd, algo_s);
+    if (code == 0 && (keyed || derive)) code = cli_exclusive(&c, "--keyed", "--derive-key");
+    if (code == 0 && w && (keyed || derive)) {
+        /* the algorithm's own check of the parameters: one that takes no key or context refuses */
+        kiln_hash_stream probe;
+        params.key = keyed ? key : NULL;
+        params.key_len = keyed ? sizeof key : 0;
+        params.context = derive;
+        params.context_len = derive ? strlen(derive) : 0;
+        if (kiln_hash_init_params(&probe, r.algo, &params) != KILN_OK)
+            code = cli_error(EXIT_USAGE, cmd, "%s does not apply to %s", keyed ? "--keyed" : "--derive-key", algo_s);
+        else if (keyed)
+            code = read_key(cmd, key, sizeof key);
+        r.params = &params;
+    }
     kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
     if (!ctx) {
         free(files);
@@ -782,7 +827,7 @@ int cmd_hash(int argc, char **argv)
         for (size_t i = 0; i < nfiles; i++) small += small_size(files[i]);
         r.count = nfiles;
         for (size_t i = 0; i < nfiles; i++) r.all_total += regular_size(files[i]);
-        r.gpu = pick_gpu(ctx, small);
+        r.gpu = r.params ? NULL : pick_gpu(ctx, small); /* the GPU batches take no parameters */
         json_str("algo", kiln_hash_algo_name(r.algo));
         json_u64("length", outlen);
         json_array("files");
