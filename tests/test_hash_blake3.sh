@@ -8,15 +8,16 @@
 set -u
 . "$(dirname "$0")/hash_test_util.sh"
 command -v b3sum > /dev/null || { echo "no b3sum (scripts/setup-debian installs it): skipped"; exit 77; }
+DATA=$(cd "$2" && pwd)
 cd "$T" || exit 1
 printf '' > empty
 printf abc > abc
 # 1024 (a whole chunk), 1025 and 2048 bytes: the chunk boundaries; 2.5 MB and 9 MiB + 7 bytes (read
 # ahead on a thread) of the block file repeated
-head -c 1024 "$2/block413567.raw" > chunk
-head -c 1025 "$2/block413567.raw" > chunk1
-head -c 2048 "$2/block413567.raw" > chunks2
-for i in $(seq 60); do cat "$2/block413567.raw"; done > rep
+head -c 1024 "$DATA/block413567.raw" > chunk
+head -c 1025 "$DATA/block413567.raw" > chunk1
+head -c 2048 "$DATA/block413567.raw" > chunks2
+for i in $(seq 60); do cat "$DATA/block413567.raw"; done > rep
 head -c 2500001 rep > 'odd name (1)'
 cat rep rep rep rep rep rep rep rep rep rep | head -c $((9 * 1048576 + 7)) > big
 printf 'q' > 'back\slash'
