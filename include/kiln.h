@@ -959,9 +959,10 @@ typedef enum kiln_merkle_algo {
     KILN_MERKLE_SHA3_256 = 2,
     KILN_MERKLE_KECCAK256 = 3,
     KILN_MERKLE_RP64_256 = 4,
+    KILN_MERKLE_BLAKE3 = 5, /* BLAKE3 of left || right: one compression (a one-block chunk, the root) */
 } kiln_merkle_algo;
 
-#define KILN_MERKLE_ALGO_COUNT 5
+#define KILN_MERKLE_ALGO_COUNT 6
 #define KILN_MERKLE_NODE_SIZE 32
 
 /* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256". */

@@ -646,16 +646,20 @@ static int run_check(hash_run *r, check_list *cl, kiln_ctx *ctx)
     return code;
 }
 
-/* "--length applies to A and B only": the registry's extendable-output hashes. */
+/* "--length applies to A, B and C only": the registry's extendable-output hashes. */
 static int length_error(const char *cmd, const char *algo)
 {
     char xofs[256] = "";
+    const char *last = NULL; /* written once the next one is known not to be the last */
     for (size_t i = 0; i < kiln_workload_count(); i++) {
         const kiln_workload *w = kiln_workload_at(i);
+        if (!(w->kinds & KILN_KIND_HASH) || !kiln_hash_is_xof((kiln_hash_algo)w->hash_algo)) continue;
         size_t used = strlen(xofs);
-        if ((w->kinds & KILN_KIND_HASH) && kiln_hash_is_xof((kiln_hash_algo)w->hash_algo))
-            snprintf(xofs + used, sizeof xofs - used, "%s%s", used ? " and " : "", w->name);
+        if (last) snprintf(xofs + used, sizeof xofs - used, "%s%s", used ? ", " : "", last);
+        last = w->name;
     }
+    size_t used = strlen(xofs);
+    snprintf(xofs + used, sizeof xofs - used, "%s%s", used ? " and " : "", last ? last : "none");
     return cli_error(EXIT_USAGE, cmd, "--length applies to %s only, not %s", xofs, algo);
 }
 

@@ -8,6 +8,7 @@
 #ifndef KILN_PRIM_MERKLE_MERGE_H
 #define KILN_PRIM_MERKLE_MERGE_H
 
+#include "blake3.h"
 #include "bytes.h"
 #include "keccak.h"
 #include "kiln_hd.h"
@@ -128,6 +129,14 @@ KILN_HD void kiln_merge_keccak256(const uint32_t l[KILN_NODE_WORDS], const uint3
                                   uint32_t out[KILN_NODE_WORDS])
 {
     kiln_merge_keccak_domain(l, r, out, KILN_KECCAK_DOMAIN_KECCAK);
+}
+
+/* BLAKE3 of the 64-byte message left || right: BLAKE3 reads and writes little-endian words, which
+ * the node words are, so this is one compression of them (prim/blake3.h). */
+KILN_HD void kiln_merge_blake3(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                               uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_blake3_of_pair(l, r, out);
 }
 
 
