@@ -14,23 +14,23 @@
 #include "hash/blake3_host.h"
 
 /* Right except for input 3's chaining value, one bit off. */
-static void flipped(const uint8_t *in, size_t stride, size_t n, size_t blocks, const uint32_t key[8], uint64_t counter,
-                    int increment, uint32_t flags, uint32_t fs, uint32_t fe, uint8_t *out)
+static void flipped(const uint8_t *in, size_t stride, size_t n, size_t blocks, uint32_t last_len, const uint32_t key[8],
+                    uint64_t counter, int increment, uint32_t flags, uint32_t fs, uint32_t fe, uint8_t *out)
 {
-    kiln_blake3_many_portable()->fn(in, stride, n, blocks, key, counter, increment, flags, fs, fe, out);
+    kiln_blake3_many_portable()->fn(in, stride, n, blocks, last_len, key, counter, increment, flags, fs, fe, out);
     if (n > 3) out[32 * 3 + 5] ^= 0x10;
 }
 
 /* Inputs 0 and 1 exchanged (their counters with them): right wherever the two are alike. */
-static void swapped(const uint8_t *in, size_t stride, size_t n, size_t blocks, const uint32_t key[8], uint64_t counter,
-                    int increment, uint32_t flags, uint32_t fs, uint32_t fe, uint8_t *out)
+static void swapped(const uint8_t *in, size_t stride, size_t n, size_t blocks, uint32_t last_len, const uint32_t key[8],
+                    uint64_t counter, int increment, uint32_t flags, uint32_t fs, uint32_t fe, uint8_t *out)
 {
     kiln_blake3_many_fn p = kiln_blake3_many_portable()->fn;
-    p(in, stride, n, blocks, key, counter, increment, flags, fs, fe, out);
+    p(in, stride, n, blocks, last_len, key, counter, increment, flags, fs, fe, out);
     if (n < 2) return;
     uint8_t t[32];
-    p(in + stride, stride, 1, blocks, key, counter, increment, flags, fs, fe, t);
-    p(in, stride, 1, blocks, key, counter + (increment ? 1 : 0), increment, flags, fs, fe, out + 32);
+    p(in + stride, stride, 1, blocks, last_len, key, counter, increment, flags, fs, fe, t);
+    p(in, stride, 1, blocks, last_len, key, counter + (increment ? 1 : 0), increment, flags, fs, fe, out + 32);
     memcpy(out, t, 32);
 }
 
@@ -48,14 +48,16 @@ static void against_portable(const kiln_blake3_many_impl *k)
             uint64_t counter = counters[n % 4];
             int increment = n % 3 != 0;
             uint32_t flags = (uint32_t)(n % 5 == 0 ? KILN_BLAKE3_KEYED_HASH : 0);
+            uint32_t last_len = n % 4 == 1 ? (uint32_t)(n + blocks) % 64 : 64; /* a short last block */
             uint8_t want[32 * 41], got[32 * 41];
-            kiln_blake3_many_portable()->fn(data, stride, n, blocks, key, counter, increment, flags,
+            kiln_blake3_many_portable()->fn(data, stride, n, blocks, last_len, key, counter, increment, flags,
                                             KILN_BLAKE3_CHUNK_START, KILN_BLAKE3_CHUNK_END, want);
             memset(got, 0xee, sizeof got);
-            k->fn(data, stride, n, blocks, key, counter, increment, flags, KILN_BLAKE3_CHUNK_START,
+            k->fn(data, stride, n, blocks, last_len, key, counter, increment, flags, KILN_BLAKE3_CHUNK_START,
                   KILN_BLAKE3_CHUNK_END, got);
-            CHECK(memcmp(got, want, 32 * n) == 0, "%s: %zu inputs of %zu blocks, stride %zu, counter %llx%s", k->name, n,
-                  blocks, stride, (unsigned long long)counter, increment ? " incremented" : "");
+            CHECK(memcmp(got, want, 32 * n) == 0,
+                  "%s: %zu inputs of %zu blocks (the last %u bytes), stride %zu, counter %llx%s", k->name, n, blocks,
+                  last_len, stride, (unsigned long long)counter, increment ? " incremented" : "");
             CHECK(got[32 * n] == 0xee, "%s: %zu inputs: wrote past the last chaining value", k->name, n);
         }
     }
@@ -87,8 +89,9 @@ int main(void)
 #endif
     CHECK_STR(kiln_blake3_many()->name, want);
 
-    /* batches: whole blocks of one chunk through the kernel, other lengths through the stream */
-    static const size_t lens[] = {64, 128, 1024, 100, 1025, 2048};
+    /* batches: one chunk or less through the kernel (whole blocks in place, other lengths in padded
+     * slots), longer messages through the stream */
+    static const size_t lens[] = {64, 128, 1024, 0, 1, 32, 63, 100, 1000, 1025, 2048};
     for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
         size_t n = 19;
         uint8_t got[32 * 19], one[32];

@@ -13,9 +13,9 @@
  * which only the top 15 fill fewer than 16 lanes. Its chaining values stay on the stack (12 KiB). */
 #define RUN_CHUNKS 256
 
-static void many_portable(const uint8_t *in, size_t stride, size_t n, size_t blocks, const uint32_t key[8],
-                          uint64_t counter, int increment, uint32_t flags, uint32_t flags_start, uint32_t flags_end,
-                          uint8_t *out)
+static void many_portable(const uint8_t *in, size_t stride, size_t n, size_t blocks, uint32_t last_len,
+                          const uint32_t key[8], uint64_t counter, int increment, uint32_t flags, uint32_t flags_start,
+                          uint32_t flags_end, uint8_t *out)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t cv[8], m[16];
@@ -23,7 +23,8 @@ static void many_portable(const uint8_t *in, size_t stride, size_t n, size_t blo
         for (size_t b = 0; b < blocks; b++) {
             uint32_t f = flags | (b == 0 ? flags_start : 0) | (b + 1 == blocks ? flags_end : 0);
             kiln_blake3_load_block(in + i * stride + KILN_BLAKE3_BLOCK * b, KILN_BLAKE3_BLOCK, m);
-            kiln_blake3_compress_cv(cv, m, counter + (increment ? i : 0), KILN_BLAKE3_BLOCK, f);
+            kiln_blake3_compress_cv(cv, m, counter + (increment ? i : 0),
+                                    b + 1 == blocks ? last_len : KILN_BLAKE3_BLOCK, f);
         }
         for (int w = 0; w < 8; w++) kiln_store_le32(out + 32 * i + 4 * w, cv[w]);
     }
@@ -59,14 +60,18 @@ int kiln_blake3_many_selftest(kiln_blake3_many_fn many)
     return ok;
 }
 
-static int many_selftest(const void *impl) { return kiln_blake3_many_selftest(((const kiln_blake3_many_impl *)impl)->fn); }
+static int many_selftest(const void *impl)
+{
+    return kiln_blake3_many_selftest(((const kiln_blake3_many_impl *)impl)->fn);
+}
 
 static const kiln_blake3_many_impl impl_portable = {"portable", 1, many_portable};
 
 KILN_CPU_LADDER(many_ranking, "portable", impl_portable,
-    {"avx512", KILN_NEEDS_AVX512 | KILN_NEEDS_AVX2,
-     &(const kiln_blake3_many_impl){"avx512", 16, kiln_blake3_many_avx512}, many_selftest},
-    {"avx2", KILN_NEEDS_AVX2, &(const kiln_blake3_many_impl){"avx2", 8, kiln_blake3_many_avx2}, many_selftest})
+                {"avx512", KILN_NEEDS_AVX512 | KILN_NEEDS_AVX2,
+                 &(const kiln_blake3_many_impl){"avx512", 16, kiln_blake3_many_avx512}, many_selftest},
+                {"avx2", KILN_NEEDS_AVX2, &(const kiln_blake3_many_impl){"avx2", 8, kiln_blake3_many_avx2},
+                 many_selftest})
 
 const kiln_blake3_many_impl *kiln_blake3_many(void)
 {
@@ -123,8 +128,8 @@ static void whole_chunks(kiln_blake3_ctx *c, const uint8_t *p, size_t n, kiln_bl
     uint8_t cvs[32 * RUN_CHUNKS], tmp[16 * RUN_CHUNKS];
     while (n) {
         size_t run = n < RUN_CHUNKS ? n : RUN_CHUNKS;
-        many(p, KILN_BLAKE3_CHUNK, run, KILN_BLAKE3_CHUNK / KILN_BLAKE3_BLOCK, c->key, c->chunk, 1, c->flags,
-             KILN_BLAKE3_CHUNK_START, KILN_BLAKE3_CHUNK_END, cvs);
+        many(p, KILN_BLAKE3_CHUNK, run, KILN_BLAKE3_CHUNK / KILN_BLAKE3_BLOCK, KILN_BLAKE3_BLOCK, c->key, c->chunk, 1,
+             c->flags, KILN_BLAKE3_CHUNK_START, KILN_BLAKE3_CHUNK_END, cvs);
         for (size_t i = 0; i < run;) {
             /* the largest subtree that starts at chunk c->chunk (aligned to its size) and fits */
             size_t k = 1;
@@ -132,7 +137,7 @@ static void whole_chunks(kiln_blake3_ctx *c, const uint8_t *p, size_t n, kiln_bl
             uint8_t *src = cvs + 32 * i;
             for (size_t m = k; m > 1; m /= 2) {
                 uint8_t *dst = src == tmp ? cvs + 32 * i : tmp;
-                many(src, 2 * 32, m / 2, 1, c->key, 0, 0, c->flags | KILN_BLAKE3_PARENT, 0, 0, dst);
+                many(src, 2 * 32, m / 2, 1, KILN_BLAKE3_BLOCK, c->key, 0, 0, c->flags | KILN_BLAKE3_PARENT, 0, 0, dst);
                 src = dst;
             }
             uint32_t cv[8];
@@ -226,19 +231,47 @@ void kiln_blake3_final(const kiln_blake3_ctx *c, uint8_t *out, size_t outlen)
     }
 }
 
-void kiln_blake3_batch(const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
+/* Messages of one chunk or less, in groups copied into zero-padded slots of whole blocks (unless
+ * they are whole blocks already), so that the kernel hashes them in its lanes. */
+#define BATCH_GROUP 64
+
+static void streams(const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
 {
-    if (msg_len && msg_len % KILN_BLAKE3_BLOCK == 0 && msg_len <= KILN_BLAKE3_CHUNK) {
-        uint32_t iv[8];
-        kiln_blake3_iv(iv);
-        kiln_blake3_many()->fn(data, msg_len, n, msg_len / KILN_BLAKE3_BLOCK, iv, 0, 0, 0, KILN_BLAKE3_CHUNK_START,
-                               KILN_BLAKE3_CHUNK_END | KILN_BLAKE3_ROOT, out);
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
         kiln_blake3_ctx c;
         kiln_blake3_init(&c);
         kiln_blake3_update(&c, data + i * msg_len, msg_len);
         kiln_blake3_final(&c, out + i * KILN_BLAKE3_OUT, KILN_BLAKE3_OUT);
     }
+}
+
+void kiln_blake3_batch(const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
+{
+    if (msg_len > KILN_BLAKE3_CHUNK) {
+        streams(data, msg_len, n, out);
+        return;
+    }
+    uint32_t iv[8];
+    kiln_blake3_iv(iv);
+    const size_t blocks = msg_len ? (msg_len + KILN_BLAKE3_BLOCK - 1) / KILN_BLAKE3_BLOCK : 1;
+    const uint32_t last = (uint32_t)(msg_len - KILN_BLAKE3_BLOCK * (blocks - 1));
+    const kiln_blake3_many_fn many = kiln_blake3_many()->fn;
+    const uint32_t start = KILN_BLAKE3_CHUNK_START, end = KILN_BLAKE3_CHUNK_END | KILN_BLAKE3_ROOT;
+    if (last == KILN_BLAKE3_BLOCK) {
+        many(data, msg_len, n, blocks, last, iv, 0, 0, 0, start, end, out);
+        return;
+    }
+    const size_t slot = KILN_BLAKE3_BLOCK * blocks;
+    uint8_t *pad = malloc(BATCH_GROUP * slot);
+    if (!pad) { /* no room for the slots: one stream a message */
+        streams(data, msg_len, n, out);
+        return;
+    }
+    memset(pad, 0, BATCH_GROUP * slot);
+    for (size_t i = 0; i < n; i += BATCH_GROUP) {
+        size_t g = n - i < BATCH_GROUP ? n - i : BATCH_GROUP;
+        for (size_t k = 0; k < g; k++) memcpy(pad + k * slot, data + (i + k) * msg_len, msg_len);
+        many(pad, slot, g, blocks, last, iv, 0, 0, 0, start, end, out + i * KILN_BLAKE3_OUT);
+    }
+    free(pad);
 }

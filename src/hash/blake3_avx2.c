@@ -8,10 +8,12 @@
 #define VXOR(a, b) _mm256_xor_si256(a, b)
 #define VSET1(x) _mm256_set1_epi32((int)(x))
 /* rotations by whole bytes are one byte shuffle; the others two shifts and an or */
-#define VROR16(x) _mm256_shuffle_epi8(x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, \
-                                                          0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13))
-#define VROR8(x) _mm256_shuffle_epi8(x, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, \
-                                                         3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12))
+#define VROR16(x)                                                                                                      \
+    _mm256_shuffle_epi8(x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, \
+                                            5, 10, 11, 8, 9, 14, 15, 12, 13))
+#define VROR8(x)                                                                                                       \
+    _mm256_shuffle_epi8(x, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, \
+                                            4, 9, 10, 11, 8, 13, 14, 15, 12))
 #define VROR12(x) _mm256_or_si256(_mm256_srli_epi32(x, 12), _mm256_slli_epi32(x, 20))
 #define VROR7(x) _mm256_or_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25))
 
@@ -69,13 +71,13 @@ static inline __attribute__((always_inline)) void counters(uint64_t counter, int
 #define KILN_BLAKE3_GROUP group_avx2
 #include "blake3_lanes.h"
 
-void kiln_blake3_many_avx2(const uint8_t *in, size_t stride, size_t n, size_t blocks, const uint32_t key[8],
-                           uint64_t counter, int increment, uint32_t flags, uint32_t flags_start, uint32_t flags_end,
-                           uint8_t *out)
+void kiln_blake3_many_avx2(const uint8_t *in, size_t stride, size_t n, size_t blocks, uint32_t last_len,
+                           const uint32_t key[8], uint64_t counter, int increment, uint32_t flags, uint32_t flags_start,
+                           uint32_t flags_end, uint8_t *out)
 {
     for (size_t i = 0, g; i < n; i += g) { /* the last group may be short */
         g = n - i < LANES ? n - i : LANES;
-        group_avx2(in + i * stride, stride, g, blocks, key, counter + (increment ? i : 0), increment, flags,
+        group_avx2(in + i * stride, stride, g, blocks, last_len, key, counter + (increment ? i : 0), increment, flags,
                    flags_start, flags_end, out + 32 * i);
     }
 }

@@ -31,7 +31,8 @@ static inline __attribute__((always_inline)) void transpose16(__m512i r[16])
     }
     for (int k = 0; k < 4; k++) { /* t[4g + k]: lane j holds word 4j + k of rows 4g..4g+3 */
         __m512i a = _mm512_shuffle_i32x4(t[k], t[4 + k], 0x44), b = _mm512_shuffle_i32x4(t[k], t[4 + k], 0xee);
-        __m512i c = _mm512_shuffle_i32x4(t[8 + k], t[12 + k], 0x44), d = _mm512_shuffle_i32x4(t[8 + k], t[12 + k], 0xee);
+        __m512i c = _mm512_shuffle_i32x4(t[8 + k], t[12 + k], 0x44),
+                d = _mm512_shuffle_i32x4(t[8 + k], t[12 + k], 0xee);
         u[k] = _mm512_shuffle_i32x4(a, c, 0x88);
         u[4 + k] = _mm512_shuffle_i32x4(a, c, 0xdd);
         u[8 + k] = _mm512_shuffle_i32x4(b, d, 0x88);
@@ -58,7 +59,8 @@ static inline __attribute__((always_inline)) void store_cvs(const __m512i cv[8],
 static inline __attribute__((always_inline)) void counters(uint64_t counter, int increment, __m512i *lo, __m512i *hi)
 {
     __m512i base = _mm512_set1_epi32((int)(uint32_t)counter);
-    __m512i step = increment ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) : _mm512_setzero_si512();
+    __m512i step =
+        increment ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) : _mm512_setzero_si512();
     *lo = _mm512_add_epi32(base, step);
     __m512i h = _mm512_set1_epi32((int)(uint32_t)(counter >> 32));
     *hi = _mm512_mask_add_epi32(h, _mm512_cmplt_epu32_mask(*lo, base), h, _mm512_set1_epi32(1)); /* the carry */
@@ -68,18 +70,18 @@ static inline __attribute__((always_inline)) void counters(uint64_t counter, int
 #define KILN_BLAKE3_GROUP group_avx512
 #include "blake3_lanes.h"
 
-void kiln_blake3_many_avx512(const uint8_t *in, size_t stride, size_t n, size_t blocks, const uint32_t key[8],
-                             uint64_t counter, int increment, uint32_t flags, uint32_t flags_start,
-                             uint32_t flags_end, uint8_t *out)
+void kiln_blake3_many_avx512(const uint8_t *in, size_t stride, size_t n, size_t blocks, uint32_t last_len,
+                             const uint32_t key[8], uint64_t counter, int increment, uint32_t flags,
+                             uint32_t flags_start, uint32_t flags_end, uint8_t *out)
 {
     size_t i = 0;
     while (n - i > 8) { /* the last group may be short; 8 or fewer left: a group of AVX2 */
         size_t g = n - i < LANES ? n - i : LANES;
-        group_avx512(in + i * stride, stride, g, blocks, key, counter + (increment ? i : 0), increment, flags,
+        group_avx512(in + i * stride, stride, g, blocks, last_len, key, counter + (increment ? i : 0), increment, flags,
                      flags_start, flags_end, out + 32 * i);
         i += g;
     }
     if (i < n)
-        kiln_blake3_many_avx2(in + i * stride, stride, n - i, blocks, key, counter + (increment ? i : 0), increment,
-                              flags, flags_start, flags_end, out + 32 * i);
+        kiln_blake3_many_avx2(in + i * stride, stride, n - i, blocks, last_len, key, counter + (increment ? i : 0),
+                              increment, flags, flags_start, flags_end, out + 32 * i);
 }

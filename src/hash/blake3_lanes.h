@@ -58,9 +58,9 @@ KILN_INLINE void KILN_BLAKE3_ROUND(V v[16], const V m[16], int r)
 /* n (1..LANES) inputs of the kernel's contract (blake3_host.h), one a lane; lanes past n hash the
  * last input again, their results dropped: a short group costs a full one, still much less than
  * hashing its inputs one at a time. */
-static void KILN_BLAKE3_GROUP(const uint8_t *in, size_t stride, size_t n, size_t blocks, const uint32_t key[8],
-                              uint64_t counter, int increment, uint32_t flags, uint32_t flags_start,
-                              uint32_t flags_end, uint8_t *out)
+static void KILN_BLAKE3_GROUP(const uint8_t *in, size_t stride, size_t n, size_t blocks, uint32_t last_len,
+                              const uint32_t key[8], uint64_t counter, int increment, uint32_t flags,
+                              uint32_t flags_start, uint32_t flags_end, uint8_t *out)
 {
     const uint8_t *p[LANES];
     for (size_t k = 0; k < LANES; k++) p[k] = in + (k < n ? k : n - 1) * stride;
@@ -78,7 +78,7 @@ static void KILN_BLAKE3_GROUP(const uint8_t *in, size_t stride, size_t n, size_t
         v[11] = VSET1(KILN_SHA256_IV3);
         v[12] = lo;
         v[13] = hi;
-        v[14] = VSET1(KILN_BLAKE3_BLOCK);
+        v[14] = VSET1(b + 1 == blocks ? last_len : KILN_BLAKE3_BLOCK);
         v[15] = VSET1(f);
         KILN_BLAKE3_ROUND(v, m, 0);
         KILN_BLAKE3_ROUND(v, m, 1);
