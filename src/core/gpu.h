@@ -39,6 +39,7 @@ typedef enum kiln_hash_gpu_family {
     KILN_HASH_GPU_SHA256, /* variant 1: sha256d */
     KILN_HASH_GPU_KECCAK, /* rate and domain */
     KILN_HASH_GPU_SHA512, /* variant: a kiln_sha512_variant (src/prim/sha512.h) */
+    KILN_HASH_GPU_BLAKE3, /* unkeyed, any output length */
 } kiln_hash_gpu_family;
 
 /* A batch's kernel, from the algorithm's descriptor (src/hash/hash_desc.h): the family

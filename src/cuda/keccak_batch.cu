@@ -14,6 +14,7 @@
 #include "keccak_batch_kernels.cuh"
 #include "../prim/sha512.h"
 #include "sha512_batch.h"
+#include "blake3_batch.h"
 
 namespace {
 
@@ -75,6 +76,7 @@ cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t 
         return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
     }
     case KILN_HASH_GPU_SHA512: return kiln_cuda_sha512_batch_launch(a, p->variant, blocks, s);
+    case KILN_HASH_GPU_BLAKE3: return kiln_cuda_blake3_batch_launch(a, blocks, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -98,7 +100,8 @@ kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
               : p->family == KILN_HASH_GPU_SHA512
                   ? p->variant >= 0 && p->variant <= 2 &&
                         p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
-                  : false;
+              : p->family == KILN_HASH_GPU_BLAKE3 ? p->outlen > 0 && p->outlen <= 0xffffffffu
+                                                  : false;
     if (!ok)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);

@@ -59,5 +59,5 @@ static const kiln_hash_family family = {
  * rest). */
 const kiln_hash_desc kiln_hash_blake3 = {
     "blake3", NULL, {"BLAKE3", NULL}, "BLAKE3 (any output length; keyed and derive-key modes)", 32, 64, 1, 0, 0, 0,
-    &family, lanes, KILN_HASH_GPU_NONE, KILN_MERKLE_BLAKE3, "abc", 3,
+    &family, lanes, KILN_HASH_GPU_BLAKE3, KILN_MERKLE_BLAKE3, "abc", 3,
     "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"};

@@ -19,7 +19,8 @@ kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p)
                                                        p->outlen <= 0xffffffffu
              : p->family == KILN_HASH_GPU_SHA512
                  ? p->variant >= 0 && p->variant <= 2 && p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
-                 : 0;
+             : p->family == KILN_HASH_GPU_BLAKE3 ? p->outlen > 0 && p->outlen <= 0xffffffffu
+                                                 : 0;
     if (!ok)
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "no OpenCL kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);
@@ -73,6 +74,7 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
     const int fixed = fixed136(p, with_offsets, msg_len);
     if (p->family == KILN_HASH_GPU_SHA256) snprintf(name, sizeof name, "kiln_sha256_batch");
     else if (p->family == KILN_HASH_GPU_SHA512) snprintf(name, sizeof name, "kiln_sha512_batch_v%d", p->variant);
+    else if (p->family == KILN_HASH_GPU_BLAKE3) snprintf(name, sizeof name, "kiln_blake3_batch");
     else if (fixed) snprintf(name, sizeof name, "kiln_keccak_fixed136_l%u", (unsigned)msg_len);
     else if (per_rate) snprintf(name, sizeof name, "kiln_keccak_batch_r%u", p->rate);
     kiln_status st = kiln_ocl_kernel(g, name, &r->k);
@@ -107,6 +109,10 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
     } else if (p->family == KILN_HASH_GPU_SHA256) {
         cl_int twice = p->variant == 1;
         ARG(6, twice);
+        ARG(7, r->out);
+    } else if (p->family == KILN_HASH_GPU_BLAKE3) {
+        cl_uint outlen = (cl_uint)p->outlen;
+        ARG(6, outlen);
         ARG(7, r->out);
     } else {
         ARG(6, r->out);

@@ -286,6 +286,55 @@ KILN_HD void kiln_blake3_stack_roll_up(const uint32_t *stack, uint32_t n, const 
     }
 }
 
+/* A message hashed block by block from words, as a GPU kernel reads it (each backend loads its
+ * blocks its own way): the chain of the current chunk and the stack, 1.8 KiB (a kernel's local
+ * memory), enough for a message of any length. */
+typedef struct kiln_blake3_blocks {
+    uint32_t key[8];
+    uint32_t cv[8];
+    uint32_t stack[8 * (KILN_BLAKE3_MAX_DEPTH + 1)];
+    uint64_t chunk; /* the current chunk's index */
+    uint32_t n;     /* stack entries */
+    uint32_t block; /* the next block's index in its chunk */
+    uint32_t flags; /* the mode's: KEYED_HASH, DERIVE_KEY_* or none */
+} kiln_blake3_blocks;
+
+KILN_HD void kiln_blake3_blocks_init(kiln_blake3_blocks *h, const uint32_t key[8], uint32_t flags)
+{
+    for (int i = 0; i < 8; i++) h->key[i] = h->cv[i] = key[i];
+    h->chunk = 0;
+    h->n = 0;
+    h->block = 0;
+    h->flags = flags;
+}
+
+/* The next block m (16 words, zero-padded) of blen bytes: 64, except that the message's last
+ * block (last set: the only one of an empty message, blen 0) has 0..64. After the last, o holds
+ * the root's output (kiln_blake3_output_root). */
+KILN_HD void kiln_blake3_blocks_next(kiln_blake3_blocks *h, const uint32_t m[16], uint32_t blen, int last,
+                                     kiln_blake3_output *o)
+{
+    uint32_t f = h->flags | (h->block == 0 ? KILN_BLAKE3_CHUNK_START : 0);
+    if (last) {
+        for (int i = 0; i < 8; i++) o->cv[i] = h->cv[i];
+        for (int i = 0; i < 16; i++) o->block[i] = m[i];
+        o->counter = h->chunk;
+        o->block_len = blen;
+        o->flags = f | KILN_BLAKE3_CHUNK_END;
+        kiln_blake3_stack_merge(h->stack, &h->n, h->key, h->flags, h->chunk);
+        kiln_blake3_stack_roll_up(h->stack, h->n, h->key, h->flags, o);
+        return;
+    }
+    const int chunk_end = h->block == KILN_BLAKE3_CHUNK / KILN_BLAKE3_BLOCK - 1;
+    kiln_blake3_compress_cv(h->cv, m, h->chunk, KILN_BLAKE3_BLOCK, f | (chunk_end ? KILN_BLAKE3_CHUNK_END : 0));
+    h->block++;
+    if (!chunk_end) return;
+    kiln_blake3_stack_push(h->stack, &h->n, h->key, h->flags, h->cv, h->chunk);
+    h->chunk++;
+    h->block = 0;
+    for (int i = 0; i < 8; i++) h->cv[i] = h->key[i];
+}
+
 /* BLAKE3 of one 64-byte message left || right, unkeyed: a single chunk of a single block, so one
  * compression flagged CHUNK_START | CHUNK_END | ROOT; the first 8 output words. The Merkle merge
  * kind `blake3` (the nodes are 8 little-endian words, as BLAKE3 reads and writes its words). */
