@@ -1,8 +1,8 @@
 /* BLAKE3 (the BLAKE3 specification, O'Connor, Aumasson, Neves, Wilcox-O'Hearn, 2020): the
- * compression function, the chunk and parent helpers and the root output, for host and device.
- * Pure functions over uint32_t words; no allocation, no I/O. The streaming hasher (the chaining
- * value stack, SIMD lanes) is src/hash/blake3.c's; a kernel hashes a whole message with
- * kiln_blake3_hash_words-style loops built from these.
+ * compression function, the parent and root outputs, the chaining-value stack, and a
+ * block-by-block hasher over words (the GPU kernels'), for host and device. Pure functions over
+ * uint32_t words; no allocation, no I/O. The host's streaming hasher, which feeds SIMD lanes, is
+ * src/hash/blake3.c.
  *
  * A message is cut into chunks of 1024 bytes, each 16 blocks of 64 bytes compressed in a chain
  * from the key (the IV when unkeyed) with the chunk's index as the counter; the chunks' chaining
@@ -188,28 +188,6 @@ typedef struct kiln_blake3_output {
     uint32_t block_len;
     uint32_t flags;
 } kiln_blake3_output;
-
-/* All of a chunk of len bytes (1..1024; 0 only for the empty message, one empty block) but its
- * last block, compressed into o->cv from key with counter chunk_index; the last block is left in
- * o: the chunk's chaining value (kiln_blake3_output_cv) or, when the chunk is the whole message,
- * the root. Host code: bytes in private memory (kernels load their blocks as words). */
-KILN_HD void kiln_blake3_chunk(const uint32_t key[8], const uint8_t *p, uint32_t len, uint64_t chunk_index,
-                               uint32_t flags, kiln_blake3_output *o)
-{
-    uint32_t blocks = len == 0 ? 1 : (len + KILN_BLAKE3_BLOCK - 1) / KILN_BLAKE3_BLOCK;
-    for (int i = 0; i < 8; i++) o->cv[i] = key[i];
-    uint32_t start = KILN_BLAKE3_CHUNK_START;
-    for (uint32_t b = 0; b + 1 < blocks; b++) {
-        kiln_blake3_load_block(p + KILN_BLAKE3_BLOCK * b, KILN_BLAKE3_BLOCK, o->block);
-        kiln_blake3_compress_cv(o->cv, o->block, chunk_index, KILN_BLAKE3_BLOCK, flags | start);
-        start = 0;
-    }
-    uint32_t last = len - KILN_BLAKE3_BLOCK * (blocks - 1);
-    kiln_blake3_load_block(p + KILN_BLAKE3_BLOCK * (blocks - 1), last, o->block);
-    o->counter = chunk_index;
-    o->block_len = last;
-    o->flags = flags | start | KILN_BLAKE3_CHUNK_END;
-}
 
 /* The chaining value of a chunk's or a parent's output (when it is not the root). */
 KILN_HD void kiln_blake3_output_cv(const kiln_blake3_output *o, uint32_t cv[8])
