@@ -104,7 +104,9 @@ static void blake3_vectors(const test_gpu *g)
         const char *p = strstr(line, "\"input_len\": ");
         if (p) len = strtoul(p + 13, NULL, 10);
         if (!(p = strstr(line, "\"hash\": \"")) || n == CAP || off[n] + len > BYTES) continue;
-        CHECK(strlen(p + 9) > 2 * OUT && kiln_hex_decode(NULL, p + 9, want + n * OUT, OUT) == KILN_OK, "hex %zu", len);
+        char hex[2 * OUT + 1] = "";
+        if (strlen(p + 9) > 2 * OUT) memcpy(hex, p + 9, 2 * OUT);
+        CHECK(kiln_hex_decode(NULL, hex, want + n * OUT, OUT) == KILN_OK, "hex of %zu", len);
         for (size_t i = 0; i < len; i++) data[off[n] + i] = (uint8_t)(i % 251);
         off[n + 1] = off[n] + len;
         n++;

@@ -121,8 +121,9 @@ void kiln_blake3_init_derive_key(kiln_blake3_ctx *c, const char *context, size_t
     init_key(c, k, KILN_BLAKE3_DERIVE_KEY_MATERIAL);
 }
 
-/* n whole chunks at p, the first the context's current one (empty), none the message's last:
- * runs through the kernel, each cut into aligned complete subtrees merged to their roots. */
+/* n whole chunks at p, the first the context's current one (empty): runs through the kernel, each
+ * cut into aligned complete subtrees merged to their roots and pushed. The last chunk may end the
+ * message: the stack's top entry is only merged once more input comes. */
 static void whole_chunks(kiln_blake3_ctx *c, const uint8_t *p, size_t n, kiln_blake3_many_fn many)
 {
     uint8_t cvs[32 * RUN_CHUNKS], tmp[16 * RUN_CHUNKS];
