@@ -702,7 +702,7 @@ int cmd_hash(int argc, char **argv)
     int tag = 0, warn = 0, check = 0, status = 0, strict = 0, ignore_missing = 0, zero = 0, binary = 0, text = 0;
     int keyed = 0;
     const char *derive = NULL;
-    uint8_t key[32];
+    uint8_t key[32] = {0}; /* read from stdin after the probe below */
     kiln_hash_params params;
     memset(&params, 0, sizeof params);
     cli_output out = {0, 0, 0};
