@@ -965,12 +965,13 @@ typedef enum kiln_merkle_algo {
     KILN_MERKLE_RP64_256 = 4,
     KILN_MERKLE_BLAKE2S = 5,
     KILN_MERKLE_BLAKE2S_STWO = 6,
+    KILN_MERKLE_BLAKE3 = 7, /* BLAKE3 of left || right: one compression (a one-block chunk, the root) */
 } kiln_merkle_algo;
 
-#define KILN_MERKLE_ALGO_COUNT 7
+#define KILN_MERKLE_ALGO_COUNT 8
 #define KILN_MERKLE_NODE_SIZE 32
 
-/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo". */
+/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo", "blake3". */
 kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
 const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
 

@@ -7,8 +7,10 @@
  * outputs of 1 byte and past two blocks, the fixed-length batch below and above a block; (c) fixed
  * lengths each side of the block sizes and of their padding limits, and mixed lengths through
  * offsets, against the CPU's one-shot hash; (d) Keccak-f[1600] in every layout on 1000 states (not
- * a multiple of a group) against the CPU, and the zero state's known image. The OpenCL program
- * cache is test_opencl_program's. */
+ * a multiple of a group) against the CPU, and the zero state's known image; (e) BLAKE3: the BLAKE3
+ * team's test vectors (tests/data/blake3/test_vectors.json, inputs of up to 100 chunks) in one
+ * batch with their extended outputs, and b3sum's digest of "abc". The OpenCL program cache is
+ * test_opencl_program's. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -84,6 +86,39 @@ static void kat_file(const test_gpu *g, const char *path, const char *algo, size
     free(data);
     free(want);
     free(off);
+}
+
+/* (e) Every case of the BLAKE3 test vectors (input byte i = i mod 251; the `hash` field, 131 bytes)
+ * in one batch through an offset table. The file has one field a line. */
+static void blake3_vectors(const test_gpu *g)
+{
+    FILE *f = fopen(test_data("blake3/test_vectors.json"), "r");
+    CHECK(f != NULL, "cannot read blake3/test_vectors.json");
+    if (!f) return;
+    enum { CAP = 64, OUT = 131, BYTES = 1 << 20 };
+    uint8_t *data = malloc(BYTES), *want = malloc(CAP * OUT), *out = malloc(CAP * OUT);
+    uint64_t off[CAP + 1] = {0};
+    size_t n = 0, len = 0;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "\"input_len\": ");
+        if (p) len = strtoul(p + 13, NULL, 10);
+        if (!(p = strstr(line, "\"hash\": \"")) || n == CAP || off[n] + len > BYTES) continue;
+        char hex[2 * OUT + 1] = "";
+        if (strlen(p + 9) > 2 * OUT) memcpy(hex, p + 9, 2 * OUT);
+        CHECK(kiln_hex_decode(NULL, hex, want + n * OUT, OUT) == KILN_OK, "hex of %zu", len);
+        for (size_t i = 0; i < len; i++) data[off[n] + i] = (uint8_t)(i % 251);
+        off[n + 1] = off[n] + len;
+        n++;
+    }
+    fclose(f);
+    CHECK(n >= 35, "only %zu BLAKE3 cases", n);
+    kiln_status st = kiln_hash_batch(g->ctx, algo_of("blake3"), data, off, n, out, OUT);
+    CHECK(st == KILN_OK, "blake3 vectors on %s: %s", g->device, kiln_last_error(g->ctx));
+    for (size_t i = 0; st == KILN_OK && i < n; i++)
+        CHECK(memcmp(out + i * OUT, want + i * OUT, OUT) == 0, "blake3 of %llu bytes on %s differs",
+              (unsigned long long)(off[i + 1] - off[i]), g->device);
+    free(data), free(want), free(out);
 }
 
 /* FIPS 180-4's "abc" examples, for the algorithms tests/data has no CAVP file of. */
@@ -214,18 +249,21 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
     };
     for (size_t i = 0; i < sizeof kats / sizeof kats[0]; i++) kat_file(g, kats[i].path, kats[i].algo, kats[i].outlen, kats[i].min);
     abc(g, "md5", "900150983cd24fb0d6963f7d28e17f72"); /* RFC 1321 appendix A.5; MD5 has no CAVP file */
+    blake3_vectors(g);
+    abc(g, "blake3", "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"); /* b3sum 1.2.0 */
 
     unsigned long long seed = 0x637564616b6bull;
     /* each side of the block sizes (64, 72, 104, 128, 136, 144, 168) and of their padding limits,
      * and 32 and 64, the lengths of the SHA3-256/Keccak-256 kernels whose message length is a constant */
-    static const size_t lens[] = {0, 1, 32, 55, 56, 63, 64, 71, 72, 111, 112, 127, 128, 135, 136, 168, 169, 300};
+    static const size_t lens[] = {0, 1, 32, 55, 56, 63, 64, 71, 72, 111, 112, 127, 128, 135, 136, 168, 169, 300,
+                                  1024, 1025, 2049}; /* BLAKE3's chunks: one, one and a byte, two and a byte */
     for (int i = 0; i < (int)kiln_hash_algo_count(); i++) {
         kiln_hash_algo a = (kiln_hash_algo)i;
         const size_t dlen = kiln_hash_digest_len(a);
         every_length(g, a, dlen, &seed);
         if (kiln_hash_is_xof(a)) {
             every_length(g, a, 1, &seed);
-            every_length(g, a, 2 * kiln_hash_rate(a) + 5, &seed); /* output past two blocks */
+            every_length(g, a, 2 * block_of(a) + 5, &seed); /* output past two blocks */
         }
         const size_t outlen = !kiln_hash_is_xof(a) ? dlen : a == KILN_HASH_SHAKE128 ? 300 : 7;
         for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) against_cpu(g, a, outlen, lens[l], 0, 5, &seed);

@@ -77,6 +77,7 @@ typedef struct hash_run {
      * not exist is neither reported nor a failure), --zero (digest lines end with NUL, unescaped) */
     int status, ignore_missing, zero;
     int binary; /* -b/--binary: the '*' marker of sha256sum -b (the digest is the same) */
+    const kiln_hash_params *params; /* --keyed, --derive-key: streamed on the CPU; NULL: none */
     int stopped; /* a signal arrived: nothing more is read or printed */
     int json;
     int quiet; /* --quiet: no progress line and, checking, no OK lines (as sha256sum -c --quiet) */
@@ -256,7 +257,9 @@ static int stream_fd(hash_run *r, kiln_hash_algo algo, int fd, int regular, uint
                      size_t pre_len, uint8_t *digest, size_t outlen)
 {
     kiln_hash_stream s;
-    if (default_len(algo, outlen)) {
+    if (r->params) {
+        kiln_hash_init_params(&s, algo, r->params); /* refused parameters were refused before any input */
+    } else if (default_len(algo, outlen)) {
         kiln_hash_init(&s, algo);
     } else { /* a digest length of its own (b2sum -l), checked by hash_digest_len_ok */
         kiln_hash_params p = {.digest_len = outlen};
@@ -668,20 +671,57 @@ static int run_check(hash_run *r, check_list *cl, kiln_ctx *ctx)
     return code;
 }
 
-/* "--length applies to A and B (bytes) and C and D (bits) only": the registry's extendable-output
- * hashes and those with digest lengths (b2sum's -l). */
+/* Appends name to a list written "A, B and C": *last holds the previous name, written once the
+ * next one shows it is not the last. */
+static void list_add(char *list, size_t size, const char **last, const char *name)
+{
+    size_t used = strlen(list);
+    if (*last) snprintf(list + used, size - used, "%s%s", used ? ", " : "", *last);
+    *last = name;
+}
+
+static void list_end(char *list, size_t size, const char *last)
+{
+    size_t used = strlen(list);
+    snprintf(list + used, size - used, "%s%s", used ? " and " : "", last ? last : "none");
+}
+
+/* "--length applies to A, B and C (bytes) and D and E (bits) only": the registry's extendable-output
+ * hashes and those with digest lengths of their own (b2sum's -l). */
 static int length_error(const char *cmd, const char *algo)
 {
     char xofs[256] = "", bits[256] = "";
+    const char *last_xof = NULL, *last_bits = NULL;
     for (size_t i = 0; i < kiln_workload_count(); i++) {
         const kiln_workload *w = kiln_workload_at(i);
         if (!(w->kinds & KILN_KIND_HASH)) continue;
         kiln_hash_algo a = (kiln_hash_algo)w->hash_algo;
-        char *list = kiln_hash_is_xof(a) ? xofs : hash_digest_len_ok(a, 1) ? bits : NULL;
-        size_t used = list ? strlen(list) : 0;
-        if (list) snprintf(list + used, sizeof xofs - used, "%s%s", used ? " and " : "", w->name);
+        if (kiln_hash_is_xof(a)) list_add(xofs, sizeof xofs, &last_xof, w->name);
+        else if (hash_digest_len_ok(a, 1)) list_add(bits, sizeof bits, &last_bits, w->name);
     }
+    list_end(xofs, sizeof xofs, last_xof);
+    list_end(bits, sizeof bits, last_bits);
     return cli_error(EXIT_USAGE, cmd, "--length applies to %s (bytes) and %s (bits) only, not %s", xofs, bits, algo);
+}
+
+/* --keyed: the key, exactly key_len raw bytes from stdin as b3sum --keyed reads it. 0, or an
+ * exit code. */
+static int read_key(const char *cmd, uint8_t *key, size_t key_len)
+{
+    size_t got = 0;
+    while (got <= key_len) {
+        uint8_t extra;
+        ssize_t k = got < key_len ? read(STDIN_FILENO, key + got, key_len - got) : read(STDIN_FILENO, &extra, 1);
+        if (k < 0 && errno == EINTR && !cli_interrupted()) continue;
+        if (k < 0 && cli_interrupted()) return cli_interrupt_exit(cmd);
+        if (k < 0) return cli_error(EXIT_USAGE, cmd, "--keyed: reading the key from stdin: %s", strerror(errno));
+        if (k == 0) break;
+        got += (size_t)k;
+    }
+    if (got != key_len)
+        return cli_error(EXIT_USAGE, cmd, "--keyed: expected %zu key bytes from stdin, found %s%zu", key_len,
+                         got > key_len ? "more than " : "", got > key_len ? key_len : got);
+    return 0;
 }
 
 /* Whether binary mode is the last asked for in argv: GNU's last of -b/--binary, -t/--text and
@@ -701,6 +741,11 @@ int cmd_hash(int argc, char **argv)
     const char *cmd = "hash", *algo_s = NULL, *device = "auto";
     uint64_t length = 0;
     int tag = 0, warn = 0, check = 0, status = 0, strict = 0, ignore_missing = 0, zero = 0, binary = 0, text = 0;
+    int keyed = 0;
+    const char *derive = NULL;
+    uint8_t key[32] = {0}; /* read from stdin after the probe below */
+    kiln_hash_params params;
+    memset(&params, 0, sizeof params);
     cli_output out = {0, 0, 0};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) return cli_error(EXIT_DEVICE, cmd, "out of memory");
@@ -720,6 +765,11 @@ int cmd_hash(int argc, char **argv)
         {"--tag", OPT_FLAG, &tag, NULL, "print BSD-style 'TAG (<name>) = <hex>' lines, as sha256sum --tag", .modes = DIGESTS},
         {"--zero", OPT_FLAG, &zero, NULL, "end each digest line with NUL, not newline, and leave names unescaped (sha256sum -z)",
          .modes = DIGESTS, .short_name = 'z'},
+        {"--keyed", OPT_FLAG, &keyed, NULL,
+         "keyed hashing (blake3): the 32-byte key is read raw from stdin, as b3sum --keyed reads it", .modes = DIGESTS},
+        {"--derive-key", OPT_STR, &derive, "CONTEXT",
+         "key derivation (blake3): the FILEs are key material for this context string, as b3sum --derive-key",
+         .modes = DIGESTS},
         {"--check", OPT_FLAG, &check, NULL,
          "the FILEs are lists to verify ('<hex>  <name>' and 'TAG (<name>) = <hex>' lines; none: stdin), printing "
          "'<name>: OK' (not with --quiet) or '<name>: FAILED'",
@@ -771,6 +821,20 @@ int cmd_hash(int argc, char **argv)
     if (code == 0 && length_bits && length && (length % 8 || !hash_digest_len_ok(r.algo, (size_t)length / 8)))
         code = cli_error(EXIT_USAGE, cmd, "--length for %s is in bits: a multiple of 8 from 8 to %zu, not %llu", algo_s,
                          8 * kiln_hash_digest_len(r.algo), (unsigned long long)length);
+    if (code == 0 && (keyed || derive)) code = cli_exclusive(&c, "--keyed", "--derive-key");
+    if (code == 0 && w && (keyed || derive)) {
+        /* the algorithm's own check of the parameters: one that takes no key or context refuses */
+        kiln_hash_stream probe;
+        params.key = keyed ? key : NULL;
+        params.key_len = keyed ? sizeof key : 0;
+        params.context = derive;
+        params.context_len = derive ? strlen(derive) : 0;
+        if (kiln_hash_init_params(&probe, r.algo, &params) != KILN_OK)
+            code = cli_error(EXIT_USAGE, cmd, "%s does not apply to %s", keyed ? "--keyed" : "--derive-key", algo_s);
+        else if (keyed)
+            code = read_key(cmd, key, sizeof key);
+        r.params = &params;
+    }
     kiln_ctx *ctx = code == 0 ? cli_open(cmd, device, 0, &code) : NULL;
     if (!ctx) {
         free(files);
@@ -814,7 +878,7 @@ int cmd_hash(int argc, char **argv)
         for (size_t i = 0; i < nfiles; i++) small += small_size(files[i]);
         r.count = nfiles;
         for (size_t i = 0; i < nfiles; i++) r.all_total += regular_size(files[i]);
-        r.gpu = pick_gpu(ctx, small);
+        r.gpu = r.params ? NULL : pick_gpu(ctx, small); /* the GPU batches take no parameters */
         json_str("algo", kiln_hash_algo_name(r.algo));
         json_u64("length", outlen);
         json_array("files");

@@ -42,6 +42,7 @@ typedef enum kiln_hash_gpu_family {
     KILN_HASH_GPU_SHA1, /* SHA-1 (src/prim/sha1.h), no parameters */
     KILN_HASH_GPU_MD5, /* MD5 (src/prim/md5.h), no parameters */
     KILN_HASH_GPU_BLAKE2, /* variant: a kiln_blake2_variant (src/prim/blake2.h); unkeyed, default digest only */
+    KILN_HASH_GPU_BLAKE3, /* unkeyed, any output length */
 } kiln_hash_gpu_family;
 
 /* A batch's kernel, from the algorithm's descriptor (src/hash/hash_desc.h): the family

@@ -21,6 +21,7 @@
 #include "md5_batch.h"
 #include "../prim/blake2.h"
 #include "blake2_batch.h"
+#include "blake3_batch.h"
 
 namespace {
 
@@ -92,6 +93,7 @@ cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t 
     case KILN_HASH_GPU_SHA1: return kiln_cuda_sha1_batch_launch(a, blocks, s);
     case KILN_HASH_GPU_MD5: return kiln_cuda_md5_batch_launch(a, blocks, s);
     case KILN_HASH_GPU_BLAKE2: return kiln_cuda_blake2_batch_launch(a, p->variant, blocks, s);
+    case KILN_HASH_GPU_BLAKE3: return kiln_cuda_blake3_batch_launch(a, blocks, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -120,7 +122,8 @@ kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
               : p->family == KILN_HASH_GPU_BLAKE2
                   ? (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
                         (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT)
-                  : false;
+              : p->family == KILN_HASH_GPU_BLAKE3 ? p->outlen > 0 && p->outlen <= 0xffffffffu
+                                                  : false;
     if (!ok)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);

@@ -9,7 +9,8 @@
     X(keccak256) X(keccak384) X(keccak512)                                                                         \
     X(sha512) X(sha384) X(sha512_256)                                                                               \
     X(sha224) X(sha1) X(md5)                                                                                        \
-    X(blake2b) X(blake2s)
+    X(blake2b) X(blake2s)                                                                           \
+    X(blake3)
 
 #define DECLARE(n) extern const kiln_hash_desc kiln_hash_##n;
 HASHES(DECLARE)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../core/ctx.h"
+#include "../hash/blake3_host.h"
 #include "../hash/keccak_host.h"
 #include "../prim/keccak.h"
 #include "../prim/merkle_merge.h"
@@ -23,6 +24,13 @@ static void pairs_keccak256(const uint8_t *in, uint64_t n, uint8_t *out)
                       KILN_MERKLE_NODE_SIZE);
 }
 
+/* A BLAKE3 merge is a one-block message, so a level's pairs go through the SIMD lanes that hash
+ * chunks (kiln_blake3_batch). */
+static void pairs_blake3(const uint8_t *in, uint64_t n, uint8_t *out)
+{
+    kiln_blake3_batch(in, 2 * KILN_MERKLE_NODE_SIZE, (size_t)n, out);
+}
+
 static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_SHA256D] = {kiln_merge_sha256d, 0, NULL},
     [KILN_MERKLE_SHA256] = {kiln_merge_sha256, 0, NULL},
@@ -31,6 +39,7 @@ static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, 1, NULL},
     [KILN_MERKLE_BLAKE2S] = {kiln_merge_blake2s, 0, NULL},
     [KILN_MERKLE_BLAKE2S_STWO] = {kiln_merge_blake2s_stwo, 0, NULL},
+    [KILN_MERKLE_BLAKE3] = {kiln_merge_blake3, 0, pairs_blake3},
 };
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)

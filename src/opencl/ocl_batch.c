@@ -24,7 +24,8 @@ kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p)
              : p->family == KILN_HASH_GPU_MD5  ? p->outlen == 16
              : p->family == KILN_HASH_GPU_BLAKE2 ? (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
                                                        (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT)
-                 : 0;
+             : p->family == KILN_HASH_GPU_BLAKE3 ? p->outlen > 0 && p->outlen <= 0xffffffffu
+                                                 : 0;
     if (!ok)
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "no OpenCL kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);
@@ -82,6 +83,7 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
     else if (p->family == KILN_HASH_GPU_MD5) snprintf(name, sizeof name, "kiln_md5_batch");
     else if (p->family == KILN_HASH_GPU_BLAKE2)
         snprintf(name, sizeof name, p->variant == KILN_BLAKE2_VARIANT_S ? "kiln_blake2s_batch" : "kiln_blake2b_batch");
+    else if (p->family == KILN_HASH_GPU_BLAKE3) snprintf(name, sizeof name, "kiln_blake3_batch");
     else if (fixed) snprintf(name, sizeof name, "kiln_keccak_fixed136_l%u", (unsigned)msg_len);
     else if (per_rate) snprintf(name, sizeof name, "kiln_keccak_batch_r%u", p->rate);
     kiln_status st = kiln_ocl_kernel(g, name, &r->k);
@@ -116,6 +118,10 @@ kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, c
     } else if (p->family == KILN_HASH_GPU_SHA256) {
         cl_int variant = p->variant;
         ARG(6, variant);
+        ARG(7, r->out);
+    } else if (p->family == KILN_HASH_GPU_BLAKE3) {
+        cl_uint outlen = (cl_uint)p->outlen;
+        ARG(6, outlen);
         ARG(7, r->out);
     } else {
         ARG(6, r->out);

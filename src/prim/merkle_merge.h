@@ -9,6 +9,7 @@
 #define KILN_PRIM_MERKLE_MERGE_H
 
 #include "blake2.h"
+#include "blake3.h"
 #include "bytes.h"
 #include "keccak.h"
 #include "kiln_hd.h"
@@ -162,6 +163,14 @@ KILN_HD void kiln_merge_blake2s_stwo(const uint32_t l[KILN_NODE_WORDS], const ui
         out[i] = 0;
     }
     kiln_blake2s_compress(out, m, 0, 0, 0, 0);
+}
+
+/* BLAKE3 of the 64-byte message left || right: BLAKE3 reads and writes little-endian words, which
+ * the node words are, so this is one compression of them (prim/blake3.h). */
+KILN_HD void kiln_merge_blake3(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                               uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_blake3_of_pair(l, r, out);
 }
 
 

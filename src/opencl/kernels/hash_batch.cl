@@ -9,6 +9,7 @@
 #include "../../prim/sha1.h"
 #include "../../prim/md5.h"
 #include "../../prim/blake2.h"
+#include "../../prim/blake3.h"
 
 static void kiln_ocl_message(__global const ulong *offsets, int with_offsets, ulong base, ulong msg_len, ulong i,
                              ulong *off, ulong *len)
@@ -426,4 +427,41 @@ __kernel void kiln_fill_offsets(__global ulong *o, ulong n, ulong len)
 {
     ulong i = get_global_id(0);
     if (i <= n) o[i] = i * len;
+}
+
+/* BLAKE3 (unkeyed), outlen bytes of any length: src/prim/blake3.h's block-by-block hasher, its
+ * chaining-value stack in private memory, the message words read as whole 8-byte words and the
+ * last block zero-padded on the fly. */
+__kernel void kiln_blake3_batch(__global const ulong *data, __global const ulong *offsets, int with_offsets, ulong base,
+                                ulong msg_len, ulong n, uint outlen, __global uchar *out)
+{
+    ulong i = get_global_id(0), off, len;
+    if (i >= n) return;
+    kiln_ocl_message(offsets, with_offsets, base, msg_len, i, &off, &len);
+    uint32_t key[8];
+    kiln_blake3_iv(key);
+    kiln_blake3_blocks h;
+    kiln_blake3_blocks_init(&h, key, 0);
+    kiln_blake3_output o;
+    const ulong nblocks = len ? (len + KILN_BLAKE3_BLOCK - 1) / KILN_BLAKE3_BLOCK : 1;
+    for (ulong b = 0; b < nblocks; b++) {
+        uint32_t m[16];
+        const ulong at = KILN_BLAKE3_BLOCK * b;
+        _Pragma("unroll") for (int j = 0; j < 8; j++) {
+            const ulong p = at + 8 * j;
+            ulong q = 0;
+            if (p + 8 <= len) q = kiln_ocl_load8(data, off + p);
+            else if (p < len) q = kiln_ocl_low_bytes(kiln_ocl_load8(data, off + p), (uint)(len - p));
+            m[2 * j] = (uint)q;
+            m[2 * j + 1] = (uint)(q >> 32);
+        }
+        const ulong left = len - at;
+        kiln_blake3_blocks_next(&h, m, left < KILN_BLAKE3_BLOCK ? (uint)left : KILN_BLAKE3_BLOCK, b + 1 == nblocks, &o);
+    }
+    __global uchar *dst = out + i * outlen;
+    for (ulong at = 0; at < outlen; at += KILN_BLAKE3_BLOCK) {
+        uint32_t w[16];
+        kiln_blake3_output_root(&o, at / KILN_BLAKE3_BLOCK, w);
+        for (uint j = 0; j < KILN_BLAKE3_BLOCK && at + j < outlen; j++) dst[at + j] = (uchar)(w[j / 4] >> (8 * (j % 4)));
+    }
 }
