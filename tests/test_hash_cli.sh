@@ -131,7 +131,7 @@ expect_eq "$?" 2 "missing --algo"
 expect_eq "$?" 2 "unknown algorithm"
 "$KILN" hash --algo sha3-256 --length 16 abc > /dev/null 2> err
 expect_eq "$?" 2 "--length for a fixed-size hash"
-grep -q "shake128 and shake256 only" err && ok || bad "--length message: $(cat err)"
+grep -q "shake128 and shake256 (bytes) and blake2b and blake2s (bits) only" err && ok || bad "--length message: $(cat err)"
 "$KILN" hash --algo shake128 --length 0 abc > /dev/null 2>&1
 expect_eq "$?" 2 "--length 0"
 "$KILN" hash --algo sha3-256 --check sums abc > /dev/null 2>&1
