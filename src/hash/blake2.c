@@ -11,8 +11,8 @@ static unsigned block_of(kiln_blake2_variant v) { return v == KILN_BLAKE2_VARIAN
 /* n blocks at p, each counted whole, except that with `last` set the last one counts last_len
  * bytes and carries the final flags. One loop per variant with the chaining value and the counter
  * in locals, the compression inlined into it (flatten: gcc 12 at -O3 kept it a call, and BLAKE2b
- * measured some 7% slower than OpenSSL's, which loops over the blocks the same way; inlined, 4%
- * faster). */
+ * measured some 5% slower than OpenSSL's, which loops over the blocks the same way; inlined, 5 to
+ * 10% faster: docs/PERFORMANCE.md). */
 #if defined(__GNUC__)
 #define FLATTEN __attribute__((flatten))
 #else
