@@ -455,7 +455,7 @@ typedef struct kiln_hash_params {
     unsigned fanout, depth; /* 0..255 (fanout 0: unlimited), 1..255 */
     uint32_t leaf_size;
     uint64_t node_offset; /* up to 2^48 - 1 for blake2s */
-    unsigned node_depth, inner_size; /* 0..255; inner_size up to the digest size */
+    unsigned node_depth, inner_size; /* 0..255; inner_size up to the largest digest (64 or 32), as hashlib */
     int last_node;
 } kiln_hash_params;
 

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "core/cpu_dispatch.h"
 #include "core/cpu_features.h"
+#include "hash/blake3_host.h"
 #include "kiln.h"
 #include "prim/sha256.h"
 #include "pow/sha256d_cpu.h"
@@ -104,13 +105,15 @@ int main(void)
     want_512 = want_lanes = "portable";
 #endif
     /* Keccak: the one-state permutation, then the same widest lanes as SHA-512's */
-    /* SHA-1: the SHA extensions where the CPU has them; MD5: portable only */
+    /* SHA-1: the SHA extensions where the CPU has them; MD5 and BLAKE2: portable only; BLAKE3: its
+     * lanes kernel (test_blake3_dispatch checks its choice) */
     const char *want_sha1 = f->sha_ni ? "sha-ni" : "portable";
 #if !defined(KILN_X86_KERNELS)
     want_sha1 = "portable";
 #endif
-    snprintf(want, sizeof want, "sha256=%s keccak=%s/%s sha512=%s/%s sha1=%s md5=portable sha256d=%s scrypt=%s",
-             kiln_sha256_impl(), kiln_keccak_impl(), want_lanes, want_512, want_lanes, want_sha1, want_d, want_s);
+    snprintf(want, sizeof want, "sha256=%s keccak=%s/%s sha512=%s/%s sha1=%s md5=portable blake2=portable blake3=%s sha256d=%s scrypt=%s",
+             kiln_sha256_impl(), kiln_keccak_impl(), want_lanes, want_512, want_lanes, want_sha1, kiln_blake3_many()->name, want_d,
+             want_s);
     CHECK_STR(report, want);
     printf("%s\n", report);
     return check_summary();

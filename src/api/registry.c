@@ -36,7 +36,7 @@ static const registry_entry fixed[] = {
      kiln_selftest_keccak},
     {{"pagerank", NULL, GRAPH, -1, -1, -1, GRAPH, GRAPH, 0, 0, "PageRank (NetworkX's definition)"},
      NULL},
-    {{"blake2s-stwo", NULL, TREE, -1, -1, KILN_MERKLE_BLAKE2S_STWO, TREE, TREE, 0, TREE,
+    {{"blake2s-stwo", "stwo", TREE, -1, -1, KILN_MERKLE_BLAKE2S_STWO, TREE, TREE, 0, TREE,
      "Stwo's Blake2s Merkle node (one BLAKE2s compression from a zero state)"},
      NULL},
 };
