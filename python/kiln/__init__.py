@@ -107,6 +107,47 @@ for _name, _pyname in _ALGORITHMS:
 del _name, _pyname
 
 
+def pbkdf2_hmac(hash_name: str, password, salt, iterations: int, dklen: int | None = None) -> bytes:
+    """PBKDF2 with HMAC over any of kiln's hashes (RFC 8018), as hashlib.pbkdf2_hmac: `hash_name` a
+    name for kiln.new, `password` and `salt` bytes-like, dklen the digest size when None."""
+    if not isinstance(hash_name, str):
+        raise TypeError(f"pbkdf2_hmac() argument 'hash_name' must be str, not {type(hash_name).__name__}")
+    password, salt = bytes(memoryview(password)), bytes(memoryview(salt))
+    try:
+        inner, outer = new(hash_name), new(hash_name)
+    except ValueError:
+        raise ValueError(f"unsupported hash type {hash_name}") from None
+    if inner.digest_size == 0:
+        raise ValueError(f"unsupported hash type {hash_name}: an extendable-output function")
+    if iterations < 1:
+        raise ValueError("iteration value must be greater than 0.")
+    dklen = inner.digest_size if dklen is None else dklen
+    if dklen < 1:
+        raise ValueError("key length must be greater than 0.")
+    if len(password) > inner.block_size:
+        password = new(hash_name, password).digest()
+    password = password.ljust(inner.block_size, b"\0")
+    inner.update(bytes(b ^ 0x36 for b in password))
+    outer.update(bytes(b ^ 0x5C for b in password))
+
+    def prf(msg):
+        icpy, ocpy = inner.copy(), outer.copy()
+        icpy.update(msg)
+        ocpy.update(icpy.digest())
+        return ocpy.digest()
+
+    dkey, block = b"", 1
+    while len(dkey) < dklen:
+        prev = prf(salt + block.to_bytes(4, "big"))
+        acc = int.from_bytes(prev, "big")
+        for _ in range(iterations - 1):
+            prev = prf(prev)
+            acc ^= int.from_bytes(prev, "big")
+        dkey += acc.to_bytes(inner.digest_size, "big")
+        block += 1
+    return dkey[:dklen]
+
+
 def _offsets(offsets, size: int) -> np.ndarray:
     """hash_batch's offsets as a uint64 array: n + 1 integers, from 0 to `size` (the data's bytes),
     nondecreasing; TypeError for what is not integers, ValueError naming the fault otherwise."""
@@ -298,7 +339,7 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
         x0 = out.copy()
 
 
-__all__ = sorted(["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available",
+__all__ = sorted(["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "pbkdf2_hmac",
                   "algorithms_guaranteed", "file_digest", "devices", "hash_batch", "merkle_proof", "merkle_root",
                   "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch"]
                  + [pyname for _, pyname in _ALGORITHMS])

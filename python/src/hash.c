@@ -182,6 +182,26 @@ static PyObject *Hash_get_block_size(HashObject *h, void *closure)
     return PyLong_FromSize_t(kiln_hash_block_len(h->s.algo));
 }
 
+/* CPython's _sha3 objects' sponge parameters (its test_extra_sha3 reads them): the Keccak family's
+ * only; any other algorithm has no such attribute. */
+static PyObject *keccak_attr(HashObject *h, int what)
+{
+    const unsigned rate = kiln_hash_rate(h->s.algo);
+    if (rate == 0) {
+        PyErr_SetString(PyExc_AttributeError, what == 0 ? "_rate_bits" : what == 1 ? "_capacity_bits" : "_suffix");
+        return NULL;
+    }
+    if (what == 2) {
+        const char domain = (char)kiln_hash_domain(h->s.algo);
+        return PyBytes_FromStringAndSize(&domain, 1);
+    }
+    return PyLong_FromUnsignedLong(what == 0 ? 8u * rate : 1600u - 8u * rate);
+}
+
+static PyObject *Hash_get_rate_bits(HashObject *h, void *closure) { return (void)closure, keccak_attr(h, 0); }
+static PyObject *Hash_get_capacity_bits(HashObject *h, void *closure) { return (void)closure, keccak_attr(h, 1); }
+static PyObject *Hash_get_suffix(HashObject *h, void *closure) { return (void)closure, keccak_attr(h, 2); }
+
 static PyObject *Hash_repr(HashObject *h)
 {
     return PyUnicode_FromFormat("<kiln %s object @ %p>", py_name(h->s.algo), (void *)h);
@@ -198,6 +218,9 @@ static PyMethodDef Hash_methods[] = {
 };
 
 static PyGetSetDef Hash_getset[] = {
+    {"_rate_bits", (getter)Hash_get_rate_bits, NULL, "The Keccak sponge's rate in bits (CPython's _sha3).", NULL},
+    {"_capacity_bits", (getter)Hash_get_capacity_bits, NULL, "The Keccak sponge's capacity in bits (CPython's _sha3).", NULL},
+    {"_suffix", (getter)Hash_get_suffix, NULL, "The Keccak padding's domain byte (CPython's _sha3).", NULL},
     {"name", (getter)Hash_get_name, NULL, "hashlib's name of the algorithm (kiln's where hashlib has none).", NULL},
     {"digest_size", (getter)Hash_get_digest_size, NULL, "Digest bytes (0 for SHAKE, as in hashlib).", NULL},
     {"block_size", (getter)Hash_get_block_size, NULL, "Bytes per block, as hashlib gives it (hmac pads its key to it): 64 for SHA-256, 128 for\nthe SHA-512 family, the sponge rate for Keccak.", NULL},

@@ -27,51 +27,23 @@ cpy = pytest.importorskip("test.test_hashlib",
                           reason="this Python ships without its test suite (test.test_hashlib)")
 from test.support import os_helper  # noqa: E402  (present whenever test.test_hashlib is)
 
-# hashlib's guaranteed algorithms that kiln has (sha256, sha384, sha512, the SHA-3 and SHAKE names)
+# hashlib's guaranteed algorithms: kiln has every one
 ALGORITHMS = tuple(sorted(kiln.algorithms_guaranteed))
 
-NO_MD5 = "uses md5 (kiln has no md5)"
+OPENSSL_ONLY = "OpenSSL's _hashlib module (its HASH types, its FIPS flag), nothing a hashlib stand-in provides"
 EXCLUDED = {
     # HashLibTestCase
-    "test_usedforsecurity_true": NO_MD5 + "; usedforsecurity is passed to kiln's constructors by most tests here",
-    "test_usedforsecurity_false": NO_MD5 + "; usedforsecurity is passed to kiln's constructors by most tests here",
-    "test_get_builtin_constructor": "hashlib's private __get_builtin_constructor and _md5",
-    "test_no_unicode": "md5, sha1, sha224 not in kiln (sha256's part: test_no_unicode_sha256 below)",
-    "test_no_unicode_blake2": "blake2 not in kiln",
-    "test_blocksize_name": "md5, sha1, sha224 not in kiln (sha256's part: test_blocksize_name_sha256 below)",
-    "test_extra_sha3": "_capacity_bits, _rate_bits, _suffix: private to CPython's _sha3 (OpenSSL's lack them)",
-    "test_blocksize_name_blake2": "blake2 not in kiln",
-    "test_blake2b": "blake2 not in kiln",
-    "test_blake2s": "blake2 not in kiln",
-    "test_blake2b_vectors": "blake2 not in kiln",
-    "test_blake2s_vectors": "blake2 not in kiln",
-    "test_get_fips_mode": "OpenSSL's FIPS flag (_hashlib.get_fips_mode), nothing of kiln's",
-    "test_hash_disallow_instantiation": "OpenSSL's _hashlib.HASH/HASHXOF types",
+    "test_get_builtin_constructor": "hashlib's private __get_builtin_constructor and CPython's _md5 module",
+    "test_get_fips_mode": OPENSSL_ONLY,
+    "test_hash_disallow_instantiation": OPENSSL_ONLY,
     # KDFTests
-    "test_pbkdf2_hmac_py": "pbkdf2_hmac not in kiln",
-    "test_pbkdf2_hmac_c": "pbkdf2_hmac not in kiln",
+    "test_pbkdf2_hmac_c": "pbkdf2_hmac of OpenSSL's _hashlib (c_hashlib); kiln's runs as test_pbkdf2_hmac_py",
 }
-for _prefix, _why in (("test_case_md5_", "md5"), ("test_case_sha1_", "sha1"), ("test_case_sha224_", "sha224"),
-                      ("test_case_blake2b_", "blake2b"), ("test_case_blake2s_", "blake2s")):
-    for _name in dir(cpy.HashLibTestCase):
-        if _name.startswith(_prefix):
-            EXCLUDED[_name] = f"{_why} not in kiln"
 
-APPLY = {
-    # HashLibTestCase
-    "test_hash_array", "test_algorithms_guaranteed", "test_algorithms_available", "test_unknown_hash",
-    "test_new_upper_to_lower", "test_hexdigest", "test_digest_length_overflow", "test_name_attribute",
-    "test_large_update", "test_no_unicode_sha3", "test_blocksize_name_sha3",
-    "test_case_sha256_0", "test_case_sha256_1", "test_case_sha256_2", "test_case_sha256_3",
-    "test_case_sha3_224_0", "test_case_sha3_256_0", "test_case_sha3_384_0", "test_case_sha3_512_0",
-    "test_case_shake_128_0", "test_case_shake_256_0",
-    # the vector files are fetched from pythontest.net: skipped by CPython's code when offline
-    "test_case_sha3_224_vector", "test_case_sha3_256_vector", "test_case_sha3_384_vector",
-    "test_case_sha3_512_vector", "test_case_shake128_vector", "test_case_shake256_vector",
-    "test_gil", "test_threaded_hashing", "test_disallow_instantiation", "test_readonly_types",
-    # KDFTests
-    "test_scrypt", "test_normalized_name", "test_file_digest",
-} | {_name for _name in dir(cpy.HashLibTestCase) if _name.startswith(("test_case_sha384_", "test_case_sha512_"))}
+# every other method of 3.11's test_hashlib runs on kiln; the vector tests fetch their files from
+# pythontest.net and are skipped by CPython's own code when offline
+APPLY = {name for cls in (cpy.HashLibTestCase, cpy.KDFTests) for name in dir(cls)
+         if name.startswith("test") and name not in EXCLUDED}
 
 
 def _kiln_as_hashlib(**extra):
@@ -82,15 +54,16 @@ def _kiln_as_hashlib(**extra):
     mod.new = kiln.new
     mod.file_digest = kiln.file_digest
     mod.scrypt = kiln.scrypt
+    mod.pbkdf2_hmac = kiln.pbkdf2_hmac
     mod.algorithms_available = kiln.algorithms_available
     mod.algorithms_guaranteed = kiln.algorithms_guaranteed
     mod.__dict__.update(extra)
     return mod
 
 
-# Extra names a test needs beyond kiln's. test_threaded_hashing updates one `hashlib.sha1()` object
-# from 5 threads and compares with one-shot hashing: kiln has no sha1, so its object is kiln's sha256.
-EXTRA = {"test_threaded_hashing": {"sha1": kiln.sha256}}
+# Extra names a test needs beyond the module's: test_pbkdf2_hmac_py calls builtin_hashlib.pbkdf2_hmac
+# for the names in builtin_hashes (both set for it in setUp).
+EXTRA = {}
 
 
 def _via_new(algorithm):
@@ -113,6 +86,9 @@ class _OnKiln:
         saved = cpy.hashlib
         cpy.hashlib = shim
         self.addCleanup(setattr, cpy, "hashlib", saved)
+        for name, value in (("builtin_hashlib", shim), ("builtin_hashes", set(ALGORITHMS))):
+            self.addCleanup(setattr, cpy, name, getattr(cpy, name))
+            setattr(cpy, name, value)
         cwd = os_helper.temp_cwd()  # check_file_digest writes os_helper.TESTFN in the cwd
         cwd.__enter__()
         self.addCleanup(cwd.__exit__, None, None, None)
@@ -156,22 +132,10 @@ def _hashlib_init(self, *args, **kwargs):
         _assert_kiln(cons())
 
 
-def _no_unicode_sha256(self):
-    """sha256's part of CPython's test_no_unicode."""
-    self.check_no_unicode("sha256")
-
-
-def _blocksize_name_sha256(self):
-    """sha256's part of CPython's test_blocksize_name."""
-    self.check_blocksize_name("sha256", 64, 32)
-
-
 KilnHashLibTestCase = type("KilnHashLibTestCase", (_OnKiln, cpy.HashLibTestCase), _classify(cpy.HashLibTestCase, {
     "__init__": _hashlib_init,
     # test_algorithms_guaranteed checks hashlib.algorithms_guaranteed against these (lower case)
     "supported_hash_names": ALGORITHMS + ("SHA256",),
-    "test_no_unicode_sha256": _no_unicode_sha256,
-    "test_blocksize_name_sha256": _blocksize_name_sha256,
 }))
 
 KilnKDFTests = type("KilnKDFTests", (_OnKiln, cpy.KDFTests), _classify(cpy.KDFTests, {}))
