@@ -260,8 +260,9 @@ static void keccak_trees(void)
 static void errors(kiln_ctx *ctx)
 {
     kiln_merkle_algo a;
-    static const char *names[] = {"sha256d", "sha256", "sha3-256", "keccak256", "rp64_256"};
-    for (int i = 0; i < 5; i++) {
+    static const char *names[] = {"sha256d",  "sha256", "sha3-256", "keccak256", "rp64_256", "poseidon2_babybear16",
+                                  "poseidon2_koalabear16", "poseidon2_goldilocks8"};
+    for (int i = 0; i < 8; i++) {
         CHECK(kiln_merkle_algo_from_name(ctx, names[i], &a) == KILN_OK && (int)a == i, "name %s", names[i]);
         CHECK(strcmp(kiln_merkle_algo_name(a), names[i]) == 0, "name of %d", i);
     }
