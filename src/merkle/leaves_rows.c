@@ -44,7 +44,8 @@ static void hash_row(kiln_merkle_algo algo, const uint8_t *row, size_t elems, si
             for (size_t j = 0; j < m; j += 8) {
                 for (size_t k = j; k < j + 8 && k < m; k++)
                     s[k - j] = f == KILN_P2_BABYBEAR ? kiln_bb_to_monty(e[k]) : kiln_kb_to_monty(e[k]);
-                kiln_p2_m31_permute_monty(s, f, 16);
+                if (f == KILN_P2_BABYBEAR) kiln_p2_bb16_permute_monty(s);
+                else kiln_p2_kb16_permute_monty(s);
             }
             i += m;
         }

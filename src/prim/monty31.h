@@ -18,7 +18,7 @@
 #define KILN_M31_TO_MONTY_CONST(x, p) ((uint32_t)((((uint64_t)(x)) << 32) % (uint64_t)(p)))
 
 /* t / 2^32 mod p for t < p * 2^32, below p. */
-KILN_HD uint32_t kiln_m31_reduce(uint64_t t, uint32_t p, uint32_t mu)
+KILN_HD_INLINE uint32_t kiln_m31_reduce(uint64_t t, uint32_t p, uint32_t mu)
 {
     const uint32_t m = (uint32_t)t * mu;
 #if defined(__CUDA_ARCH__)
@@ -35,46 +35,46 @@ KILN_HD uint32_t kiln_m31_reduce(uint64_t t, uint32_t p, uint32_t mu)
     return t_hi < mp_hi ? r + p : r;
 }
 
-KILN_HD uint32_t kiln_m31_mul(uint32_t a, uint32_t b, uint32_t p, uint32_t mu)
+KILN_HD_INLINE uint32_t kiln_m31_mul(uint32_t a, uint32_t b, uint32_t p, uint32_t mu)
 {
     return kiln_m31_reduce((uint64_t)a * b, p, mu);
 }
 
-KILN_HD uint32_t kiln_m31_add(uint32_t a, uint32_t b, uint32_t p)
+KILN_HD_INLINE uint32_t kiln_m31_add(uint32_t a, uint32_t b, uint32_t p)
 {
     const uint32_t s = a + b;
     return s >= p ? s - p : s;
 }
 
-KILN_HD uint32_t kiln_m31_sub(uint32_t a, uint32_t b, uint32_t p)
+KILN_HD_INLINE uint32_t kiln_m31_sub(uint32_t a, uint32_t b, uint32_t p)
 {
     const uint32_t d = a - b;
     return a < b ? d + p : d;
 }
 
-KILN_HD uint32_t kiln_m31_double(uint32_t a, uint32_t p) { return kiln_m31_add(a, a, p); }
+KILN_HD_INLINE uint32_t kiln_m31_double(uint32_t a, uint32_t p) { return kiln_m31_add(a, a, p); }
 
 /* a / 2: p is odd, so an odd a becomes (a + p) / 2, computed without overflow. Linear, so the
  * same in Montgomery form. */
-KILN_HD uint32_t kiln_m31_halve(uint32_t a, uint32_t p)
+KILN_HD_INLINE uint32_t kiln_m31_halve(uint32_t a, uint32_t p)
 {
     return (a & 1u) ? (a >> 1) + (p >> 1) + 1u : a >> 1;
 }
 
 /* a / 2^k for 1 <= k <= 32: the reduction alone of a * 2^(32-k), since reducing divides by 2^32 (a
  * Montgomery element times a plain 2^(32-k) stays a Montgomery element); no multiplication of a. */
-KILN_HD uint32_t kiln_m31_div_2exp(uint32_t a, int k, uint32_t p, uint32_t mu)
+KILN_HD_INLINE uint32_t kiln_m31_div_2exp(uint32_t a, int k, uint32_t p, uint32_t mu)
 {
     return kiln_m31_reduce((uint64_t)a << (32 - k), p, mu);
 }
 
 /* Montgomery form of a canonical x: x * R^2 / R, with r2 = R^2 mod p. */
-KILN_HD uint32_t kiln_m31_to_monty(uint32_t x, uint32_t r2, uint32_t p, uint32_t mu)
+KILN_HD_INLINE uint32_t kiln_m31_to_monty(uint32_t x, uint32_t r2, uint32_t p, uint32_t mu)
 {
     return kiln_m31_mul(x, r2, p, mu);
 }
 
 /* The canonical value of a Montgomery element. */
-KILN_HD uint32_t kiln_m31_from_monty(uint32_t a, uint32_t p, uint32_t mu) { return kiln_m31_reduce(a, p, mu); }
+KILN_HD_INLINE uint32_t kiln_m31_from_monty(uint32_t a, uint32_t p, uint32_t mu) { return kiln_m31_reduce(a, p, mu); }
 
 #endif

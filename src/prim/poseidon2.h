@@ -57,14 +57,14 @@ static __device__ __constant__ uint32_t kiln_p2_kb24_rc_dev[] = {
     KILN_P2_KB24_EXT_INIT(KILN_KB_MONTY), KILN_P2_KB24_EXT_FINAL(KILN_KB_MONTY), KILN_P2_KB24_INTERNAL(KILN_KB_MONTY)};
 #endif
 
-KILN_HD int kiln_p2_m31_partial_rounds(int f, int w)
+KILN_HD_INLINE int kiln_p2_m31_partial_rounds(int f, int w)
 {
     return f == KILN_P2_BABYBEAR ? (w == 16 ? KILN_P2_BB16_INTERNAL_COUNT : KILN_P2_BB24_INTERNAL_COUNT)
                                  : (w == 16 ? KILN_P2_KB16_INTERNAL_COUNT : KILN_P2_KB24_INTERNAL_COUNT);
 }
 
 /* Round constant i of instance (f, w), laid out as the tables above. */
-KILN_HD uint32_t kiln_p2_m31_rc(int f, int w, int i)
+KILN_HD_INLINE uint32_t kiln_p2_m31_rc(int f, int w, int i)
 {
 #if defined(__CUDA_ARCH__)
     if (f == KILN_P2_BABYBEAR) return w == 16 ? kiln_p2_bb16_rc_dev[i] : kiln_p2_bb24_rc_dev[i];
@@ -80,7 +80,7 @@ KILN_HD uint32_t kiln_p2_m31_rc(int f, int w, int i)
 #define NEG KILN_P2_NEG
 #define POS3 KILN_P2_MAG3
 #define NEG3 (-KILN_P2_MAG3)
-KILN_HD int kiln_p2_m31_diag(int f, int w, int i)
+KILN_HD_INLINE int kiln_p2_m31_diag(int f, int w, int i)
 {
     if (f == KILN_P2_BABYBEAR && w == 16) {
         switch (i) { KILN_P2_BB16_DIAG(KILN_P2_DIAG_CASE) }
@@ -98,10 +98,10 @@ KILN_HD int kiln_p2_m31_diag(int f, int w, int i)
 #undef POS3
 #undef NEG3
 
-KILN_HD uint32_t kiln_p2_m31_p(int f) { return f == KILN_P2_BABYBEAR ? KILN_BB_P : KILN_KB_P; }
-KILN_HD uint32_t kiln_p2_m31_mu(int f) { return f == KILN_P2_BABYBEAR ? KILN_BB_MU : KILN_KB_MU; }
+KILN_HD_INLINE uint32_t kiln_p2_m31_p(int f) { return f == KILN_P2_BABYBEAR ? KILN_BB_P : KILN_KB_P; }
+KILN_HD_INLINE uint32_t kiln_p2_m31_mu(int f) { return f == KILN_P2_BABYBEAR ? KILN_BB_MU : KILN_KB_MU; }
 
-KILN_HD uint32_t kiln_p2_m31_sbox(int f, uint32_t x)
+KILN_HD_INLINE uint32_t kiln_p2_m31_sbox(int f, uint32_t x)
 {
     return f == KILN_P2_BABYBEAR ? kiln_bb_pow7(x) : kiln_kb_pow3(x);
 }
@@ -109,7 +109,7 @@ KILN_HD uint32_t kiln_p2_m31_sbox(int f, uint32_t x)
 /* x times M4 = circ(2, 3, 1, 1) (row i: 2 x_i + 3 x_(i+1) + x_(i+2) + x_(i+3), indices mod 4): each
  * row is the sum of all four plus x_(i+1) plus one pair sum or doubling, so 9 additions and 2
  * doublings in all, shared between rows. */
-KILN_HD void kiln_p2_m31_mat4(uint32_t *x, uint32_t p)
+KILN_HD_INLINE void kiln_p2_m31_mat4(uint32_t *x, uint32_t p)
 {
     const uint32_t t01 = kiln_m31_add(x[0], x[1], p), t23 = kiln_m31_add(x[2], x[3], p);
     const uint32_t t0123 = kiln_m31_add(t01, t23, p);
@@ -121,7 +121,7 @@ KILN_HD void kiln_p2_m31_mat4(uint32_t *x, uint32_t p)
     x[0] = y0, x[1] = y1, x[2] = y2, x[3] = y3;
 }
 
-KILN_HD void kiln_p2_m31_external(uint32_t *s, int w, uint32_t p)
+KILN_HD_INLINE void kiln_p2_m31_external(uint32_t *s, int w, uint32_t p)
 {
     KILN_P2_UNROLL
     for (int b = 0; b < w; b += 4) kiln_p2_m31_mat4(s + b, p);
@@ -137,7 +137,7 @@ KILN_HD void kiln_p2_m31_external(uint32_t *s, int w, uint32_t p)
 }
 
 /* |V_i| * x for a diagonal code. */
-KILN_HD uint32_t kiln_p2_m31_diag_mag(int code, uint32_t x, uint32_t p, uint32_t mu)
+KILN_HD_INLINE uint32_t kiln_p2_m31_diag_mag(int code, uint32_t x, uint32_t p, uint32_t mu)
 {
     const int mag = code < 0 ? -code : code;
     if (mag == KILN_P2_MAG3) return kiln_m31_add(kiln_m31_double(x, p), x, p);
@@ -149,7 +149,7 @@ KILN_HD uint32_t kiln_p2_m31_diag_mag(int code, uint32_t x, uint32_t p, uint32_t
     return kiln_m31_div_2exp(x, -e, p, mu);
 }
 
-KILN_HD void kiln_p2_m31_internal(uint32_t *s, int f, int w)
+KILN_HD_INLINE void kiln_p2_m31_internal(uint32_t *s, int f, int w)
 {
     const uint32_t p = kiln_p2_m31_p(f), mu = kiln_p2_m31_mu(f);
     uint32_t sum = s[0];
@@ -164,7 +164,7 @@ KILN_HD void kiln_p2_m31_internal(uint32_t *s, int f, int w)
 }
 
 /* 4 full rounds with the constants from index `base` (0: initial, 4w: final). */
-KILN_HD void kiln_p2_m31_full_rounds(uint32_t *s, int f, int w, int base)
+KILN_HD_INLINE void kiln_p2_m31_full_rounds(uint32_t *s, int f, int w, int base)
 {
     const uint32_t p = kiln_p2_m31_p(f);
     KILN_P2_UNROLL
@@ -176,7 +176,7 @@ KILN_HD void kiln_p2_m31_full_rounds(uint32_t *s, int f, int w, int base)
 }
 
 /* The permutation of instance (f, w) on a state in Montgomery form, in place. */
-KILN_HD void kiln_p2_m31_permute_monty(uint32_t *s, int f, int w)
+KILN_HD_INLINE void kiln_p2_m31_permute_monty(uint32_t *s, int f, int w)
 {
     const uint32_t p = kiln_p2_m31_p(f);
     const int rp = kiln_p2_m31_partial_rounds(f, w);
@@ -190,24 +190,27 @@ KILN_HD void kiln_p2_m31_permute_monty(uint32_t *s, int f, int w)
     kiln_p2_m31_full_rounds(s, f, w, 4 * w);
 }
 
-KILN_HD void kiln_p2_m31_to_monty(uint32_t *s, int f, int n)
+KILN_HD_INLINE void kiln_p2_m31_to_monty(uint32_t *s, int f, int n)
 {
     for (int i = 0; i < n; i++) s[i] = f == KILN_P2_BABYBEAR ? kiln_bb_to_monty(s[i]) : kiln_kb_to_monty(s[i]);
 }
 
-KILN_HD void kiln_p2_m31_from_monty(uint32_t *s, int f, int n)
+KILN_HD_INLINE void kiln_p2_m31_from_monty(uint32_t *s, int f, int n)
 {
     for (int i = 0; i < n; i++) s[i] = f == KILN_P2_BABYBEAR ? kiln_bb_from_monty(s[i]) : kiln_kb_from_monty(s[i]);
 }
 
 /* The permutation on canonical elements (each below p), in place: Plonky3's permute_mut. */
-KILN_HD void kiln_p2_m31_permute(uint32_t *s, int f, int w)
+KILN_HD_INLINE void kiln_p2_m31_permute(uint32_t *s, int f, int w)
 {
     kiln_p2_m31_to_monty(s, f, w);
     kiln_p2_m31_permute_monty(s, f, w);
     kiln_p2_m31_from_monty(s, f, w);
 }
 
+/* Each instance once, specialized (on Montgomery states, and on canonical ones). */
+KILN_HD void kiln_p2_bb16_permute_monty(uint32_t s[16]) { kiln_p2_m31_permute_monty(s, KILN_P2_BABYBEAR, 16); }
+KILN_HD void kiln_p2_kb16_permute_monty(uint32_t s[16]) { kiln_p2_m31_permute_monty(s, KILN_P2_KOALABEAR, 16); }
 KILN_HD void kiln_poseidon2_bb16(uint32_t s[16]) { kiln_p2_m31_permute(s, KILN_P2_BABYBEAR, 16); }
 KILN_HD void kiln_poseidon2_bb24(uint32_t s[24]) { kiln_p2_m31_permute(s, KILN_P2_BABYBEAR, 24); }
 KILN_HD void kiln_poseidon2_kb16(uint32_t s[16]) { kiln_p2_m31_permute(s, KILN_P2_KOALABEAR, 16); }
@@ -215,7 +218,7 @@ KILN_HD void kiln_poseidon2_kb24(uint32_t s[24]) { kiln_p2_m31_permute(s, KILN_P
 
 /* Plonky3's TruncatedPermutation<Perm16, 2, 8, 16>: the state is left's 8 elements, then right's,
  * permuted; the parent is the first 8. Canonical elements in and out. */
-KILN_HD void kiln_p2_m31_compress16(const uint32_t l[8], const uint32_t r[8], uint32_t out[8], int f)
+KILN_HD_INLINE void kiln_p2_m31_compress16(const uint32_t l[8], const uint32_t r[8], uint32_t out[8], int f)
 {
     uint32_t s[16];
     KILN_P2_UNROLL
@@ -232,7 +235,7 @@ KILN_HD void kiln_p2_m31_compress16(const uint32_t l[8], const uint32_t r[8], ui
  * zero; each block of up to 8 elements overwrites the first elements of the state and is followed
  * by a permutation (a last, shorter block overwrites only its own places); no padding, no length;
  * the digest is the first 8 elements (n = 0: zeros, no permutation). */
-KILN_HD void kiln_p2_m31_sponge16(const uint32_t *e, size_t n, uint32_t out[8], int f)
+KILN_HD_INLINE void kiln_p2_m31_sponge16(const uint32_t *e, size_t n, uint32_t out[8], int f)
 {
     uint32_t s[16];
     for (int i = 0; i < 16; i++) s[i] = 0; /* zero is zero in Montgomery form */

@@ -30,7 +30,7 @@ static __device__ __constant__ uint64_t kiln_p2_gl12_rc_dev[] = {
     KILN_P2_GL12_EXT_INIT(KILN_P2GL_ID), KILN_P2_GL12_EXT_FINAL(KILN_P2GL_ID), KILN_P2_GL12_INTERNAL(KILN_P2GL_ID)};
 #endif
 
-KILN_HD uint64_t kiln_p2_gl_rc(int w, int i)
+KILN_HD_INLINE uint64_t kiln_p2_gl_rc(int w, int i)
 {
 #if defined(__CUDA_ARCH__)
     return w == 8 ? kiln_p2_gl8_rc_dev[i] : kiln_p2_gl12_rc_dev[i];
@@ -43,7 +43,7 @@ KILN_HD uint64_t kiln_p2_gl_rc(int w, int i)
 #define NEG KILN_P2_NEG
 #define POS3 KILN_P2_MAG3
 #define NEG3 (-KILN_P2_MAG3)
-KILN_HD int kiln_p2_gl_diag(int w, int i)
+KILN_HD_INLINE int kiln_p2_gl_diag(int w, int i)
 {
     if (w == 8) {
         switch (i) { KILN_P2_GL8_DIAG(KILN_P2_DIAG_CASE) }
@@ -57,22 +57,22 @@ KILN_HD int kiln_p2_gl_diag(int w, int i)
 #undef POS3
 #undef NEG3
 
-KILN_HD uint64_t kiln_gl_double(uint64_t a) { return kiln_gl_add(a, a); }
+KILN_HD_INLINE uint64_t kiln_gl_double(uint64_t a) { return kiln_gl_add(a, a); }
 
 /* a / 2: an odd a becomes (a + p) / 2 = (a >> 1) + (p + 1) / 2, without overflow. */
-KILN_HD uint64_t kiln_gl_halve(uint64_t a)
+KILN_HD_INLINE uint64_t kiln_gl_halve(uint64_t a)
 {
     return (a & 1) ? (a >> 1) + UINT64_C(0x7FFFFFFF80000001) : a >> 1;
 }
 
-KILN_HD uint64_t kiln_gl_pow7(uint64_t x)
+KILN_HD_INLINE uint64_t kiln_gl_pow7(uint64_t x)
 {
     const uint64_t x2 = kiln_gl_mul(x, x), x3 = kiln_gl_mul(x2, x), x4 = kiln_gl_mul(x2, x2);
     return kiln_gl_mul(x3, x4);
 }
 
 /* x times M4 = circ(2, 3, 1, 1), as kiln_p2_m31_mat4. */
-KILN_HD void kiln_p2_gl_mat4(uint64_t *x)
+KILN_HD_INLINE void kiln_p2_gl_mat4(uint64_t *x)
 {
     const uint64_t t01 = kiln_gl_add(x[0], x[1]), t23 = kiln_gl_add(x[2], x[3]);
     const uint64_t t0123 = kiln_gl_add(t01, t23);
@@ -84,7 +84,7 @@ KILN_HD void kiln_p2_gl_mat4(uint64_t *x)
     x[0] = y0, x[1] = y1, x[2] = y2, x[3] = y3;
 }
 
-KILN_HD void kiln_p2_gl_external(uint64_t *s, int w)
+KILN_HD_INLINE void kiln_p2_gl_external(uint64_t *s, int w)
 {
     KILN_P2GL_UNROLL
     for (int b = 0; b < w; b += 4) kiln_p2_gl_mat4(s + b);
@@ -99,7 +99,7 @@ KILN_HD void kiln_p2_gl_external(uint64_t *s, int w)
     for (int i = 0; i < w; i++) s[i] = kiln_gl_add(s[i], col[i & 3]);
 }
 
-KILN_HD uint64_t kiln_p2_gl_diag_mag(int code, uint64_t x)
+KILN_HD_INLINE uint64_t kiln_p2_gl_diag_mag(int code, uint64_t x)
 {
     const int mag = code < 0 ? -code : code;
     if (mag == KILN_P2_MAG3) return kiln_gl_add(kiln_gl_double(x), x);
@@ -109,7 +109,7 @@ KILN_HD uint64_t kiln_p2_gl_diag_mag(int code, uint64_t x)
     return x;
 }
 
-KILN_HD void kiln_p2_gl_internal(uint64_t *s, int w)
+KILN_HD_INLINE void kiln_p2_gl_internal(uint64_t *s, int w)
 {
     uint64_t sum = s[0];
     KILN_P2GL_UNROLL
@@ -122,7 +122,7 @@ KILN_HD void kiln_p2_gl_internal(uint64_t *s, int w)
     }
 }
 
-KILN_HD void kiln_p2_gl_full_rounds(uint64_t *s, int w, int base)
+KILN_HD_INLINE void kiln_p2_gl_full_rounds(uint64_t *s, int w, int base)
 {
     KILN_P2GL_UNROLL
     for (int r = 0; r < 4; r++) {
@@ -133,7 +133,7 @@ KILN_HD void kiln_p2_gl_full_rounds(uint64_t *s, int w, int base)
 }
 
 /* The permutation of width w (8 or 12) on canonical elements, in place. */
-KILN_HD void kiln_p2_gl_permute(uint64_t *s, int w)
+KILN_HD_INLINE void kiln_p2_gl_permute(uint64_t *s, int w)
 {
     kiln_p2_gl_external(s, w);
     kiln_p2_gl_full_rounds(s, w, 0);
@@ -149,7 +149,7 @@ KILN_HD void kiln_poseidon2_gl8(uint64_t s[8]) { kiln_p2_gl_permute(s, 8); }
 KILN_HD void kiln_poseidon2_gl12(uint64_t s[12]) { kiln_p2_gl_permute(s, 12); }
 
 /* Plonky3's TruncatedPermutation<Perm8, 2, 4, 8>: left's 4 elements, right's 4, permuted; the first 4. */
-KILN_HD void kiln_p2_gl_compress8(const uint64_t l[4], const uint64_t r[4], uint64_t out[4])
+KILN_HD_INLINE void kiln_p2_gl_compress8(const uint64_t l[4], const uint64_t r[4], uint64_t out[4])
 {
     uint64_t s[8];
     KILN_P2GL_UNROLL
@@ -164,7 +164,7 @@ KILN_HD void kiln_p2_gl_compress8(const uint64_t l[4], const uint64_t r[4], uint
 
 /* Plonky3's PaddingFreeSponge<Perm8, 8, 4, 4> over n canonical elements (as kiln_p2_m31_sponge16,
  * with blocks of 4). */
-KILN_HD void kiln_p2_gl_sponge8(const uint64_t *e, size_t n, uint64_t out[4])
+KILN_HD_INLINE void kiln_p2_gl_sponge8(const uint64_t *e, size_t n, uint64_t out[4])
 {
     uint64_t s[8];
     for (int i = 0; i < 8; i++) s[i] = 0;
