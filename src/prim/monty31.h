@@ -30,9 +30,10 @@ KILN_HD_INLINE uint32_t kiln_m31_reduce(uint64_t t, uint32_t p, uint32_t mu)
 #endif
     const uint32_t t_hi = (uint32_t)(t >> 32);
     /* t and m * p agree in their low words, so t - m * p = (t_hi - mp_hi) * 2^32 exactly; it lies in
-     * (-p, p) * 2^32 */
-    const uint32_t r = t_hi - mp_hi;
-    return t_hi < mp_hi ? r + p : r;
+     * (-p, p) * 2^32. The corrections here and below are an unsigned minimum (one instruction on the
+     * GPU) instead of a compare and a select. */
+    const uint32_t r = t_hi - mp_hi, rp = r + p;
+    return rp < r ? rp : r; /* r wrapped (t_hi < mp_hi) exactly when r + p is the smaller */
 }
 
 KILN_HD_INLINE uint32_t kiln_m31_mul(uint32_t a, uint32_t b, uint32_t p, uint32_t mu)
@@ -42,14 +43,14 @@ KILN_HD_INLINE uint32_t kiln_m31_mul(uint32_t a, uint32_t b, uint32_t p, uint32_
 
 KILN_HD_INLINE uint32_t kiln_m31_add(uint32_t a, uint32_t b, uint32_t p)
 {
-    const uint32_t s = a + b;
-    return s >= p ? s - p : s;
+    const uint32_t s = a + b, t = s - p;
+    return t < s ? t : s; /* s - p wraps above s exactly when s < p */
 }
 
 KILN_HD_INLINE uint32_t kiln_m31_sub(uint32_t a, uint32_t b, uint32_t p)
 {
-    const uint32_t d = a - b;
-    return a < b ? d + p : d;
+    const uint32_t d = a - b, t = d + p;
+    return t < d ? t : d; /* d + p wraps below d exactly when a - b wrapped */
 }
 
 KILN_HD_INLINE uint32_t kiln_m31_double(uint32_t a, uint32_t p) { return kiln_m31_add(a, a, p); }
