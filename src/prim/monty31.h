@@ -17,6 +17,22 @@
  * tables of constants (host arrays, CUDA __constant__ memory, OpenCL __constant arrays alike). */
 #define KILN_M31_TO_MONTY_CONST(x, p) ((uint32_t)((((uint64_t)(x)) << 32) % (uint64_t)(p)))
 
+/* The smaller of a and b, as the device's minimum instruction. On CUDA as PTX's min.u32 itself:
+ * given umin() or a comparison, NVVM turns the minimum of s and s - p back into a comparison of s
+ * with p and a select (two instructions, measured in the PTX of a merge). */
+KILN_HD_INLINE uint32_t kiln_m31_umin(uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t r;
+    asm("min.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#elif defined(KILN_OPENCL_C)
+    return min(a, b);
+#else
+    return a < b ? a : b;
+#endif
+}
+
 /* t / 2^32 mod p for t < p * 2^32, below p. */
 KILN_HD_INLINE uint32_t kiln_m31_reduce(uint64_t t, uint32_t p, uint32_t mu)
 {
@@ -32,8 +48,8 @@ KILN_HD_INLINE uint32_t kiln_m31_reduce(uint64_t t, uint32_t p, uint32_t mu)
     /* t and m * p agree in their low words, so t - m * p = (t_hi - mp_hi) * 2^32 exactly; it lies in
      * (-p, p) * 2^32. The corrections here and below are an unsigned minimum (one instruction on the
      * GPU) instead of a compare and a select. */
-    const uint32_t r = t_hi - mp_hi, rp = r + p;
-    return rp < r ? rp : r; /* r wrapped (t_hi < mp_hi) exactly when r + p is the smaller */
+    const uint32_t r = t_hi - mp_hi;
+    return kiln_m31_umin(r, r + p); /* r wrapped (t_hi < mp_hi) exactly when r + p is the smaller */
 }
 
 KILN_HD_INLINE uint32_t kiln_m31_mul(uint32_t a, uint32_t b, uint32_t p, uint32_t mu)
@@ -43,14 +59,14 @@ KILN_HD_INLINE uint32_t kiln_m31_mul(uint32_t a, uint32_t b, uint32_t p, uint32_
 
 KILN_HD_INLINE uint32_t kiln_m31_add(uint32_t a, uint32_t b, uint32_t p)
 {
-    const uint32_t s = a + b, t = s - p;
-    return t < s ? t : s; /* s - p wraps above s exactly when s < p */
+    const uint32_t s = a + b;
+    return kiln_m31_umin(s, s - p); /* s - p wraps above s exactly when s < p */
 }
 
 KILN_HD_INLINE uint32_t kiln_m31_sub(uint32_t a, uint32_t b, uint32_t p)
 {
-    const uint32_t d = a - b, t = d + p;
-    return t < d ? t : d; /* d + p wraps below d exactly when a - b wrapped */
+    const uint32_t d = a - b;
+    return kiln_m31_umin(d, d + p); /* d + p wraps below d exactly when a - b wrapped */
 }
 
 KILN_HD_INLINE uint32_t kiln_m31_double(uint32_t a, uint32_t p) { return kiln_m31_add(a, a, p); }
