@@ -182,7 +182,7 @@ KILN_HD_INLINE void kiln_p2_m31_permute_monty(uint32_t *s, int f, int w)
     const int rp = kiln_p2_m31_partial_rounds(f, w);
     kiln_p2_m31_external(s, w, p);
     kiln_p2_m31_full_rounds(s, f, w, 0);
-    KILN_P2_UNROLL
+    KILN_P2_UNROLL_PARTIAL
     for (int r = 0; r < rp; r++) {
         s[0] = kiln_p2_m31_sbox(f, kiln_m31_add(s[0], kiln_p2_m31_rc(f, w, 8 * w + r), p));
         kiln_p2_m31_internal(s, f, w);

@@ -137,7 +137,7 @@ KILN_HD_INLINE void kiln_p2_gl_permute(uint64_t *s, int w)
 {
     kiln_p2_gl_external(s, w);
     kiln_p2_gl_full_rounds(s, w, 0);
-    KILN_P2GL_UNROLL
+    KILN_P2_UNROLL_PARTIAL /* nvcc keeps these 22 a loop all the same */
     for (int r = 0; r < KILN_P2_GL8_INTERNAL_COUNT; r++) {
         s[0] = kiln_gl_pow7(kiln_gl_add(s[0], kiln_p2_gl_rc(w, 8 * w + r)));
         kiln_p2_gl_internal(s, w);
