@@ -989,8 +989,8 @@ kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_
  * (PaddingFreeSponge: width 16, rate 8, 8 out over BabyBear and KoalaBear; width 8, rate 4, 4 out
  * over Goldilocks) of row i's row_elems elements, as Plonky3's MerkleTree over one matrix hashes
  * its rows. rows: n * row_elems elements back to back, little-endian, 4 bytes each (BabyBear,
- * KoalaBear) or 8 (Goldilocks), each canonical (below p); leaves: n * 32 bytes. On the CPU's
- * threads, whatever the context's device. KILN_ERR_INPUT for another merge or a non-canonical
+ * KoalaBear) or 8 (Goldilocks), each canonical (below p); leaves: n * 32 bytes. On the context's
+ * first GPU where its backend hashes rows (CUDA), else on the CPU's threads. KILN_ERR_INPUT for another merge or a non-canonical
  * element (the message names its row). */
 kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n,
                                          size_t row_elems, uint8_t *leaves);

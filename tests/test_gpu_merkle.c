@@ -183,6 +183,44 @@ static void cuda_large(const test_gpu *g, kiln_ctx *cpu, unsigned long long *see
     }
 }
 
+/* Leaves from rows on the device (CUDA's kernel; elsewhere the CPU's fallback) == the CPU's, for
+ * row lengths around the sponges' rates (8, 4) and of none. */
+static void rows_leaves(const test_gpu *g, kiln_ctx *cpu, unsigned long long *seed)
+{
+    static const kiln_merkle_algo algos[] = {KILN_MERKLE_POSEIDON2_BABYBEAR16, KILN_MERKLE_POSEIDON2_KOALABEAR16,
+                                             KILN_MERKLE_POSEIDON2_GOLDILOCKS8};
+    static const size_t widths[] = {0, 1, 4, 8, 13, 16, 37};
+    static const uint64_t counts[] = {1, 5, 1000};
+    for (size_t a = 0; a < COUNT(algos); a++) {
+        const size_t size = algos[a] == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? 8 : 4;
+        const uint64_t p = size == 8 ? UINT64_C(0xFFFFFFFF00000001)
+                           : algos[a] == KILN_MERKLE_POSEIDON2_BABYBEAR16 ? 0x78000001u
+                                                                          : 0x7f000001u;
+        for (size_t w = 0; w < COUNT(widths); w++) {
+            for (size_t c = 0; c < COUNT(counts); c++) {
+                const uint64_t n = counts[c];
+                uint8_t *rows = malloc(n * widths[w] * size + 1), *want = malloc(n * 32), *got = malloc(n * 32);
+                if (!rows || !want || !got) {
+                    CHECK(0, "out of memory");
+                    free(rows), free(want), free(got);
+                    return;
+                }
+                for (uint64_t i = 0; i < n * widths[w]; i++) {
+                    const uint64_t v = test_rand(seed) % p;
+                    for (size_t b = 0; b < size; b++) rows[size * i + b] = (uint8_t)(v >> (8 * b));
+                }
+                memset(got, 0xee, n * 32);
+                CHECK(kiln_merkle_leaves_from_rows(cpu, algos[a], rows, n, widths[w], want) == KILN_OK, "CPU rows");
+                kiln_status st = kiln_merkle_leaves_from_rows(g->ctx, algos[a], rows, n, widths[w], got);
+                CHECK(st == KILN_OK && memcmp(got, want, n * 32) == 0, "%s %s: %llu rows of %zu: leaves differ (%s)",
+                      g->name, kiln_merkle_algo_name(algos[a]), (unsigned long long)n, widths[w],
+                      kiln_last_error(g->ctx));
+                free(rows), free(want), free(got);
+            }
+        }
+    }
+}
+
 static void run(const test_gpu *g, kiln_ctx *cpu)
 {
     const int quick = test_quick();
@@ -204,6 +242,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
         static const shape wide[] = {{KILN_MERKLE_SUBTREES, 3, 32, 0}};
         compare(g, cpu, KILN_MERKLE_RP64_256, (UINT64_C(1) << 17) + 3, &seed, (shapes){wide, 1});
     }
+    rows_leaves(g, cpu, &seed);
     real_block(g, "block413567.raw", sh);
     real_block(g, "testnet3_block_000000000000045e.raw", sh);
     if (cuda) launches(g, cuda_launches, COUNT(cuda_launches));

@@ -231,22 +231,25 @@ KILN_HD_INLINE void kiln_p2_m31_compress16(const uint32_t l[8], const uint32_t r
     for (int i = 0; i < 8; i++) out[i] = s[i];
 }
 
-/* Plonky3's PaddingFreeSponge<Perm16, 16, 8, 8> over n canonical elements: the state starts at
- * zero; each block of up to 8 elements overwrites the first elements of the state and is followed
- * by a permutation (a last, shorter block overwrites only its own places); no padding, no length;
- * the digest is the first 8 elements (n = 0: zeros, no permutation). */
-KILN_HD_INLINE void kiln_p2_m31_sponge16(const uint32_t *e, size_t n, uint32_t out[8], int f)
+/* One step of Plonky3's PaddingFreeSponge<Perm16, 16, 8, 8>: a block of k (1..8) canonical
+ * elements overwrites the first k elements of the state (Montgomery form; it starts at zero) and
+ * the state is permuted. A row is absorbed in blocks of 8, its last block shorter when its length
+ * is not a multiple of 8 (no padding, no length); its digest is kiln_p2_m31_squeeze16 (a row of no
+ * element: zeros, no permutation). */
+KILN_HD_INLINE void kiln_p2_m31_absorb16(uint32_t s[16], const uint32_t blk[8], int k, int f)
 {
-    uint32_t s[16];
-    for (int i = 0; i < 16; i++) s[i] = 0; /* zero is zero in Montgomery form */
-    size_t i = 0;
-    while (i < n) {
-        for (int j = 0; j < 8 && i < n; j++, i++)
-            s[j] = f == KILN_P2_BABYBEAR ? kiln_bb_to_monty(e[i]) : kiln_kb_to_monty(e[i]);
-        kiln_p2_m31_permute_monty(s, f, 16);
-    }
-    for (int j = 0; j < 8; j++) out[j] = s[j];
-    kiln_p2_m31_from_monty(out, f, 8);
+    KILN_P2_UNROLL
+    for (int j = 0; j < 8; j++)
+        if (j < k) s[j] = f == KILN_P2_BABYBEAR ? kiln_bb_to_monty(blk[j]) : kiln_kb_to_monty(blk[j]);
+    if (f == KILN_P2_BABYBEAR) kiln_p2_bb16_permute_monty(s);
+    else kiln_p2_kb16_permute_monty(s);
+}
+
+/* The sponge's digest: the first 8 elements, canonical. */
+KILN_HD_INLINE void kiln_p2_m31_squeeze16(const uint32_t s[16], uint32_t out[8], int f)
+{
+    KILN_P2_UNROLL
+    for (int j = 0; j < 8; j++) out[j] = f == KILN_P2_BABYBEAR ? kiln_bb_from_monty(s[j]) : kiln_kb_from_monty(s[j]);
 }
 
 #endif

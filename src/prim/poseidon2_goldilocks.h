@@ -162,18 +162,14 @@ KILN_HD_INLINE void kiln_p2_gl_compress8(const uint64_t l[4], const uint64_t r[4
     for (int i = 0; i < 4; i++) out[i] = s[i];
 }
 
-/* Plonky3's PaddingFreeSponge<Perm8, 8, 4, 4> over n canonical elements (as kiln_p2_m31_sponge16,
- * with blocks of 4). */
-KILN_HD_INLINE void kiln_p2_gl_sponge8(const uint64_t *e, size_t n, uint64_t out[4])
+/* One step of Plonky3's PaddingFreeSponge<Perm8, 8, 4, 4>, as kiln_p2_m31_absorb16 with blocks of
+ * up to 4 canonical elements; the digest is the state's first 4 elements. */
+KILN_HD_INLINE void kiln_p2_gl_absorb8(uint64_t s[8], const uint64_t blk[4], int k)
 {
-    uint64_t s[8];
-    for (int i = 0; i < 8; i++) s[i] = 0;
-    size_t i = 0;
-    while (i < n) {
-        for (int j = 0; j < 4 && i < n; j++, i++) s[j] = e[i];
-        kiln_p2_gl_permute(s, 8);
-    }
-    for (int j = 0; j < 4; j++) out[j] = s[j];
+    KILN_P2GL_UNROLL
+    for (int j = 0; j < 4; j++)
+        if (j < k) s[j] = blk[j];
+    kiln_poseidon2_gl8(s);
 }
 
 #endif
