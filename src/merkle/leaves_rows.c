@@ -107,6 +107,8 @@ kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, c
     const uint64_t p = kind->field_elements == KILN_NODE_GOLDILOCKS ? KILN_GL_P
                        : kind->field_elements == KILN_NODE_BABYBEAR  ? KILN_BB_P
                                                                      : KILN_KB_P;
+    if (row_elems && n > UINT64_MAX / 8 / row_elems)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "%llu rows of %zu elements: too many", (unsigned long long)n, row_elems);
     const uint64_t elems = n * (uint64_t)row_elems;
     for (uint64_t i = 0; i < elems; i++) {
         if ((i & ((UINT64_C(1) << 22) - 1)) == 0 && i && kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
