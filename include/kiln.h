@@ -956,7 +956,15 @@ void kiln_dist_close(kiln_dist *d);
  *   blake2s    parent = BLAKE2s-256(left || right)   (RFC 7693)
  *   blake2s-stwo  Stwo's Blake2sMerkleHasher node without columns: the BLAKE2s compression of the
  *              64-byte block left || right from a zero chaining value (not the IV), counter and
- *              flags zero; the parent is its 8 state words, little-endian */
+ *              flags zero; the parent is its 8 state words, little-endian
+ *   poseidon2_babybear16   Plonky3's Merkle compression over BabyBear: the first 8 elements of the
+ *              Poseidon2 width-16 permutation (default_babybear_poseidon2_16) of left || right; a
+ *              node is 8 BabyBear elements (little-endian u32s, each below p = 2^31 - 2^27 + 1)
+ *   poseidon2_koalabear16  the same over KoalaBear (p = 2^31 - 2^24 + 1)
+ *   poseidon2_goldilocks8  the same over Goldilocks, width 8: a node is 4 Goldilocks elements, the
+ *              first 4 of the permutation of left || right
+ * The Poseidon2 trees are Plonky3's MerkleTree over one matrix for a power-of-two leaf count; for
+ * other counts Plonky3 pairs an odd level's last node with a zero node, kiln with itself. */
 typedef enum kiln_merkle_algo {
     KILN_MERKLE_SHA256D = 0,
     KILN_MERKLE_SHA256 = 1,
@@ -966,19 +974,33 @@ typedef enum kiln_merkle_algo {
     KILN_MERKLE_BLAKE2S = 5,
     KILN_MERKLE_BLAKE2S_STWO = 6,
     KILN_MERKLE_BLAKE3 = 7, /* BLAKE3 of left || right: one compression (a one-block chunk, the root) */
+    KILN_MERKLE_POSEIDON2_BABYBEAR16 = 8,
+    KILN_MERKLE_POSEIDON2_KOALABEAR16 = 9,
+    KILN_MERKLE_POSEIDON2_GOLDILOCKS8 = 10,
 } kiln_merkle_algo;
 
-#define KILN_MERKLE_ALGO_COUNT 8
+#define KILN_MERKLE_ALGO_COUNT 11
 #define KILN_MERKLE_NODE_SIZE 32
 
-/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo", "blake3". */
+/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo", "blake3",
+ * "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8". */
 kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
 const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
 
-/* One merge on the CPU: out = parent of left and right. KILN_ERR_INPUT for an rp64_256 node that
- * is not 4 canonical field elements, or for a merge this build lacks. */
+/* One merge on the CPU: out = parent of left and right. KILN_ERR_INPUT for a node of a field merge
+ * (rp64_256, poseidon2_*) that is not canonical field elements, or for a merge this build lacks. */
 kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t left[32], const uint8_t right[32],
                               uint8_t out[32]);
+
+/* Leaves from the rows of a matrix, for the Poseidon2 merges: leaf i is Plonky3's leaf hash
+ * (PaddingFreeSponge: width 16, rate 8, 8 out over BabyBear and KoalaBear; width 8, rate 4, 4 out
+ * over Goldilocks) of row i's row_elems elements, as Plonky3's MerkleTree over one matrix hashes
+ * its rows. rows: n * row_elems elements back to back, little-endian, 4 bytes each (BabyBear,
+ * KoalaBear) or 8 (Goldilocks), each canonical (below p); leaves: n * 32 bytes. On the context's
+ * first GPU where its backend hashes rows (CUDA), else on the CPU's threads. KILN_ERR_INPUT for another merge or a non-canonical
+ * element (the message names its row). */
+kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n,
+                                         size_t row_elems, uint8_t *leaves);
 
 /* Tree shape, the same for every algorithm: level 0 holds the n leaves; a level of m > 1 nodes has
  * a parent level of ceil(m / 2) nodes, node i being the merge of children 2i and 2i + 1, where a
@@ -1013,8 +1035,8 @@ typedef struct kiln_merkle_opts {
  * is not NULL it receives the whole tree (kiln_merkle_tree_size(n) * 32 bytes). On a GPU the tree
  * stays in device memory between levels; the CPU then recomputes the top levels from the device's
  * nodes and re-checks a random sample of the nodes below before anything is reported. opts may be
- * NULL (defaults). KILN_ERR_INPUT for n = 0, a non-canonical rp64_256 leaf or an algorithm this
- * build lacks; KILN_ERR_DEVICE when the GPU fails or its tree is wrong. */
+ * NULL (defaults). KILN_ERR_INPUT for n = 0, a non-canonical leaf of a field merge or an algorithm
+ * this build lacks; KILN_ERR_DEVICE when the GPU fails or its tree is wrong. */
 kiln_status kiln_merkle_build(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *leaves, uint64_t n,
                               const kiln_merkle_opts *opts, uint8_t root[32], uint8_t *tree);
 
@@ -1050,7 +1072,8 @@ kiln_status kiln_merkle_bench(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
  * the checks; on the CPU its build. `reps` builds, on a GPU after an untimed one (reps <= 0: 10,
  * at most 256); result->seconds is their median (launches and raw_rate are 0). The leaves are
  * fixed: word i (4 little-endian u64 a leaf) is splitmix64's i-th draw from seed 1, less p when it
- * is p or more for rp64_256, so root, the tree's root, is the same on every device and set. */
+ * is p or more for the Goldilocks merges, each 32-bit half cut to 31 bits and less p when p or more
+ * for the BabyBear and KoalaBear merges, so root, the tree's root, is the same on every device and set. */
 kiln_status kiln_merkle_bench_build(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, const kiln_merkle_opts *opts,
                                     int reps, kiln_merkle_bench_result *result, uint8_t root[32]);
 
@@ -1101,8 +1124,8 @@ kiln_status kiln_hash_batch_fixed_device(kiln_ctx *ctx, kiln_hash_algo algo, con
  * the whole tree (kiln_merkle_tree_size(n) * 32 bytes, 16-byte aligned, laid out as
  * kiln_merkle_build's), which stays there for the caller to read; leaves may be tree itself (its
  * first n nodes: no copy), else must not overlap it. The root goes to root_dev (32 bytes of device
- * memory) and/or root_host (the call then waits for the stream); either may be NULL. rp64_256
- * leaves must be canonical field elements (not checked: that would need the host). */
+ * memory) and/or root_host (the call then waits for the stream); either may be NULL. The leaves
+ * of a field merge must be canonical field elements (not checked: that would need the host). */
 kiln_status kiln_merkle_build_device(kiln_ctx *ctx, kiln_merkle_algo algo, const void *leaves, uint64_t n,
                                      const kiln_merkle_opts *opts, void *tree, void *root_dev, uint8_t *root_host,
                                      void *stream);

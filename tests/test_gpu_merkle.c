@@ -1,12 +1,13 @@
 /* Merkle trees on every GPU backend of the build (CUDA, OpenCL: gpu_backends.h) against the CPU:
  * whole trees, node for node, and the root alone (the tree left on the device), for every merge
- * (sha256d, sha256, rp64_256, and sha3-256 and keccak256 where the build has them), both schedules
+ * (sha256d, sha256, rp64_256, the Poseidon2 ones, and sha3-256 and keccak256 where the build has
+ * them), both schedules
  * (one launch per level; subtrees in shared/local memory with several k and group sizes; on CUDA
  * with and without a CUDA graph) for N = 1, 2, 3, 5, 1000 and around powers of two to 4096 (1024
  * on OpenCL); real Bitcoin blocks' roots against their headers (mainnet 413567, 1,557
  * transactions; testnet3 000000000000045e, 15); the launch counts of each schedule (rp64_256's narrow levels, of at most
  * 65536 parents, one launch each). CUDA adds large trees (2^k - 1, 2^k, 2^k + 1 for k = 16, 20,
- * random sizes up to 3 M) and refuses a block over its limit; OpenCL adds rp64_256's one wide level
+ * random sizes up to 3 M; the Poseidon2 merges around 2^20) and refuses a block over its limit; OpenCL adds rp64_256's one wide level
  * (2^17 + 3 leaves: 65538 parents, one work-item a merge). KILN_TEST_QUICK (compute-sanitizer):
  * the small sizes only. */
 #include "check.h"
@@ -37,10 +38,16 @@ typedef struct shapes {
     size_t n;
 } shapes;
 
-static void random_leaves(uint8_t *p, uint64_t n, unsigned long long *seed)
+/* Canonical for the field merges too: each u64 below Goldilocks' p, or for the BabyBear and
+ * KoalaBear merges each u32 below theirs. */
+static void random_leaves(uint8_t *p, uint64_t n, unsigned long long *seed, kiln_merkle_algo algo)
 {
+    const uint32_t p31 = algo == KILN_MERKLE_POSEIDON2_BABYBEAR16    ? 0x78000001u
+                         : algo == KILN_MERKLE_POSEIDON2_KOALABEAR16 ? 0x7f000001u
+                                                                     : 0;
     for (uint64_t i = 0; i < n * 4; i++) {
-        uint64_t v = test_rand(seed) % UINT64_C(0xFFFFFFFF00000001); /* canonical for rp64_256 too */
+        uint64_t v = test_rand(seed) % UINT64_C(0xFFFFFFFF00000001);
+        if (p31) v = (uint64_t)((uint32_t)(v >> 32) % p31) << 32 | (uint32_t)v % p31;
         for (int b = 0; b < 8; b++) p[8 * i + (uint64_t)b] = (uint8_t)(v >> (8 * b));
     }
 }
@@ -56,7 +63,7 @@ static void compare(const test_gpu *g, kiln_ctx *cpu, kiln_merkle_algo algo, uin
         free(leaves), free(want), free(got);
         return;
     }
-    random_leaves(leaves, n, seed);
+    random_leaves(leaves, n, seed, algo);
     CHECK(kiln_merkle_build(cpu, algo, leaves, n, NULL, rw, want) == KILN_OK, "CPU build");
     for (size_t s = 0; s < sh.n; s++) {
         kiln_merkle_opts o = {sh.s[s].method, sh.s[s].k, sh.s[s].tpb, sh.s[s].graph};
@@ -168,6 +175,50 @@ static void cuda_large(const test_gpu *g, kiln_ctx *cpu, unsigned long long *see
     static const uint64_t big_rp[] = {(1u << 16) - 1, 1u << 16, (1u << 16) + 1, 100003, (1u << 18) + 3, 300007};
     for (size_t i = 0; i < COUNT(big_rp); i++) compare(g, cpu, KILN_MERKLE_RP64_256, big_rp[i], seed, i >= 3 ? all : some);
     for (int i = 0; i < 4; i++) compare(g, cpu, KILN_MERKLE_SHA256D, 1 + test_rand(seed) % 200000, seed, all);
+    static const uint64_t big_p2[] = {(1u << 20) - 1, 1u << 20, (1u << 20) + 1, 300007};
+    for (size_t i = 0; i < COUNT(big_p2); i++) {
+        compare(g, cpu, KILN_MERKLE_POSEIDON2_BABYBEAR16, big_p2[i], seed, i == 1 ? all : some);
+        compare(g, cpu, KILN_MERKLE_POSEIDON2_KOALABEAR16, big_p2[i], seed, some);
+        compare(g, cpu, KILN_MERKLE_POSEIDON2_GOLDILOCKS8, big_p2[i], seed, some);
+    }
+}
+
+/* Leaves from rows on the device (CUDA's kernel; elsewhere the CPU's fallback) == the CPU's, for
+ * row lengths around the sponges' rates (8, 4) and of none. */
+static void rows_leaves(const test_gpu *g, kiln_ctx *cpu, unsigned long long *seed)
+{
+    static const kiln_merkle_algo algos[] = {KILN_MERKLE_POSEIDON2_BABYBEAR16, KILN_MERKLE_POSEIDON2_KOALABEAR16,
+                                             KILN_MERKLE_POSEIDON2_GOLDILOCKS8};
+    static const size_t widths[] = {0, 1, 4, 8, 13, 16, 37};
+    static const uint64_t counts[] = {1, 5, 1000};
+    for (size_t a = 0; a < COUNT(algos); a++) {
+        const size_t size = algos[a] == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? 8 : 4;
+        const uint64_t p = size == 8 ? UINT64_C(0xFFFFFFFF00000001)
+                           : algos[a] == KILN_MERKLE_POSEIDON2_BABYBEAR16 ? 0x78000001u
+                                                                          : 0x7f000001u;
+        for (size_t w = 0; w < COUNT(widths); w++) {
+            for (size_t c = 0; c < COUNT(counts); c++) {
+                const uint64_t n = counts[c];
+                uint8_t *rows = malloc(n * widths[w] * size + 1), *want = malloc(n * 32), *got = malloc(n * 32);
+                if (!rows || !want || !got) {
+                    CHECK(0, "out of memory");
+                    free(rows), free(want), free(got);
+                    return;
+                }
+                for (uint64_t i = 0; i < n * widths[w]; i++) {
+                    const uint64_t v = test_rand(seed) % p;
+                    for (size_t b = 0; b < size; b++) rows[size * i + b] = (uint8_t)(v >> (8 * b));
+                }
+                memset(got, 0xee, n * 32);
+                CHECK(kiln_merkle_leaves_from_rows(cpu, algos[a], rows, n, widths[w], want) == KILN_OK, "CPU rows");
+                kiln_status st = kiln_merkle_leaves_from_rows(g->ctx, algos[a], rows, n, widths[w], got);
+                CHECK(st == KILN_OK && memcmp(got, want, n * 32) == 0, "%s %s: %llu rows of %zu: leaves differ (%s)",
+                      g->name, kiln_merkle_algo_name(algos[a]), (unsigned long long)n, widths[w],
+                      kiln_last_error(g->ctx));
+                free(rows), free(want), free(got);
+            }
+        }
+    }
 }
 
 static void run(const test_gpu *g, kiln_ctx *cpu)
@@ -191,6 +242,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
         static const shape wide[] = {{KILN_MERKLE_SUBTREES, 3, 32, 0}};
         compare(g, cpu, KILN_MERKLE_RP64_256, (UINT64_C(1) << 17) + 3, &seed, (shapes){wide, 1});
     }
+    rows_leaves(g, cpu, &seed);
     real_block(g, "block413567.raw", sh);
     real_block(g, "testnet3_block_000000000000045e.raw", sh);
     if (cuda) launches(g, cuda_launches, COUNT(cuda_launches));

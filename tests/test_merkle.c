@@ -135,13 +135,19 @@ static void merges(kiln_ctx *ctx)
  * leaf, the index or the root does not. */
 static void proofs(kiln_ctx *ctx)
 {
-    static const kiln_merkle_algo algos[] = {KILN_MERKLE_SHA256D, KILN_MERKLE_SHA256, KILN_MERKLE_RP64_256};
+    static const kiln_merkle_algo algos[] = {KILN_MERKLE_SHA256D,
+                                             KILN_MERKLE_SHA256,
+                                             KILN_MERKLE_RP64_256,
+                                             KILN_MERKLE_POSEIDON2_BABYBEAR16,
+                                             KILN_MERKLE_POSEIDON2_KOALABEAR16,
+                                             KILN_MERKLE_POSEIDON2_GOLDILOCKS8};
     unsigned long long seed = 9;
-    for (size_t a = 0; a < 3; a++) {
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
         for (uint64_t n = 1; n <= 17; n++) {
             uint8_t leaves[17 * 32], tree[40 * 32], root[32], sib[64 * 32], leaf[32];
             for (size_t i = 0; i < n * 32; i++) leaves[i] = (uint8_t)test_rand(&seed);
-            for (size_t i = 7; i < n * 32; i += 8) leaves[i] &= 0x7f; /* canonical rp64 elements */
+            /* every u32 below 2^30 and u64 below 2^62: canonical for the field merges */
+            for (size_t i = 3; i < n * 32; i += 4) leaves[i] &= 0x3f;
             CHECK(kiln_merkle_build(ctx, algos[a], leaves, n, NULL, root, tree) == KILN_OK, "build");
             int ok = 0, rejected = 0, tries = 0;
             for (uint64_t i = 0; i < n; i++) {
@@ -150,10 +156,10 @@ static void proofs(kiln_ctx *ctx)
                 ok += kiln_merkle_verify(ctx, algos[a], leaves + 32 * i, i, n, sib, count, root) == KILN_OK;
                 ok += kiln_merkle_verify(ctx, algos[a], leaves + 32 * i, i, 0, sib, count, root) == KILN_OK;
                 for (int s = 0; s < count; s++) {
-                    sib[32 * s + 3] ^= 0x10;
+                    sib[32 * s + 1] ^= 0x10; /* a low bit: a canonical element stays one */
                     tries++;
                     rejected += kiln_merkle_verify(ctx, algos[a], leaves + 32 * i, i, n, sib, count, root) == KILN_NOT_FOUND;
-                    sib[32 * s + 3] ^= 0x10;
+                    sib[32 * s + 1] ^= 0x10;
                 }
                 memcpy(leaf, leaves + 32 * i, 32);
                 leaf[0] ^= 1;
@@ -257,11 +263,33 @@ static void keccak_trees(void)
     kiln_ctx_free(ctx);
 }
 
+/* kiln_merkle_leaves_from_rows' refusals and edge cases (its answers: test_poseidon2_merkle.sh,
+ * against the reference). */
+static void rows_errors(kiln_ctx *ctx)
+{
+    uint8_t rows[4 * 8] = {0}, leaves[2 * 32];
+    CHECK(kiln_merkle_leaves_from_rows(ctx, KILN_MERKLE_SHA256, rows, 1, 4, leaves) == KILN_ERR_INPUT,
+          "rows refused for a merge without a sponge");
+    CHECK(kiln_merkle_leaves_from_rows(ctx, KILN_MERKLE_RP64_256, rows, 1, 4, leaves) == KILN_ERR_INPUT,
+          "rows refused for rp64_256");
+    memset(leaves, 0xaa, sizeof leaves);
+    CHECK(kiln_merkle_leaves_from_rows(ctx, KILN_MERKLE_POSEIDON2_BABYBEAR16, rows, 2, 0, leaves) == KILN_OK &&
+              leaves[0] == 0 && leaves[63] == 0,
+          "empty rows hash to zero digests, as Plonky3's sponge without input");
+    rows[4 * 5 + 3] = 0x78, rows[4 * 5] = 1; /* element 5 = 0x78000001 = BabyBear's p */
+    CHECK(kiln_merkle_leaves_from_rows(ctx, KILN_MERKLE_POSEIDON2_BABYBEAR16, rows, 2, 4, leaves) == KILN_ERR_INPUT &&
+              strstr(kiln_last_error(ctx), "row 1: element 1") != NULL,
+          "p is refused, naming its row: %s", kiln_last_error(ctx));
+    CHECK(kiln_merkle_leaves_from_rows(ctx, KILN_MERKLE_POSEIDON2_KOALABEAR16, rows, 2, 4, leaves) == KILN_OK,
+          "the same word is a KoalaBear element: %s", kiln_last_error(ctx));
+}
+
 static void errors(kiln_ctx *ctx)
 {
     kiln_merkle_algo a;
-    static const char *names[] = {"sha256d", "sha256", "sha3-256", "keccak256", "rp64_256"};
-    for (int i = 0; i < 5; i++) {
+    static const char *names[] = {"sha256d",  "sha256", "sha3-256", "keccak256", "rp64_256", "poseidon2_babybear16",
+                                  "poseidon2_koalabear16", "poseidon2_goldilocks8"};
+    for (int i = 0; i < 8; i++) {
         CHECK(kiln_merkle_algo_from_name(ctx, names[i], &a) == KILN_OK && (int)a == i, "name %s", names[i]);
         CHECK(strcmp(kiln_merkle_algo_name(a), names[i]) == 0, "name of %d", i);
     }
@@ -312,6 +340,7 @@ int main(void)
     keccak_merges(ctx);
     keccak_trees();
     errors(ctx);
+    rows_errors(ctx);
     kiln_ctx_free(ctx);
     return check_summary();
 }

@@ -14,6 +14,7 @@
 #include "common/progress.h"
 #include "merkle_cli.h"
 #include "merkle_input.h"
+#include "merkle_rows.h"
 #include "tune/tune_cache.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
@@ -218,12 +219,33 @@ static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, co
     return cli_fail(a->cmd, ctx, st);
 }
 
-enum { LEAVES = 1, BLOCK = 2, VERIFY = 4 };
+/* --rows: the rows' leaf hashes (on the CPU), then the tree as for --leaves. */
+static int rows_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, const kiln_merkle_opts *opts,
+                     const char *proof_s, int whole)
+{
+    uint8_t *rows = NULL, *leaves = NULL, root[NODE];
+    uint64_t n = 0;
+    size_t width = 0;
+    int code = merkle_read_rows(a->cmd, path, a->algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? 8 : 4, &rows, &n, &width);
+    if (code) return code;
+    if (n == 0) code = cli_error(EXIT_USAGE, a->cmd, "%s holds no rows", path);
+    else if (!(leaves = malloc((size_t)n * NODE))) code = cli_error(EXIT_DEVICE, a->cmd, "out of memory for %llu leaves", (unsigned long long)n);
+    else {
+        kiln_status st = kiln_merkle_leaves_from_rows(ctx, a->algo, rows, n, width, leaves);
+        code = st == KILN_OK ? build_and_print(a, ctx, leaves, n, opts, proof_s, whole, root) : cli_fail(a->cmd, ctx, st);
+    }
+    free(rows);
+    free(leaves);
+    return code;
+}
+
+enum { LEAVES = 1, BLOCK = 2, VERIFY = 4, ROWS = 8 };
+#define BUILD (LEAVES | BLOCK | ROWS)
 
 int cmd_merkle(int argc, char **argv)
 {
     const char *cmd = "merkle", *algo_s = "sha256d", *leaves_s = NULL, *block_s = NULL, *proof_s = NULL;
-    const char *verify_s = NULL, *leaf_s = NULL, *index_s = NULL, *count_s = NULL, *device = "auto";
+    const char *rows_s = NULL, *verify_s = NULL, *leaf_s = NULL, *index_s = NULL, *count_s = NULL, *device = "auto";
     int method = KILN_MERKLE_AUTO, pow = KILN_ALGO_SHA256D;
     uint64_t k = 0, tpb = 0, threads = 0;
     int whole = 0, graph = 0;
@@ -231,31 +253,34 @@ int cmd_merkle(int argc, char **argv)
     cli_option opts[] = {
         {"--algo", OPT_ALGO, &algo_s, "A", "the merge (default sha256d)", .kinds = KILN_KIND_TREE},
         {"--leaves", OPT_STR, &leaves_s, "FILE", "one 64-hex-digit hash per line ('-' = stdin)", .modes = 0},
+        {"--rows", OPT_STR, &rows_s, "FILE",
+         "a matrix, one row of decimal field elements a line, each row hashed into a leaf (Poseidon2 merges)",
+         .modes = 0},
         {"--block", OPT_STR, &block_s, "RAWFILE", "a raw Bitcoin block: check its Merkle root and proof of work", .modes = 0},
         {"--pow", OPT_CHOICE, &pow, "sha256d|scrypt", "the block's proof of work (default sha256d; scrypt: Litecoin)",
          .modes = BLOCK, .choices = (const int[]){KILN_ALGO_SHA256D, KILN_ALGO_SCRYPT}},
         {"--verify", OPT_STR, &verify_s, "PROOFFILE", "check a proof (as --proof prints it)", .modes = 0},
         {"--proof", OPT_STR, &proof_s, "INDEX", "print the root, then the siblings of leaf INDEX from the leaf level up",
-         .modes = LEAVES | BLOCK},
-        {"--tree", OPT_FLAG, &whole, NULL, "print every node as 'level index hash'", .modes = LEAVES | BLOCK},
+         .modes = BUILD},
+        {"--tree", OPT_FLAG, &whole, NULL, "print every node as 'level index hash'", .modes = BUILD},
         {"--leaf", OPT_STR, &leaf_s, "HEX", "the leaf a proof is for", .modes = VERIFY},
         {"--index", OPT_STR, &index_s, "I", "the leaf's index", .modes = VERIFY},
         {"--count", OPT_STR, &count_s, "N", "the tree's leaf count (needed: it bounds the index)", .modes = VERIFY},
         CLI_OPT_DEVICE(&device, CLI_DEVICE_VALUES, "where to build the tree (default auto); a set builds a subtree on each GPU",
-                       LEAVES | BLOCK),
-        {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = LEAVES | BLOCK, .hi = 4096},
-        {"--method", OPT_CHOICE, &method, "auto|levels|subtrees", "how the GPU builds the tree", .modes = LEAVES | BLOCK,
+                       BUILD),
+        {"--threads", OPT_U64, &threads, "N", "CPU threads (0: one per core)", .modes = BUILD, .hi = 4096},
+        {"--method", OPT_CHOICE, &method, "auto|levels|subtrees", "how the GPU builds the tree", .modes = BUILD,
          .gpu_only = 1, .choices = (const int[]){KILN_MERKLE_AUTO, KILN_MERKLE_LEVELS, KILN_MERKLE_SUBTREES}},
-        {"--k", OPT_U64, &k, "K", "levels per launch of the subtree kernel", .modes = LEAVES | BLOCK, .lo = 1, .hi = 12,
+        {"--k", OPT_U64, &k, "K", "levels per launch of the subtree kernel", .modes = BUILD, .lo = 1, .hi = 12,
          .gpu_only = 1},
-        {"--threads-per-block", OPT_U64, &tpb, "T", "GPU threads per block", .modes = LEAVES | BLOCK, .hi = 1024,
+        {"--threads-per-block", OPT_U64, &tpb, "T", "GPU threads per block", .modes = BUILD, .hi = 1024,
          .gpu_only = 1},
-        {"--graph", OPT_FLAG, &graph, NULL, "launch the levels as one CUDA graph", .modes = LEAVES | BLOCK,
+        {"--graph", OPT_FLAG, &graph, NULL, "launch the levels as one CUDA graph", .modes = BUILD,
          .gpu_only = 1},
         CLI_OPT_JSON(&out, 0),
-        CLI_OPT_PROGRESS(&out, LEAVES | BLOCK),
+        CLI_OPT_PROGRESS(&out, BUILD),
     };
-    cli_command c = CLI_COMMAND(cmd, "(--leaves FILE | --block RAWFILE | --verify PROOFFILE --leaf HEX --index I --count N) [options]",
+    cli_command c = CLI_COMMAND(cmd, "(--leaves FILE | --rows FILE | --block RAWFILE | --verify PROOFFILE --leaf HEX --index I --count N) [options]",
                                 "sha256d hashes are byte-reversed (txids as explorers show them). Prints the root;\n"
                                 "--block also checks the header's root and proof of work (exit 1 when either fails;\n"
                                 "--pow scrypt for a Litecoin block).\n",
@@ -268,12 +293,15 @@ int cmd_merkle(int argc, char **argv)
     a.algo = (kiln_merkle_algo)w->tree_algo;
     a.algo_name = w->name;
     a.reversed = a.algo == KILN_MERKLE_SHA256D;
-    int modes = (leaves_s != NULL) + (block_s != NULL) + (verify_s != NULL);
+    int modes = (leaves_s != NULL) + (rows_s != NULL) + (block_s != NULL) + (verify_s != NULL);
     if (modes != 1)
-        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --leaves, --block and --verify (see --help)"));
-    unsigned mode = leaves_s ? LEAVES : block_s ? BLOCK : VERIFY;
-    if ((code = cli_check_mode(&c, mode, leaves_s ? "--leaves" : block_s ? "--block" : "--verify")) != 0)
+        return json_end(cli_error(EXIT_USAGE, cmd, "give exactly one of --leaves, --rows, --block and --verify (see --help)"));
+    unsigned mode = leaves_s ? LEAVES : rows_s ? ROWS : block_s ? BLOCK : VERIFY;
+    if ((code = cli_check_mode(&c, mode, leaves_s ? "--leaves" : rows_s ? "--rows" : block_s ? "--block" : "--verify")) != 0)
         return json_end(code);
+    if (rows_s && a.algo != KILN_MERKLE_POSEIDON2_BABYBEAR16 && a.algo != KILN_MERKLE_POSEIDON2_KOALABEAR16 &&
+        a.algo != KILN_MERKLE_POSEIDON2_GOLDILOCKS8)
+        return json_end(cli_error(EXIT_USAGE, cmd, "--rows hashes rows for the poseidon2_* merges, not --algo %s", algo_s));
     if (block_s && a.algo != KILN_MERKLE_SHA256D)
         return json_end(cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",
                                   kiln_merkle_algo_name(KILN_MERKLE_SHA256D), algo_s));
@@ -292,6 +320,7 @@ int cmd_merkle(int argc, char **argv)
     tune_cache_apply(ctx, w, KILN_KIND_TREE, &opts_m);
     if (verify_s) code = verify_mode(&a, ctx, verify_s, leaf_s, index_s, count_s);
     else if (block_s) code = block_mode(&a, ctx, block_s, &opts_m, proof_s, whole, (kiln_algo)pow);
+    else if (rows_s) code = rows_mode(&a, ctx, rows_s, &opts_m, proof_s, whole);
     else {
         uint8_t *leaves = NULL, root[NODE];
         uint64_t n = 0;

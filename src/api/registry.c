@@ -39,6 +39,15 @@ static const registry_entry fixed[] = {
     {{"blake2s-stwo", "stwo", TREE, -1, -1, KILN_MERKLE_BLAKE2S_STWO, TREE, TREE, 0, TREE,
      "Stwo's Blake2s Merkle node (one BLAKE2s compression from a zero state)"},
      NULL},
+    {{"poseidon2_babybear16", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_BABYBEAR16, TREE, TREE, 0, TREE,
+     "Poseidon2 over BabyBear, width 16 (Plonky3's Merkle compression), for STARK provers"},
+     kiln_selftest_poseidon2_babybear16},
+    {{"poseidon2_koalabear16", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_KOALABEAR16, TREE, TREE, 0, TREE,
+     "Poseidon2 over KoalaBear, width 16 (Plonky3's Merkle compression), for STARK provers"},
+     kiln_selftest_poseidon2_koalabear16},
+    {{"poseidon2_goldilocks8", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_GOLDILOCKS8, TREE, TREE, 0, TREE,
+     "Poseidon2 over Goldilocks, width 8 (Plonky3's Merkle compression), for STARK provers"},
+     kiln_selftest_poseidon2_goldilocks8},
 };
 
 #define FIXED (sizeof fixed / sizeof fixed[0])

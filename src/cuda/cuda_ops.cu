@@ -81,6 +81,7 @@ static const kiln_gpu_tree_ops cuda_tree_ops = {
     .gather = kiln_cuda_merkle_gather,
     .build_staged = kiln_cuda_merkle_build_staged,
     .build_device = kiln_cuda_merkle_build_device,
+    .rows = kiln_cuda_merkle_rows,
 };
 
 static const kiln_gpu_pr_part_ops cuda_part_ops = {

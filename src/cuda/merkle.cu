@@ -63,6 +63,9 @@ __device__ __forceinline__ void merge_dev(const uint32_t l[8], const uint32_t r[
     else if constexpr (A == KILN_MERKLE_BLAKE2S) kiln_merge_blake2s(l, r, o);
     else if constexpr (A == KILN_MERKLE_BLAKE2S_STWO) kiln_merge_blake2s_stwo(l, r, o);
     else if constexpr (A == KILN_MERKLE_BLAKE3) kiln_merge_blake3(l, r, o);
+    else if constexpr (A == KILN_MERKLE_POSEIDON2_BABYBEAR16) kiln_merge_p2_bb16(l, r, o);
+    else if constexpr (A == KILN_MERKLE_POSEIDON2_KOALABEAR16) kiln_merge_p2_kb16(l, r, o);
+    else if constexpr (A == KILN_MERKLE_POSEIDON2_GOLDILOCKS8) kiln_merge_p2_gl8(l, r, o);
     else kiln_merge_rp64(l, r, o);
 }
 
@@ -167,8 +170,7 @@ __global__ void random_kernel(uint4 *tree, uint64_t n, uint64_t seed, int field)
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         z ^= z >> 31;
-        if (field && z >= KILN_GL_P) z -= KILN_GL_P;
-        ((uint64_t *)tree)[i] = z;
+        ((uint64_t *)tree)[i] = kiln_node_canon_draw(z, field);
     }
 }
 
@@ -433,6 +435,8 @@ const algo_row kAlgos[] = {
     KILN_MERKLE_ROW(KILN_MERKLE_KECCAK256),
     KILN_MERKLE_ROW(KILN_MERKLE_BLAKE2S),   KILN_MERKLE_ROW(KILN_MERKLE_BLAKE2S_STWO),
     KILN_MERKLE_ROW(KILN_MERKLE_BLAKE3),
+    KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_BABYBEAR16), KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_KOALABEAR16),
+    KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_GOLDILOCKS8),
 };
 #undef KILN_MERKLE_ROW
 

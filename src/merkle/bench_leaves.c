@@ -2,7 +2,7 @@
  * makes them in place (merkle_random, src/cuda/merkle.cu). Here, below src/api, because the
  * declaration is this folder's (merkle_internal.h): a header of a lower layer declares only what
  * its own layer or one below it defines. */
-#include "../prim/goldilocks.h"
+#include "../prim/merkle_merge.h"
 #include "../prim/rmat.h"
 #include "merkle_internal.h"
 
@@ -13,7 +13,7 @@ void kiln_merkle_bench_leaves(uint8_t *leaves, uint64_t n, int field)
 #pragma omp parallel for schedule(static, 65536)
     for (int64_t i = 0; i < words; i++) {
         uint64_t v = kiln_splitmix64(1 + (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15));
-        if (field && v >= KILN_GL_P) v -= KILN_GL_P;
+        v = kiln_node_canon_draw(v, field);
         for (int b = 0; b < 8; b++) leaves[8 * i + b] = (uint8_t)(v >> (8 * b));
     }
 }

@@ -36,10 +36,13 @@ static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_SHA256] = {kiln_merge_sha256, 0, NULL},
     [KILN_MERKLE_SHA3_256] = {kiln_merge_sha3_256, 0, pairs_sha3_256},
     [KILN_MERKLE_KECCAK256] = {kiln_merge_keccak256, 0, pairs_keccak256},
-    [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, 1, NULL},
+    [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, KILN_NODE_GOLDILOCKS, NULL},
     [KILN_MERKLE_BLAKE2S] = {kiln_merge_blake2s, 0, NULL},
     [KILN_MERKLE_BLAKE2S_STWO] = {kiln_merge_blake2s_stwo, 0, NULL},
     [KILN_MERKLE_BLAKE3] = {kiln_merge_blake3, 0, pairs_blake3},
+    [KILN_MERKLE_POSEIDON2_BABYBEAR16] = {kiln_merge_p2_bb16, KILN_NODE_BABYBEAR, NULL},
+    [KILN_MERKLE_POSEIDON2_KOALABEAR16] = {kiln_merge_p2_kb16, KILN_NODE_KOALABEAR, NULL},
+    [KILN_MERKLE_POSEIDON2_GOLDILOCKS8] = {kiln_merge_p2_gl8, KILN_NODE_GOLDILOCKS, NULL},
 };
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)
@@ -50,11 +53,26 @@ kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kil
     return KILN_OK;
 }
 
-static uint64_t load_le64(const uint8_t *p)
+/* The first element of node w that is not canonical for `field`, or -1. */
+static int bad_element(const uint32_t w[KILN_NODE_WORDS], int field)
 {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-    return v;
+    if (kiln_node_canonical(w, field)) return -1;
+    const int words = field == KILN_NODE_GOLDILOCKS ? 2 : 1;
+    for (int e = 0; e < KILN_NODE_WORDS / words; e++) {
+        uint32_t one[KILN_NODE_WORDS] = {0};
+        for (int k = 0; k < words; k++) one[k] = w[words * e + k];
+        if (!kiln_node_canonical(one, field)) return e;
+    }
+    return 0;
+}
+
+static const char *field_bound(int field)
+{
+    switch (field) {
+    case KILN_NODE_GOLDILOCKS: return "2^64 - 2^32 + 1";
+    case KILN_NODE_BABYBEAR: return "2^31 - 2^27 + 1";
+    default: return "2^31 - 2^24 + 1";
+    }
 }
 
 kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind, const uint8_t *nodes, uint64_t n,
@@ -66,12 +84,13 @@ kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind,
             kiln_ctx_report(ctx, "leaf check", "leaves", i, n);
             if (kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
         }
-        for (int e = 0; e < 4; e++) {
-            if (load_le64(nodes + 32 * i + 8 * e) >= KILN_GL_P)
-                return kiln_fail(ctx, KILN_ERR_INPUT,
-                                 "%s %llu: element %d is not a canonical field element (must be below 2^64 - 2^32 + 1)",
-                                 what, (unsigned long long)i, e);
-        }
+        uint32_t w[KILN_NODE_WORDS];
+        kiln_node_load(nodes + 32 * i, w);
+        const int e = bad_element(w, kind->field_elements);
+        if (e >= 0)
+            return kiln_fail(ctx, KILN_ERR_INPUT,
+                             "%s %llu: element %d is not a canonical field element (must be below %s)", what,
+                             (unsigned long long)i, e, field_bound(kind->field_elements));
     }
     return KILN_OK;
 }
@@ -79,9 +98,13 @@ kiln_status kiln_merkle_check_nodes(kiln_ctx *ctx, const kiln_merkle_kind *kind,
 int kiln_merkle_nodes_valid(const kiln_merkle_kind *kind, const uint8_t *nodes, uint64_t n)
 {
     if (!kind->field_elements) return 1;
-    int over = 0;
-    for (uint64_t i = 0; i < 4 * n; i++) over |= load_le64(nodes + 8 * i) >= KILN_GL_P;
-    return !over;
+    int ok = 1;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t w[KILN_NODE_WORDS];
+        kiln_node_load(nodes + 32 * i, w);
+        ok &= kiln_node_canonical(w, kind->field_elements);
+    }
+    return ok;
 }
 
 void kiln_merkle_merge_bytes(const kiln_merkle_kind *kind, const uint8_t *left, const uint8_t *right, uint8_t *out)

@@ -13,7 +13,8 @@ typedef void (*kiln_merge_fn)(const uint32_t l[8], const uint32_t r[8], uint32_t
  * src/cuda/merkle.cu's kernel table (device merge) and its name in the workload registry. */
 typedef struct kiln_merkle_kind {
     kiln_merge_fn merge;
-    int field_elements; /* nodes are 4 canonical Goldilocks elements */
+    int field_elements; /* what a node holds: KILN_NODE_BYTES (0), or a field's canonical elements
+                           (KILN_NODE_GOLDILOCKS, ..., src/prim/merkle_merge.h) */
     /* out[i] = merge(in[2i], in[2i + 1]) for i < n, several merges at once (the CPU's SIMD lanes),
      * where the merge is a hash of the 64 bytes left || right; NULL: one merge at a time */
     void (*pairs)(const uint8_t *in, uint64_t n, uint8_t *out);
@@ -43,7 +44,8 @@ kiln_status kiln_merkle_build_cpu(kiln_ctx *ctx, const kiln_merkle_kind *kind, c
 uint64_t kiln_merkle_merges(uint64_t n);
 
 /* The leaves the Merkle benches build (bench_leaves.c): word i (4 little-endian u64 a
- * leaf) is splitmix64's i-th draw from seed 1, less p when it is p or more for a field kind. */
+ * leaf) is splitmix64's i-th draw from seed 1, made canonical for a field kind (field =
+ * kind->field_elements; kiln_node_canon_draw). */
 void kiln_merkle_bench_leaves(uint8_t *leaves, uint64_t n, int field);
 
 /* Merges levels of a whole tree in place, from level `from` (already filled) to the root. */

@@ -44,4 +44,13 @@ typedef long int64_t;
 #define KILN_OCL_UNROLL
 #endif
 
+/* KILN_HD, and inlined on the host too: for helpers written once over parameters (a field, a width)
+ * that only fold to fast code once inlined into a caller passing constants. Device compilers inline
+ * them anyway; GCC and Clang would otherwise keep a generic copy of each. */
+#if !defined(KILN_OPENCL_C) && !defined(__CUDACC__) && defined(__GNUC__)
+#define KILN_HD_INLINE static inline __attribute__((always_inline))
+#else
+#define KILN_HD_INLINE KILN_HD
+#endif
+
 #endif

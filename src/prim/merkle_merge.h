@@ -3,8 +3,9 @@
  * A node is 32 bytes. In registers it is 8 words, word i = bytes 4i..4i+3 read little-endian (what a
  * 16-byte vector load gives on both the CPU and the GPU), so the same function serves the CPU
  * backend, which loads bytes, and the kernels, which load uint4. SHA-256 reads its message and
- * writes its digest big-endian, so it swaps each word; an Rp64_256 digest is 4 little-endian u64
- * elements, two words each. */
+ * writes its digest big-endian, so it swaps each word; an Rp64_256 or Poseidon2-over-Goldilocks
+ * digest is 4 little-endian u64 elements, two words each; a Poseidon2 digest over BabyBear or
+ * KoalaBear is 8 elements, one word each. Field elements are canonical (below p) in a node. */
 #ifndef KILN_PRIM_MERKLE_MERGE_H
 #define KILN_PRIM_MERKLE_MERGE_H
 
@@ -13,11 +14,20 @@
 #include "bytes.h"
 #include "keccak.h"
 #include "kiln_hd.h"
+#include "poseidon2.h"
+#include "poseidon2_goldilocks.h"
 #include "rescue.h"
 #include "sha256.h"
 
 
 #define KILN_NODE_WORDS 8
+
+/* What a node holds, for the merges over field elements: bytes (any 32 bytes), or canonical
+ * elements of a field. */
+#define KILN_NODE_BYTES 0
+#define KILN_NODE_GOLDILOCKS 1 /* 4 little-endian u64, each below 2^64 - 2^32 + 1 */
+#define KILN_NODE_BABYBEAR 2 /* 8 little-endian u32, each below 2^31 - 2^27 + 1 */
+#define KILN_NODE_KOALABEAR 3 /* 8 little-endian u32, each below 2^31 - 2^24 + 1 */
 
 KILN_HD void kiln_node_load(const uint8_t *p, uint32_t w[KILN_NODE_WORDS])
 {
@@ -93,6 +103,62 @@ KILN_HD void kiln_merge_rp64(const uint32_t l[KILN_NODE_WORDS], const uint32_t r
     kiln_node_to_elements(l, a);
     kiln_node_to_elements(r, b);
     kiln_rp64_merge(a, b, o);
+    kiln_elements_to_node(o, out);
+}
+
+/* 1 when the node's words are canonical elements of `field` (always for KILN_NODE_BYTES). */
+KILN_HD int kiln_node_canonical(const uint32_t w[KILN_NODE_WORDS], int field)
+{
+    int ok = 1;
+    if (field == KILN_NODE_GOLDILOCKS) {
+        KILN_OCL_UNROLL
+        for (int i = 0; i < 4; i++) ok &= ((uint64_t)w[2 * i] | ((uint64_t)w[2 * i + 1] << 32)) < KILN_GL_P;
+    } else if (field == KILN_NODE_BABYBEAR || field == KILN_NODE_KOALABEAR) {
+        const uint32_t p = field == KILN_NODE_BABYBEAR ? KILN_BB_P : KILN_KB_P;
+        KILN_OCL_UNROLL
+        for (int i = 0; i < KILN_NODE_WORDS; i++) ok &= w[i] < p;
+    }
+    return ok;
+}
+
+/* A pseudo-random 64-bit draw made into 8 canonical bytes of a node of `field` (the bench leaves):
+ * less p when it is p or more (Goldilocks); each 32-bit half cut to 31 bits, less p when it is p or
+ * more (BabyBear, KoalaBear: 2^31 < 2p, so once is enough); unchanged for bytes. */
+KILN_HD uint64_t kiln_node_canon_draw(uint64_t v, int field)
+{
+    if (field == KILN_NODE_GOLDILOCKS) return v >= KILN_GL_P ? v - KILN_GL_P : v;
+    if (field != KILN_NODE_BABYBEAR && field != KILN_NODE_KOALABEAR) return v;
+    const uint32_t p = field == KILN_NODE_BABYBEAR ? KILN_BB_P : KILN_KB_P;
+    uint32_t lo = (uint32_t)v & 0x7fffffffu, hi = (uint32_t)(v >> 32) & 0x7fffffffu;
+    lo = lo >= p ? lo - p : lo;
+    hi = hi >= p ? hi - p : hi;
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* Plonky3's 2-to-1 compression TruncatedPermutation<Poseidon2, 2, 8, 16> over BabyBear
+ * (default_babybear_poseidon2_16): a node is 8 canonical elements. */
+KILN_HD void kiln_merge_p2_bb16(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_p2_m31_compress16(l, r, out, KILN_P2_BABYBEAR);
+}
+
+/* The same over KoalaBear (default_koalabear_poseidon2_16). */
+KILN_HD void kiln_merge_p2_kb16(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                uint32_t out[KILN_NODE_WORDS])
+{
+    kiln_p2_m31_compress16(l, r, out, KILN_P2_KOALABEAR);
+}
+
+/* TruncatedPermutation<Poseidon2, 2, 4, 8> over Goldilocks (default_goldilocks_poseidon2_8): a node
+ * is 4 canonical elements. */
+KILN_HD void kiln_merge_p2_gl8(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                               uint32_t out[KILN_NODE_WORDS])
+{
+    uint64_t a[4], b[4], o[4];
+    kiln_node_to_elements(l, a);
+    kiln_node_to_elements(r, b);
+    kiln_p2_gl_compress8(a, b, o);
     kiln_elements_to_node(o, out);
 }
 

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""An independent Poseidon2 and Plonky3 Merkle reference for kiln's tests.
+
+Written from the Poseidon2 paper (eprint 2023/323) and Plonky3's definitions (poseidon2/,
+symmetric/, merkle-tree/ at commit 5dc50e51436a811c62443e336f766015fecc9217), sharing no code with
+kiln's C: plain integers mod p (no Montgomery form), both linear layers as full matrices built from
+their definitions and multiplied out (kiln's C uses sums and shifts), the diagonals from Plonky3's
+stated V as fractions mod p. Only the round constants are read from kiln's constants headers
+(src/prim/poseidon2_*_constants.h, data transcribed from Plonky3), and `selfcheck` first verifies
+every permutation against Plonky3's own known answers (tests/data/poseidon2_plonky3.txt), so a
+constant wrong in those headers fails here, not silently in both.
+
+usage: poseidon2_ref.py SRC_DIR DATA_DIR selfcheck
+       poseidon2_ref.py SRC_DIR DATA_DIR rows FIELD N WIDTH SEED     (writes N rows, decimal)
+       poseidon2_ref.py SRC_DIR DATA_DIR root FIELD RULE ROWSFILE    (prints the root, hex)
+FIELD: babybear, koalabear, goldilocks; RULE: plonky3 (an odd layer padded with a zero digest) or
+kiln (an odd layer's last node paired with itself).
+"""
+import re
+import sys
+from fractions import Fraction
+
+FIELDS = {
+    # p, S-box degree, widths: partial rounds
+    "babybear": (2**31 - 2**27 + 1, 7, {16: 13, 24: 21}),
+    "koalabear": (2**31 - 2**24 + 1, 3, {16: 20, 24: 23}),
+    "goldilocks": (2**64 - 2**32 + 1, 7, {8: 22, 12: 22}),
+}
+TAG = {"babybear": "BB", "koalabear": "KB", "goldilocks": "GL"}
+SHORT = {"babybear": "bb", "koalabear": "kb", "goldilocks": "gl"}
+
+# Plonky3's internal diagonals V (the matrix is ones + Diag(V)), as its sources state them.
+F = Fraction
+DIAG = {
+    ("babybear", 16): [-2, 1, 2, F(1, 2), 3, 4, F(-1, 2), -3, -4, F(1, 2**8), F(1, 4), F(1, 8), F(1, 2**27),
+                       F(-1, 2**8), F(-1, 16), F(-1, 2**27)],
+    ("babybear", 24): [-2, 1, 2, F(1, 2), 3, 4, F(-1, 2), -3, -4, F(1, 2**8), F(1, 4), F(1, 8), F(1, 16),
+                       F(1, 2**7), F(1, 2**9), F(1, 2**27), F(-1, 2**8), F(-1, 4), F(-1, 8), F(-1, 16), F(-1, 32),
+                       F(-1, 64), F(-1, 2**7), F(-1, 2**27)],
+    ("koalabear", 16): [-2, 1, 2, F(1, 2), 3, 4, F(-1, 2), -3, -4, F(1, 2**8), F(1, 8), F(1, 2**24), F(-1, 2**8),
+                        F(-1, 8), F(-1, 16), F(-1, 2**24)],
+    ("koalabear", 24): [-2, 1, 2, F(1, 2), 3, 4, F(-1, 2), -3, -4, F(1, 2**8), F(1, 4), F(1, 8), F(1, 16),
+                        F(1, 32), F(1, 64), F(1, 2**24), F(-1, 2**8), F(-1, 8), F(-1, 16), F(-1, 32), F(-1, 64),
+                        F(-1, 2**7), F(-1, 2**9), F(-1, 2**24)],
+    ("goldilocks", 8): [-2, 1, 2, F(1, 2), 3, F(-1, 2), -3, -4],
+    ("goldilocks", 12): [-2, 1, 2, F(1, 2), 3, 4, F(-1, 2), -3, -4, F(1, 4), F(-1, 4), F(1, 8)],
+}
+M4 = [[2, 3, 1, 1], [1, 2, 3, 1], [1, 1, 2, 3], [3, 1, 1, 2]]
+
+
+def mod_frac(v, p):
+    v = Fraction(v)
+    return v.numerator % p * pow(v.denominator, -1, p) % p
+
+
+def constants(src, field, width):
+    text = open("%s/prim/poseidon2_%s_constants.h" % (src, field)).read()
+
+    def lst(part):
+        m = re.search(r"#define KILN_P2_%s%d_%s\(M\) \\\n(.*?)\n#define" % (TAG[field], width, part), text, re.S)
+        return [int(x, 16) for x in re.findall(r"0x([0-9a-f]+)", m.group(1))]
+
+    init, final, internal = lst("EXT_INIT"), lst("EXT_FINAL"), lst("INTERNAL")
+    rows = lambda flat: [flat[r * width:(r + 1) * width] for r in range(len(flat) // width)]
+    return rows(init), rows(final), internal
+
+
+class Perm:
+    def __init__(self, src, field, width):
+        self.p, self.d, rounds = FIELDS[field]
+        self.w = width
+        self.init, self.final, self.internal = constants(src, field, width)
+        assert len(self.internal) == rounds[width] and len(self.init) == len(self.final) == 4
+        p = self.p
+        # external: circ-like block matrix, 2*M4 on the diagonal blocks, M4 elsewhere
+        self.me = [[(2 if i // 4 == j // 4 else 1) * M4[i % 4][j % 4] % p for j in range(width)] for i in range(width)]
+        diag = [mod_frac(v, p) for v in DIAG[(field, width)]]
+        self.mi = [[(1 + (diag[i] if i == j else 0)) % p for j in range(width)] for i in range(width)]
+
+    def mat(self, m, s):
+        return [sum(a * b for a, b in zip(row, s)) % self.p for row in m]
+
+    def __call__(self, s):
+        p, d = self.p, self.d
+        s = [x % p for x in s]
+        s = self.mat(self.me, s)
+        for rc in self.init:
+            s = self.mat(self.me, [pow((x + c) % p, d, p) for x, c in zip(s, rc)])
+        for c in self.internal:
+            s[0] = pow((s[0] + c) % p, d, p)
+            s = self.mat(self.mi, s)
+        for rc in self.final:
+            s = self.mat(self.me, [pow((x + c) % p, d, p) for x, c in zip(s, rc)])
+        return s
+
+
+def sponge(perm, row, rate, out):
+    """PaddingFreeSponge: overwrite the first elements of the state with each block, permute."""
+    s = [0] * perm.w
+    for i in range(0, len(row), rate):
+        block = row[i:i + rate]
+        s[:len(block)] = block
+        s = perm(s)
+    return s[:out]
+
+
+def compress(perm, left, right):
+    """TruncatedPermutation<_, 2, CHUNK, WIDTH>: left || right (|| zeros), permute, the first CHUNK."""
+    s = left + right + [0] * (perm.w - 2 * len(left))
+    return perm(s)[:len(left)]
+
+
+def root(perm, rows, rate, out, rule):
+    layer = [sponge(perm, r, rate, out) for r in rows]
+    while len(layer) > 1:
+        if len(layer) % 2:
+            layer = layer + [[0] * out if rule == "plonky3" else layer[-1]]
+        layer = [compress(perm, layer[i], layer[i + 1]) for i in range(0, len(layer), 2)]
+    return layer[0]
+
+
+def merkle_perm(src, field):
+    width = 8 if field == "goldilocks" else 16
+    return Perm(src, field, width), width // 2, width // 2
+
+
+def selfcheck(src, data):
+    kat = {}
+    for line in open(data + "/poseidon2_plonky3.txt"):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, which, *vals = line.split()
+        kat.setdefault(name, {})[which] = [int(v) for v in vals]
+    bad = 0
+    for field, (_, _, widths) in FIELDS.items():
+        for w in widths:
+            k = kat["%s%d" % (SHORT[field], w)]
+            got = Perm(src, field, w)(k["in"])
+            if got != k["out"]:
+                print("reference %s%d differs from Plonky3's known answer" % (field, w), file=sys.stderr)
+                bad += 1
+    return bad
+
+
+def main():
+    src, data, cmd = sys.argv[1:4]
+    if cmd == "selfcheck":
+        sys.exit(1 if selfcheck(src, data) else 0)
+    field = sys.argv[4]
+    p = FIELDS[field][0]
+    if cmd == "rows":
+        n, width, seed = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+        x = seed
+        for _ in range(n):
+            row = []
+            for _ in range(width):
+                x = (x * 6364136223846793005 + 1442695040888963407) % 2**64  # an LCG: any numbers do
+                row.append((x >> 1) % p)
+            print(" ".join(map(str, row)))
+    elif cmd == "root":
+        rule, path = sys.argv[5], sys.argv[6]
+        rows = [[int(v) for v in line.split()] for line in open(path) if line.strip()]
+        perm, rate, out = merkle_perm(src, field)
+        size = 8 if field == "goldilocks" else 4
+        print(b"".join(v.to_bytes(size, "little") for v in root(perm, rows, rate, out, rule)).hex())
+
+
+if __name__ == "__main__":
+    main()
