@@ -956,7 +956,9 @@ void kiln_dist_close(kiln_dist *d);
  *   blake2s    parent = BLAKE2s-256(left || right)   (RFC 7693)
  *   blake2s-stwo  Stwo's Blake2sMerkleHasher node without columns: the BLAKE2s compression of the
  *              64-byte block left || right from a zero chaining value (not the IV), counter and
- *              flags zero; the parent is its 8 state words, little-endian */
+ *              flags zero; the parent is its 8 state words, little-endian
+ *   rpo256     Miden's RPO256 (Rescue Prime Optimized) merge, miden-crypto v0.28.1's state layout; a
+ *              node is 4 Goldilocks field elements as rp64_256's */
 typedef enum kiln_merkle_algo {
     KILN_MERKLE_SHA256D = 0,
     KILN_MERKLE_SHA256 = 1,
@@ -966,17 +968,19 @@ typedef enum kiln_merkle_algo {
     KILN_MERKLE_BLAKE2S = 5,
     KILN_MERKLE_BLAKE2S_STWO = 6,
     KILN_MERKLE_BLAKE3 = 7, /* BLAKE3 of left || right: one compression (a one-block chunk, the root) */
+    KILN_MERKLE_RPO256 = 8,
 } kiln_merkle_algo;
 
-#define KILN_MERKLE_ALGO_COUNT 8
+#define KILN_MERKLE_ALGO_COUNT 9
 #define KILN_MERKLE_NODE_SIZE 32
 
-/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo", "blake3". */
+/* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo", "blake3",
+ * "rpo256". */
 kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
 const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
 
-/* One merge on the CPU: out = parent of left and right. KILN_ERR_INPUT for an rp64_256 node that
- * is not 4 canonical field elements, or for a merge this build lacks. */
+/* One merge on the CPU: out = parent of left and right. KILN_ERR_INPUT for an rp64_256 or rpo256
+ * node that is not 4 canonical field elements, or for a merge this build lacks. */
 kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t left[32], const uint8_t right[32],
                               uint8_t out[32]);
 

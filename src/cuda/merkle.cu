@@ -63,6 +63,7 @@ __device__ __forceinline__ void merge_dev(const uint32_t l[8], const uint32_t r[
     else if constexpr (A == KILN_MERKLE_BLAKE2S) kiln_merge_blake2s(l, r, o);
     else if constexpr (A == KILN_MERKLE_BLAKE2S_STWO) kiln_merge_blake2s_stwo(l, r, o);
     else if constexpr (A == KILN_MERKLE_BLAKE3) kiln_merge_blake3(l, r, o);
+    else if constexpr (A == KILN_MERKLE_RPO256) kiln_merge_rpo256(l, r, o);
     else kiln_merge_rp64(l, r, o);
 }
 
@@ -433,6 +434,7 @@ const algo_row kAlgos[] = {
     KILN_MERKLE_ROW(KILN_MERKLE_KECCAK256),
     KILN_MERKLE_ROW(KILN_MERKLE_BLAKE2S),   KILN_MERKLE_ROW(KILN_MERKLE_BLAKE2S_STWO),
     KILN_MERKLE_ROW(KILN_MERKLE_BLAKE3),
+    KILN_MERKLE_ROW(KILN_MERKLE_RPO256),
 };
 #undef KILN_MERKLE_ROW
 

@@ -40,6 +40,7 @@ static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_BLAKE2S] = {kiln_merge_blake2s, 0, NULL},
     [KILN_MERKLE_BLAKE2S_STWO] = {kiln_merge_blake2s_stwo, 0, NULL},
     [KILN_MERKLE_BLAKE3] = {kiln_merge_blake3, 0, pairs_blake3},
+    [KILN_MERKLE_RPO256] = {kiln_merge_rpo256, 1, NULL},
 };
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)

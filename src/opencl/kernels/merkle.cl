@@ -98,6 +98,7 @@ KILN_OCL_MERKLE(rp64, kiln_merge_rp64)
 KILN_OCL_MERKLE(blake2s, kiln_merge_blake2s)
 KILN_OCL_MERKLE(blake2s_stwo, kiln_merge_blake2s_stwo)
 KILN_OCL_MERKLE(blake3, kiln_merge_blake3)
+KILN_OCL_MERKLE(rpo256, kiln_merge_rpo256)
 
 /* Rp64_256 parents of a level of m nodes at `in` (output at `out`), 16 work-items a merge as CUDA's
  * rp64_coop_kernel: item e < 12 of a group of 16 holds state element e (items 12..15 shadow
