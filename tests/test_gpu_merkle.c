@@ -1,6 +1,6 @@
 /* Merkle trees on every GPU backend of the build (CUDA, OpenCL: gpu_backends.h) against the CPU:
  * whole trees, node for node, and the root alone (the tree left on the device), for every merge
- * (sha256d, sha256, rp64_256, and sha3-256 and keccak256 where the build has them), both schedules
+ * (sha256d, sha256, rp64_256, rpo256, and sha3-256 and keccak256 where the build has them), both schedules
  * (one launch per level; subtrees in shared/local memory with several k and group sizes; on CUDA
  * with and without a CUDA graph) for N = 1, 2, 3, 5, 1000 and around powers of two to 4096 (1024
  * on OpenCL); real Bitcoin blocks' roots against their headers (mainnet 413567, 1,557
@@ -167,6 +167,8 @@ static void cuda_large(const test_gpu *g, kiln_ctx *cpu, unsigned long long *see
     }
     static const uint64_t big_rp[] = {(1u << 16) - 1, 1u << 16, (1u << 16) + 1, 100003, (1u << 18) + 3, 300007};
     for (size_t i = 0; i < COUNT(big_rp); i++) compare(g, cpu, KILN_MERKLE_RP64_256, big_rp[i], seed, i >= 3 ? all : some);
+    /* rpo256 has no narrow-level kernel: every level one thread a merge */
+    compare(g, cpu, KILN_MERKLE_RPO256, (1u << 16) + 1, seed, some);
     for (int i = 0; i < 4; i++) compare(g, cpu, KILN_MERKLE_SHA256D, 1 + test_rand(seed) % 200000, seed, all);
 }
 

@@ -44,7 +44,7 @@ kiln_status kiln_merkle_bench_build(kiln_ctx *ctx, kiln_merkle_algo algo, uint64
     if (st != KILN_OK) return st;
     uint8_t *leaves = malloc((size_t)n * KILN_MERKLE_NODE_SIZE);
     if (!leaves) return kiln_fail(ctx, KILN_ERR_DEVICE, "out of memory for %llu leaves", (unsigned long long)n);
-    kiln_merkle_bench_leaves(leaves, n, algo == KILN_MERKLE_RP64_256);
+    kiln_merkle_bench_leaves(leaves, n, algo == KILN_MERKLE_RP64_256 || algo == KILN_MERKLE_RPO256);
     if (reps <= 0) reps = 10;
     if (reps > KILN_BENCH_MAX_RUNS) reps = KILN_BENCH_MAX_RUNS;
     /* on a GPU one untimed build first: device contexts, buffers and module loads are not the

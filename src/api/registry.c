@@ -39,7 +39,7 @@ static const registry_entry fixed[] = {
     {{"blake2s-stwo", "stwo", TREE, -1, -1, KILN_MERKLE_BLAKE2S_STWO, TREE, TREE, 0, TREE,
      "Stwo's Blake2s Merkle node (one BLAKE2s compression from a zero state)"},
      NULL},
-    {{"rpo256", "rpo", TREE, -1, -1, KILN_MERKLE_RPO256, TREE, TREE, 0, TREE,
+    {{"rpo256", NULL, TREE, -1, -1, KILN_MERKLE_RPO256, TREE, TREE, 0, TREE,
      "Rescue Prime Optimized over Goldilocks (Miden's RPO256), for STARK provers"},
      NULL},
 };
