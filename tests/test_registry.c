@@ -10,7 +10,7 @@
 static const char *const hash_names[] = {"sha256",    "sha256d",   "sha3-224",  "sha3-256",
                                          "sha3-384",  "sha3-512",  "shake128",  "shake256",
                                          "keccak224", "keccak256", "keccak384", "keccak512"};
-static const char *const tree_names[] = {"sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake3"};
+static const char *const tree_names[] = {"sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake3", "rpo256"};
 
 static void names_written_once(void)
 {
