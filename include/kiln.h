@@ -964,7 +964,9 @@ void kiln_dist_close(kiln_dist *d);
  *   poseidon2_goldilocks8  the same over Goldilocks, width 8: a node is 4 Goldilocks elements, the
  *              first 4 of the permutation of left || right
  * The Poseidon2 trees are Plonky3's MerkleTree over one matrix for a power-of-two leaf count; for
- * other counts Plonky3 pairs an odd level's last node with a zero node, kiln with itself. */
+ * other counts Plonky3 pairs an odd level's last node with a zero node, kiln with itself.
+ *   rpo256     Miden's RPO256 (Rescue Prime Optimized) merge, miden-crypto v0.28.1's state layout; a
+ *              node is 4 Goldilocks field elements as rp64_256's */
 typedef enum kiln_merkle_algo {
     KILN_MERKLE_SHA256D = 0,
     KILN_MERKLE_SHA256 = 1,
@@ -977,18 +979,19 @@ typedef enum kiln_merkle_algo {
     KILN_MERKLE_POSEIDON2_BABYBEAR16 = 8,
     KILN_MERKLE_POSEIDON2_KOALABEAR16 = 9,
     KILN_MERKLE_POSEIDON2_GOLDILOCKS8 = 10,
+    KILN_MERKLE_RPO256 = 11,
 } kiln_merkle_algo;
 
-#define KILN_MERKLE_ALGO_COUNT 11
+#define KILN_MERKLE_ALGO_COUNT 12
 #define KILN_MERKLE_NODE_SIZE 32
 
 /* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo", "blake3",
- * "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8". */
+ * "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256". */
 kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
 const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
 
 /* One merge on the CPU: out = parent of left and right. KILN_ERR_INPUT for a node of a field merge
- * (rp64_256, poseidon2_*) that is not canonical field elements, or for a merge this build lacks. */
+ * (rp64_256, rpo256, poseidon2_*) that is not canonical field elements, or for a merge this build lacks. */
 kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t left[32], const uint8_t right[32],
                               uint8_t out[32]);
 

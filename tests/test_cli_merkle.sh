@@ -131,6 +131,13 @@ expect 0 "$kiln" merkle --algo rp64_256 --leaves "$tmp/rp.txt"
 same "$out" 430ef05793dc17ca82c759855e58240a59cb98aea33b0169e6035a9f06f035bb "rp64_256 merge vector"
 printf '%s\n' ffffffffffffffff000000000000000000000000000000000000000000000000 > "$tmp/noncanon.txt"
 expect 2 "$kiln" merkle --algo rp64_256 --leaves "$tmp/noncanon.txt"; one_line_error "canonical"
+# rpo256: miden-crypto's published hash_elements(0..7) (tests/test_rpo.c), which equals its
+# merge([0,1,2,3], [4,5,6,7]), as little-endian u64 bytes
+printf '%s\n%s\n' 0000000000000000010000000000000002000000000000000300000000000000 \
+    0400000000000000050000000000000006000000000000000700000000000000 > "$tmp/rpo.txt"
+expect 0 "$kiln" merkle --algo rpo256 --leaves "$tmp/rpo.txt"
+same "$out" 2d15fa1522183c4b10e47645ff7626875396dba8794a6461818f21a9d0ddd877 "rpo256 merge vector"
+expect 2 "$kiln" merkle --algo rpo256 --leaves "$tmp/noncanon.txt"; one_line_error "canonical"
 expect 2 "$kiln" merkle --algo md5 --leaves "$tmp/two.txt"; one_line_error "unknown merkle algorithm"
 expect 0 "$kiln" merkle --algo sha3-256 --leaves "$tmp/two.txt"
 expect 0 "$kiln" merkle --algo keccak256 --leaves "$tmp/two.txt"

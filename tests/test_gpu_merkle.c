@@ -1,13 +1,13 @@
 /* Merkle trees on every GPU backend of the build (CUDA, OpenCL: gpu_backends.h) against the CPU:
  * whole trees, node for node, and the root alone (the tree left on the device), for every merge
- * (sha256d, sha256, rp64_256, the Poseidon2 ones, and sha3-256 and keccak256 where the build has
+ * (sha256d, sha256, rp64_256, rpo256, the Poseidon2 ones, and sha3-256 and keccak256 where the build has
  * them), both schedules
  * (one launch per level; subtrees in shared/local memory with several k and group sizes; on CUDA
  * with and without a CUDA graph) for N = 1, 2, 3, 5, 1000 and around powers of two to 4096 (1024
  * on OpenCL); real Bitcoin blocks' roots against their headers (mainnet 413567, 1,557
  * transactions; testnet3 000000000000045e, 15); the launch counts of each schedule (rp64_256's narrow levels, of at most
  * 65536 parents, one launch each). CUDA adds large trees (2^k - 1, 2^k, 2^k + 1 for k = 16, 20,
- * random sizes up to 3 M; the Poseidon2 merges around 2^20) and refuses a block over its limit; OpenCL adds rp64_256's one wide level
+ * random sizes up to 3 M; the Poseidon2 merges around 2^20) and refuses a block over its limit; OpenCL adds rp64_256's and rpo256's one wide level
  * (2^17 + 3 leaves: 65538 parents, one work-item a merge). KILN_TEST_QUICK (compute-sanitizer):
  * the small sizes only. */
 #include "check.h"
@@ -129,6 +129,7 @@ static const launch_case cuda_launches[] = {
      * 65536 nodes, then 16 narrow levels */
     {KILN_MERKLE_RP64_256, (1u << 18) + 3, {KILN_MERKLE_SUBTREES, 3, 128, 1}, 2, 17, 0, "rp64_256 subtrees then narrow levels"},
     {KILN_MERKLE_SHA256D, (1u << 16) + 3, {KILN_MERKLE_SUBTREES, 6, 128, 0}, 1, -1, 0, "2^6 x 128 nodes per block"},
+    {KILN_MERKLE_RPO256, (1u << 16) + 3, {KILN_MERKLE_SUBTREES, 5, 128, 1}, 1, 17, 0, "rpo256 narrow levels"},
 };
 static const launch_case ocl_launches[] = {
     /* 1000 leaves: 11 levels, 10 above the leaves */
@@ -174,6 +175,8 @@ static void cuda_large(const test_gpu *g, kiln_ctx *cpu, unsigned long long *see
     }
     static const uint64_t big_rp[] = {(1u << 16) - 1, 1u << 16, (1u << 16) + 1, 100003, (1u << 18) + 3, 300007};
     for (size_t i = 0; i < COUNT(big_rp); i++) compare(g, cpu, KILN_MERKLE_RP64_256, big_rp[i], seed, i >= 3 ? all : some);
+    /* rpo256's bulk levels one thread a merge, the top 16 on 16 lanes */
+    compare(g, cpu, KILN_MERKLE_RPO256, (1u << 18) + 3, seed, some);
     for (int i = 0; i < 4; i++) compare(g, cpu, KILN_MERKLE_SHA256D, 1 + test_rand(seed) % 200000, seed, all);
     static const uint64_t big_p2[] = {(1u << 20) - 1, 1u << 20, (1u << 20) + 1, 300007};
     for (size_t i = 0; i < COUNT(big_p2); i++) {
@@ -241,6 +244,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
     if (!cuda) { /* rp64_256's one wide level (65538 parents) in the first subtree launch, then narrow ones */
         static const shape wide[] = {{KILN_MERKLE_SUBTREES, 3, 32, 0}};
         compare(g, cpu, KILN_MERKLE_RP64_256, (UINT64_C(1) << 17) + 3, &seed, (shapes){wide, 1});
+        compare(g, cpu, KILN_MERKLE_RPO256, (UINT64_C(1) << 17) + 3, &seed, (shapes){wide, 1});
     }
     rows_leaves(g, cpu, &seed);
     real_block(g, "block413567.raw", sh);

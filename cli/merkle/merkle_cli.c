@@ -116,7 +116,8 @@ int tune_tree(kiln_ctx *ctx, const kiln_workload *w, kiln_kind kind, const kiln_
     kiln_merkle_algo algo = (kiln_merkle_algo)w->tree_algo;
     char name[48];
     kiln_workload_bench_name(w, kind, name, sizeof name);
-    uint64_t n = a->leaves ? a->leaves : UINT64_C(1) << (algo == KILN_MERKLE_RP64_256 ? 20 : 22);
+    const int field = algo == KILN_MERKLE_RP64_256 || algo == KILN_MERKLE_RPO256; /* the slow merges */
+    uint64_t n = a->leaves ? a->leaves : UINT64_C(1) << (field ? 20 : 22);
     uint64_t reps = a->reps ? a->reps : 5;
     const kiln_tune_axis *tpbs = &axes[0], *ks = &axes[1];
     printf("tuning %s on %s, %llu leaves: tree rate (merges/s, graph launches) per threads per block x k\n"

@@ -48,6 +48,9 @@ static const registry_entry fixed[] = {
     {{"poseidon2_goldilocks8", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_GOLDILOCKS8, TREE, TREE, 0, TREE,
      "Poseidon2 over Goldilocks, width 8 (Plonky3's Merkle compression), for STARK provers"},
      kiln_selftest_poseidon2_goldilocks8},
+    {{"rpo256", NULL, TREE, -1, -1, KILN_MERKLE_RPO256, TREE, TREE, 0, TREE,
+     "Rescue Prime Optimized over Goldilocks (Miden's RPO256), for STARK provers"},
+     NULL},
 };
 
 #define FIXED (sizeof fixed / sizeof fixed[0])

@@ -27,7 +27,7 @@
 
 #define MAX_K 12
 #define MAX_C_LOG2 12 /* 4096 nodes per block: 96 KiB of shared memory for levels 1 and 2 */
-#define COOP_MAX_PARENTS 65536 /* rp64_256 levels of at most this many parents use 16 lanes per merge */
+#define COOP_MAX_PARENTS 65536 /* rp64_256 and rpo256 levels of at most this many parents use 16 lanes per merge */
 #define COOP_TPB 256
 /* The staged build (kiln_cuda_merkle_build_staged): chunks of 2^STAGE_LOG2 leaves (16 MiB) through
  * the handle's page-locked ring (stage.h); each chunk's own levels stop where it has
@@ -66,6 +66,7 @@ __device__ __forceinline__ void merge_dev(const uint32_t l[8], const uint32_t r[
     else if constexpr (A == KILN_MERKLE_POSEIDON2_BABYBEAR16) kiln_merge_p2_bb16(l, r, o);
     else if constexpr (A == KILN_MERKLE_POSEIDON2_KOALABEAR16) kiln_merge_p2_kb16(l, r, o);
     else if constexpr (A == KILN_MERKLE_POSEIDON2_GOLDILOCKS8) kiln_merge_p2_gl8(l, r, o);
+    else if constexpr (A == KILN_MERKLE_RPO256) kiln_merge_rpo256(l, r, o);
     else kiln_merge_rp64(l, r, o);
 }
 
@@ -188,12 +189,17 @@ __device__ __forceinline__ uint64_t mds_lane(uint64_t s, const uint32_t coef[KIL
     return kiln_gl_reduce96(sum_lo, (hi >> 32) + (sum_lo < lo));
 }
 
-/* Rp64_256 parents of a level of m nodes, 16 lanes per merge: lane e < 12 holds state element e
- * (lanes 12..15 shadow element 0 and are ignored). Every lane runs the same code (groups past the
- * last parent redo the last one and store nothing), so the full-warp shuffles are always legal. */
-__global__ void __launch_bounds__(COOP_TPB) rp64_coop_kernel(const uint4 *__restrict__ in, uint64_t m,
-                                                             uint4 *__restrict__ out)
+/* Rp64_256 or rpo256 parents of a level of m nodes, 16 lanes per merge: lane e < 12 holds state
+ * element e (lanes 12..15 shadow element 0 and are ignored). Every lane runs the same code (groups
+ * past the last parent redo the last one and store nothing), so the full-warp shuffles are always
+ * legal. rp64_256: Winterfell's layout (capacity 0..3 with 8 in element 0, digest 4..7) and round
+ * (x^7, MDS, + ARK1, x^(1/7), MDS, + ARK2); rpo256: miden's layout (left 0..3, right 4..7, capacity
+ * zero, digest 0..3) and RPO's round (MDS, + ARK1, x^7, MDS, + ARK2, x^(1/7)). */
+template <int A>
+__global__ void __launch_bounds__(COOP_TPB) coop_kernel(const uint4 *__restrict__ in, uint64_t m,
+                                                        uint4 *__restrict__ out)
 {
+    constexpr bool rpo = A == KILN_MERKLE_RPO256;
     const int lane = threadIdx.x & 15, e = lane < KILN_RP64_WIDTH ? lane : 0;
     const uint64_t parents = (m + 1) / 2, g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 4;
     const uint64_t i = g < parents ? g : parents - 1;
@@ -203,25 +209,32 @@ __global__ void __launch_bounds__(COOP_TPB) rp64_coop_kernel(const uint4 *__rest
     for (int j = 0; j < KILN_RP64_WIDTH; j++) coef[j] = kiln_rp64_mds_row((j - e + KILN_RP64_WIDTH) % KILN_RP64_WIDTH);
 #pragma unroll
     for (int r = 0; r < KILN_RP64_ROUNDS; r++) {
-        ark1[r] = kiln_rp64_ark(0, r * KILN_RP64_WIDTH + e);
-        ark2[r] = kiln_rp64_ark(1, r * KILN_RP64_WIDTH + e);
+        ark1[r] = rpo ? kiln_rpo_ark(0, r * KILN_RP64_WIDTH + e) : kiln_rp64_ark(0, r * KILN_RP64_WIDTH + e);
+        ark2[r] = rpo ? kiln_rpo_ark(1, r * KILN_RP64_WIDTH + e) : kiln_rp64_ark(1, r * KILN_RP64_WIDTH + e);
     }
     const uint64_t *nodes = (const uint64_t *)in;
     uint64_t left = 2 * i, right = 2 * i + 1 < m ? 2 * i + 1 : 2 * i, s;
-    if (e >= 4 && e < 8) s = __ldg(nodes + 4 * left + (e - 4));
-    else if (e >= 8) s = __ldg(nodes + 4 * right + (e - 8));
-    else s = e == 0 ? KILN_RP64_RATE : 0;
+    const int first = rpo ? 0 : 4; /* where the left digest goes, and where the digest is read */
+    if (e >= first && e < first + 4) s = __ldg(nodes + 4 * left + (e - first));
+    else if (e >= first + 4 && e < first + 8) s = __ldg(nodes + 4 * right + (e - first - 4));
+    else s = !rpo && e == 0 ? KILN_RP64_RATE : 0;
 #pragma unroll
     for (int r = 0; r < KILN_RP64_ROUNDS; r++) {
-        s = mds_lane(kiln_rp64_pow7(s), coef);
-        s = kiln_gl_add(s, ark1[r]);
-        s = mds_lane(kiln_rp64_pow_inv7(s), coef);
-        s = kiln_gl_add(s, ark2[r]);
+        if constexpr (rpo) {
+            s = kiln_rp64_pow7(kiln_gl_add(mds_lane(s, coef), ark1[r]));
+            s = kiln_rp64_pow_inv7(kiln_gl_add(mds_lane(s, coef), ark2[r]));
+        } else {
+            s = kiln_gl_add(mds_lane(kiln_rp64_pow7(s), coef), ark1[r]);
+            s = kiln_gl_add(mds_lane(kiln_rp64_pow_inv7(s), coef), ark2[r]);
+        }
     }
-    if (g < parents && lane >= 4 && lane < 8) ((uint64_t *)out)[4 * i + (uint64_t)(lane - 4)] = s;
+    if (g < parents && lane >= first && lane < first + 4) ((uint64_t *)out)[4 * i + (uint64_t)(lane - first)] = s;
 }
 
-/* One level of parents: rp64_256's narrow levels on 16 lanes per merge, every other level with one
+/* The merges with a 16-lane kernel for narrow levels. */
+constexpr bool has_coop(int a) { return a == KILN_MERKLE_RP64_256 || a == KILN_MERKLE_RPO256; }
+
+/* One level of parents: rp64_256's and rpo256's narrow levels on 16 lanes per merge, every other level with one
  * thread per merge. */
 template <int A>
 cudaError_t launch_level(cudaStream_t s, const uint4 *in, uint64_t m, uint4 *out, int tpb);
@@ -269,7 +282,7 @@ kiln_status enqueue_part(kiln_gpu *st, uint4 *tree, cudaStream_t s, uint64_t n, 
     size_t smem = ((size_t)3 << c_log2) / 4 * 32; /* C/2 + C/4 nodes; none when a launch makes one level */
     for (int l = from; l < to;) {
         if (cfg->method == KILN_MERKLE_LEVELS ||
-            (A == KILN_MERKLE_RP64_256 && part_size(count, l + 1) <= COOP_MAX_PARENTS)) {
+            (has_coop(A) && part_size(count, l + 1) <= COOP_MAX_PARENTS)) {
             KILN_CUDA_TRY(launch_level<A>(s, tree + 2 * (kiln_tree_level_offset(n, l) + (first >> l)),
                                           part_size(count, l),
                                           tree + 2 * (kiln_tree_level_offset(n, l + 1) + (first >> (l + 1))), tpb),
@@ -305,9 +318,13 @@ template <int A>
 cudaError_t launch_level(cudaStream_t s, const uint4 *in, uint64_t m, uint4 *out, int tpb)
 {
     uint64_t parents = (m + 1) / 2;
-    if (A == KILN_MERKLE_RP64_256 && parents <= COOP_MAX_PARENTS)
-        rp64_coop_kernel<<<grid_for(16 * parents, COOP_TPB), COOP_TPB, 0, s>>>(in, m, out);
-    else level_kernel<A><<<grid_for(parents, tpb), tpb, 0, s>>>(in, m, out);
+    if constexpr (has_coop(A)) {
+        if (parents <= COOP_MAX_PARENTS) {
+            coop_kernel<A><<<grid_for(16 * parents, COOP_TPB), COOP_TPB, 0, s>>>(in, m, out);
+            return cudaGetLastError();
+        }
+    }
+    level_kernel<A><<<grid_for(parents, tpb), tpb, 0, s>>>(in, m, out);
     return cudaGetLastError();
 }
 
@@ -437,6 +454,7 @@ const algo_row kAlgos[] = {
     KILN_MERKLE_ROW(KILN_MERKLE_BLAKE3),
     KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_BABYBEAR16), KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_KOALABEAR16),
     KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_GOLDILOCKS8),
+    KILN_MERKLE_ROW(KILN_MERKLE_RPO256),
 };
 #undef KILN_MERKLE_ROW
 

@@ -229,7 +229,8 @@ static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint6
 {
     /* merkle.cl's kernels of each merge, in kiln_merkle_algo's order */
     static const char *const names[KILN_MERKLE_ALGO_COUNT] = {
-        "sha256d", "sha256", "sha3_256", "keccak256", "rp64", "blake2s", "blake2s_stwo", "blake3", "p2_bb16", "p2_kb16", "p2_gl8"};
+        "sha256d", "sha256",  "sha3_256", "keccak256", "rp64",  "blake2s", "blake2s_stwo", "blake3",
+        "p2_bb16", "p2_kb16", "p2_gl8",   "rpo256"};
     char name[48];
     snprintf(name, sizeof name, "kiln_merkle_level_%s", names[algo]);
     kiln_status st = kiln_ocl_kernel(g, name, &r->level);
@@ -238,8 +239,9 @@ static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint6
     int c_log2 = 0;
     if ((st = level_group(g, r->level, cfg->tpb, &level_wg)) != KILN_OK) return st;
     size_t coop_wg = 0;
-    if (algo == KILN_MERKLE_RP64_256) {
-        if ((st = kiln_ocl_kernel(g, "kiln_merkle_rp64_coop", &r->coop)) != KILN_OK) return st;
+    if (algo == KILN_MERKLE_RP64_256 || algo == KILN_MERKLE_RPO256) {
+        const char *coop = algo == KILN_MERKLE_RPO256 ? "kiln_merkle_rpo256_coop" : "kiln_merkle_rp64_coop";
+        if ((st = kiln_ocl_kernel(g, coop, &r->coop)) != KILN_OK) return st;
         if ((st = level_group(g, r->coop, COOP_WG, &coop_wg)) != KILN_OK) return st;
         if (coop_wg < 16) coop_wg = 0; /* a device whose groups cannot hold one merge: one item a merge */
     }

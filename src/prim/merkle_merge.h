@@ -17,6 +17,7 @@
 #include "poseidon2.h"
 #include "poseidon2_goldilocks.h"
 #include "rescue.h"
+#include "rpo.h"
 #include "sha256.h"
 
 
@@ -239,5 +240,16 @@ KILN_HD void kiln_merge_blake3(const uint32_t l[KILN_NODE_WORDS], const uint32_t
     kiln_blake3_of_pair(l, r, out);
 }
 
+
+/* miden-crypto's RPO256 merge of two digests (4 field elements each), prim/rpo.h. */
+KILN_HD void kiln_merge_rpo256(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                               uint32_t out[KILN_NODE_WORDS])
+{
+    uint64_t a[KILN_RPO_DIGEST], b[KILN_RPO_DIGEST], o[KILN_RPO_DIGEST];
+    kiln_node_to_elements(l, a);
+    kiln_node_to_elements(r, b);
+    kiln_rpo_merge(a, b, o);
+    kiln_elements_to_node(o, out);
+}
 
 #endif

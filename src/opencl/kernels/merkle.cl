@@ -101,6 +101,7 @@ KILN_OCL_MERKLE(blake3, kiln_merge_blake3)
 KILN_OCL_MERKLE(p2_bb16, kiln_merge_p2_bb16)
 KILN_OCL_MERKLE(p2_kb16, kiln_merge_p2_kb16)
 KILN_OCL_MERKLE(p2_gl8, kiln_merge_p2_gl8)
+KILN_OCL_MERKLE(rpo256, kiln_merge_rpo256)
 
 /* Rp64_256 parents of a level of m nodes at `in` (output at `out`), 16 work-items a merge as CUDA's
  * rp64_coop_kernel: item e < 12 of a group of 16 holds state element e (items 12..15 shadow
@@ -143,4 +144,26 @@ __kernel void kiln_merkle_rp64_coop(__global ulong *tree, ulong in, ulong m, ulo
         s = kiln_gl_add(s, kiln_rp64_ark(1, r * KILN_RP64_WIDTH + e));
     }
     if (g < parents && lane >= 4 && lane < 8) tree[4 * (out + i) + (lane - 4)] = s;
+}
+
+/* rpo256's narrow levels, as kiln_merkle_rp64_coop: miden's layout (left in elements 0..3, right in
+ * 4..7, capacity 8..11 zero, digest 0..3) and RPO's round (MDS, + ARK1, x^7, MDS, + ARK2, x^(1/7)). */
+__kernel void kiln_merkle_rpo256_coop(__global ulong *tree, ulong in, ulong m, ulong out, __local ulong *xs)
+{
+    const uint lid = get_local_id(0), lane = lid & 15, base = lid - lane;
+    const int e = lane < KILN_RPO_WIDTH ? (int)lane : 0;
+    const ulong parents = (m + 1) / 2, g = get_global_id(0) >> 4;
+    const ulong i = g < parents ? g : parents - 1;
+    uint coef[KILN_RPO_WIDTH];
+    _Pragma("unroll") for (int j = 0; j < KILN_RPO_WIDTH; j++)
+        coef[j] = kiln_rp64_mds_row((j - e + KILN_RPO_WIDTH) % KILN_RPO_WIDTH);
+    const ulong left = in + 2 * i, right = in + (2 * i + 1 < m ? 2 * i + 1 : 2 * i);
+    ulong s = e >= 8 ? 0 : e >= 4 ? tree[4 * right + (e - 4)] : tree[4 * left + e];
+    _Pragma("unroll") for (int r = 0; r < KILN_RPO_ROUNDS; r++) {
+        s = kiln_ocl_rp64_mds_lane(s, coef, xs, lid, base);
+        s = kiln_rp64_pow7(kiln_gl_add(s, kiln_rpo_ark(0, r * KILN_RPO_WIDTH + e)));
+        s = kiln_ocl_rp64_mds_lane(s, coef, xs, lid, base);
+        s = kiln_rp64_pow_inv7(kiln_gl_add(s, kiln_rpo_ark(1, r * KILN_RPO_WIDTH + e)));
+    }
+    if (g < parents && lane < 4) tree[4 * (out + i) + lane] = s;
 }
