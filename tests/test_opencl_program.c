@@ -1,8 +1,14 @@
-/* The OpenCL backend's program, on the first OpenCL device (PoCL in CI): its binary lands in the
- * cache folder (KILN_OPENCL_CACHE) on first use, and a second context builds from it (same answer,
- * no new file); a program that does not compile fails with the device and the build log in the
- * message (the backend's build entry, a test hook). The workloads themselves are the test_gpu_*
- * tests'. Skipped (77) without an OpenCL device, unless KILN_REQUIRE_OPENCL is set. */
+/* The OpenCL backend's programs, on the first OpenCL device (PoCL in CI): one program a
+ * .cl file of src/opencl/kernels, built when one of its kernels is first asked for. sha256("abc")
+ * builds only the digests' program, whose binary lands in the cache folder (KILN_OPENCL_CACHE), and
+ * a second context builds from it (same answer, no new file); a Merkle level kernel (a name made by
+ * token pasting) builds the Merkle program beside it, and a name no program has is an error naming
+ * it. Every program compiles alone (without the cache: PoCL compiles each kernel on first launch, a
+ * binary for the cache costs all of them). A program that does not compile fails with the device
+ * and the build log in the message (the backend's build entry, a test hook). Without
+ * KILN_OPENCL_CACHE the cache is $XDG_CACHE_HOME/kiln/opencl. The workloads
+ * themselves are the test_gpu_* tests'. Skipped (77) without an OpenCL device, unless
+ * KILN_REQUIRE_OPENCL is set. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +47,40 @@ static void abc(void)
 }
 
 #ifdef KILN_HAVE_OPENCL
+/* The programs one handle builds: a kernel by name, the files it builds, and the error for a name
+ * none has; then every program alone, from source (KILN_OPENCL_CACHE off). */
+static void programs(const char *dir)
+{
+    kiln_ctx *ctx = kiln_ctx_new();
+    CHECK(kiln_ctx_set_device(ctx, test_opencl_device()) == KILN_OK, "%s: %s", test_opencl_device(), kiln_last_error(ctx));
+    kiln_gpu *g = NULL;
+    CHECK(kiln_ctx_gpu(ctx, 0, &g) == KILN_OK, "open: %s", kiln_last_error(ctx));
+    if (g) {
+        cl_kernel k = NULL;
+        CHECK(kiln_ocl_kernel(g, "kiln_merkle_level_sha256", &k) == KILN_OK && k, "a pasted kernel name: %s",
+              kiln_last_error(ctx));
+        if (k) clReleaseKernel(k);
+        CHECK(cache_files(dir) == 2, "the Merkle program cached beside the digests' (%d files)", cache_files(dir));
+        CHECK(kiln_ocl_kernel(g, "kiln_sha512_batch_v1", &k) == KILN_OK && k, "a macro's kernel: %s", kiln_last_error(ctx));
+        if (k) clReleaseKernel(k);
+        setenv("KILN_OPENCL_CACHE", "off", 1);
+        k = NULL;
+        kiln_status st = kiln_ocl_kernel(g, "kiln_no_such_kernel", &k);
+        CHECK(st == KILN_ERR_DEVICE && !k && strstr(kiln_last_error(ctx), "kiln_no_such_kernel"), "a missing kernel (%d): %s",
+              (int)st, kiln_last_error(ctx));
+        CHECK(kiln_ocl_program_count() >= 5 && kiln_ocl_program_name(kiln_ocl_program_count()) == NULL, "%d programs",
+              kiln_ocl_program_count());
+        for (int i = 0; i < kiln_ocl_program_count(); i++) {
+            cl_program p = NULL;
+            CHECK(kiln_ocl_program_at(g, i, &p) == KILN_OK && p, "program %s: %s", kiln_ocl_program_name(i),
+                  kiln_last_error(ctx));
+        }
+        CHECK(cache_files(dir) == 2, "%d files in the cache after building with the cache off", cache_files(dir));
+        setenv("KILN_OPENCL_CACHE", dir, 1);
+    }
+    kiln_ctx_free(ctx);
+}
+
 static void build_error(void)
 {
     kiln_ctx *ctx = kiln_ctx_new();
@@ -69,9 +109,18 @@ int main(void)
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     setenv("KILN_OPENCL_CACHE", dir, 1);
     abc();
-    CHECK(cache_files(dir) == 1, "the program binary is cached in %s", dir);
+    CHECK(cache_files(dir) == 1, "the digests' program binary alone is cached in %s (%d files)", dir, cache_files(dir));
     abc(); /* a second context loads the cached binary */
     CHECK(cache_files(dir) == 1, "one cached binary in %s", dir);
+    programs(dir);
+    /* without KILN_OPENCL_CACHE the folder is $XDG_CACHE_HOME/kiln/opencl */
+    char xdg[sizeof dir + 8], sub[sizeof xdg + 16];
+    snprintf(xdg, sizeof xdg, "%s/xdg", dir);
+    snprintf(sub, sizeof sub, "%s/kiln/opencl", xdg);
+    unsetenv("KILN_OPENCL_CACHE");
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    abc();
+    CHECK(cache_files(sub) == 1, "the digests' program cached in %s (%d files)", sub, cache_files(sub));
     build_error();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
