@@ -27,7 +27,7 @@ DATA=$2
 . "$(dirname "$0")/signal_util.sh"
 tmp=$TMP
 
-# the program built into this test's cache first, so that no signal lands in its build
+# the program and its kernels built first (into PoCL's cache), so that no signal lands in a build
 "$KILN" bench --algo scrypt-kdf --device "$OCLDEV" -N 1024 --seconds 0.1 --quiet >/dev/null 2>&1
 
 # ---- the scrypt KDF: SIGINT inside a ROMix of N = 2^17 (seconds a launch before)

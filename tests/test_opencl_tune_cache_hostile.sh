@@ -13,11 +13,12 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # PoCL's own kernel cache stays where it was (its default is under XDG_CACHE_HOME, moved here)
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/pocl}
-export XDG_CACHE_HOME=$TMP # the tune cache; opencl_test_util.sh gives the programs their own
+export XDG_CACHE_HOME=$TMP # the tune cache
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 . "$(dirname "$0")/opencl_test_util.sh"
+export KILN_OPENCL_CACHE=$TMP/programs # kiln's program cache, on for this test (the util turns it off)
 command -v python3 >/dev/null || { echo "python3 not found: skipping"; exit 77; }
 mkdir -p "$TMP/kiln"
 cache=$TMP/kiln/tune.txt
@@ -66,7 +67,7 @@ printf 'sha256d\topencl:%s\t64\t4\t1000\n' "$model" >"$cache"
 shape=$(bench 2>"$TMP/err" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["threads_per_block"], d["items_per_thread"])')
 [ "$shape" = "64 4" ] && [ ! -s "$TMP/err" ] && ok || bad "a cache of one entry: shape '$shape' (want 64 4), $(cat "$TMP/err")"
 
-# the program cache (KILN_OPENCL_CACHE, opencl_test_util.sh) is read the same way: its binaries
+# the program cache (KILN_OPENCL_CACHE, above) is read the same way: its binaries
 # replaced by FIFOs without a writer (an fopen there waited for ever) and a link to /dev/zero are
 # passed over, the programs built anew and stored over them as regular files
 progs=$(ls "$KILN_OPENCL_CACHE"/*.bin 2>/dev/null)

@@ -127,8 +127,7 @@ void kiln_ocl_close(kiln_gpu *g)
     if (!g) return;
     if (g->tree) clReleaseMemObject(g->tree);
     for (int i = 0; i < g->scrypt_nbuf; i++) clReleaseMemObject(g->scrypt_v[i]);
-    if (g->program) clReleaseProgram(g->program);
-    if (g->program_capped) clReleaseProgram(g->program_capped);
+    kiln_ocl_release_programs(g);
     if (g->queue) clReleaseCommandQueue(g->queue);
     if (g->context) clReleaseContext(g->context);
     free(g);

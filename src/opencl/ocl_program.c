@@ -1,9 +1,10 @@
 /* The embedded kernels (generated from the .cl files of kernels/ and the src/prim headers they include,
- * cmake/embed_cl.cmake), built for a device at run time, and the program binary cached per
- * device, driver and source beside the tune cache ($XDG_CACHE_HOME/kiln/opencl/, else
- * ~/.cache/kiln/opencl/; KILN_OPENCL_CACHE names another folder, or "off"). The cache is an
- * optimisation only: a folder that cannot be written, or a binary the driver refuses, means a
- * build from source. */
+ * cmake/embed_cl.cmake), one program a .cl file, each built for a device at run time when one of
+ * its kernels is first asked for (PoCL takes minutes of CPU over all of them; a workload needs one),
+ * and each program's binary cached per device, driver and source beside the tune cache
+ * ($XDG_CACHE_HOME/kiln/opencl/, else ~/.cache/kiln/opencl/; KILN_OPENCL_CACHE names another folder,
+ * or "off"). The cache is an optimisation only: a folder that cannot be written, or a binary the
+ * driver refuses, means a build from source. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,7 +15,10 @@
 
 #include "ocl_state.h"
 
-extern const char kiln_opencl_kernel_source[]; /* generated: opencl_kernels.c */
+/* generated: opencl_kernels.c, one entry a kernels/ file */
+extern const int kiln_opencl_program_count;
+extern const char *const kiln_opencl_program_names[];
+extern const char *const kiln_opencl_program_texts[];
 
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
@@ -174,15 +178,16 @@ static void store_cached(kiln_gpu *g, cl_program p, const char *path)
     free(bin);
 }
 
-/* *slot: the embedded kernels built with these options, from the cache or anew. */
-static kiln_status program_with(kiln_gpu *g, const char *options, cl_program *slot)
+/* *slot: program i built with these options, from the cache or anew. */
+static kiln_status program_with(kiln_gpu *g, int i, const char *options, cl_program *slot)
 {
     if (!*slot) {
+        const char *source = kiln_opencl_program_texts[i];
         char path[4200];
-        int cached = cache_path(g, kiln_opencl_kernel_source, options, path, sizeof path) == 0;
+        int cached = cache_path(g, source, options, path, sizeof path) == 0;
         if (cached) *slot = load_cached(g, path, options);
         if (!*slot) {
-            kiln_status st = build_with(g, kiln_opencl_kernel_source, options, slot);
+            kiln_status st = build_with(g, source, options, slot);
             if (st != KILN_OK) return st;
             if (cached) store_cached(g, *slot, path);
         }
@@ -190,25 +195,94 @@ static kiln_status program_with(kiln_gpu *g, const char *options, cl_program *sl
     return KILN_OK;
 }
 
-kiln_status kiln_ocl_program(kiln_gpu *g, cl_program *out)
+int kiln_ocl_program_count(void) { return kiln_opencl_program_count; }
+
+const char *kiln_ocl_program_name(int i)
 {
-    kiln_status st = program_with(g, g->build_options, &g->program);
-    *out = g->program;
+    return i >= 0 && i < kiln_opencl_program_count ? kiln_opencl_program_names[i] : NULL;
+}
+
+/* The handle's program slots, made on first use: kiln_opencl_program_count plain, as many capped. */
+static kiln_status slots(kiln_gpu *g)
+{
+    if (!g->programs && !(g->programs = calloc(2 * (size_t)kiln_opencl_program_count, sizeof *g->programs)))
+        return kiln_fail(g->ctx, KILN_ERR_DEVICE, "out of memory");
+    return KILN_OK;
+}
+
+kiln_status kiln_ocl_program_at(kiln_gpu *g, int i, cl_program *out)
+{
+    *out = NULL;
+    if (i < 0 || i >= kiln_opencl_program_count) return kiln_fail(g->ctx, KILN_ERR_INPUT, "no OpenCL program %d", i);
+    kiln_status st = slots(g);
+    if (st == KILN_OK) st = program_with(g, i, g->build_options, &g->programs[i]);
+    *out = g->programs[i];
     return st;
 }
 
-static kiln_status kernel_of(kiln_gpu *g, cl_program p, const char *name, cl_kernel *out)
+void kiln_ocl_release_programs(kiln_gpu *g)
 {
-    cl_int err;
-    *out = clCreateKernel(p, name, &err);
-    return kiln_ocl_check(g->ctx, err, "clCreateKernel");
+    if (!g->programs) return;
+    for (int i = 0; i < 2 * kiln_opencl_program_count; i++)
+        if (g->programs[i]) clReleaseProgram(g->programs[i]);
+    free(g->programs);
+    g->programs = NULL;
+}
+
+/* How surely kernel `name` is in `source`, which is not built yet: 2 when the source has the name
+ * as a word (a declaration, or a kernel macro's argument: KILN_OCL_SHA512(kiln_sha512_batch_v0, ..)),
+ * 1 when it has a word that the name starts with, pasted to more (`kiln_merkle_level_##NAME`),
+ * else 0. Comments are skipped. A guess only: the kernel is then looked up in the built program,
+ * and a name that no source mentions is looked for in every program. */
+static int mentions(const char *source, const char *name)
+{
+    size_t n = strlen(name);
+    int best = 0;
+    for (const char *s = source; *s;) {
+        if (s[0] == '/' && s[1] == '*') {
+            const char *e = strstr(s + 2, "*/");
+            s = e ? e + 2 : s + strlen(s);
+        } else if (s[0] == '/' && s[1] == '/') {
+            s += strcspn(s, "\n");
+        } else if (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')) {
+            size_t w = strspn(s, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+            if (w == n && memcmp(s, name, n) == 0) return 2;
+            const char *after = s + w + strspn(s + w, " \t");
+            if (w < n && after[0] == '#' && after[1] == '#' && memcmp(s, name, w) == 0) best = 1;
+            s += w;
+        } else {
+            s++;
+        }
+    }
+    return best;
+}
+
+/* Kernel `name` from the program that has it among the plain (capped 0) or capped slots, built
+ * with `options`: the programs already built first, then those whose source mentions the name
+ * (mentions() 2, then 1), then the others, so that only the programs a caller's kernels are in get
+ * built. */
+static kiln_status find_kernel(kiln_gpu *g, const char *name, int capped, const char *options, cl_kernel *out)
+{
+    *out = NULL;
+    kiln_status st = slots(g);
+    if (st != KILN_OK) return st;
+    cl_program *slot = g->programs + (capped ? kiln_opencl_program_count : 0);
+    for (int pass = 0; pass < 4; pass++)
+        for (int i = 0; i < kiln_opencl_program_count; i++) {
+            if (pass == 0 ? !slot[i] : slot[i] || mentions(kiln_opencl_program_texts[i], name) != 3 - pass) continue;
+            if ((st = program_with(g, i, options, &slot[i])) != KILN_OK) return st;
+            cl_int err;
+            *out = clCreateKernel(slot[i], name, &err);
+            if (err == CL_SUCCESS) return KILN_OK;
+            *out = NULL;
+            if (err != CL_INVALID_KERNEL_NAME) return kiln_ocl_check(g->ctx, err, "clCreateKernel");
+        }
+    return kiln_fail(g->ctx, KILN_ERR_DEVICE, "OpenCL kernel %s is in none of kiln's programs", name);
 }
 
 kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out)
 {
-    cl_program p;
-    kiln_status st = kiln_ocl_program(g, &p);
-    return st == KILN_OK ? kernel_of(g, p, name, out) : st;
+    return find_kernel(g, name, 0, g->build_options, out);
 }
 
 kiln_status kiln_ocl_kernel_capped(kiln_gpu *g, const char *name, cl_kernel *out)
@@ -216,8 +290,7 @@ kiln_status kiln_ocl_kernel_capped(kiln_gpu *g, const char *name, cl_kernel *out
     if (!kiln_ocl_is_nv(g)) return kiln_ocl_kernel(g, name, out);
     char options[sizeof g->build_options + 32];
     snprintf(options, sizeof options, "%s -cl-nv-maxrregcount=%d", g->build_options, KILN_OCL_CAPPED_REGS);
-    kiln_status st = program_with(g, options, &g->program_capped);
-    return st == KILN_OK ? kernel_of(g, g->program_capped, name, out) : st;
+    return find_kernel(g, name, 1, options, out);
 }
 
 kiln_status kiln_ocl_run(kiln_gpu *g, cl_kernel k, size_t global, float *ms)

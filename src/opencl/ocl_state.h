@@ -18,11 +18,12 @@ struct kiln_gpu {
     cl_device_id device;
     cl_context context;
     cl_command_queue queue; /* in order, profiling on: kernel times from events */
-    cl_program program; /* the embedded kernels, built on first use */
-    /* NVIDIA: the same kernels built with at most KILN_OCL_CAPPED_REGS registers a work-item (the
-     * driver's -cl-nv-maxrregcount; OpenCL has no launch bounds), on first use, for the kernels
-     * whose occupancy the caller must know (scrypt's ROMix kernel 2) */
-    cl_program program_capped;
+    /* the embedded programs (one a .cl file of kernels/, ocl_program.c), each built on first use of
+     * one of its kernels: kiln_ocl_program_count() slots, then as many for the same programs
+     * built on NVIDIA with at most KILN_OCL_CAPPED_REGS registers a work-item (the driver's
+     * -cl-nv-maxrregcount; OpenCL has no launch bounds), for the kernels whose occupancy the
+     * caller must know (scrypt's ROMix kernel 2). NULL until the first kernel is asked for. */
+    cl_program *programs;
     char name[128];
     /* clBuildProgram's options: the OpenCL C version, and KILN_OCL_NV=1 on NVIDIA's driver, whose
      * compiler takes inline PTX (funnel shifts, warp shuffles) that OpenCL C 1.2 cannot name */
@@ -63,15 +64,21 @@ kiln_status kiln_ocl_device_info(kiln_ctx *ctx, int ordinal, kiln_device_info *o
 kiln_status kiln_ocl_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out);
 void kiln_ocl_close(kiln_gpu *g);
 
-/* The handle's program of the embedded kernels (ocl_program.c), built on first use. */
-kiln_status kiln_ocl_program(kiln_gpu *g, cl_program *out);
+/* The embedded programs (ocl_program.c): how many, program i's name (its kernels/ file's name
+ * without .cl; NULL past the end), and program i built for the handle's device (from the cache or
+ * anew, kept by the handle). A kernel builds its own program: these are for warming the cache. */
+int kiln_ocl_program_count(void);
+const char *kiln_ocl_program_name(int i);
+kiln_status kiln_ocl_program_at(kiln_gpu *g, int i, cl_program *out);
+/* Releases the handle's built programs (kiln_ocl_close). */
+void kiln_ocl_release_programs(kiln_gpu *g);
 /* Builds `source` for the handle's device from source (no cache): the failure's message carries
  * the device and the first lines of the build log. For the tests of that message. */
 kiln_status kiln_ocl_build_source(kiln_gpu *g, const char *source, cl_program *out);
 
-/* A kernel of the program by name (the caller releases it). */
 /* Whether the device is NVIDIA's driver (its build options define KILN_OCL_NV: ocl_device.c). */
 static inline int kiln_ocl_is_nv(const kiln_gpu *g) { return strstr(g->build_options, "KILN_OCL_NV") != NULL; }
+/* A kernel by name (the caller releases it), from the program whose file has it, built on first use. */
 kiln_status kiln_ocl_kernel(kiln_gpu *g, const char *name, cl_kernel *out);
 /* The same from the register-capped build on NVIDIA (program_capped), from the program elsewhere. */
 #define KILN_OCL_CAPPED_REGS 128
