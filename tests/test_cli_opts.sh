@@ -35,7 +35,7 @@ usage_error "bad --count" "$kiln" mine --header "$genesis" --count=0
 usage_error "bad --seconds" "$kiln" bench --seconds -1
 usage_error "unexpected argument 'extra'" "$kiln" selftest extra
 usage_error "--algo is required" "$kiln" hash abc.txt
-usage_error "unknown hash algorithm 'md5'" "$kiln" hash --algo md5 abc.txt
+usage_error "unknown hash algorithm 'md4'" "$kiln" hash --algo md4 abc.txt
 usage_error "unknown device 'gpu'" "$kiln" selftest --device gpu
 usage_error "unknown device 'gpu'" "$kiln" mine --header "$genesis" --device gpu
 usage_error "unknown device 'gpu'" "$kiln" hash --algo sha256 --device gpu /dev/null

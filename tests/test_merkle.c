@@ -287,13 +287,15 @@ static void rows_errors(kiln_ctx *ctx)
 static void errors(kiln_ctx *ctx)
 {
     kiln_merkle_algo a;
-    static const char *names[] = {"sha256d",  "sha256", "sha3-256", "keccak256", "rp64_256", "poseidon2_babybear16",
-                                  "poseidon2_koalabear16", "poseidon2_goldilocks8"};
-    for (int i = 0; i < 8; i++) {
+    static const char *names[] = {"sha256d",      "sha256", "sha3-256",          "keccak256",
+                                  "rp64_256",     "blake2s", "blake2s-stwo",     "blake3",
+                                  "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256"};
+    _Static_assert(sizeof names / sizeof names[0] == KILN_MERKLE_ALGO_COUNT, "a name for every merge");
+    for (int i = 0; i < KILN_MERKLE_ALGO_COUNT; i++) {
         CHECK(kiln_merkle_algo_from_name(ctx, names[i], &a) == KILN_OK && (int)a == i, "name %s", names[i]);
         CHECK(strcmp(kiln_merkle_algo_name(a), names[i]) == 0, "name of %d", i);
     }
-    CHECK(kiln_merkle_algo_from_name(ctx, "md5", &a) == KILN_ERR_INPUT, "unknown name");
+    CHECK(kiln_merkle_algo_from_name(ctx, "md4", &a) == KILN_ERR_INPUT, "unknown name");
     uint8_t leaf[32] = {0}, root[32];
     CHECK(kiln_merkle_build(ctx, KILN_MERKLE_SHA3_256, leaf, 1, NULL, root, NULL) == KILN_OK && memcmp(root, leaf, 32) == 0,
           "sha3-256 one leaf: %s", kiln_last_error(ctx));

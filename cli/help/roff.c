@@ -95,6 +95,9 @@ static void header(roff *r, const char *page)
     raw(r, "\" 1 \"\" \"kiln ");
     text(r, kiln_version());
     raw(r, "\" \"kiln manual\"\n");
+    /* ragged right, as git's pages: the lists of algorithm names hold words too long to justify a
+     * 60-column line around (merkle-poseidon2_goldilocks8), which troff warns of */
+    raw(r, ".ad l\n");
 }
 
 static int is_heading(const char *line, size_t n)
