@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CPU RMAT generator polls the interrupt (issue 24.4: SIGINT during `pagerank --rmat 23` took
-# 123 s to act): a SIGINT or SIGTERM while RMAT 21 is generated, in the permutation (0.1 s after its
+# 123 s to act): a SIGINT or SIGTERM while RMAT 23 (21 for the edges) is generated, in the permutation (0.1 s after its
 # first progress line: it takes seconds on 2 cores) or in the edges (after the first million: tens
 # of seconds of them left), ends `kiln pagerank` within a second (or two polls' time, by the rate of
 # its progress lines, on a machine too busy for that), exit 130 or 143, nothing printed;
@@ -13,10 +13,15 @@ kiln=$1
 tmp=$TMP
 . "$(dirname "$0")/signal_util.sh"
 
-for phase in "rmat permutation: [0-9.]+ M" "rmat: [0-9.]+ M/"; do
+# a progress count is in k or M by its size: a busy machine's first line may still be in thousands.
+# The permutation is RMAT 23's: RMAT 21's ends within the first progress line's delay on an idle
+# machine, and without its line no signal would be sent (the run is interrupted long before its edges)
+for phase in "rmat permutation: [0-9.]+ [kM]" "rmat: [0-9.]+ [kM]/"; do
+    scale=21
+    case $phase in "rmat permutation"*) scale=23 ;; esac
     for sig in INT TERM; do
-        signal_at_line "$sig" "$phase" "$tmp/out" "$tmp/err" "$kiln" pagerank --rmat 21 --device cpu --max-iter 1 --top 1 \
-            --progress
+        signal_at_line "$sig" "$phase" "$tmp/out" "$tmp/err" "$kiln" pagerank --rmat "$scale" --device cpu --max-iter 1 \
+            --top 1 --progress
         want=$((128 + $(kill -l "$sig")))
         # the yardstick on a machine too busy for a second: two of the generator's polls apart (a
         # chunk of 2^20 items, at the rate its last progress line gave), where a missed poll runs on
