@@ -73,7 +73,7 @@ def file_digest(fileobj, digest, /, *, _bufsize=2**18):
     """The hash object of a file object's bytes, as hashlib.file_digest: `digest` is a name for
     kiln.new or a callable returning a hash object; `fileobj` a binary file (or an object with
     getbuffer(), such as io.BytesIO, hashed in place), read from its current position to its end.
-    A name kiln lacks ("md5", "blake2b") is hashlib's: hashlib.file_digest computes it (its hash
+    A name kiln lacks ("md4", "ripemd160") is hashlib's: hashlib.file_digest computes it (its hash
     object, or its ValueError for a name it lacks too)."""
     if isinstance(digest, str):
         try:
