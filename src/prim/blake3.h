@@ -12,6 +12,7 @@
 #ifndef KILN_PRIM_BLAKE3_H
 #define KILN_PRIM_BLAKE3_H
 
+#include "blake2.h"
 #include "bytes.h"
 #include "kiln_hd.h"
 #include "sha256.h"
@@ -43,18 +44,8 @@ KILN_HD void kiln_blake3_iv(uint32_t k[8])
     k[7] = KILN_SHA256_IV7;
 }
 
-/* The quarter-round G on state words a, b, c, d with message words x and y. */
-#define KILN_BLAKE3_G(v, a, b, c, d, x, y)                                                                             \
-    do {                                                                                                               \
-        v[a] = v[a] + v[b] + (x);                                                                                      \
-        v[d] = kiln_rotr32(v[d] ^ v[a], 16);                                                                           \
-        v[c] = v[c] + v[d];                                                                                            \
-        v[b] = kiln_rotr32(v[b] ^ v[c], 12);                                                                           \
-        v[a] = v[a] + v[b] + (y);                                                                                      \
-        v[d] = kiln_rotr32(v[d] ^ v[a], 8);                                                                            \
-        v[c] = v[c] + v[d];                                                                                            \
-        v[b] = kiln_rotr32(v[b] ^ v[c], 7);                                                                            \
-    } while (0)
+/* The quarter-round G: BLAKE2s's, rotations 16, 12, 8, 7 (the BLAKE3 specification, section 2.2). */
+#define KILN_BLAKE3_G KILN_BLAKE2S_G
 
 /* One round: the columns, then the diagonals, message words in the order m[0..15]. */
 KILN_HD void kiln_blake3_round(uint32_t v[16], const uint32_t m[16])
