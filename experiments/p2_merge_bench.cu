@@ -3,12 +3,11 @@
  * Built against a src/ folder (-I): the tree's, or an older commit's src/prim, so that two builds
  * compare formulations in one run. Prints, for BabyBear-16 and KoalaBear-16, the merges per second
  * of a level of 2^24 parents (one thread a merge, as src/cuda/merkle.cu's level kernel does) and a
- * digest of the level (two builds must agree on it); then the field multiplications per second of
- * long independent chains of Montgomery products, unsigned (kiln_m31_mul, a correction each) and
- * signed (kiln_m31_mul_signed, none): the issue rate of the multiplication itself.
+ * digest of the level (two builds must agree on it); then the BabyBear multiplications per second
+ * of long independent chains of Montgomery products (kiln_m31_mul): the rate at which the GPU
+ * issues the field multiplication itself, the ceiling the merges are measured against.
  *
- *   nvcc -O3 -std=c++17 -arch=sm_90 -Isrc -o /tmp/p2 experiments/p2_merge_bench.cu && /tmp/p2
- * (-DP2_OLD -IOLD/src for a tree from before kiln_m31_mul_signed) */
+ *   nvcc -O3 -std=c++17 -arch=sm_90 -Isrc -o /tmp/p2 experiments/p2_merge_bench.cu && /tmp/p2 */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -52,9 +51,10 @@ __global__ void level(const uint4 *__restrict__ in, uint64_t parents, uint4 *__r
     }
 }
 
-#define CHAINS 8
 #define STEPS 4096
 
+/* CHAINS independent products a thread, each STEPS long */
+template <int CHAINS>
 __global__ void mul_unsigned(uint32_t *sink, uint32_t seed)
 {
     uint32_t a[CHAINS], b[CHAINS];
@@ -68,21 +68,6 @@ __global__ void mul_unsigned(uint32_t *sink, uint32_t seed)
     if (x == 0x12345678u) sink[0] = x;
 }
 
-#ifndef P2_OLD /* an older src/prim has no signed product */
-__global__ void mul_signed(uint32_t *sink, uint32_t seed)
-{
-    int32_t a[CHAINS], b[CHAINS];
-    for (int k = 0; k < CHAINS; k++)
-        a[k] = (int32_t)((seed + threadIdx.x * 7 + k * 131) % KILN_BB_P), b[k] = (int32_t)((seed * 3 + k) % KILN_BB_P);
-    for (int s = 0; s < STEPS; s++) {
-#pragma unroll
-        for (int k = 0; k < CHAINS; k++) a[k] = kiln_m31_mul_signed(a[k], b[k], KILN_BB_P, KILN_BB_MU);
-    }
-    uint32_t x = 0;
-    for (int k = 0; k < CHAINS; k++) x ^= (uint32_t)a[k];
-    if (x == 0x12345678u) sink[0] = x;
-}
-#endif
 
 template <typename Launch>
 static double median_ms(Launch launch, int reps)
@@ -136,13 +121,16 @@ int main()
     uint32_t *sink;
     TRY(cudaMalloc(&sink, 4));
     const int mblocks = sms * 16;
-    const double muls = (double)mblocks * 256 * CHAINS * STEPS;
-    double mu = median_ms([&] { mul_unsigned<<<mblocks, 256>>>(sink, 5); }, 7);
-    printf("babybear multiplications: unsigned %.1f G/s\n", muls / mu / 1e6);
-#ifndef P2_OLD
-    double ms = median_ms([&] { mul_signed<<<mblocks, 256>>>(sink, 5); }, 7);
-    printf("babybear multiplications: signed %.1f G/s\n", muls / ms / 1e6);
-#endif
+    for (int chains = 8; chains <= 16; chains *= 2) {
+        const double muls = (double)mblocks * 256 * chains * STEPS;
+        double mu = median_ms(
+            [&] {
+                if (chains == 8) mul_unsigned<8><<<mblocks, 256>>>(sink, 5);
+                else mul_unsigned<16><<<mblocks, 256>>>(sink, 5);
+            },
+            7);
+        printf("babybear multiplications, %d chains a thread: %.1f G/s\n", chains, muls / mu / 1e6);
+    }
     int clk;
     TRY(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
     printf("SMs %d, max clock %.3f GHz\n", sms, clk / 1e6);

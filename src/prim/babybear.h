@@ -20,17 +20,11 @@ KILN_HD_INLINE uint32_t kiln_bb_div_2exp(uint32_t a, int k) { return kiln_m31_di
 KILN_HD_INLINE uint32_t kiln_bb_to_monty(uint32_t x) { return kiln_m31_to_monty(x, KILN_BB_R2, KILN_BB_P, KILN_BB_MU); }
 KILN_HD_INLINE uint32_t kiln_bb_from_monty(uint32_t a) { return kiln_m31_from_monty(a, KILN_BB_P, KILN_BB_MU); }
 
-/* x^7, Poseidon2's S-box over BabyBear (gcd(7, p - 1) = 1): x^2, x^3, x^4, x^7, four
- * multiplications. x anywhere in [-p, p] (signed Montgomery products, kiln_m31_mul_signed): the
- * result in [0, p). */
-KILN_HD_INLINE uint32_t kiln_bb_pow7_signed(int32_t x)
+/* x^7, Poseidon2's S-box over BabyBear (gcd(7, p - 1) = 1): x^2, x^3, x^4, x^7, four multiplications. */
+KILN_HD_INLINE uint32_t kiln_bb_pow7(uint32_t x)
 {
-    const int32_t x2 = kiln_m31_mul_signed(x, x, KILN_BB_P, KILN_BB_MU);
-    const int32_t x3 = kiln_m31_mul_signed(x2, x, KILN_BB_P, KILN_BB_MU);
-    const int32_t x4 = kiln_m31_mul_signed(x2, x2, KILN_BB_P, KILN_BB_MU);
-    return kiln_m31_from_signed(kiln_m31_mul_signed(x3, x4, KILN_BB_P, KILN_BB_MU), KILN_BB_P);
+    const uint32_t x2 = kiln_bb_mul(x, x), x3 = kiln_bb_mul(x2, x), x4 = kiln_bb_mul(x2, x2);
+    return kiln_bb_mul(x3, x4);
 }
-
-KILN_HD_INLINE uint32_t kiln_bb_pow7(uint32_t x) { return kiln_bb_pow7_signed((int32_t)x); }
 
 #endif

@@ -20,14 +20,7 @@ KILN_HD_INLINE uint32_t kiln_kb_div_2exp(uint32_t a, int k) { return kiln_m31_di
 KILN_HD_INLINE uint32_t kiln_kb_to_monty(uint32_t x) { return kiln_m31_to_monty(x, KILN_KB_R2, KILN_KB_P, KILN_KB_MU); }
 KILN_HD_INLINE uint32_t kiln_kb_from_monty(uint32_t a) { return kiln_m31_from_monty(a, KILN_KB_P, KILN_KB_MU); }
 
-/* x^3, Poseidon2's S-box over KoalaBear (3 does not divide p - 1 = 2^24 * 127): two
- * multiplications. x anywhere in [-p, p] (signed Montgomery products): the result in [0, p). */
-KILN_HD_INLINE uint32_t kiln_kb_pow3_signed(int32_t x)
-{
-    const int32_t x2 = kiln_m31_mul_signed(x, x, KILN_KB_P, KILN_KB_MU);
-    return kiln_m31_from_signed(kiln_m31_mul_signed(x2, x, KILN_KB_P, KILN_KB_MU), KILN_KB_P);
-}
-
-KILN_HD_INLINE uint32_t kiln_kb_pow3(uint32_t x) { return kiln_kb_pow3_signed((int32_t)x); }
+/* x^3, Poseidon2's S-box over KoalaBear (3 does not divide p - 1 = 2^24 * 127): two multiplications. */
+KILN_HD_INLINE uint32_t kiln_kb_pow3(uint32_t x) { return kiln_kb_mul(kiln_kb_mul(x, x), x); }
 
 #endif

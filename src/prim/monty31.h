@@ -52,34 +52,6 @@ KILN_HD_INLINE uint32_t kiln_m31_reduce(uint64_t t, uint32_t p, uint32_t mu)
     return kiln_m31_umin(r, r + p); /* r wrapped (t_hi < mp_hi) exactly when r + p is the smaller */
 }
 
-/* Signed Montgomery multiplication (G. Seiler, eprint 2018/039): a and b anywhere in [-p, p], held
- * as int32; the result, congruent to a * b / 2^32, lies in (-p, p) with no correction, because
- * |a * b - m * p| <= p^2 + 2^31 p < 2^32 p when p < 2^31. Three multiply instructions and one
- * subtraction, against kiln_m31_mul's three and three: a chain of products (an S-box) corrects
- * once, at its end (kiln_m31_from_signed). */
-KILN_HD_INLINE int32_t kiln_m31_mul_signed(int32_t a, int32_t b, uint32_t p, uint32_t mu)
-{
-    const int64_t t = (int64_t)a * b;
-    const int32_t m = (int32_t)((uint32_t)t * mu);
-#if defined(__CUDA_ARCH__)
-    const int32_t mp_hi = __mulhi(m, (int32_t)p);
-#elif defined(KILN_OPENCL_C)
-    const int32_t mp_hi = mul_hi(m, (int32_t)p);
-#else
-    const int32_t mp_hi = (int32_t)(((int64_t)m * (int32_t)p) >> 32);
-#endif
-    /* t and m * p agree in their low words, so t - m * p = (hi(t) - hi(m * p)) * 2^32 exactly */
-    return (int32_t)(t >> 32) - mp_hi;
-}
-
-/* An element held in (-p, p) as int32, in the canonical range [0, p): a negative r, read unsigned,
- * is above every r + p (which wraps), so the minimum picks r + p. */
-KILN_HD_INLINE uint32_t kiln_m31_from_signed(int32_t r, uint32_t p)
-{
-    const uint32_t u = (uint32_t)r;
-    return kiln_m31_umin(u, u + p);
-}
-
 KILN_HD_INLINE uint32_t kiln_m31_mul(uint32_t a, uint32_t b, uint32_t p, uint32_t mu)
 {
     return kiln_m31_reduce((uint64_t)a * b, p, mu);

@@ -47,20 +47,14 @@ KILN_TABLE uint32_t kiln_p2_kb16_rc_host[] = {KILN_P2_KB16_EXT_INIT(KILN_KB_MONT
 KILN_TABLE uint32_t kiln_p2_kb24_rc_host[] = {KILN_P2_KB24_EXT_INIT(KILN_KB_MONTY), KILN_P2_KB24_EXT_FINAL(KILN_KB_MONTY),
                                               KILN_P2_KB24_INTERNAL(KILN_KB_MONTY)};
 #if defined(__CUDACC__)
-/* The device's copies hold each constant minus p (mod 2^32), what the S-box's input takes
- * (kiln_p2_m31_rc_minus_p), so that its addition is one instruction with a constant operand. */
-#define KILN_P2_BB_DEV(x) ((uint32_t)(KILN_BB_MONTY(x) - KILN_BB_P))
-#define KILN_P2_KB_DEV(x) ((uint32_t)(KILN_KB_MONTY(x) - KILN_KB_P))
 static __device__ __constant__ uint32_t kiln_p2_bb16_rc_dev[] = {
-    KILN_P2_BB16_EXT_INIT(KILN_P2_BB_DEV), KILN_P2_BB16_EXT_FINAL(KILN_P2_BB_DEV), KILN_P2_BB16_INTERNAL(KILN_P2_BB_DEV)};
+    KILN_P2_BB16_EXT_INIT(KILN_BB_MONTY), KILN_P2_BB16_EXT_FINAL(KILN_BB_MONTY), KILN_P2_BB16_INTERNAL(KILN_BB_MONTY)};
 static __device__ __constant__ uint32_t kiln_p2_bb24_rc_dev[] = {
-    KILN_P2_BB24_EXT_INIT(KILN_P2_BB_DEV), KILN_P2_BB24_EXT_FINAL(KILN_P2_BB_DEV), KILN_P2_BB24_INTERNAL(KILN_P2_BB_DEV)};
+    KILN_P2_BB24_EXT_INIT(KILN_BB_MONTY), KILN_P2_BB24_EXT_FINAL(KILN_BB_MONTY), KILN_P2_BB24_INTERNAL(KILN_BB_MONTY)};
 static __device__ __constant__ uint32_t kiln_p2_kb16_rc_dev[] = {
-    KILN_P2_KB16_EXT_INIT(KILN_P2_KB_DEV), KILN_P2_KB16_EXT_FINAL(KILN_P2_KB_DEV), KILN_P2_KB16_INTERNAL(KILN_P2_KB_DEV)};
+    KILN_P2_KB16_EXT_INIT(KILN_KB_MONTY), KILN_P2_KB16_EXT_FINAL(KILN_KB_MONTY), KILN_P2_KB16_INTERNAL(KILN_KB_MONTY)};
 static __device__ __constant__ uint32_t kiln_p2_kb24_rc_dev[] = {
-    KILN_P2_KB24_EXT_INIT(KILN_P2_KB_DEV), KILN_P2_KB24_EXT_FINAL(KILN_P2_KB_DEV), KILN_P2_KB24_INTERNAL(KILN_P2_KB_DEV)};
-#undef KILN_P2_BB_DEV
-#undef KILN_P2_KB_DEV
+    KILN_P2_KB24_EXT_INIT(KILN_KB_MONTY), KILN_P2_KB24_EXT_FINAL(KILN_KB_MONTY), KILN_P2_KB24_INTERNAL(KILN_KB_MONTY)};
 #endif
 
 KILN_HD_INLINE int kiln_p2_m31_partial_rounds(int f, int w)
@@ -69,17 +63,15 @@ KILN_HD_INLINE int kiln_p2_m31_partial_rounds(int f, int w)
                                  : (w == 16 ? KILN_P2_KB16_INTERNAL_COUNT : KILN_P2_KB24_INTERNAL_COUNT);
 }
 
-/* Round constant i of instance (f, w) minus p, mod 2^32 (the tables above; the device's hold it
- * so): added to an element of [0, p) it gives the element plus the constant as a value of [-p, p),
- * the signed S-box's input, in one addition and without a reduction. */
-KILN_HD_INLINE uint32_t kiln_p2_m31_rc_minus_p(int f, int w, int i)
+/* Round constant i of instance (f, w), laid out as the tables above. */
+KILN_HD_INLINE uint32_t kiln_p2_m31_rc(int f, int w, int i)
 {
 #if defined(__CUDA_ARCH__)
     if (f == KILN_P2_BABYBEAR) return w == 16 ? kiln_p2_bb16_rc_dev[i] : kiln_p2_bb24_rc_dev[i];
     return w == 16 ? kiln_p2_kb16_rc_dev[i] : kiln_p2_kb24_rc_dev[i];
 #else
-    if (f == KILN_P2_BABYBEAR) return (w == 16 ? kiln_p2_bb16_rc_host[i] : kiln_p2_bb24_rc_host[i]) - KILN_BB_P;
-    return (w == 16 ? kiln_p2_kb16_rc_host[i] : kiln_p2_kb24_rc_host[i]) - KILN_KB_P;
+    if (f == KILN_P2_BABYBEAR) return w == 16 ? kiln_p2_bb16_rc_host[i] : kiln_p2_bb24_rc_host[i];
+    return w == 16 ? kiln_p2_kb16_rc_host[i] : kiln_p2_kb24_rc_host[i];
 #endif
 }
 
@@ -109,12 +101,9 @@ KILN_HD_INLINE int kiln_p2_m31_diag(int f, int w, int i)
 KILN_HD_INLINE uint32_t kiln_p2_m31_p(int f) { return f == KILN_P2_BABYBEAR ? KILN_BB_P : KILN_KB_P; }
 KILN_HD_INLINE uint32_t kiln_p2_m31_mu(int f) { return f == KILN_P2_BABYBEAR ? KILN_BB_MU : KILN_KB_MU; }
 
-/* The S-box of element x (in [0, p)) plus round constant i: the sum in [-p, p) (signed, one
- * addition), the power through signed Montgomery products, the result in [0, p). */
-KILN_HD_INLINE uint32_t kiln_p2_m31_sbox_rc(int f, int w, uint32_t x, int i)
+KILN_HD_INLINE uint32_t kiln_p2_m31_sbox(int f, uint32_t x)
 {
-    const int32_t y = (int32_t)(x + kiln_p2_m31_rc_minus_p(f, w, i));
-    return f == KILN_P2_BABYBEAR ? kiln_bb_pow7_signed(y) : kiln_kb_pow3_signed(y);
+    return f == KILN_P2_BABYBEAR ? kiln_bb_pow7(x) : kiln_kb_pow3(x);
 }
 
 /* x times M4 = circ(2, 3, 1, 1) (row i: 2 x_i + 3 x_(i+1) + x_(i+2) + x_(i+3), indices mod 4): each
@@ -181,7 +170,7 @@ KILN_HD_INLINE void kiln_p2_m31_full_rounds(uint32_t *s, int f, int w, int base)
     KILN_P2_UNROLL
     for (int r = 0; r < KILN_P2_HALF_FULL_ROUNDS; r++) {
         KILN_P2_UNROLL
-        for (int i = 0; i < w; i++) s[i] = kiln_p2_m31_sbox_rc(f, w, s[i], base + r * w + i);
+        for (int i = 0; i < w; i++) s[i] = kiln_p2_m31_sbox(f, kiln_m31_add(s[i], kiln_p2_m31_rc(f, w, base + r * w + i), p));
         kiln_p2_m31_external(s, w, p);
     }
 }
@@ -195,7 +184,7 @@ KILN_HD_INLINE void kiln_p2_m31_permute_monty(uint32_t *s, int f, int w)
     kiln_p2_m31_full_rounds(s, f, w, 0);
     KILN_P2_UNROLL_PARTIAL
     for (int r = 0; r < rp; r++) {
-        s[0] = kiln_p2_m31_sbox_rc(f, w, s[0], 8 * w + r);
+        s[0] = kiln_p2_m31_sbox(f, kiln_m31_add(s[0], kiln_p2_m31_rc(f, w, 8 * w + r), p));
         kiln_p2_m31_internal(s, f, w);
     }
     kiln_p2_m31_full_rounds(s, f, w, 4 * w);
