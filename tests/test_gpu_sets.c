@@ -215,6 +215,7 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line out before an abort inside a driver */
     test_specs();
     return test_gpu_each(run);
 }

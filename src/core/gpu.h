@@ -187,6 +187,11 @@ struct kiln_gpu_ops {
     void *(*host_pinned_alloc)(size_t bytes);
     void (*host_pinned_free)(void *p);
 
+    /* ---- host_cores: whether GPU `ordinal` runs on the host's own cores (an OpenCL CPU device).
+     * kiln_gpu_each runs a set holding one such device a device after another: they share those
+     * cores, and PoCL 5.0's cache of built kernels aborts when two of its contexts launch at once. */
+    int (*host_cores)(int ordinal);
+
     /* ======== the other kinds' tables, NULL where the backend has not got the kind */
     const kiln_gpu_tree_ops *tree;
     const kiln_gpu_graph_ops *graph;
@@ -198,7 +203,8 @@ struct kiln_gpu_ops {
  * such GPU or it cannot be opened. */
 kiln_status kiln_ctx_gpu(kiln_ctx *ctx, int i, kiln_gpu **out);
 /* Runs task(arg, i, handle of GPU i) for every GPU of the context, each in a thread of its own
- * (one GPU: in the calling thread), and returns when all have. A failing task stops the others at
+ * (one GPU, or a set with a device on the host's cores: in the calling thread, one after
+ * another), and returns when all have. A failing task stops the others at
  * their next interrupt poll; its message, prefixed with its device as kiln_gpu_label names it
  * ("cuda:1 (device 2 of 2): ", "opencl:0 (device 1 of 2): "), is the context's error and its
  * status the result; else KILN_STOPPED when one was interrupted.

@@ -1,6 +1,7 @@
 /* The one place several devices of a context run at once: a thread per device, each opening its
- * own handle; a failure stops the others at their next interrupt poll and is reported under its
- * device's name. */
+ * own handle (one after another in the calling thread where a device runs on the host's cores);
+ * a failure stops the others at their next interrupt poll and is reported under its device's
+ * name. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -50,6 +51,15 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* A set with a device on the host's cores runs its tasks one after another (gpu.h, host_cores). */
+static int on_host_cores(const kiln_ctx *ctx)
+{
+    if (!ctx->gpu->host_cores) return 0;
+    for (int i = 0; i < ctx->ngpu; i++)
+        if (ctx->gpu->host_cores(ctx->gpu_ordinal[i])) return 1;
+    return 0;
+}
+
 kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg)
 {
     const int n = ctx->ngpu;
@@ -67,10 +77,16 @@ kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg)
     ctx->err_keep_first = 1;
     int started = 0;
     kiln_status st = KILN_OK;
+    const int serial = on_host_cores(ctx);
     for (int i = 0; i < n; i++) {
         w[i] = (each_worker){&run, i, "", KILN_OK};
         kiln_gpu_label(ctx, i, w[i].prefix, sizeof w[i].prefix - 2);
         strcat(w[i].prefix, ": ");
+        if (serial) {
+            if (!atomic_load(&run.failed)) work(&w[i]);
+            started++;
+            continue;
+        }
         if (pthread_create(&tid[i], NULL, work, &w[i]) != 0) {
             atomic_store(&run.failed, 1);
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "cannot start a thread for device %d of %d", i + 1, n);
@@ -78,7 +94,7 @@ kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg)
         }
         started++;
     }
-    for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    for (int i = 0; i < started && !serial; i++) pthread_join(tid[i], NULL);
     ctx->interrupt = run.user_poll;
     ctx->interrupt_user = run.user_poll_arg;
     ctx->err_keep_first = 0;

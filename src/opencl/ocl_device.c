@@ -47,6 +47,16 @@ kiln_status kiln_ocl_device_at(kiln_ctx *ctx, int ordinal, cl_platform_id *platf
     return KILN_OK;
 }
 
+int kiln_ocl_host_cores(int ordinal)
+{
+    cl_platform_id p[MAX_DEVICES];
+    cl_device_id d[MAX_DEVICES];
+    cl_device_type type = 0;
+    return ordinal >= 0 && ordinal < list_devices(p, d) &&
+           clGetDeviceInfo(d[ordinal], CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+           (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 /* A string property into buf, cut to fit (empty when it cannot be read): the call itself refuses
  * a buffer shorter than the whole string. */
 static void device_str(cl_device_id d, cl_device_info what, char *buf, size_t n)

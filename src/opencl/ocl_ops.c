@@ -46,6 +46,7 @@ const kiln_gpu_ops kiln_opencl_ops = {
     .batch_plan = kiln_ocl_batch_plan,
     .batch_bench = kiln_ocl_batch_bench,
     .mem_info = kiln_ocl_mem_info,
+    .host_cores = kiln_ocl_host_cores,
     .tree = &ocl_tree_ops,
     .graph = &ocl_graph_ops,
 };

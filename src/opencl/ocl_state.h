@@ -59,6 +59,8 @@ kiln_status kiln_ocl_check(kiln_ctx *ctx, cl_int err, const char *what);
 /* Devices of every platform, in platform order: the number (0 without a loader's platform), and
  * device `ordinal` with its platform. */
 int kiln_ocl_device_count(void);
+/* Whether opencl:ordinal is a CPU device (gpu.h, host_cores). */
+int kiln_ocl_host_cores(int ordinal);
 kiln_status kiln_ocl_device_at(kiln_ctx *ctx, int ordinal, cl_platform_id *platform, cl_device_id *device);
 kiln_status kiln_ocl_device_info(kiln_ctx *ctx, int ordinal, kiln_device_info *out);
 kiln_status kiln_ocl_open(kiln_ctx *ctx, int ordinal, kiln_gpu **out);
