@@ -7,7 +7,6 @@
  * driver refuses, means a build from source. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +19,6 @@
 extern const int kiln_opencl_program_count;
 extern const char *const kiln_opencl_program_names[];
 extern const char *const kiln_opencl_program_texts[];
-
-/* Program builds and releases, one at a time in the process. PoCL 5.0's cache of built kernels'
- * libraries is not safe when two threads build or free programs at once (device sets build theirs
- * in parallel): it aborted in pocl_release_dlhandle_cache ("found->ref_count > 0") on the GPU host.
- * Builds are rare and cached, so holding them apart costs a set only its first launch's overlap. */
-static pthread_mutex_t program_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static cl_int build_locked(cl_program p, cl_device_id device, const char *options)
-{
-    pthread_mutex_lock(&program_lock);
-    cl_int err = clBuildProgram(p, 1, &device, options, NULL, NULL);
-    pthread_mutex_unlock(&program_lock);
-    return err;
-}
-
-static void release_locked(cl_program p)
-{
-    pthread_mutex_lock(&program_lock);
-    clReleaseProgram(p);
-    pthread_mutex_unlock(&program_lock);
-}
 
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
@@ -121,11 +99,11 @@ static kiln_status build_with(kiln_gpu *g, const char *source, const char *optio
     *out = NULL;
     cl_program p = clCreateProgramWithSource(g->context, 1, &source, NULL, &err);
     KILN_OCL_TRY(g->ctx, err, "clCreateProgramWithSource");
-    err = build_locked(p, g->device, options);
+    err = clBuildProgram(p, 1, &g->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[360], buf[32];
         build_log(g, p, log, sizeof log);
-        release_locked(p);
+        clReleaseProgram(p);
         return kiln_fail(g->ctx, KILN_ERR_DEVICE, "OpenCL build failed on %s: %s", g->name,
                          log[0] ? log : kiln_ocl_error_name(err, buf));
     }
@@ -171,11 +149,11 @@ static cl_program load_cached(kiln_gpu *g, const char *path, const char *options
     cl_program p = clCreateProgramWithBinary(g->context, 1, &g->device, &len, &b, &status, &err);
     free(bin);
     if (err != CL_SUCCESS || status != CL_SUCCESS) {
-        if (p) release_locked(p);
+        if (p) clReleaseProgram(p);
         return NULL;
     }
-    if (build_locked(p, g->device, options) != CL_SUCCESS) {
-        release_locked(p);
+    if (clBuildProgram(p, 1, &g->device, options, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(p);
         return NULL;
     }
     return p;
@@ -246,7 +224,7 @@ void kiln_ocl_release_programs(kiln_gpu *g)
 {
     if (!g->programs) return;
     for (int i = 0; i < 2 * kiln_opencl_program_count; i++)
-        if (g->programs[i]) release_locked(g->programs[i]);
+        if (g->programs[i]) clReleaseProgram(g->programs[i]);
     free(g->programs);
     g->programs = NULL;
 }
