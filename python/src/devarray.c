@@ -251,13 +251,18 @@ static PyObject *py_scrypt_batch_device(PyObject *self, PyObject *args, PyObject
     (void)self;
     static char *kwlist[] = {"passwords", "password_offsets", "salts", "salt_offsets", "n", "r", "p", "dklen", "device", NULL};
     PyObject *pw_obj, *pwo_obj, *salt_obj, *so_obj, *cupy = NULL, *out = NULL;
-    unsigned long long N;
-    unsigned r, p;
+    unsigned long long N = 0;
+    unsigned r = 0, p = 0;
     Py_ssize_t dklen = 64;
     const char *device = "cuda";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO$KII|ns", kwlist, &pw_obj, &pwo_obj, &salt_obj, &so_obj, &N, &r, &p,
+    /* n, r and p are keyword-only and required: PyArg takes keyword-only ones after '|' alone */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$KIIns", kwlist, &pw_obj, &pwo_obj, &salt_obj, &so_obj, &N, &r, &p,
                                      &dklen, &device))
         return NULL;
+    if (!N || !r || !p) {
+        PyErr_SetString(PyExc_TypeError, "scrypt_batch_device() needs n, r and p (keywords, each above 0)");
+        return NULL;
+    }
     dev_array pw, pwo, salt, so;
     unsigned long long stream = 0;
     kiln_ctx *ctx = NULL;

@@ -26,7 +26,7 @@ def _messages(rng, n, most):
     return data, offsets
 
 
-@pytest.mark.parametrize("algo", ["sha256", "sha3_256", "keccak_256", "sha512"])
+@pytest.mark.parametrize("algo", ["sha256", "sha3_256", "keccak256", "sha512"])
 def test_hash_batch_offsets(algo):
     rng = np.random.default_rng(38)
     data, offsets = _messages(rng, 2001, 300)
