@@ -136,6 +136,7 @@ extern "C" const kiln_gpu_ops kiln_cuda_ops = {
     .mem_info = kiln_cuda_mem_info,
     .host_pinned_alloc = pinned_alloc,
     .host_pinned_free = pinned_free,
+    .host_cores = nullptr, /* a CUDA device never runs on the host's cores */
     .tree = &cuda_tree_ops,
     .graph = &cuda_graph_ops,
     .collective = CUDA_COLLECTIVE,
