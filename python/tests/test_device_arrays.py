@@ -34,8 +34,9 @@ def test_hash_batch_offsets(algo):
     got = kiln.hash_batch_device(cp.asarray(data), algo, offsets=cp.asarray(offsets))
     assert isinstance(got, cp.ndarray) and got.shape == want.shape
     assert np.array_equal(cp.asnumpy(got), want)
-    i = 17  # and hashlib, for one message
-    assert bytes(cp.asnumpy(got[i])) == hashlib.new(algo, data[offsets[i]:offsets[i + 1]].tobytes()).digest()
+    i = 17  # and hashlib (kiln's CPU object for Ethereum's Keccak, which hashlib has not), for one message
+    new = kiln.new if algo == "keccak256" else hashlib.new
+    assert bytes(cp.asnumpy(got[i])) == new(algo, data[offsets[i]:offsets[i + 1]].tobytes()).digest()
 
 
 @pytest.mark.parametrize("length", [32, 64, 80])

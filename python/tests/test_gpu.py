@@ -77,6 +77,8 @@ def test_pagerank(device):
 
 @pytest.mark.parametrize("device", DEVICES[::2])
 def test_networkx_backend_on_gpu(device):
+    if "kiln" not in nx.config.backends:  # a kiln imported from a build tree, not installed: no entry point
+        pytest.skip("kiln is not installed as a NetworkX backend")
     G = nx.karate_club_graph()
     with nx.config.backends.kiln(device=device):
         got = nx.pagerank(G, backend="kiln", tol=1e-12)
