@@ -20,6 +20,7 @@ int main(void)
 #else
 #include <cuda_runtime.h>
 #include <math.h>
+#include <time.h>
 
 #define CUDA_OK(call) CHECK((call) == cudaSuccess, "%s: %s", #call, cudaGetErrorString(cudaGetLastError()))
 
@@ -426,7 +427,10 @@ static void pr_compare(kiln_graph *g, const char *name, kiln_precision prec, int
         const double dh = pr_l1(got, want, n), dc = pr_l1(got, cpu_x, n);
         uint64_t same = 0;
         for (uint64_t i = 0; i < n; i++) same += memcmp(&got[i], &want[i], sizeof *got) == 0;
-        CHECK(st == KILN_OK && dh < (f64 ? 1e-12 : 1e-6) && dc < (f64 ? 1e-9 : 1e-5) &&
+        /* to the CPU: test_gpu_pagerank's bounds, and under a tolerance one more or one fewer
+         * iteration (the CPU's float64 residual may cross it one step apart) */
+        const double cpu_bound = (f64 ? 1e-9 : 1e-5) + (tol > 0 ? 2 * tol * (double)n : 0);
+        CHECK(st == KILN_OK && dh < (f64 ? 1e-12 : 1e-6) && dc < cpu_bound &&
                   (pass == 2 || dr.iterations == hr.iterations),
               "%s pass %d: status %d (%s), %d iterations (host path %d), L1 to the host path %.3e, to the CPU %.3e", name,
               pass, st, kiln_last_error(gpu), pass < 2 ? dr.iterations : -1, hr.iterations, dh, dc);
@@ -557,6 +561,73 @@ static void test_pagerank(void)
     kiln_graph_free(gw);
 }
 
+/* The figure of PageRank on device vectors: RMAT 18 (personalization and nstart, 50 float32
+ * iterations), the plan made once, then each run against kiln_pagerank's whole call (which lays the
+ * graph out, uploads the vectors and re-checks on the CPU every time), wall clock. */
+static double wall_ms(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void figure_pagerank_device(void)
+{
+    unsigned long long seed = 18;
+    kiln_graph *g = NULL;
+    CHECK(kiln_graph_rmat(gpu, 18, 16, 3, 0, &g) == KILN_OK, "RMAT 18: %s", kiln_last_error(gpu));
+    if (!g) return;
+    kiln_graph_info info;
+    kiln_graph_get_info(g, &info);
+    const uint64_t n = info.nodes;
+    double *hp = pr_vector(n, &seed, 1), *hx0 = pr_vector(n, &seed, 0), *want = malloc(n * 8);
+    double *dp = dev_copy(hp, n * 8), *dx0 = dev_copy(hx0, n * 8), *dranks;
+    CUDA_OK(cudaMalloc((void **)&dranks, n * 8));
+    kiln_pagerank_options opt;
+    kiln_pagerank_options_init(&opt);
+    opt.tol = 0;
+    opt.max_iter = 50;
+    kiln_pagerank_options hopt = opt;
+    hopt.personalization = hp;
+    hopt.nstart = hx0;
+    kiln_pagerank_plan *plan = NULL;
+    kiln_pagerank_result r;
+    double t0 = wall_ms();
+    kiln_status st = kiln_pagerank_plan_new(gpu, g, &opt, &plan);
+    const double plan_ms = wall_ms() - t0;
+    CHECK(st == KILN_OK, "RMAT 18 plan: %s", kiln_last_error(gpu));
+    double host_ms = 1e30, dev_ms = 1e30;
+    for (int k = 0; k < 3 && st == KILN_OK; k++) {
+        t0 = wall_ms();
+        st = kiln_pagerank(gpu, g, &hopt, want, NULL);
+        const double h = wall_ms() - t0;
+        if (st != KILN_OK) break;
+        t0 = wall_ms();
+        st = kiln_pagerank_device(gpu, plan, &opt, dp, NULL, dx0, dranks, stream, &r);
+        const double d = wall_ms() - t0;
+        host_ms = h < host_ms ? h : host_ms;
+        dev_ms = d < dev_ms ? d : dev_ms;
+    }
+    CHECK(st == KILN_OK, "RMAT 18 runs: %d (%s)", st, kiln_last_error(gpu));
+    if (st == KILN_OK) {
+        double *got = pr_host(dranks, n);
+        const double d = pr_l1(got, want, n);
+        CHECK(d < 1e-5, "RMAT 18: L1 device path to kiln_pagerank %.3e", d);
+        printf("figure: pagerank RMAT 18 (%llu nodes, %llu edges, p and nstart, 50 float32 iterations): "
+               "kiln_pagerank_device %.1f ms a run (plan once: %.1f ms), kiln_pagerank %.1f ms a call; L1 %.2e\n",
+               (unsigned long long)n, (unsigned long long)info.edges, dev_ms, plan_ms, host_ms, d);
+        free(got);
+    }
+    kiln_pagerank_plan_free(plan);
+    CUDA_OK(cudaFree(dp));
+    CUDA_OK(cudaFree(dx0));
+    CUDA_OK(cudaFree(dranks));
+    free(hp);
+    free(hx0);
+    free(want);
+    kiln_graph_free(g);
+}
+
 /* ---- issue 38 item 1: large inputs from pageable host memory through the staged ring */
 static void test_staged_host(void)
 {
@@ -640,6 +711,7 @@ int main(void)
     test_scrypt();
     test_staged_host();
     test_pagerank();
+    figure_pagerank_device();
     figure_rp64_staged();
     CUDA_OK(cudaStreamDestroy(stream));
     kiln_ctx_free(gpu);

@@ -5,15 +5,15 @@
  *
  * A run does on the device what kiln_pagerank's host path does on the host around the same
  * kernels, in the same order of arithmetic, so the ranks agree with it: each vector is checked
- * and normalized by one thread in index order (the host's loop: the same sum, the same
- * quotients), gathered into visiting order as the host path's upload does, the start dangling
- * mass is summed by one thread as the host does (kiln_pr_start_dangling), and the state starts
- * from a kernel rather than a host copy. The iterations are the same launches (direct ones: the
- * host path's captured batch would be captured again for every run's arguments), and the ranks
- * are scattered back into the caller's vertex order as float64, converted from the rank type as
- * the host path converts them. One thread per vector costs a pass of dependent additions (about
- * a millisecond a million vertices); the host path pays a copy of the vector and a pass on the
- * host instead. */
+ * and summed in index order by one thread of a block that stages the values (the host's loop:
+ * the same sum), divided by its sum in parallel (the same quotients), gathered into visiting
+ * order as the host path's upload does; the start dangling mass is summed the same way in the
+ * host's order (kiln_pr_start_dangling's), and the state starts from a kernel rather than a host
+ * copy. The iterations are the same launches (direct ones: the host path's captured batch would
+ * be captured again for every run's arguments), and the ranks are scattered back into the
+ * caller's vertex order as float64, converted from the rank type as the host path converts them.
+ * The one thread's chain of additions costs some milliseconds a million vertices; the host path
+ * pays a copy of the vector and a pass on the host instead. */
 #include "device_memory.cuh"
 #include "pagerank_solver.cuh"
 
@@ -25,45 +25,117 @@ struct kiln_gpu_pr_plan {
 
 namespace {
 
-/* A vector's check, as the API's `normalized` (src/api/pagerank.c) makes it on the host. */
+/* A vector's check and sums, as the API's `normalized` (src/api/pagerank.c) makes them on the host. */
 struct VecCheck {
     int bad; /* 0 fine, 1 a value not finite or negative, 2 the sum is 0 */
     int pad;
     unsigned long long index;
     double value;
+    double sum, scale; /* the normalization: v * scale / sum */
 };
 
 constexpr int kVectors = 3; /* personalization, dangling, nstart */
+constexpr int kSumBlock = 256;
+constexpr int kSumChunk = 1024; /* values staged at a time: 12 KiB of shared memory a sum */
 
-/* Checks v (n values) and writes v / sum into out, one thread in index order: the host's loop, so
- * the same sum (products and sums rounded one by one: no fused multiply-add, as the host's C) and
- * the same quotients. A bad vector leaves out unwritten and says why in *chk. */
-__global__ void normalize_serial(const double *__restrict__ v, uint64_t n, double *__restrict__ out, VecCheck *chk)
+/* A sum in index order, as the host's loop adds, by one block: every thread loads the next chunk
+ * of terms into shared memory (loads in flight together), then thread 0 adds them one by one (the
+ * host's order and rounding: each product and sum rounded on its own, no fused multiply-add).
+ * term(i, &x) gives value i, or false for a value that ends the sum (then *stop is 1, *stop_at
+ * its index, the lowest such, *stop_value it, and the sum is not finished). Called by every thread
+ * of the block; the results are thread 0's. */
+template <typename Term>
+__device__ double serial_sum(uint64_t n, Term term, int *stop, unsigned long long *stop_at, double *stop_value,
+                             double *max_out)
 {
-    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    __shared__ double vals[kSumChunk];
+    __shared__ int ok[kSumChunk];
+    __shared__ int stopped;
     double sum = 0, max = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        const double x = v[i];
-        if (!(isfinite(x) && x >= 0)) {
-            chk->bad = 1;
-            chk->index = i;
-            chk->value = x;
-            return;
+    if (threadIdx.x == 0) stopped = 0;
+    for (uint64_t base = 0; base < n; base += kSumChunk) {
+        const int len = n - base < (uint64_t)kSumChunk ? (int)(n - base) : kSumChunk;
+        __syncthreads();
+        for (int i = threadIdx.x; i < len; i += blockDim.x) ok[i] = term(base + i, &vals[i]);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int i = 0; i < len; i++) {
+                const double x = vals[i];
+                if (!ok[i]) {
+                    *stop_at = base + i;
+                    *stop_value = x;
+                    stopped = 1;
+                    break;
+                }
+                sum = __dadd_rn(sum, x);
+                if (x > max) max = x;
+            }
         }
-        sum = __dadd_rn(sum, x);
-        if (x > max) max = x;
+        __syncthreads();
+        if (stopped) break;
     }
-    if (!(sum > 0)) {
-        chk->bad = 2;
-        return;
+    if (max_out) *max_out = max;
+    *stop = stopped;
+    return sum;
+}
+
+/* Checks v (n values) and finds the normalization, as the host's loop does; a bad vector says why
+ * in *chk. One block of kSumBlock threads. */
+__global__ void normalize_sums(const double *__restrict__ v, uint64_t n, VecCheck *chk)
+{
+    unsigned long long at = 0;
+    double bad_value = 0, max = 0;
+    int stop = 0;
+    double sum = serial_sum(
+        n,
+        [&](uint64_t i, double *x) {
+            *x = v[i];
+            return isfinite(*x) && *x >= 0;
+        },
+        &stop, &at, &bad_value, &max);
+    __shared__ int failed;
+    if (threadIdx.x == 0) {
+        failed = 0;
+        if (stop) {
+            chk->bad = 1;
+            chk->index = at;
+            chk->value = bad_value;
+            failed = 1;
+        } else if (!(sum > 0)) {
+            chk->bad = 2;
+            failed = 1;
+        }
     }
+    __syncthreads();
+    if (failed) return;
     /* a sum past the largest double: scale by the largest value first (the ratios are the same) */
-    const double scale = isfinite(sum) ? 1.0 : __ddiv_rn(1.0, max);
+    __shared__ double scale;
+    if (threadIdx.x == 0) scale = isfinite(sum) ? 1.0 : __ddiv_rn(1.0, max);
+    __syncthreads();
     if (scale != 1.0) {
-        sum = 0;
-        for (uint64_t i = 0; i < n; i++) sum = __dadd_rn(sum, __dmul_rn(v[i], scale));
+        const double sc = scale;
+        sum = serial_sum(
+            n,
+            [&](uint64_t i, double *x) {
+                *x = __dmul_rn(v[i], sc);
+                return true;
+            },
+            &stop, &at, &bad_value, nullptr);
     }
-    for (uint64_t i = 0; i < n; i++) out[i] = __ddiv_rn(__dmul_rn(v[i], scale), sum);
+    if (threadIdx.x == 0) {
+        chk->sum = sum;
+        chk->scale = scale;
+    }
+}
+
+/* out[i] = v[i] * scale / sum (the host's quotients), unless the vector was bad. */
+__global__ void normalize_apply(const double *__restrict__ v, uint64_t n, const VecCheck *chk, double *__restrict__ out)
+{
+    if (chk->bad) return;
+    const double scale = chk->scale, sum = chk->sum;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = __ddiv_rn(__dmul_rn(v[i], scale), sum);
 }
 
 /* out[i] = in[perm[i]] (in[i] without perm) in the type O: the host path's upload_vector gather. */
@@ -77,16 +149,30 @@ __global__ void gather_by_row(const double *__restrict__ in, const uint32_t *__r
 }
 
 /* The state of "iteration 0", as the host path's start() writes it from the host: not converged,
- * the dangling mass of x0 (given, or summed here by one thread in the host's order from the
- * normalized nstart over the graph's own vertex order). */
-__global__ void start_state(PrState *st, Slot *ring, double dangling0, uint64_t n, const uint32_t *outdeg,
-                            const double *out_weight, const double *nstart)
+ * the dangling mass of x0: given (dangling0), or, with summed, kiln_pr_start_dangling's sum over
+ * the graph's own vertex order (the normalized nstart, or 1 / n, over the dangling vertices; the
+ * other vertices add 0, which leaves a sum of non-negative values unchanged), in the host's order.
+ * One block of kSumBlock threads. */
+__global__ void start_state(PrState *st, Slot *ring, double dangling0, int summed, uint64_t n,
+                            const uint32_t *__restrict__ outdeg, const double *__restrict__ out_weight,
+                            const double *__restrict__ nstart)
 {
-    if (blockIdx.x != 0) return;
+    unsigned long long at = 0;
+    double unused = 0;
+    int stop = 0;
+    if (summed) {
+        const double uniform = 1.0 / (double)n;
+        dangling0 = serial_sum(
+            n,
+            [&](uint64_t v, double *x) {
+                *x = kiln_pr_dangles(outdeg, out_weight, v) ? (nstart ? nstart[v] : uniform) : 0.0;
+                return true;
+            },
+            &stop, &at, &unused, nullptr);
+    }
     for (int i = threadIdx.x; i < 3 * kSlots; i += blockDim.x) ring[i].res = 0, ring[i].dang = 0;
     __syncthreads();
     if (threadIdx.x != 0) return;
-    if (nstart || out_weight) dangling0 = kiln_pr_start_dangling(n, outdeg, out_weight, nstart);
     st->count = 0;
     st->done = 0;
     st->res = HUGE_VAL;
@@ -231,8 +317,9 @@ template <typename T, typename Off> struct Plan final : kiln_gpu_pr_plan {
         for (int v = 0; v < kVectors; v++) {
             if (!vec[v]) continue;
             if ((r = tmp.get(st, &norm[v], n, "a normalized vector")) != KILN_OK) return r;
-            normalize_serial<<<1, 1, 0, s>>>(vec[v], n, norm[v], chk + v);
-            KILN_CUDA_TRY(cudaGetLastError(), "normalize_serial");
+            normalize_sums<<<1, kSumBlock, 0, s>>>(vec[v], n, chk + v);
+            normalize_apply<<<blocks, kBlock, 0, s>>>(vec[v], n, chk + v, norm[v]);
+            KILN_CUDA_TRY(cudaGetLastError(), "normalize");
         }
         if (wait && (p->personalization || p->dangling || p->nstart)) {
             /* a waiting run refuses a bad vector before it iterates, as kiln_pagerank does */
@@ -261,8 +348,8 @@ template <typename T, typename Off> struct Plan final : kiln_gpu_pr_plan {
         KILN_CUDA_TRY(cudaGetLastError(), "init_y");
         /* without weights or nstart the host path's dangling mass, the dangling count over n */
         const bool summed = weighted || norm[2];
-        start_state<<<1, kSlots, 0, s>>>(sv.dst.p, sv.ring.p, summed ? 0.0 : (double)graph.dangling / (double)n, n,
-                                         outdeg.p, weighted ? out_weight.p : nullptr, norm[2]);
+        start_state<<<1, kSumBlock, 0, s>>>(sv.dst.p, sv.ring.p, summed ? 0.0 : (double)graph.dangling / (double)n,
+                                            summed, n, outdeg.p, weighted ? out_weight.p : nullptr, norm[2]);
         KILN_CUDA_TRY(cudaGetLastError(), "start_state");
 
         sv.a.bins = sv.bins;
