@@ -199,8 +199,7 @@ static kiln_status check_args(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
 }
 
 /* Leaves staged for merkle_build_staged: copied from the caller's leaves into the page-locked
- * buffer and, for a field kind, checked there (in slices that stay in the cache between the copy
- * and the check): the several-device build checks its leaves on the devices' threads, during the
+ * buffer and, for a field kind, checked in the same pass (copy_leaves): the several-device build checks its leaves on the devices' threads, during the
  * copies, instead of in a pass of its own before them. A chunk is copied by `threads` threads (one
  * core's copy is slower than the link). A bad leaf sets `bad` and ends the build with no message
  * (the caller names it). */
