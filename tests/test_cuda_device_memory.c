@@ -234,7 +234,10 @@ static uint8_t *make_leaves(kiln_merkle_algo algo, uint64_t n, unsigned long lon
     uint64_t *w = malloc(n * 32);
     for (uint64_t i = 0; i < 4 * n; i++) {
         uint64_t v = test_rand(seed);
-        w[i] = algo == KILN_MERKLE_RP64_256 ? v % 0xffffffff00000001ull : v;
+        if (algo == KILN_MERKLE_POSEIDON2_BABYBEAR16) /* two BabyBear elements, each below 2^31 - 2^27 + 1 */
+            w[i] = (v % 0x78000001u) | (uint64_t)(test_rand(seed) % 0x78000001u) << 32;
+        else
+            w[i] = algo == KILN_MERKLE_RP64_256 ? v % 0xffffffff00000001ull : v;
     }
     return (uint8_t *)w;
 }
@@ -632,16 +635,17 @@ static void figure_pagerank_device(void)
 static void test_staged_host(void)
 {
     unsigned long long seed = 3;
-    /* a tree of several 2^19-leaf chunks and a ragged end, one GPU, against the CPU */
-    const kiln_merkle_algo algos[] = {KILN_MERKLE_SHA256D, KILN_MERKLE_RP64_256};
-    for (size_t a = 0; a < 2; a++) {
+    /* a tree of several 2^19-leaf chunks and a ragged end, one GPU, against the CPU; the field
+     * merges' leaves are checked in the pass that copies them (64-bit and 32-bit elements) */
+    const kiln_merkle_algo algos[] = {KILN_MERKLE_SHA256D, KILN_MERKLE_RP64_256, KILN_MERKLE_POSEIDON2_BABYBEAR16};
+    for (size_t a = 0; a < 3; a++) {
         const uint64_t n = (UINT64_C(5) << 19) / 2 + 77;
         uint8_t *leaves = make_leaves(algos[a], n, &seed), want[32], got[32];
         CHECK(kiln_merkle_build(cpu, algos[a], leaves, n, NULL, want, NULL) == KILN_OK, "CPU tree");
         kiln_status st = kiln_merkle_build(gpu, algos[a], leaves, n, NULL, got, NULL);
         CHECK(st == KILN_OK && memcmp(got, want, 32) == 0, "algo %d staged from host memory: %d (%s)", (int)algos[a], st,
               kiln_last_error(gpu));
-        if (algos[a] == KILN_MERKLE_RP64_256) { /* a bad leaf in the third chunk, named as the CPU names it */
+        if (algos[a] != KILN_MERKLE_SHA256D) { /* a bad leaf in the third (last) chunk, named as the CPU names it */
             memset(leaves + 32 * ((UINT64_C(1) << 20) + 9), 0xff, 8);
             st = kiln_merkle_build(gpu, algos[a], leaves, n, NULL, got, NULL);
             kiln_status cst = kiln_merkle_build(cpu, algos[a], leaves, n, NULL, want, NULL);
