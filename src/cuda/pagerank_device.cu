@@ -234,6 +234,8 @@ template <typename T, typename Off> struct Plan final : kiln_gpu_pr_plan {
     }
     ~Plan() override
     {
+        /* the device arrays below are freed on the plan's GPU, whatever the caller made current */
+        if (cudaSetDevice(sv.st->ordinal) != cudaSuccess) (void)cudaGetLastError();
         if (hchk) cudaFreeHost(hchk);
     }
 
