@@ -1105,7 +1105,7 @@ void kiln_block_free(kiln_block *block);
  * - stream is the caller's cudaStream_t passed as void * (NULL: the legacy default stream), on the
  *   context's first GPU. kiln enqueues its copies and kernels on it, in order, and returns: it
  *   copies nothing to or from the host and waits on the host only when the function fills a host
- *   value (root_host). Results are there once the stream has run the work; inputs must stay
+ *   value (root_host, kiln_pagerank_device's result). Results are there once the stream has run the work; inputs must stay
  *   unchanged and every buffer valid until then. kiln's temporaries are allocated and freed in
  *   the stream's order (cudaMallocAsync).
  * - Work already on the stream runs before kiln's; work the caller enqueues after the call runs
