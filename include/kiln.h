@@ -1105,7 +1105,7 @@ void kiln_block_free(kiln_block *block);
  * - stream is the caller's cudaStream_t passed as void * (NULL: the legacy default stream), on the
  *   context's first GPU. kiln enqueues its copies and kernels on it, in order, and returns: it
  *   copies nothing to or from the host and waits on the host only when the function fills a host
- *   value (root_host). Results are there once the stream has run the work; inputs must stay
+ *   value (root_host, kiln_pagerank_device's result). Results are there once the stream has run the work; inputs must stay
  *   unchanged and every buffer valid until then. kiln's temporaries are allocated and freed in
  *   the stream's order (cudaMallocAsync).
  * - Work already on the stream runs before kiln's; work the caller enqueues after the call runs
@@ -1139,6 +1139,40 @@ kiln_status kiln_scrypt_batch_device(kiln_ctx *ctx, const void *passwords, size_
                                      const uint64_t *password_offsets, const void *salts, size_t salts_len,
                                      const uint64_t *salt_offsets, size_t count, kiln_scrypt_params params, void *out,
                                      size_t out_len, void *stream);
+
+/* PageRank with its vectors in device memory. A plan is graph g laid out once on the context's
+ * GPU as kiln_pagerank lays it out on every call (its in-edge rows relabelled in visiting order and
+ * uploaded, the rank buffers and convergence state allocated): the one copy of the graph from host
+ * memory. kiln_pagerank_device then runs it on the caller's stream, as often as wanted. opt (NULL:
+ * defaults) fixes the plan's precision and reorder; its vectors must be NULL. One CUDA GPU only:
+ * a CPU context, a device set or another backend gets KILN_ERR_DEVICE. g must outlive the plan
+ * (messages name its vertex ids), and the plan its context. */
+typedef struct kiln_pagerank_plan kiln_pagerank_plan;
+kiln_status kiln_pagerank_plan_new(kiln_ctx *ctx, const kiln_graph *g, const kiln_pagerank_options *opt,
+                                   kiln_pagerank_plan **out);
+/* Frees the plan and its device memory (NULL: nothing); no run of it may still be on a stream. */
+void kiln_pagerank_plan_free(kiln_pagerank_plan *plan);
+/* kiln_pagerank on the plan's graph, on the device: personalization, dangling and nstart are device
+ * memory, nodes doubles each over the graph's vertex indices (as kiln_pagerank's options take
+ * them), finite and >= 0, normalized on the device as kiln_pagerank normalizes them, or NULL; ranks
+ * (nodes doubles of device memory) receives the result in the same order. opt (NULL: defaults)
+ * gives damping, tol, max_iter and kernel; its vectors must be NULL, its precision and reorder are
+ * the plan's. The ranks are those of kiln_pagerank with the same options on the same GPU (the same
+ * kernels in the same order; the float64 sums of a pass are added by atomics, so either may differ
+ * in the last bits from run to run). There is no CPU re-check.
+ * - result NULL: every copy and kernel is enqueued on stream and the call returns: nothing is read
+ *   back and nothing waits (it can be captured in a CUDA graph). All max_iter iterations are
+ *   launched; those after convergence return at once. A bad vector makes every rank NaN.
+ * - result given: the call reads its vector checks (a bad vector: KILN_ERR_INPUT naming it, as
+ *   kiln_pagerank does, and ranks untouched), and then, between batches of iterations, the
+ *   convergence state (a few hundred bytes), as kiln_pagerank's loop does, launching no more once
+ *   converged; it returns with the stream done and result filled (iterations, converged, residual,
+ *   precision, kernel); KILN_NOT_FOUND when tol > 0 and max_iter iterations did not converge.
+ * A run uses the plan's buffers: runs of one plan on different streams must be ordered by the
+ * caller (an event); runs on one stream are. */
+kiln_status kiln_pagerank_device(kiln_ctx *ctx, kiln_pagerank_plan *plan, const kiln_pagerank_options *opt,
+                                 const double *personalization, const double *dangling, const double *nstart,
+                                 double *ranks, void *stream, kiln_pagerank_result *result);
 
 #ifdef __cplusplus
 }

@@ -359,6 +359,15 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
                           {.name = "parts of 3", .reorder = 1, .kernel = KILN_PR_KERNEL_AUTO, .set = 3}};
     pr_way ocl_ways[] = {{.name = "default", .reorder = 1, .kernel = KILN_PR_KERNEL_AUTO, .set = 1}};
     const int cuda = g->backend == KILN_BACKEND_CUDA;
+    if (!cuda) { /* PageRank on device memory is CUDA's (test_cuda_device_memory): refused in one line */
+        kiln_graph *tiny = NULL;
+        kiln_pagerank_plan *plan = NULL;
+        CHECK(kiln_graph_rmat(cpu, 4, 4, 1, 0, &tiny) == KILN_OK, "RMAT 4: %s", kiln_last_error(cpu));
+        CHECK(kiln_pagerank_plan_new(g->ctx, tiny, NULL, &plan) == KILN_ERR_DEVICE && !plan &&
+                  strstr(kiln_last_error(g->ctx), "vectors in device memory"),
+              "%s: a device-memory plan: %s", g->device, kiln_last_error(g->ctx));
+        kiln_graph_free(tiny);
+    }
     pr_way *ways = cuda ? cuda_ways : ocl_ways;
     const int nways = cuda ? 4 : 1;
     for (int i = 0; i < nways; i++) run_way(g, &ways[i], cpu, small);

@@ -203,6 +203,11 @@ static void test_options(kiln_ctx *ctx)
     kiln_pagerank_options_init(&o);
     o.damping = 0;
     CHECK(kiln_pagerank(ctx, g, &o, x, NULL) == KILN_OK && fabs(x[0] - 0.5) < 1e-15, "damping 0 is uniform");
+    /* PageRank on device memory needs one CUDA GPU: a CPU context is refused in one line */
+    kiln_pagerank_plan *plan = NULL;
+    CHECK(kiln_pagerank_plan_new(ctx, g, NULL, &plan) == KILN_ERR_DEVICE && !plan &&
+              strstr(kiln_last_error(ctx), "needs a CUDA GPU context") && !strchr(kiln_last_error(ctx), '\n'),
+          "a plan on the CPU: %s", kiln_last_error(ctx));
     kiln_graph_free(g);
 }
 

@@ -276,6 +276,9 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
     loops kept, as in a NetworkX DiGraph. `weights` (one per edge, finite and >= 0) weigh the
     edges; `personalization`, `nstart` and `dangling` are arrays of n values over node ids or dicts
     {id: value} (missing ids 0), normalized to sum 1. Returns the n ranks (float64, sum 1).
+    Vectors that are CUDA arrays (CuPy, PyTorch; float64, all given vectors alike) are read in place
+    on the GPU, and the ranks come back as a CuPy array made on CuPy's current stream (one CUDA GPU;
+    docs/DEVICE_MEMORY.md).
 
     `src` alone may be a SciPy sparse matrix or array A (n x n): entry A[u, v] is the weight of the
     edge u -> v (as networkx.to_scipy_sparse_array writes a graph; explicit zeros are edges of
@@ -316,6 +319,17 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
         weights = np.ascontiguousarray(weights, dtype=np.float64)
         if weights.shape != src.shape:
             raise ValueError("weights must hold one value per edge")
+    vectors = (personalization, nstart, dangling)
+    if any(hasattr(v, "__cuda_array_interface__") for v in vectors):
+        # CUDA vectors (CuPy, PyTorch): read in place on the GPU, the ranks a CuPy array
+        # (kiln_pagerank_device, docs/DEVICE_MEMORY.md); every given vector must be one
+        for v, what in zip(vectors, ("personalization", "nstart", "dangling")):
+            if v is not None and not hasattr(v, "__cuda_array_interface__"):
+                raise ValueError(f"{what}: give every vector as a CUDA array, or none")
+        if int(max_iter) > _kiln.PAGERANK_MAX_ITER_LIMIT:
+            raise ValueError(f"max_iter above {_kiln.PAGERANK_MAX_ITER_LIMIT} with CUDA vectors")
+        return _kiln._pagerank_device(src, dst, weights, n, float(alpha), personalization, nstart, dangling,
+                                      float(tol), int(max_iter), device, precision)
     out = np.empty(n, dtype=np.float64)
     p, x0, q = (_vector(v, n, what) for v, what in ((personalization, "personalization"), (nstart, "nstart"),
                                                     (dangling, "dangling")))

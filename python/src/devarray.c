@@ -1,8 +1,9 @@
 /* CUDA arrays in, CuPy arrays out (docs/DEVICE_MEMORY.md): kiln.hash_batch_device,
  * kiln.merkle_device and kiln.scrypt_batch_device take any object with __cuda_array_interface__
  * (CuPy, PyTorch CUDA tensors, Numba), read in place through its device pointer, and return CuPy
- * arrays made on the same device. kiln enqueues on CuPy's current stream; an input whose
- * interface names another stream (version 3's "stream") is waited for on the current one first,
+ * arrays made on the same device (kiln.pagerank takes CUDA vectors the same way, through
+ * _pagerank_device). kiln enqueues on CuPy's current stream; an input whose interface names another
+ * stream (version 3's "stream") is waited for on the current one first,
  * as the interface asks of a consumer. DLPack-only objects convert without a copy through
  * cupy.from_dlpack. */
 #include "common.h"
@@ -16,7 +17,7 @@ typedef struct dev_array {
 } dev_array;
 
 /* -1 with TypeError/ValueError set when o is not a C-contiguous CUDA array of `kind` ('u' unsigned,
- * any size when itemsize is 0). */
+ * 'f' floating point; any size when itemsize is 0). */
 static int dev_array_of(PyObject *o, const char *what, char kind, size_t itemsize, dev_array *a)
 {
     memset(a, 0, sizeof *a);
@@ -39,8 +40,11 @@ static int dev_array_of(PyObject *o, const char *what, char kind, size_t itemsiz
     }
     a->itemsize = (size_t)strtoul(ts + 2, NULL, 10);
     if (ts[0] == '>' || ts[1] != kind || (itemsize && a->itemsize != itemsize) || a->itemsize == 0) {
-        PyErr_Format(PyExc_ValueError, "%s: element type %s, expected little-endian unsigned integers%s", what, ts,
-                     itemsize == 8 ? " of 8 bytes (uint64)" : itemsize == 1 ? " of 1 byte (uint8)" : "");
+        if (kind == 'f')
+            PyErr_Format(PyExc_ValueError, "%s: element type %s, expected float64", what, ts);
+        else
+            PyErr_Format(PyExc_ValueError, "%s: element type %s, expected little-endian unsigned integers%s", what, ts,
+                         itemsize == 8 ? " of 8 bytes (uint64)" : itemsize == 1 ? " of 1 byte (uint8)" : "");
         goto done;
     }
     a->count = 1;
@@ -303,6 +307,105 @@ fail:
     return NULL;
 }
 
+/* kiln.pagerank with CUDA vectors: the graph from host edges (as _pagerank builds it), laid out on
+ * the GPU once (kiln_pagerank_plan_new), run on CuPy's current stream with the vectors read in
+ * place (kiln_pagerank_device, which waits for its convergence state), the ranks a new CuPy array. */
+static PyObject *py_pagerank_device(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"src", "dst", "weights", "n", "alpha", "personalization", "nstart", "dangling",
+                             "tol", "max_iter", "device", "precision", NULL};
+    Py_buffer src, dst, weights = {0};
+    PyObject *weights_obj, *vec_obj[3], *cupy = NULL, *out = NULL;
+    Py_ssize_t n;
+    double alpha, tol;
+    int max_iter;
+    const char *device, *precision;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*OndOOOdiss", kwlist, &src, &dst, &weights_obj, &n, &alpha,
+                                     &vec_obj[0], &vec_obj[1], &vec_obj[2], &tol, &max_iter, &device, &precision))
+        return NULL;
+    static const char *vec_name[3] = {"personalization", "nstart", "dangling"};
+    kiln_ctx *ctx = NULL;
+    kiln_graph *g = NULL;
+    kiln_pagerank_plan *plan = NULL;
+    const double *vec[3] = {NULL, NULL, NULL};
+    unsigned long long stream = 0, producers[3] = {0, 0, 0};
+    const size_t count = (size_t)src.len / sizeof(uint64_t);
+    kiln_pagerank_options opt;
+    kiln_pagerank_options_init(&opt);
+    if (src.len != dst.len || src.len % (Py_ssize_t)sizeof(uint64_t) != 0 || n <= 0) {
+        PyErr_SetString(PyExc_ValueError, "src and dst must be uint64 arrays of one length, n > 0");
+        goto fail;
+    }
+    if (weights_obj != Py_None) {
+        if (PyObject_GetBuffer(weights_obj, &weights, PyBUF_SIMPLE) < 0) goto fail;
+        if ((size_t)weights.len != count * sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "weights must hold one float64 value per edge");
+            goto fail;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        if (vec_obj[k] == Py_None) continue;
+        dev_array a;
+        if (dev_array_of(vec_obj[k], vec_name[k], 'f', 8, &a) < 0) goto fail;
+        if (a.count != (size_t)n) {
+            PyErr_Format(PyExc_ValueError, "%s must hold n float64 values", vec_name[k]);
+            goto fail;
+        }
+        vec[k] = a.ptr;
+        producers[k] = a.stream;
+    }
+    if (strcmp(precision, "float64") == 0) {
+        opt.precision = KILN_PRECISION_FLOAT64;
+    } else if (strcmp(precision, "float32") == 0) {
+        opt.precision = KILN_PRECISION_FLOAT32;
+    } else if (strcmp(precision, "auto") != 0) {
+        PyErr_Format(PyExc_ValueError, "precision must be 'float64', 'float32' or 'auto', not '%s'", precision);
+        goto fail;
+    }
+    opt.damping = alpha;
+    opt.tol = tol;
+    opt.max_iter = max_iter;
+    if (!(ctx = gpu_ctx(device, KILN_KIND_GRAPH))) goto fail;
+    if (current_stream(&cupy, &stream) < 0) goto fail;
+    for (int k = 0; k < 3; k++)
+        if (wait_for(cupy, producers[k], stream) < 0) goto fail;
+    out = PyObject_CallMethod(cupy, "empty", "ns", n, "float64");
+    dev_array o;
+    if (!out || dev_array_of(out, "output", 'f', 8, &o) < 0) goto fail;
+    kiln_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = kiln_graph_from_edges_n(ctx, src.buf, dst.buf, weights.obj ? weights.buf : NULL, count, (uint64_t)n, 0, &g);
+    if (st == KILN_OK) st = kiln_pagerank_plan_new(ctx, g, &opt, &plan);
+    kiln_pagerank_result result;
+    /* node ids are the graph's indices: the vectors and the ranks need no reordering */
+    if (st == KILN_OK)
+        st = kiln_pagerank_device(ctx, plan, &opt, vec[0], vec[2], vec[1], o.ptr, (void *)stream, &result);
+    Py_END_ALLOW_THREADS
+    if (st != KILN_OK) {
+        kiln_py_raise(ctx, st);
+        goto fail;
+    }
+    kiln_pagerank_plan_free(plan);
+    kiln_graph_free(g);
+    kiln_py_ctx_free(ctx);
+    Py_DECREF(cupy);
+    if (weights.obj) PyBuffer_Release(&weights);
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    return out;
+fail:
+    kiln_pagerank_plan_free(plan);
+    if (g) kiln_graph_free(g);
+    kiln_py_ctx_free(ctx);
+    Py_XDECREF(cupy);
+    Py_XDECREF(out);
+    if (weights.obj) PyBuffer_Release(&weights);
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    return NULL;
+}
+
 PyMethodDef kiln_py_devarray_methods[] = {
     {"hash_batch_device", (PyCFunction)(void (*)(void))py_hash_batch_device, METH_VARARGS | METH_KEYWORDS,
      "hash_batch_device(messages, algo, *, offsets=None, length=None, outlen=0, device='cuda')\n--\n\n"
@@ -318,5 +421,11 @@ PyMethodDef kiln_py_devarray_methods[] = {
      "scrypt_batch_device(passwords, password_offsets, salts, salt_offsets, *, n, r, p, dklen=64, device='cuda')\n--\n\n"
      "scrypt keys of passwords and salts already on the GPU (bytes and n + 1 uint64 offsets each, CUDA\n"
      "arrays); a CuPy array of shape (count, dklen)."},
+    {"_pagerank_device", (PyCFunction)(void (*)(void))py_pagerank_device, METH_VARARGS | METH_KEYWORDS,
+     "_pagerank_device(src, dst, weights, n, alpha, personalization, nstart, dangling, tol, max_iter, device,\n"
+     "                 precision)\n--\n\n"
+     "Core of kiln.pagerank for CUDA vectors: uint64 src/dst and float64 weights (or None) in host memory,\n"
+     "the vectors CUDA arrays of n float64 over node ids (or None), read in place; the ranks as a new\n"
+     "CuPy array, made on CuPy's current stream."},
     {NULL, NULL, 0, NULL},
 };

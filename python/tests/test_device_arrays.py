@@ -1,7 +1,7 @@
 """CUDA arrays in, CuPy arrays out (docs/DEVICE_MEMORY.md): kiln.hash_batch_device,
 kiln.merkle_device and kiln.scrypt_batch_device read CuPy (and PyTorch) arrays in place and return
-CuPy arrays, byte-identical to the host-memory functions on the CPU. Skipped without CuPy and a
-CUDA GPU."""
+CuPy arrays, byte-identical to the host-memory functions on the CPU; kiln.pagerank takes CuPy
+vectors and returns CuPy ranks. Skipped without CuPy and a CUDA GPU."""
 import hashlib
 
 import numpy as np
@@ -105,3 +105,31 @@ def test_refuses_host_and_strided():
     d = cp.zeros((64, 2), dtype=cp.uint8)[:, 0]
     with pytest.raises(ValueError):
         kiln.hash_batch_device(d, "sha256", length=64)
+
+
+def test_pagerank_cuda_vectors():
+    # personalization (with zeros), nstart and dangling as CuPy arrays: the ranks a CuPy array, those
+    # of the same vectors from host memory on the GPU (the same kernels) and of the CPU (float64)
+    rng = np.random.default_rng(38)
+    n = 3000
+    src = rng.integers(0, n, size=20000)
+    dst = rng.integers(0, n, size=20000)
+    p = rng.random(n)
+    p[::7] = 0
+    x0, q = rng.random(n), rng.random(n)
+    want = kiln.pagerank(src, dst, n=n, personalization=p, nstart=x0, dangling=q, tol=1e-10, max_iter=500,
+                         device="cpu")
+    host = kiln.pagerank(src, dst, n=n, personalization=p, nstart=x0, dangling=q, tol=1e-10, max_iter=500,
+                         device="cuda")
+    got = kiln.pagerank(src, dst, n=n, personalization=cp.asarray(p), nstart=cp.asarray(x0), dangling=cp.asarray(q),
+                        tol=1e-10, max_iter=500, device="cuda")
+    assert isinstance(got, cp.ndarray) and got.dtype == cp.float64 and got.shape == (n,)
+    got = cp.asnumpy(got)
+    assert np.abs(got - host).sum() < 1e-12
+    assert np.abs(got - want).sum() < 2 * n * 1e-10 + 1e-9  # the CPU may stop one iteration apart
+    with pytest.raises(ValueError):  # host and CUDA vectors mixed
+        kiln.pagerank(src, dst, n=n, personalization=cp.asarray(p), nstart=x0, device="cuda")
+    with pytest.raises(ValueError):  # a negative value, named as kiln.pagerank names it
+        bad = p.copy()
+        bad[3] = -1
+        kiln.pagerank(src, dst, n=n, personalization=cp.asarray(bad), device="cuda")

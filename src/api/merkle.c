@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "../merkle/merkle_internal.h"
+#include "../prim/merkle_merge.h"
 #include "../core/bench.h"
 #include "../core/ctx.h"
 #include "../core/gpu.h"
 #include "../core/clock.h"
+#include "../core/par.h"
 
 #define NODE KILN_MERKLE_NODE_SIZE
 #define TOP_NODES 256
@@ -72,12 +74,59 @@ typedef struct node_check {
     uint64_t index;
 } node_check;
 
+/* The check's CPU merges, one per chunk of a kiln_par_for: parent i of level `in` (m nodes) into
+ * out, or, for the sampled nodes (in == NULL), check c's merge of its two gathered children. */
+typedef struct check_merges {
+    const kiln_merkle_kind *kind;
+    const uint8_t *in;
+    uint64_t m;
+    uint8_t *out;
+    const uint8_t *kids; /* 3 nodes a check: left, right, the device's parent */
+} check_merges;
+
+static void check_merge(void *arg, uint64_t i, int slot)
+{
+    const check_merges *j = arg;
+    (void)slot;
+    if (!j->in) {
+        const uint8_t *k = j->kids + 3 * NODE * i;
+        kiln_merkle_merge_bytes(j->kind, k, k + NODE, j->out + NODE * i);
+        return;
+    }
+    const uint64_t left = 2 * i, right = left + 1 < j->m ? left + 1 : left;
+    kiln_merkle_merge_bytes(j->kind, j->in + NODE * left, j->in + NODE * right, j->out + NODE * i);
+}
+
+/* The check's merges on the CPU threads when the kind's merges are slow: a field merge costs the
+ * CPU tens of microseconds (rp64_256: about 60 us on one core), and the check makes some 350 of
+ * them after the device's last kernel (255 for the top of a tree, 96 sampled nodes at 2^24
+ * leaves): some 20 ms of one core at the end of an rp64_256 build whose kernels take 200 ms, a
+ * millisecond or two on the threads. A byte merge (sha256d: a microsecond) stays on the calling
+ * thread, where waking others would cost more than the merges. */
+static int check_threads(const kiln_ctx *ctx, const kiln_merkle_kind *kind)
+{
+    return kind->field_elements ? kiln_threads_auto(ctx ? ctx->threads : 0) : 1;
+}
+
+/* Levels 1.. of the tree over the m nodes at `tree` (laid out as kiln_merkle_fill_levels's), each
+ * level's merges spread over the threads. */
+static void check_fill_levels(const kiln_merkle_kind *kind, uint8_t *tree, uint64_t m, int threads)
+{
+    for (int l = 0; l + 1 < kiln_merkle_levels(m); l++) {
+        const uint64_t size = kiln_merkle_level_size(m, l);
+        check_merges j = {kind, tree + NODE * kiln_merkle_level_offset(m, l), size,
+                          tree + NODE * kiln_merkle_level_offset(m, l + 1), NULL};
+        kiln_par_for(threads, (size + 1) / 2, check_merge, &j);
+    }
+}
+
 /* Every node the checks read (the top levels, then each checked node's left child, right child
  * and itself) is read in one gather, so the checks cost one round trip, not one per node. */
 static kiln_status check_gpu_tree(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_kind *kind, uint64_t n,
                                   const uint8_t *host_tree, uint8_t root[32])
 {
     node_source src = {ctx, host_tree, g};
+    const int threads = check_threads(ctx, kind);
     int levels = kiln_merkle_levels(n), top = 0;
     while (kiln_merkle_level_size(n, top) > TOP_NODES) top++;
     uint64_t first = kiln_merkle_level_offset(n, top), count = kiln_merkle_tree_size(n) - first;
@@ -113,7 +162,7 @@ static kiln_status check_gpu_tree(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_
         /* levels top.. of this tree are the whole tree over level top's nodes */
         uint64_t m = kiln_merkle_level_size(n, top);
         memcpy(cpu, dev, (size_t)m * NODE);
-        kiln_merkle_fill_levels(kind, cpu, m, 0, 1);
+        check_fill_levels(kind, cpu, m, threads);
         for (uint64_t i = m; i < count && st == KILN_OK; i++) {
             if (memcmp(cpu + NODE * i, dev + NODE * i, NODE) != 0)
                 st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU Merkle tree is wrong: node %llu of the top %d levels differs",
@@ -121,11 +170,14 @@ static kiln_status check_gpu_tree(kiln_ctx *ctx, kiln_gpu *g, const kiln_merkle_
         }
         if (st == KILN_OK) memcpy(root, cpu + NODE * (count - 1), NODE);
     }
+    uint8_t want[(2 * 64 + SAMPLES) * NODE]; /* the sampled parents, merged on the CPU */
+    if (st == KILN_OK && nchecks > 0) {
+        check_merges j = {kind, NULL, 0, want, dev + NODE * count};
+        kiln_par_for(threads, (uint64_t)nchecks, check_merge, &j);
+    }
     for (int c = 0; c < nchecks && st == KILN_OK; c++) {
         const uint8_t *kids = dev + NODE * (count + 3 * (uint64_t)c);
-        uint8_t want[NODE];
-        kiln_merkle_merge_bytes(kind, kids, kids + NODE, want);
-        if (memcmp(want, kids + 2 * NODE, NODE) != 0)
+        if (memcmp(want + NODE * (uint64_t)c, kids + 2 * NODE, NODE) != 0)
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "GPU Merkle tree is wrong: level %d node %llu differs from the CPU's",
                            checks[c].level, (unsigned long long)checks[c].index);
     }
@@ -147,8 +199,7 @@ static kiln_status check_args(kiln_ctx *ctx, kiln_merkle_algo algo, uint64_t n, 
 }
 
 /* Leaves staged for merkle_build_staged: copied from the caller's leaves into the page-locked
- * buffer and, for a field kind, checked there (in slices that stay in the cache between the copy
- * and the check): the several-device build checks its leaves on the devices' threads, during the
+ * buffer and, for a field kind, checked in the same pass (copy_leaves): the several-device build checks its leaves on the devices' threads, during the
  * copies, instead of in a pass of its own before them. A chunk is copied by `threads` threads (one
  * core's copy is slower than the link). A bad leaf sets `bad` and ends the build with no message
  * (the caller names it). */
@@ -164,6 +215,34 @@ typedef struct leaf_stage {
 #define FILL_THREADS 4 /* the most threads one device's copies take in a set */
 #define ONE_FILL_THREADS 8 /* and alone: one core's copy runs at a fifth of a 55 GB/s link */
 
+/* The copy of count leaves of field elements and their check in one pass: each element loaded
+ * once, stored, and compared with the field's modulus (a 64-bit element is p or more exactly when
+ * adding 2^32 - 1 carries out of it). A node's words are little-endian, as the host's are where
+ * this runs (copy_leaves). 1 when every element is canonical. */
+static int copy_check_u64(const uint8_t *src, uint8_t *dst, uint64_t words)
+{
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < words; i++) {
+        uint64_t x;
+        memcpy(&x, src + 8 * i, 8);
+        memcpy(dst + 8 * i, &x, 8);
+        bad |= (uint64_t)(x + UINT64_C(0xFFFFFFFF) < x); /* x >= 2^64 - 2^32 + 1 */
+    }
+    return bad == 0;
+}
+
+static int copy_check_u32(const uint8_t *src, uint8_t *dst, uint64_t words, uint32_t p)
+{
+    uint32_t bad = 0;
+    for (uint64_t i = 0; i < words; i++) {
+        uint32_t x;
+        memcpy(&x, src + 4 * i, 4);
+        memcpy(dst + 4 * i, &x, 4);
+        bad |= (uint32_t)(x >= p);
+    }
+    return bad == 0;
+}
+
 /* 1 when all count leaves were valid (and copied) */
 static int copy_leaves(const kiln_merkle_kind *kind, const uint8_t *src, uint8_t *dst, uint64_t count)
 {
@@ -171,6 +250,13 @@ static int copy_leaves(const kiln_merkle_kind *kind, const uint8_t *src, uint8_t
         memcpy(dst, src, (size_t)count * NODE);
         return 1;
     }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* one pass: the copy into the page-locked buffer is the check (the two-pass form below, a
+     * slice's copy then its check from the cache, took twice the copy's time on one core) */
+    if (kind->field_elements == KILN_NODE_GOLDILOCKS) return copy_check_u64(src, dst, count * (NODE / 8));
+    if (kind->field_elements == KILN_NODE_BABYBEAR) return copy_check_u32(src, dst, count * (NODE / 4), KILN_BB_P);
+    if (kind->field_elements == KILN_NODE_KOALABEAR) return copy_check_u32(src, dst, count * (NODE / 4), KILN_KB_P);
+#endif
     for (uint64_t i = 0; i < count; i += CHECK_SLICE) {
         const uint64_t m = count - i < CHECK_SLICE ? count - i : CHECK_SLICE;
         memcpy(dst + NODE * i, src + NODE * i, (size_t)m * NODE);

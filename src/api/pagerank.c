@@ -10,6 +10,7 @@
 #include "../core/ctx.h"
 #include "../core/gpu.h"
 #include "../graph/graph.h"
+#include "pagerank_checks.h"
 #include "pagerank_parts.h"
 #include "pagerank_split.h"
 
@@ -60,7 +61,7 @@ static kiln_status normalized(kiln_ctx *ctx, const kiln_graph *g, const char *wh
 /* y = x / W needs every nonzero out-weight sum W to be a normal double: a subnormal one would
  * overflow y, an infinite one (weights summing past the largest double) would lose the vertex's
  * rank. Such graphs are refused rather than ranked wrongly. */
-static kiln_status check_out_weights(kiln_ctx *ctx, const kiln_graph *g)
+kiln_status kiln_pagerank_check_out_weights(kiln_ctx *ctx, const kiln_graph *g)
 {
     if (!g->out_weight) return KILN_OK;
     for (uint64_t v = 0; v < g->n; v++) {
@@ -70,6 +71,21 @@ static kiln_status check_out_weights(kiln_ctx *ctx, const kiln_graph *g)
                              "node %llu's out-edge weights sum to %g, outside the range PageRank can divide by",
                              (unsigned long long)kiln_graph_node_id(g, v), W);
     }
+    return KILN_OK;
+}
+
+kiln_status kiln_pagerank_check_options(kiln_ctx *ctx, const kiln_pagerank_options *opt)
+{
+    if (!(opt->damping >= 0 && opt->damping < 1))
+        return kiln_fail(ctx, KILN_ERR_INPUT, "damping %g out of range [0, 1)", opt->damping);
+    if (!(opt->tol >= 0 && isfinite(opt->tol))) return kiln_fail(ctx, KILN_ERR_INPUT, "tolerance %g must be >= 0", opt->tol);
+    if (opt->max_iter < 1 || opt->max_iter > KILN_PAGERANK_MAX_ITER_LIMIT)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "max iterations %d out of range 1..%d", opt->max_iter,
+                         KILN_PAGERANK_MAX_ITER_LIMIT);
+    if ((unsigned)opt->precision > KILN_PRECISION_FLOAT64)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown precision %d", opt->precision);
+    if ((unsigned)opt->kernel > KILN_PR_KERNEL_PERSISTENT || opt->kernel == KILN_PR_KERNEL_PARTS || opt->kernel == 2)
+        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown PageRank kernel %d", opt->kernel);
     return KILN_OK;
 }
 
@@ -252,17 +268,8 @@ kiln_status kiln_pagerank_part(kiln_ctx *ctx, const kiln_graph *g, const kiln_pa
     if (!g || !ranks) return kiln_fail(ctx, KILN_ERR_INPUT, "missing graph or rank array");
     if (g->part && !split) return kiln_fail(ctx, KILN_ERR_INPUT, "a graph split over processes needs kiln_dist_pagerank");
     if (g->n == 0) return kiln_fail(ctx, KILN_ERR_INPUT, "the graph has no vertices");
-    if (!(opt->damping >= 0 && opt->damping < 1))
-        return kiln_fail(ctx, KILN_ERR_INPUT, "damping %g out of range [0, 1)", opt->damping);
-    if (!(opt->tol >= 0 && isfinite(opt->tol))) return kiln_fail(ctx, KILN_ERR_INPUT, "tolerance %g must be >= 0", opt->tol);
-    if (opt->max_iter < 1 || opt->max_iter > KILN_PAGERANK_MAX_ITER_LIMIT)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "max iterations %d out of range 1..%d", opt->max_iter,
-                         KILN_PAGERANK_MAX_ITER_LIMIT);
-    if ((unsigned)opt->precision > KILN_PRECISION_FLOAT64)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown precision %d", opt->precision);
-    if ((unsigned)opt->kernel > KILN_PR_KERNEL_PERSISTENT || opt->kernel == KILN_PR_KERNEL_PARTS || opt->kernel == 2)
-        return kiln_fail(ctx, KILN_ERR_INPUT, "unknown PageRank kernel %d", opt->kernel);
-    kiln_status st = check_out_weights(ctx, g);
+    kiln_status st = kiln_pagerank_check_options(ctx, opt);
+    if (st == KILN_OK) st = kiln_pagerank_check_out_weights(ctx, g);
     if (st != KILN_OK) return st;
     pr_vectors vec;
     st = vectors_make(ctx, g, opt, &vec);

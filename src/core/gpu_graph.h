@@ -127,6 +127,21 @@ typedef struct kiln_gpu_pr_part_ops {
     double prefix##_pr_part_share_seconds(kiln_gpu_pr_part *p);                                                   \
     void prefix##_pr_part_close(kiln_gpu_pr_part *p)
 
+/* ---- PageRank on vectors in device memory (docs/DEVICE_MEMORY.md): a plan is a whole graph laid
+ * out once on one device (its rows relabelled and uploaded, its rank buffers and state allocated),
+ * run any number of times on the caller's stream with the vectors and ranks in device memory. */
+typedef struct kiln_gpu_pr_plan kiln_gpu_pr_plan;
+
+/* A vector of a device run that is not a distribution, as kiln_pagerank's check finds it: the
+ * first such vector (0 personalization, 1 dangling, 2 nstart; -1: none), and either its first bad
+ * value (index, value) or, with zero_sum, its sum 0. */
+typedef struct kiln_gpu_pr_bad {
+    int vector;
+    int zero_sum;
+    uint64_t index;
+    double value;
+} kiln_gpu_pr_bad;
+
 typedef struct kiln_gpu_graph_ops {
     /* ---- required of a table: PageRank over an in-edge CSR, ranks[n] in the graph's vertex
      * order. */
@@ -159,6 +174,19 @@ typedef struct kiln_gpu_graph_ops {
      * (OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE); NULL: no cap but the free memory. The library builds
      * on the host a graph whose edge keys (8 bytes each) would not fit one. */
     uint64_t (*max_buffer)(kiln_gpu *g);
+    /* PageRank on vectors in device memory (NULL where the backend has not got it). plan_new lays
+     * the graph out (p: use_double, reorder; the rest is per run). plan_run: p's damping, tol,
+     * max_iter and kernel, its vectors device pointers (n doubles each in the graph's vertex
+     * order, not normalized: the device normalizes them as the API does on the host, or NULL),
+     * the ranks into ranks (n doubles, device) on `stream`. wait 0: everything is enqueued and
+     * nothing read (a bad vector gives NaN ranks); wait 1: the run reads its vector checks (bad
+     * filled, KILN_ERR_INPUT with no message when one fails) and its convergence state, as
+     * kiln_pagerank's loop does, fills stats and returns with the stream done. */
+    kiln_status (*pr_plan_new)(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p,
+                               kiln_gpu_pr_plan **out);
+    kiln_status (*pr_plan_run)(kiln_gpu_pr_plan *plan, const kiln_gpu_pr_params *p, double *ranks, void *stream,
+                               int wait, kiln_gpu_pr_stats *stats, kiln_gpu_pr_bad *bad);
+    void (*pr_plan_free)(kiln_gpu_pr_plan *plan);
 } kiln_gpu_graph_ops;
 
 #ifdef __cplusplus

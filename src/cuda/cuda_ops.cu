@@ -106,6 +106,9 @@ static const kiln_gpu_graph_ops cuda_graph_ops = {
     .mem_peak = kiln_cuda_mem_peak,
     .parts = &cuda_part_ops,
     .max_buffer = nullptr, /* CUDA caps a buffer only by the free memory */
+    .pr_plan_new = kiln_cuda_pr_plan_new,
+    .pr_plan_run = kiln_cuda_pr_plan_run,
+    .pr_plan_free = kiln_cuda_pr_plan_free,
 };
 
 #ifdef KILN_HAVE_NCCL

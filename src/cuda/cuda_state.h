@@ -134,5 +134,11 @@ kiln_status kiln_cuda_rmat_part_csr(kiln_gpu *st, const kiln_rmat_spec *spec, in
                                     kiln_gpu_csr *out);
 kiln_status kiln_cuda_pagerank(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *p, double *ranks,
                                kiln_gpu_pr_stats *stats);
+/* pagerank_device.cu: the graph table's pr_plan_new, pr_plan_run, pr_plan_free */
+kiln_status kiln_cuda_pr_plan_new(kiln_gpu *st, const kiln_gpu_pr_graph *g, const kiln_gpu_pr_params *p,
+                                  kiln_gpu_pr_plan **out);
+kiln_status kiln_cuda_pr_plan_run(kiln_gpu_pr_plan *plan, const kiln_gpu_pr_params *p, double *ranks, void *stream,
+                                  int wait, kiln_gpu_pr_stats *stats, kiln_gpu_pr_bad *bad);
+void kiln_cuda_pr_plan_free(kiln_gpu_pr_plan *plan);
 
 #endif
