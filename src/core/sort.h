@@ -1,5 +1,5 @@
-/* Ascending sorts of short integer arrays (a CSR row's sources, packed keys): insertion sort
- * where most rows are, qsort past that. */
+/* Ascending sorts of integer arrays (a CSR row's sources, packed keys), in place: insertion sort
+ * where most rows are, an introsort past that (sort.c). */
 #ifndef KILN_CORE_SORT_H
 #define KILN_CORE_SORT_H
 
