@@ -192,12 +192,13 @@ def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, lengt
     from 0 to len(buffer), message i being buffer[offsets[i]:offsets[i+1]], so that every byte is in
     one message (an integer array or a sequence of ints; floats and bools are refused, and offsets
     that do not start at 0 or end at len(buffer) are a ValueError). `algo` as kiln.new takes it;
-    `length` is the output length of SHAKE (default: its digest length, 32 or 64 bytes). `device`:
+    `length` is the output length of SHAKE or BLAKE3 (default: its digest length, 32 or 64 bytes for
+    SHAKE, 32 for BLAKE3). `device`:
     "auto", "cpu", "cuda", "cuda:N" or "opencl:N"; GPU results are spot-checked on the CPU.
     """
     h = new(algo)
     outlen = length if length is not None else (h.digest_size or (32 if h.name == "shake_128" else 64))
-    if length is not None and h.digest_size and length != h.digest_size:
+    if length is not None and h.digest_size and length != h.digest_size and not _kiln.hash_is_xof(algo):
         raise ValueError(f"{h.name} has a fixed digest length of {h.digest_size} bytes")
     msg_len = 0
     if offsets is not None:
