@@ -964,7 +964,8 @@ void kiln_dist_close(kiln_dist *d);
  *   poseidon2_goldilocks8  the same over Goldilocks, width 8: a node is 4 Goldilocks elements, the
  *              first 4 of the permutation of left || right
  * The Poseidon2 trees are Plonky3's MerkleTree over one matrix for a power-of-two leaf count; for
- * other counts Plonky3 pairs an odd level's last node with a zero node, kiln with itself.
+ * other counts Plonky3 pairs an odd level's last node with a zero node, kiln with itself
+ * (poseidon2_goldilocks12, below, is miden-crypto's MerkleTree for a power-of-two count).
  *   rpo256     Miden's RPO256 (Rescue Prime Optimized) merge, miden-crypto v0.28.1's state layout; a
  *              node is 4 Goldilocks field elements as rp64_256's
  *   poseidon2_goldilocks12  miden-crypto's Poseidon2::merge (Plonky3's TruncatedPermutation over

@@ -30,7 +30,8 @@ def merkle_root(leaves, algo: str = "sha256d", device: str = "auto") -> bytes:
     """The root (32 bytes) of the Merkle tree over `leaves` (n >= 1 nodes of 32 bytes, raw byte
     order; Bitcoin's txids as sha256d gives them, not the reversed display hex). A level of odd
     size pairs its last node with itself (Bitcoin's rule). `algo`: sha256d, sha256, sha3-256,
-    keccak256, rp64_256, blake2s, blake2s-stwo, blake3 or rpo256. On a GPU the CPU re-checks the top
+    keccak256, rp64_256, blake2s, blake2s-stwo, blake3, rpo256 or a Poseidon2 merge (poseidon2_babybear16,
+    poseidon2_koalabear16, poseidon2_goldilocks8, poseidon2_goldilocks12). On a GPU the CPU re-checks the top
     levels and a sample below."""
     root = bytearray(32)
     _kiln._merkle_build(_nodes(leaves), algo, device, root, None)
