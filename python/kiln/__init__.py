@@ -17,6 +17,7 @@ from . import _kiln
 from ._kiln import DeviceError, Hash, NotConverged, devices, new, scrypt
 from ._kiln import hash_batch_device, merkle_device, scrypt_batch_device  # CUDA arrays in (docs/DEVICE_MEMORY.md)
 from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verify, parse_block, scan
+from .bitcoin import merkle_leaves_from_rows
 
 __version__ = _kiln.version()
 
@@ -342,5 +343,6 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
 
 __all__ = sorted(["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "pbkdf2_hmac",
                   "algorithms_guaranteed", "file_digest", "devices", "hash_batch", "merkle_proof", "merkle_root",
-                  "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch"]
+                  "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch",
+                  "merkle_leaves_from_rows"]
                  + [pyname for _, pyname in _ALGORITHMS])
