@@ -1,8 +1,8 @@
 /* Leaves from a matrix's rows on the GPU (the tree table's `rows`): the leaf hash of each row (a
- * Poseidon2 sponge, src/merkle/leaf_sponge.h), one thread a row, through the absorb steps of
+ * Poseidon2 sponge, src/core/leaf_sponge.h), one thread a row, through the absorb steps of
  * src/prim/poseidon2_sponge.h the CPU runs too. The rows go to the device in chunks of at most
  * CHUNK_BYTES, each chunk's leaves come back before the next is sent; the buffers live for the call. */
-#include "../merkle/leaf_sponge.h"
+#include "../core/leaf_sponge.h"
 #include "../prim/merkle_merge.h"
 #include "cuda_state.h"
 #include "dev_array.cuh"

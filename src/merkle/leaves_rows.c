@@ -10,7 +10,7 @@
 #include "../core/gpu.h"
 #include "../core/par.h"
 #include "../prim/merkle_merge.h"
-#include "leaf_sponge.h"
+#include "../core/leaf_sponge.h"
 #include "merkle_internal.h"
 
 #define ROWS_PER_RUN 64
@@ -148,8 +148,7 @@ kiln_status kiln_merkle_leaves_from_rows_with(kiln_ctx *ctx, kiln_merkle_algo al
         return kiln_fail(ctx, KILN_ERR_INPUT, "leaves from rows need a Poseidon2 merge (poseidon2_*)");
     if (sponge < 0) {
         const char *name = kiln_merkle_leaf_hash_name(leaf);
-        return kiln_fail(ctx, KILN_ERR_INPUT, "%s has no leaf hash %s (%s)", kiln_merkle_algo_name(algo),
-                         name ? name : "of that number",
+        return kiln_fail(ctx, KILN_ERR_INPUT, "this merge has no leaf hash %s (it takes %s)", name ? name : "of that number",
                          algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS12 ? "sponge or miden"
                          : algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? "sponge"
                                                                      : "sponge or sponge24");

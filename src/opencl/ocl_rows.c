@@ -3,7 +3,7 @@
  * and each chunk's leaves come back before the next is sent; the buffers live for the call. */
 #include <stdio.h>
 
-#include "../merkle/leaf_sponge.h"
+#include "../core/leaf_sponge.h"
 #include "ocl_work.h"
 
 #define CHUNK_BYTES ((size_t)64 << 20)

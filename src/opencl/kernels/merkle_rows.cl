@@ -1,6 +1,6 @@
 /* Leaves from a matrix's rows (ocl_rows.c): one work-item a row, the row's leaf hash through the
  * absorb steps of src/prim/poseidon2_sponge.h (included, so the CPU's and CUDA's own code). One
- * kernel a sponge (src/merkle/leaf_sponge.h's ids), its field and width constants, so each is
+ * kernel a sponge (src/core/leaf_sponge.h's ids), its field and width constants, so each is
  * compiled for its permutation alone. rows: count rows of elems elements back to back (32- or
  * 64-bit, little-endian, canonical); out: count 32-byte leaves, each as two 16-byte vectors. */
 #include "../../prim/poseidon2_sponge.h"

@@ -1,8 +1,8 @@
 /* Which sponge (src/prim/poseidon2_sponge.h's KILN_P2S_* ids) hashes a row for a Poseidon2 merge
  * and a kiln_merkle_leaf_hash: shared by the CPU (leaves_rows.c) and the GPU backends, so that the
  * pairs each accepts are the same. */
-#ifndef KILN_MERKLE_LEAF_SPONGE_H
-#define KILN_MERKLE_LEAF_SPONGE_H
+#ifndef KILN_CORE_LEAF_SPONGE_H
+#define KILN_CORE_LEAF_SPONGE_H
 
 #include "../prim/poseidon2_sponge.h"
 #include "kiln.h"
