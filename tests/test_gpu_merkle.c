@@ -8,8 +8,9 @@
  * transactions; testnet3 000000000000045e, 15); the launch counts of each schedule (rp64_256's narrow levels, of at most
  * 65536 parents, one launch each). CUDA adds large trees (2^k - 1, 2^k, 2^k + 1 for k = 16, 20,
  * random sizes up to 3 M; the Poseidon2 merges around 2^20) and refuses a block over its limit; OpenCL adds rp64_256's and rpo256's one wide level
- * (2^17 + 3 leaves: 65538 parents, one work-item a merge). KILN_TEST_QUICK (compute-sanitizer):
- * the small sizes only. */
+ * (2^17 + 3 leaves: 65538 parents, one work-item a merge). Both backends: leaves from rows (every
+ * merge's leaf hashes: sponge, sponge24, miden) against the CPU's. KILN_TEST_QUICK
+ * (compute-sanitizer): the small sizes only. */
 #include "check.h"
 #include "gpu_backends.h"
 #include "kiln.h"
