@@ -54,3 +54,7 @@ def test_refusals():
         kiln.merkle_leaves_from_rows([1, 2], "poseidon2_babybear16", device="cpu")
     with pytest.raises(ValueError):
         kiln.merkle_leaves_from_rows([[-1]], "poseidon2_babybear16", device="cpu")
+    with pytest.raises(ValueError, match="unknown leaf hash"):
+        kiln.merkle_leaves_from_rows([[1]], "poseidon2_babybear16", "wide", device="cpu")
+    with pytest.raises(ValueError, match="Poseidon2"):
+        kiln.merkle_leaves_from_rows([[1]], "sha256", device="cpu")
