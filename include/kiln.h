@@ -964,9 +964,13 @@ void kiln_dist_close(kiln_dist *d);
  *   poseidon2_goldilocks8  the same over Goldilocks, width 8: a node is 4 Goldilocks elements, the
  *              first 4 of the permutation of left || right
  * The Poseidon2 trees are Plonky3's MerkleTree over one matrix for a power-of-two leaf count; for
- * other counts Plonky3 pairs an odd level's last node with a zero node, kiln with itself.
+ * other counts Plonky3 pairs an odd level's last node with a zero node, kiln with itself
+ * (poseidon2_goldilocks12, below, is miden-crypto's MerkleTree for a power-of-two count).
  *   rpo256     Miden's RPO256 (Rescue Prime Optimized) merge, miden-crypto v0.28.1's state layout; a
- *              node is 4 Goldilocks field elements as rp64_256's */
+ *              node is 4 Goldilocks field elements as rp64_256's
+ *   poseidon2_goldilocks12  miden-crypto's Poseidon2::merge (Plonky3's TruncatedPermutation over
+ *              default_goldilocks_poseidon2_12): the first 4 elements of the width-12 permutation of
+ *              left || right || 0, 0, 0, 0; a node is 4 Goldilocks elements */
 typedef enum kiln_merkle_algo {
     KILN_MERKLE_SHA256D = 0,
     KILN_MERKLE_SHA256 = 1,
@@ -980,13 +984,15 @@ typedef enum kiln_merkle_algo {
     KILN_MERKLE_POSEIDON2_KOALABEAR16 = 9,
     KILN_MERKLE_POSEIDON2_GOLDILOCKS8 = 10,
     KILN_MERKLE_RPO256 = 11,
+    KILN_MERKLE_POSEIDON2_GOLDILOCKS12 = 12,
 } kiln_merkle_algo;
 
-#define KILN_MERKLE_ALGO_COUNT 12
+#define KILN_MERKLE_ALGO_COUNT 13
 #define KILN_MERKLE_NODE_SIZE 32
 
 /* Parses "sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake2s", "blake2s-stwo", "blake3",
- * "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256". */
+ * "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256",
+ * "poseidon2_goldilocks12". */
 kiln_status kiln_merkle_algo_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_algo *algo);
 const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
 
@@ -995,15 +1001,32 @@ const char *kiln_merkle_algo_name(kiln_merkle_algo algo);
 kiln_status kiln_merkle_merge(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t left[32], const uint8_t right[32],
                               uint8_t out[32]);
 
-/* Leaves from the rows of a matrix, for the Poseidon2 merges: leaf i is Plonky3's leaf hash
- * (PaddingFreeSponge: width 16, rate 8, 8 out over BabyBear and KoalaBear; width 8, rate 4, 4 out
- * over Goldilocks) of row i's row_elems elements, as Plonky3's MerkleTree over one matrix hashes
- * its rows. rows: n * row_elems elements back to back, little-endian, 4 bytes each (BabyBear,
- * KoalaBear) or 8 (Goldilocks), each canonical (below p); leaves: n * 32 bytes. On the context's
- * first GPU where its backend hashes rows (CUDA), else on the CPU's threads. KILN_ERR_INPUT for another merge or a non-canonical
- * element (the message names its row). */
+/* Leaves from the rows of a matrix, for the Poseidon2 merges: leaf i is the leaf hash (below) of row
+ * i's row_elems elements, as Plonky3's MerkleTree over one matrix hashes its rows. rows: n *
+ * row_elems elements back to back, little-endian, 4 bytes each (BabyBear, KoalaBear) or 8
+ * (Goldilocks), each canonical (below p); leaves: n * 32 bytes. On the context's first GPU where its
+ * backend hashes rows (CUDA, OpenCL), else on the CPU's threads. KILN_ERR_INPUT for another merge,
+ * a leaf hash the merge lacks, or a non-canonical element (the message names its row).
+ * kiln_merkle_leaves_from_rows is kiln_merkle_leaves_from_rows_with(..., KILN_MERKLE_LEAF_SPONGE, ...). */
+typedef enum kiln_merkle_leaf_hash {
+    /* Plonky3's PaddingFreeSponge at the merge's width: <Perm16, 16, 8, 8> over BabyBear and
+     * KoalaBear, <Perm8, 8, 4, 4> for poseidon2_goldilocks8, <Perm12, 12, 8, 4> for
+     * poseidon2_goldilocks12 (miden-crypto's Poseidon2Hasher) */
+    KILN_MERKLE_LEAF_SPONGE = 0,
+    /* BabyBear, KoalaBear: PaddingFreeSponge<Perm24, 24, 16, 8> (rate 16, the first 8 out), the leaf
+     * hash of Plonky3's examples next to the width-16 merge */
+    KILN_MERKLE_LEAF_SPONGE24 = 1,
+    /* poseidon2_goldilocks12: miden-crypto's Poseidon2::hash_elements (capacity[0] = row_elems mod 8,
+     * a short last block zero-padded); equal to the sponge when row_elems is a multiple of 8 */
+    KILN_MERKLE_LEAF_MIDEN = 2,
+} kiln_merkle_leaf_hash;
+/* "sponge", "sponge24", "miden"; NULL for another value. */
+const char *kiln_merkle_leaf_hash_name(kiln_merkle_leaf_hash leaf);
+kiln_status kiln_merkle_leaf_hash_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_leaf_hash *leaf);
 kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n,
                                          size_t row_elems, uint8_t *leaves);
+kiln_status kiln_merkle_leaves_from_rows_with(kiln_ctx *ctx, kiln_merkle_algo algo, kiln_merkle_leaf_hash leaf,
+                                              const uint8_t *rows, uint64_t n, size_t row_elems, uint8_t *leaves);
 
 /* Tree shape, the same for every algorithm: level 0 holds the n leaves; a level of m > 1 nodes has
  * a parent level of ceil(m / 2) nodes, node i being the merge of children 2i and 2i + 1, where a

@@ -12,9 +12,20 @@ constant wrong in those headers fails here, not silently in both.
 
 usage: poseidon2_ref.py SRC_DIR DATA_DIR selfcheck
        poseidon2_ref.py SRC_DIR DATA_DIR rows FIELD N WIDTH SEED     (writes N rows, decimal)
-       poseidon2_ref.py SRC_DIR DATA_DIR root FIELD RULE ROWSFILE    (prints the root, hex)
+       poseidon2_ref.py SRC_DIR DATA_DIR root FIELD RULE ROWSFILE [SCHEME]   (prints the root, hex)
 FIELD: babybear, koalabear, goldilocks; RULE: plonky3 (an odd layer padded with a zero digest) or
-kiln (an odd layer's last node paired with itself).
+kiln (an odd layer's last node paired with itself). SCHEME, the leaf hash and merge:
+  sponge (default)  PaddingFreeSponge<Perm16, 16, 8, 8> leaves, TruncatedPermutation<Perm16, 2, 8,
+                    16> nodes (BabyBear, KoalaBear); <Perm8, 8, 4, 4> and <Perm8, 2, 4, 8> (Goldilocks)
+  sponge24          BabyBear, KoalaBear: PaddingFreeSponge<Perm24, 24, 16, 8> leaves, the width-16
+                    nodes (Plonky3's examples)
+  gl12              Goldilocks: PaddingFreeSponge<Perm12, 12, 8, 4> leaves, TruncatedPermutation<
+                    Perm12, 2, 4, 12> nodes (miden-crypto's Poseidon2Hasher and Poseidon2::merge)
+  gl12-miden        Goldilocks: miden-crypto's Poseidon2::hash_elements leaves (capacity[0] = the
+                    row's length mod 8, a short last block zero-padded), the width-12 nodes
+selfcheck also checks the width-12 merge against miden-crypto's published empty-subtree roots
+(tests/data/miden_poseidon2_empty_roots.txt) and its hash_elements against its merge (equal on 8
+elements, as miden's docs state).
 """
 import re
 import sys
@@ -104,24 +115,48 @@ def sponge(perm, row, rate, out):
     return s[:out]
 
 
+def miden_hash(perm, row):
+    """miden-crypto's AlgebraicSponge::hash_elements over the width-12 permutation."""
+    s = [0] * 12
+    s[8] = len(row) % 8
+    for i in range(0, len(row), 8):
+        block = row[i:i + 8]
+        s[:8] = block + [0] * (8 - len(block))
+        s = perm(s)
+    return s[:4]
+
+
 def compress(perm, left, right):
     """TruncatedPermutation<_, 2, CHUNK, WIDTH>: left || right (|| zeros), permute, the first CHUNK."""
     s = left + right + [0] * (perm.w - 2 * len(left))
     return perm(s)[:len(left)]
 
 
-def root(perm, rows, rate, out, rule):
-    layer = [sponge(perm, r, rate, out) for r in rows]
+def root(leaf, node, rows, rule):
+    layer = [leaf(r) for r in rows]
     while len(layer) > 1:
         if len(layer) % 2:
-            layer = layer + [[0] * out if rule == "plonky3" else layer[-1]]
-        layer = [compress(perm, layer[i], layer[i + 1]) for i in range(0, len(layer), 2)]
+            layer = layer + [[0] * len(layer[0]) if rule == "plonky3" else layer[-1]]
+        layer = [compress(node, layer[i], layer[i + 1]) for i in range(0, len(layer), 2)]
     return layer[0]
 
 
-def merkle_perm(src, field):
-    width = 8 if field == "goldilocks" else 16
-    return Perm(src, field, width), width // 2, width // 2
+def scheme(src, field, name):
+    """(leaf hash of a row, the merge's permutation) of a SCHEME."""
+    gl = field == "goldilocks"
+    if name == "sponge":
+        w = 8 if gl else 16
+        perm = Perm(src, field, w)
+        return (lambda r: sponge(perm, r, w // 2, w // 2)), perm
+    if name == "sponge24" and not gl:
+        leaf, node = Perm(src, field, 24), Perm(src, field, 16)
+        return (lambda r: sponge(leaf, r, 16, 8)), node
+    if name in ("gl12", "gl12-miden") and gl:
+        perm = Perm(src, field, 12)
+        if name == "gl12":
+            return (lambda r: sponge(perm, r, 8, 4)), perm
+        return (lambda r: miden_hash(perm, r)), perm
+    raise SystemExit("no scheme %s over %s" % (name, field))
 
 
 def selfcheck(src, data):
@@ -139,6 +174,18 @@ def selfcheck(src, data):
             if got != k["out"]:
                 print("reference %s%d differs from Plonky3's known answer" % (field, w), file=sys.stderr)
                 bad += 1
+    # miden-crypto's empty-subtree roots: depth d is the merge of two copies of depth d - 1
+    perm = Perm(src, "goldilocks", 12)
+    roots = [[int(v, 16) for v in line.split()[1:]] for line in open(data + "/miden_poseidon2_empty_roots.txt")
+             if not line.startswith("#")]
+    for d in range(1, 9):
+        if compress(perm, roots[d - 1], roots[d - 1]) != roots[d]:
+            print("reference merge differs from miden's empty root at depth %d" % d, file=sys.stderr)
+            bad += 1
+    e = list(range(1, 9))
+    if miden_hash(perm, e) != compress(perm, e[:4], e[4:]):
+        print("reference hash_elements of 8 elements differs from its merge", file=sys.stderr)
+        bad += 1
     return bad
 
 
@@ -160,9 +207,9 @@ def main():
     elif cmd == "root":
         rule, path = sys.argv[5], sys.argv[6]
         rows = [[int(v) for v in line.split()] for line in open(path) if line.strip()]
-        perm, rate, out = merkle_perm(src, field)
+        leaf, node = scheme(src, field, sys.argv[7] if len(sys.argv) > 7 else "sponge")
         size = 8 if field == "goldilocks" else 4
-        print(b"".join(v.to_bytes(size, "little") for v in root(perm, rows, rate, out, rule)).hex())
+        print(b"".join(v.to_bytes(size, "little") for v in root(leaf, node, rows, rule)).hex())
 
 
 if __name__ == "__main__":

@@ -37,10 +37,10 @@ expect_eq "$(comp "kiln hash --algo=sha3")" "$sha3" "kiln hash --algo=sha3"
 accepted=$("$KILN" hash --algo nosuch /dev/null 2>&1 | sed 's/.*(expected //; s/)$//; s/ or /, /; s/,//g')
 [[ $accepted == *sha256* ]] || bad "kiln hash --algo nosuch did not list the names: $accepted"
 expect_eq "$(comp "kiln hash --algo ")" "$(sorted $accepted)" "kiln hash --algo"
-expect_eq "$(comp "kiln merkle --algo ")" "$(sorted sha256d sha256 sha3-256 keccak256 rp64_256 blake2s blake2s-stwo blake3 poseidon2_babybear16 poseidon2_koalabear16 poseidon2_goldilocks8 rpo256)" "kiln merkle --algo"
+expect_eq "$(comp "kiln merkle --algo ")" "$(sorted sha256d sha256 sha3-256 keccak256 rp64_256 blake2s blake2s-stwo blake3 poseidon2_babybear16 poseidon2_koalabear16 poseidon2_goldilocks8 rpo256 poseidon2_goldilocks12)" "kiln merkle --algo"
 expect_eq "$(comp "kiln mine --algo ")" "scrypt sha256d " "kiln mine --algo"
 expect_eq "$(comp "kiln bench --algo merkle-")" \
-    "$(sorted merkle-sha256d merkle-sha256 merkle-sha3-256 merkle-keccak256 merkle-rp64 merkle-blake2s merkle-stwo merkle-blake3 merkle-poseidon2_babybear16 merkle-poseidon2_koalabear16 merkle-poseidon2_goldilocks8 merkle-rpo256)" \
+    "$(sorted merkle-sha256d merkle-sha256 merkle-sha3-256 merkle-keccak256 merkle-rp64 merkle-blake2s merkle-stwo merkle-blake3 merkle-poseidon2_babybear16 merkle-poseidon2_koalabear16 merkle-poseidon2_goldilocks8 merkle-rpo256 merkle-poseidon2_goldilocks12)" \
     "kiln bench --algo merkle-"
 expect_eq "$(comp "kiln bench --algo al")" "all " "kiln bench --algo al"
 

@@ -8,8 +8,9 @@
  * transactions; testnet3 000000000000045e, 15); the launch counts of each schedule (rp64_256's narrow levels, of at most
  * 65536 parents, one launch each). CUDA adds large trees (2^k - 1, 2^k, 2^k + 1 for k = 16, 20,
  * random sizes up to 3 M; the Poseidon2 merges around 2^20) and refuses a block over its limit; OpenCL adds rp64_256's and rpo256's one wide level
- * (2^17 + 3 leaves: 65538 parents, one work-item a merge). KILN_TEST_QUICK (compute-sanitizer):
- * the small sizes only. */
+ * (2^17 + 3 leaves: 65538 parents, one work-item a merge). Both backends: leaves from rows (every
+ * merge's leaf hashes: sponge, sponge24, miden) against the CPU's. KILN_TEST_QUICK
+ * (compute-sanitizer): the small sizes only. */
 #include "check.h"
 #include "gpu_backends.h"
 #include "kiln.h"
@@ -186,19 +187,30 @@ static void cuda_large(const test_gpu *g, kiln_ctx *cpu, unsigned long long *see
     }
 }
 
-/* Leaves from rows on the device (CUDA's kernel; elsewhere the CPU's fallback) == the CPU's, for
- * row lengths around the sponges' rates (8, 4) and of none. */
+/* Leaves from rows on the device (CUDA's and OpenCL's kernels) == the CPU's, for every merge's leaf
+ * hashes (kiln_merkle_leaf_hash) and row lengths around the sponges' rates (4, 8, 16) and of none. */
 static void rows_leaves(const test_gpu *g, kiln_ctx *cpu, unsigned long long *seed)
 {
-    static const kiln_merkle_algo algos[] = {KILN_MERKLE_POSEIDON2_BABYBEAR16, KILN_MERKLE_POSEIDON2_KOALABEAR16,
-                                             KILN_MERKLE_POSEIDON2_GOLDILOCKS8};
+    static const struct {
+        kiln_merkle_algo algo;
+        kiln_merkle_leaf_hash leaf;
+    } cases[] = {{KILN_MERKLE_POSEIDON2_BABYBEAR16, KILN_MERKLE_LEAF_SPONGE},
+                 {KILN_MERKLE_POSEIDON2_KOALABEAR16, KILN_MERKLE_LEAF_SPONGE},
+                 {KILN_MERKLE_POSEIDON2_GOLDILOCKS8, KILN_MERKLE_LEAF_SPONGE},
+                 {KILN_MERKLE_POSEIDON2_BABYBEAR16, KILN_MERKLE_LEAF_SPONGE24},
+                 {KILN_MERKLE_POSEIDON2_KOALABEAR16, KILN_MERKLE_LEAF_SPONGE24},
+                 {KILN_MERKLE_POSEIDON2_GOLDILOCKS12, KILN_MERKLE_LEAF_SPONGE},
+                 {KILN_MERKLE_POSEIDON2_GOLDILOCKS12, KILN_MERKLE_LEAF_MIDEN}};
     static const size_t widths[] = {0, 1, 4, 8, 13, 16, 37};
     static const uint64_t counts[] = {1, 5, 1000};
-    for (size_t a = 0; a < COUNT(algos); a++) {
-        const size_t size = algos[a] == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? 8 : 4;
-        const uint64_t p = size == 8 ? UINT64_C(0xFFFFFFFF00000001)
-                           : algos[a] == KILN_MERKLE_POSEIDON2_BABYBEAR16 ? 0x78000001u
-                                                                          : 0x7f000001u;
+    for (size_t a = 0; a < COUNT(cases); a++) {
+        const kiln_merkle_algo algo = cases[a].algo;
+        const kiln_merkle_leaf_hash leaf = cases[a].leaf;
+        const int gl = algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 || algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS12;
+        const size_t size = gl ? 8 : 4;
+        const uint64_t p = gl ? UINT64_C(0xFFFFFFFF00000001)
+                           : algo == KILN_MERKLE_POSEIDON2_BABYBEAR16 ? 0x78000001u
+                                                                      : 0x7f000001u;
         for (size_t w = 0; w < COUNT(widths); w++) {
             for (size_t c = 0; c < COUNT(counts); c++) {
                 const uint64_t n = counts[c];
@@ -213,11 +225,11 @@ static void rows_leaves(const test_gpu *g, kiln_ctx *cpu, unsigned long long *se
                     for (size_t b = 0; b < size; b++) rows[size * i + b] = (uint8_t)(v >> (8 * b));
                 }
                 memset(got, 0xee, n * 32);
-                CHECK(kiln_merkle_leaves_from_rows(cpu, algos[a], rows, n, widths[w], want) == KILN_OK, "CPU rows");
-                kiln_status st = kiln_merkle_leaves_from_rows(g->ctx, algos[a], rows, n, widths[w], got);
-                CHECK(st == KILN_OK && memcmp(got, want, n * 32) == 0, "%s %s: %llu rows of %zu: leaves differ (%s)",
-                      g->name, kiln_merkle_algo_name(algos[a]), (unsigned long long)n, widths[w],
-                      kiln_last_error(g->ctx));
+                CHECK(kiln_merkle_leaves_from_rows_with(cpu, algo, leaf, rows, n, widths[w], want) == KILN_OK, "CPU rows");
+                kiln_status st = kiln_merkle_leaves_from_rows_with(g->ctx, algo, leaf, rows, n, widths[w], got);
+                CHECK(st == KILN_OK && memcmp(got, want, n * 32) == 0, "%s %s %s: %llu rows of %zu: leaves differ (%s)",
+                      g->name, kiln_merkle_algo_name(algo), kiln_merkle_leaf_hash_name(leaf), (unsigned long long)n,
+                      widths[w], kiln_last_error(g->ctx));
                 free(rows), free(want), free(got);
             }
         }

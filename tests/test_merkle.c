@@ -140,7 +140,8 @@ static void proofs(kiln_ctx *ctx)
                                              KILN_MERKLE_RP64_256,
                                              KILN_MERKLE_POSEIDON2_BABYBEAR16,
                                              KILN_MERKLE_POSEIDON2_KOALABEAR16,
-                                             KILN_MERKLE_POSEIDON2_GOLDILOCKS8};
+                                             KILN_MERKLE_POSEIDON2_GOLDILOCKS8,
+                                             KILN_MERKLE_POSEIDON2_GOLDILOCKS12};
     unsigned long long seed = 9;
     for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
         for (uint64_t n = 1; n <= 17; n++) {
@@ -289,7 +290,8 @@ static void errors(kiln_ctx *ctx)
     kiln_merkle_algo a;
     static const char *names[] = {"sha256d",      "sha256", "sha3-256",          "keccak256",
                                   "rp64_256",     "blake2s", "blake2s-stwo",     "blake3",
-                                  "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256"};
+                                  "poseidon2_babybear16", "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256",
+                                  "poseidon2_goldilocks12"};
     _Static_assert(sizeof names / sizeof names[0] == KILN_MERKLE_ALGO_COUNT, "a name for every merge");
     for (int i = 0; i < KILN_MERKLE_ALGO_COUNT; i++) {
         CHECK(kiln_merkle_algo_from_name(ctx, names[i], &a) == KILN_OK && (int)a == i, "name %s", names[i]);

@@ -11,7 +11,8 @@ static const char *const hash_names[] = {"sha256",    "sha256d",   "sha3-224",  
                                          "sha3-384",  "sha3-512",  "shake128",  "shake256",
                                          "keccak224", "keccak256", "keccak384", "keccak512"};
 static const char *const tree_names[] = {"sha256d", "sha256", "sha3-256", "keccak256", "rp64_256", "blake3", "poseidon2_babybear16",
-                                          "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256"};
+                                          "poseidon2_koalabear16", "poseidon2_goldilocks8", "rpo256",
+                                          "poseidon2_goldilocks12"};
 
 static void names_written_once(void)
 {

@@ -198,6 +198,10 @@ static void algo_list(roff *r, const cli_option *o)
     size_t width = 0;
     for (int i = 0; i < w.n; i++)
         if (strlen(w.word[i]) > width) width = strlen(w.word[i]);
+    /* at most 28 (+2): a wider column leaves the descriptions too narrow for their words at 60
+     * columns (troff: "can't break line"); a longer name (merkle-poseidon2_goldilocks12) takes a
+     * line of its own, its description below it, as .TP does */
+    if (width > 28) width = 28;
     char req[32];
     snprintf(req, sizeof req, ".TP %zun", width + 2);
     request(r, ".RS");

@@ -24,6 +24,7 @@ typedef struct merkle_args {
     kiln_merkle_algo algo;
     int reversed; /* sha256d: display order */
     int json;
+    kiln_merkle_leaf_hash leaf; /* --rows: --leaf-hash */
 } merkle_args;
 
 /* Leaves of a tree: memory is their only limit. */
@@ -219,19 +220,31 @@ static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, co
     return cli_fail(a->cmd, ctx, st);
 }
 
-/* --rows: the rows' leaf hashes (on the CPU), then the tree as for --leaves. */
+/* The Poseidon2 merges, which hash rows; their elements' size in bytes (0: another merge). */
+static size_t rows_elem_size(kiln_merkle_algo algo)
+{
+    switch (algo) {
+    case KILN_MERKLE_POSEIDON2_BABYBEAR16:
+    case KILN_MERKLE_POSEIDON2_KOALABEAR16: return 4;
+    case KILN_MERKLE_POSEIDON2_GOLDILOCKS8:
+    case KILN_MERKLE_POSEIDON2_GOLDILOCKS12: return 8;
+    default: return 0;
+    }
+}
+
+/* --rows: the rows' leaf hashes (on the context's device), then the tree as for --leaves. */
 static int rows_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, const kiln_merkle_opts *opts,
                      const char *proof_s, int whole)
 {
     uint8_t *rows = NULL, *leaves = NULL, root[NODE];
     uint64_t n = 0;
     size_t width = 0;
-    int code = merkle_read_rows(a->cmd, path, a->algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? 8 : 4, &rows, &n, &width);
+    int code = merkle_read_rows(a->cmd, path, rows_elem_size(a->algo), &rows, &n, &width);
     if (code) return code;
     if (n == 0) code = cli_error(EXIT_USAGE, a->cmd, "%s holds no rows", path);
     else if (!(leaves = malloc((size_t)n * NODE))) code = cli_error(EXIT_DEVICE, a->cmd, "out of memory for %llu leaves", (unsigned long long)n);
     else {
-        kiln_status st = kiln_merkle_leaves_from_rows(ctx, a->algo, rows, n, width, leaves);
+        kiln_status st = kiln_merkle_leaves_from_rows_with(ctx, a->algo, a->leaf, rows, n, width, leaves);
         code = st == KILN_OK ? build_and_print(a, ctx, leaves, n, opts, proof_s, whole, root) : cli_fail(a->cmd, ctx, st);
     }
     free(rows);
@@ -246,7 +259,7 @@ int cmd_merkle(int argc, char **argv)
 {
     const char *cmd = "merkle", *algo_s = "sha256d", *leaves_s = NULL, *block_s = NULL, *proof_s = NULL;
     const char *rows_s = NULL, *verify_s = NULL, *leaf_s = NULL, *index_s = NULL, *count_s = NULL, *device = "auto";
-    int method = KILN_MERKLE_AUTO, pow = KILN_ALGO_SHA256D;
+    int method = KILN_MERKLE_AUTO, pow = KILN_ALGO_SHA256D, leaf = KILN_MERKLE_LEAF_SPONGE;
     uint64_t k = 0, tpb = 0, threads = 0;
     int whole = 0, graph = 0;
     cli_output out = {0, 0, 0};
@@ -256,6 +269,11 @@ int cmd_merkle(int argc, char **argv)
         {"--rows", OPT_STR, &rows_s, "FILE",
          "a matrix, one row of decimal field elements a line, each row hashed into a leaf (Poseidon2 merges)",
          .modes = 0},
+        {"--leaf-hash", OPT_CHOICE, &leaf, "sponge|sponge24|miden",
+         "how --rows hashes a row (default sponge: Plonky3's at the merge's width; sponge24: width 24, "
+         "BabyBear and KoalaBear; miden: miden-crypto's hash_elements, poseidon2_goldilocks12)",
+         .modes = ROWS,
+         .choices = (const int[]){KILN_MERKLE_LEAF_SPONGE, KILN_MERKLE_LEAF_SPONGE24, KILN_MERKLE_LEAF_MIDEN}},
         {"--block", OPT_STR, &block_s, "RAWFILE", "a raw Bitcoin block: check its Merkle root and proof of work", .modes = 0},
         {"--pow", OPT_CHOICE, &pow, "sha256d|scrypt", "the block's proof of work (default sha256d; scrypt: Litecoin)",
          .modes = BLOCK, .choices = (const int[]){KILN_ALGO_SHA256D, KILN_ALGO_SCRYPT}},
@@ -287,7 +305,7 @@ int cmd_merkle(int argc, char **argv)
                                 opts);
     int code = cli_parse(&c, argc, argv);
     if (code) return json_end(code == CLI_HELP ? EXIT_OK : code);
-    merkle_args a = {cmd, algo_s, KILN_MERKLE_SHA256D, 1, out.json};
+    merkle_args a = {cmd, algo_s, KILN_MERKLE_SHA256D, 1, out.json, (kiln_merkle_leaf_hash)leaf};
     const kiln_workload *w = cli_workload(cmd, algo_s, KILN_KIND_TREE, &code);
     if (!w) return json_end(code);
     a.algo = (kiln_merkle_algo)w->tree_algo;
@@ -299,8 +317,7 @@ int cmd_merkle(int argc, char **argv)
     unsigned mode = leaves_s ? LEAVES : rows_s ? ROWS : block_s ? BLOCK : VERIFY;
     if ((code = cli_check_mode(&c, mode, leaves_s ? "--leaves" : rows_s ? "--rows" : block_s ? "--block" : "--verify")) != 0)
         return json_end(code);
-    if (rows_s && a.algo != KILN_MERKLE_POSEIDON2_BABYBEAR16 && a.algo != KILN_MERKLE_POSEIDON2_KOALABEAR16 &&
-        a.algo != KILN_MERKLE_POSEIDON2_GOLDILOCKS8)
+    if (rows_s && !rows_elem_size(a.algo))
         return json_end(cli_error(EXIT_USAGE, cmd, "--rows hashes rows for the poseidon2_* merges, not --algo %s", algo_s));
     if (block_s && a.algo != KILN_MERKLE_SHA256D)
         return json_end(cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",

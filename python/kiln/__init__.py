@@ -17,6 +17,7 @@ from . import _kiln
 from ._kiln import DeviceError, Hash, NotConverged, devices, new, scrypt
 from ._kiln import hash_batch_device, merkle_device, scrypt_batch_device  # CUDA arrays in (docs/DEVICE_MEMORY.md)
 from .bitcoin import Block, merkle_proof, merkle_root, merkle_tree, merkle_verify, parse_block, scan
+from .bitcoin import merkle_leaves_from_rows
 
 __version__ = _kiln.version()
 
@@ -192,12 +193,13 @@ def hash_batch(messages, algo: str, device: str = "auto", *, offsets=None, lengt
     from 0 to len(buffer), message i being buffer[offsets[i]:offsets[i+1]], so that every byte is in
     one message (an integer array or a sequence of ints; floats and bools are refused, and offsets
     that do not start at 0 or end at len(buffer) are a ValueError). `algo` as kiln.new takes it;
-    `length` is the output length of SHAKE (default: its digest length, 32 or 64 bytes). `device`:
+    `length` is the output length of SHAKE or BLAKE3 (default: its digest length, 32 or 64 bytes for
+    SHAKE, 32 for BLAKE3). `device`:
     "auto", "cpu", "cuda", "cuda:N" or "opencl:N"; GPU results are spot-checked on the CPU.
     """
     h = new(algo)
     outlen = length if length is not None else (h.digest_size or (32 if h.name == "shake_128" else 64))
-    if length is not None and h.digest_size and length != h.digest_size:
+    if length is not None and h.digest_size and length != h.digest_size and not _kiln.hash_is_xof(algo):
         raise ValueError(f"{h.name} has a fixed digest length of {h.digest_size} bytes")
     msg_len = 0
     if offsets is not None:
@@ -355,5 +357,6 @@ def pagerank(src, dst=None, n: int | None = None, weights=None, alpha: float = 0
 
 __all__ = sorted(["Block", "DeviceError", "Hash", "NotConverged", "__version__", "algorithms_available", "pbkdf2_hmac",
                   "algorithms_guaranteed", "file_digest", "devices", "hash_batch", "merkle_proof", "merkle_root",
-                  "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch"]
+                  "merkle_tree", "merkle_verify", "new", "pagerank", "parse_block", "scan", "scrypt", "scrypt_batch",
+                  "merkle_leaves_from_rows"]
                  + [pyname for _, pyname in _ALGORITHMS])

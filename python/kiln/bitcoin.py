@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _kiln
 
-__all__ = ["Block", "merkle_proof", "merkle_root", "merkle_tree", "merkle_verify", "parse_block", "scan"]
+__all__ = ["Block", "merkle_proof", "merkle_root", "merkle_tree", "merkle_verify", "parse_block", "scan",
+           "merkle_leaves_from_rows"]
 
 
 def _nodes(leaves) -> memoryview:
@@ -30,7 +31,8 @@ def merkle_root(leaves, algo: str = "sha256d", device: str = "auto") -> bytes:
     """The root (32 bytes) of the Merkle tree over `leaves` (n >= 1 nodes of 32 bytes, raw byte
     order; Bitcoin's txids as sha256d gives them, not the reversed display hex). A level of odd
     size pairs its last node with itself (Bitcoin's rule). `algo`: sha256d, sha256, sha3-256,
-    keccak256, rp64_256, blake2s, blake2s-stwo, blake3 or rpo256. On a GPU the CPU re-checks the top
+    keccak256, rp64_256, blake2s, blake2s-stwo, blake3, rpo256 or a Poseidon2 merge (poseidon2_babybear16,
+    poseidon2_koalabear16, poseidon2_goldilocks8, poseidon2_goldilocks12). On a GPU the CPU re-checks the top
     levels and a sample below."""
     root = bytearray(32)
     _kiln._merkle_build(_nodes(leaves), algo, device, root, None)
@@ -251,3 +253,37 @@ def parse_block(raw) -> Block:
                  pow_ok=int.from_bytes(pow_hash, "little") <= int.from_bytes(target, "little"),
                  witness_commitment_ok=commitment)
 
+
+
+_GOLDILOCKS = ("poseidon2_goldilocks8", "poseidon2_goldilocks12")
+
+
+def merkle_leaves_from_rows(rows, algo: str, leaf_hash: str = "sponge", device: str = "auto") -> np.ndarray:
+    """The leaves of a matrix's rows for a Poseidon2 merge, as an (n, 32) uint8 array (what
+    merkle_root takes): each row's elements hashed into one node, as Plonky3's MerkleTree over one
+    matrix hashes its rows (docs/MERKLE.md). `rows`: an (n, width) array of canonical field
+    elements (or anything np.asarray makes one of), uint32 for poseidon2_babybear16 and
+    poseidon2_koalabear16, uint64 for poseidon2_goldilocks8 and poseidon2_goldilocks12. `leaf_hash`:
+    "sponge" (Plonky3's PaddingFreeSponge at the merge's width), "sponge24" (BabyBear, KoalaBear:
+    the width-24 sponge, rate 16) or "miden" (poseidon2_goldilocks12: miden-crypto's
+    hash_elements). On a GPU a sample of the leaves is re-checked on the CPU."""
+    dtype = np.uint64 if algo in _GOLDILOCKS else np.uint32
+    bad = ValueError(f"rows of {algo} must be integers that fit {np.dtype(dtype).name}")
+    if isinstance(rows, np.ndarray):
+        arr = rows
+        if arr.dtype != dtype:
+            if arr.dtype.kind not in "ui" or (arr.size and (arr.min() < 0 or arr.max() > np.iinfo(dtype).max)):
+                raise bad
+            arr = arr.astype(dtype)
+    else:  # nested sequences of Python ints, converted exactly (np.asarray would make floats of big ones)
+        try:
+            arr = np.array(rows, dtype=dtype)
+        except (OverflowError, TypeError, ValueError):
+            raise bad from None
+    if arr.ndim != 2:
+        raise ValueError("rows must be a 2-D array: one row of field elements a line")
+    arr = np.ascontiguousarray(arr, dtype=np.dtype(dtype).newbyteorder("<"))
+    n, width = arr.shape
+    leaves = np.empty((n, 32), dtype=np.uint8)
+    _kiln._merkle_leaves_from_rows(memoryview(arr).cast("B"), n, width, algo, leaf_hash, device, leaves)
+    return leaves

@@ -90,43 +90,59 @@ static PyObject *Hash_update(HashObject *h, PyObject *obj)
     Py_RETURN_NONE;
 }
 
-/* The digest of what was absorbed so far, the object unchanged (final runs on a copy). */
+/* An extendable-output function hashlib lacks (BLAKE3): its digest and hexdigest take the
+ * `blake3` package's arguments, (length=digest_size, *, seek=0), and digest_size is its default
+ * length; SHAKE keeps hashlib's (length) with digest_size 0. */
+static int own_xof(kiln_hash_algo a) { return kiln_hash_is_xof(a) && !kiln_hash_algo_hashlib_name(a); }
+
+/* The digest of what was absorbed so far, the object unchanged (final runs on a copy). BLAKE3's
+ * output from byte `seek` on is the first seek + length bytes less the first seek (kiln's final
+ * has no seek of its own), within the same bound. */
 static PyObject *finish(HashObject *h, PyObject *args, PyObject *kw, int hex)
 {
-    static char *kwlist[] = {"length", NULL};
-    Py_ssize_t length = -1;
+    static char *kwlist[] = {"length", "seek", NULL};
+    Py_ssize_t length = -1, seek = 0;
     int xof = kiln_hash_is_xof(h->s.algo);
     if (xof) {
-        if (!PyArg_ParseTupleAndKeywords(args, kw, "n", kwlist, &length))
-            return NULL;
-        if (length < 0) {
-            PyErr_SetString(PyExc_ValueError, "length must be non-negative");
+        if (own_xof(h->s.algo)) {
+            length = (Py_ssize_t)kiln_hash_digest_len(h->s.algo);
+            if (!PyArg_ParseTupleAndKeywords(args, kw, "|n$n", kwlist, &length, &seek))
+                return NULL;
+        } else {
+            static char *shake_kwlist[] = {"length", NULL};
+            if (!PyArg_ParseTupleAndKeywords(args, kw, "n", shake_kwlist, &length))
+                return NULL;
+        }
+        if (length < 0 || seek < 0) {
+            PyErr_SetString(PyExc_ValueError, length < 0 ? "length must be non-negative" : "seek must be non-negative");
             return NULL;
         }
-        if (length >= ((Py_ssize_t)1 << 29)) { /* CPython's bound on a SHAKE digest */
-            PyErr_SetString(PyExc_ValueError, "length is too large");
+        /* CPython's bound on a SHAKE digest */
+        if (length >= ((Py_ssize_t)1 << 29) || seek >= ((Py_ssize_t)1 << 29) - length) {
+            PyErr_SetString(PyExc_ValueError, length >= ((Py_ssize_t)1 << 29) ? "length is too large" : "seek is too large");
             return NULL;
         }
     } else {
-        if (!PyArg_ParseTupleAndKeywords(args, kw, "", kwlist + 1))
+        if (!PyArg_ParseTupleAndKeywords(args, kw, "", kwlist + 2)) /* no arguments */
             return NULL;
         length = (Py_ssize_t)h->s.out_len; /* the algorithm's, or the digest_size it was made with */
     }
     if (length == 0)
         return hex ? PyUnicode_FromString("") : PyBytes_FromStringAndSize(NULL, 0);
-    uint8_t *out = PyMem_Malloc((size_t)length);
-    if (!out)
+    uint8_t *whole = PyMem_Malloc((size_t)(seek + length));
+    if (!whole)
         return PyErr_NoMemory();
+    uint8_t *out = whole + seek;
     kiln_hash_stream copy;
     lock_enter(h);
     copy = h->s;
     lock_leave(h);
-    kiln_hash_final(&copy, out, (size_t)length);
+    kiln_hash_final(&copy, whole, (size_t)(seek + length));
     PyObject *r;
     if (hex) {
         char *text = PyMem_Malloc((size_t)length * 2 + 1);
         if (!text) {
-            PyMem_Free(out);
+            PyMem_Free(whole);
             return PyErr_NoMemory();
         }
         kiln_hex_encode(out, (size_t)length, 0, text);
@@ -135,7 +151,7 @@ static PyObject *finish(HashObject *h, PyObject *args, PyObject *kw, int hex)
     } else {
         r = PyBytes_FromStringAndSize((const char *)out, length);
     }
-    PyMem_Free(out);
+    PyMem_Free(whole);
     return r;
 }
 
@@ -171,8 +187,8 @@ static PyObject *Hash_get_name(HashObject *h, void *closure)
 static PyObject *Hash_get_digest_size(HashObject *h, void *closure)
 {
     (void)closure;
-    /* hashlib's SHAKE objects have no fixed size: 0 */
-    return PyLong_FromSize_t(kiln_hash_is_xof(h->s.algo) ? 0 : h->s.out_len);
+    /* hashlib's SHAKE objects have no fixed size: 0; BLAKE3's, the blake3 package's default length */
+    return PyLong_FromSize_t(kiln_hash_is_xof(h->s.algo) && !own_xof(h->s.algo) ? 0 : h->s.out_len);
 }
 
 static PyObject *Hash_get_block_size(HashObject *h, void *closure)
@@ -210,9 +226,11 @@ static PyObject *Hash_repr(HashObject *h)
 static PyMethodDef Hash_methods[] = {
     {"update", (PyCFunction)Hash_update, METH_O, "update(data, /)\n--\n\nAbsorb a bytes-like object."},
     {"digest", (PyCFunction)(void (*)(void))Hash_digest, METH_VARARGS | METH_KEYWORDS,
-     "digest()\n--\n\nThe digest of the data absorbed so far, as bytes (SHAKE: digest(length))."},
+     "digest()\n--\n\nThe digest of the data absorbed so far, as bytes (SHAKE: digest(length); BLAKE3:\n"
+     "digest(length=32, *, seek=0), as the blake3 package: length bytes of output from byte seek on)."},
     {"hexdigest", (PyCFunction)(void (*)(void))Hash_hexdigest, METH_VARARGS | METH_KEYWORDS,
-     "hexdigest()\n--\n\nThe digest as lowercase hex (SHAKE: hexdigest(length))."},
+     "hexdigest()\n--\n\nThe digest as lowercase hex (SHAKE: hexdigest(length); BLAKE3:\n"
+     "hexdigest(length=32, *, seek=0))."},
     {"copy", (PyCFunction)Hash_copy, METH_NOARGS, "copy()\n--\n\nAn independent copy of this hash object."},
     {NULL, NULL, 0, NULL},
 };
@@ -435,6 +453,19 @@ static PyObject *py_hash_param_limits(PyObject *self, PyObject *arg)
     return Py_BuildValue("(nnnn)", (Py_ssize_t)most[0], (Py_ssize_t)most[1], (Py_ssize_t)most[2], (Py_ssize_t)most[3]);
 }
 
+/* Whether an algorithm's output length is the caller's (SHAKE, BLAKE3): hash_batch's `length`. */
+static PyObject *py_hash_is_xof(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name)
+        return NULL;
+    int algo = kiln_py_algo(name);
+    if (algo < 0)
+        return NULL;
+    return PyBool_FromLong(kiln_hash_is_xof((kiln_hash_algo)algo));
+}
+
 PyMethodDef kiln_py_hash_methods[] = {
     {"new", (PyCFunction)(void (*)(void))py_new, METH_VARARGS | METH_KEYWORDS,
      "new(name, data=b'', *, usedforsecurity=True, string=None, **blake2_params)\n--\n\n"
@@ -447,6 +478,8 @@ PyMethodDef kiln_py_hash_methods[] = {
     {"hash_param_limits", (PyCFunction)py_hash_param_limits, METH_O,
      "hash_param_limits(name, /)\n--\n\n(max digest_size, max key, salt and person bytes) of an algorithm that takes\n"
      "parameters (BLAKE2), else None."},
+    {"hash_is_xof", (PyCFunction)py_hash_is_xof, METH_O,
+     "hash_is_xof(name, /)\n--\n\nWhether the algorithm's output length is the caller's (SHAKE, BLAKE3)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -157,6 +157,53 @@ static PyObject *py_merkle_tree_size(PyObject *self, PyObject *arg)
     return PyLong_FromUnsignedLongLong(kiln_merkle_tree_size(n));
 }
 
+/* _merkle_leaves_from_rows(rows, n, row_elems, algo, leaf_hash, device, leaves): n rows of
+ * row_elems field elements (a C-contiguous buffer of 4- or 8-byte little-endian elements, as
+ * kiln.merkle_leaves_from_rows checks) hashed into leaves (n * 32 bytes), without the GIL. */
+static PyObject *py_merkle_leaves_from_rows(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer rows, leaves;
+    unsigned long long n, row_elems;
+    const char *algo_name, *leaf_name, *device;
+    if (!PyArg_ParseTuple(args, "y*KKsssw*", &rows, &n, &row_elems, &algo_name, &leaf_name, &device, &leaves))
+        return NULL;
+    PyObject *ret = NULL;
+    kiln_ctx *ctx = NULL;
+    kiln_merkle_algo algo;
+    kiln_merkle_leaf_hash leaf;
+    if (merkle_algo(algo_name, &algo) < 0)
+        goto done;
+    if ((uint64_t)leaves.len / KILN_MERKLE_NODE_SIZE != n || (uint64_t)leaves.len % KILN_MERKLE_NODE_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "leaves must hold n nodes of 32 bytes");
+        goto done;
+    }
+    if (!(ctx = kiln_py_ctx(device, KILN_KIND_TREE, n)))
+        goto done;
+    const uint64_t size = algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 || algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS12 ? 8 : 4;
+    if (row_elems && (n > UINT64_MAX / 8 / row_elems || (uint64_t)rows.len < n * row_elems * size)) {
+        PyErr_SetString(PyExc_ValueError, "rows hold fewer than n * row_elems elements");
+        goto done;
+    }
+    kiln_status st = kiln_merkle_leaf_hash_from_name(ctx, leaf_name, &leaf);
+    if (st == KILN_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        st = kiln_merkle_leaves_from_rows_with(ctx, algo, leaf, rows.buf, n, (size_t)row_elems, leaves.buf);
+        Py_END_ALLOW_THREADS
+    }
+    if (st != KILN_OK) {
+        kiln_py_raise(ctx, st);
+        goto done;
+    }
+    ret = Py_None;
+    Py_INCREF(ret);
+done:
+    kiln_py_ctx_free(ctx);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&leaves);
+    return ret;
+}
+
 PyMethodDef kiln_py_merkle_methods[] = {
     {"_merkle_build", py_merkle_build, METH_VARARGS,
      "_merkle_build(leaves, algo, device, root, tree)\n--\n\n"
@@ -168,5 +215,8 @@ PyMethodDef kiln_py_merkle_methods[] = {
      "_merkle_verify(algo, leaf, index, n, siblings, root)\n--\n\nCore of kiln.merkle_verify."},
     {"_merkle_tree_size", py_merkle_tree_size, METH_O,
      "_merkle_tree_size(n)\n--\n\nNodes in the whole tree of n leaves (kiln_merkle_tree_size)."},
+    {"_merkle_leaves_from_rows", py_merkle_leaves_from_rows, METH_VARARGS,
+     "_merkle_leaves_from_rows(rows, n, row_elems, algo, leaf_hash, device, leaves)\n--\n\n"
+     "Core of kiln.merkle_leaves_from_rows."},
     {NULL, NULL, 0, NULL},
 };

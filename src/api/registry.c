@@ -51,6 +51,9 @@ static const registry_entry fixed[] = {
     {{"rpo256", NULL, TREE, -1, -1, KILN_MERKLE_RPO256, TREE, TREE, 0, TREE,
      "Rescue Prime Optimized over Goldilocks (Miden's RPO256), for STARK provers"},
      NULL},
+    {{"poseidon2_goldilocks12", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_GOLDILOCKS12, TREE, TREE, 0, TREE,
+     "Poseidon2 over Goldilocks, width 12 (miden-crypto's Poseidon2::merge), for STARK provers"},
+     kiln_selftest_poseidon2_goldilocks12},
 };
 
 #define FIXED (sizeof fixed / sizeof fixed[0])

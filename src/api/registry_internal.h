@@ -25,5 +25,6 @@ kiln_status kiln_selftest_keccak(kiln_ctx *ctx);
 kiln_status kiln_selftest_poseidon2_babybear16(kiln_ctx *ctx); /* selftest_poseidon2.c */
 kiln_status kiln_selftest_poseidon2_koalabear16(kiln_ctx *ctx);
 kiln_status kiln_selftest_poseidon2_goldilocks8(kiln_ctx *ctx);
+kiln_status kiln_selftest_poseidon2_goldilocks12(kiln_ctx *ctx);
 
 #endif

@@ -61,11 +61,12 @@ typedef struct kiln_gpu_tree_ops {
      * root_host. */
     kiln_status (*build_device)(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
                                 const void *leaves, void *tree, void *root_dev, uint8_t *root_host, void *stream);
-    /* Leaves from rows (kiln_merkle_leaves_from_rows, optional: else the CPU hashes them): n rows of
-     * row_elems canonical elements of the Poseidon2 merge algo's field (4 or 8 bytes each, host
-     * memory) hashed on the device by the merge's sponge, in chunks; the n leaves to host memory. */
-    kiln_status (*rows)(kiln_gpu *g, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n, size_t row_elems,
-                        uint8_t *leaves);
+    /* Leaves from rows (kiln_merkle_leaves_from_rows_with, optional: else the CPU hashes them): n
+     * rows of row_elems canonical elements of the Poseidon2 merge algo's field (4 or 8 bytes each,
+     * host memory) hashed on the device by the leaf hash (src/core/leaf_sponge.h), in chunks; the
+     * n leaves to host memory. */
+    kiln_status (*rows)(kiln_gpu *g, kiln_merkle_algo algo, kiln_merkle_leaf_hash leaf, const uint8_t *rows,
+                        uint64_t n, size_t row_elems, uint8_t *leaves);
 } kiln_gpu_tree_ops;
 
 #ifdef __cplusplus

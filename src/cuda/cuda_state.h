@@ -123,8 +123,8 @@ kiln_status kiln_cuda_merkle_build_device(kiln_gpu *st, kiln_merkle_algo algo, u
 /* Frees the device tree, graph, staging and gather buffers (called by kiln_cuda_close). */
 void kiln_cuda_merkle_release(kiln_gpu *st);
 /* merkle_rows.cu */
-kiln_status kiln_cuda_merkle_rows(kiln_gpu *st, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n,
-                                  size_t row_elems, uint8_t *leaves);
+kiln_status kiln_cuda_merkle_rows(kiln_gpu *st, kiln_merkle_algo algo, kiln_merkle_leaf_hash leaf, const uint8_t *rows,
+                                  uint64_t n, size_t row_elems, uint8_t *leaves);
 
 /* graph_build.cu, pagerank.cu */
 kiln_status kiln_cuda_csr_from_edges(kiln_gpu *st, const uint32_t *src, const uint32_t *dst, uint64_t count,

@@ -67,6 +67,7 @@ __device__ __forceinline__ void merge_dev(const uint32_t l[8], const uint32_t r[
     else if constexpr (A == KILN_MERKLE_POSEIDON2_KOALABEAR16) kiln_merge_p2_kb16(l, r, o);
     else if constexpr (A == KILN_MERKLE_POSEIDON2_GOLDILOCKS8) kiln_merge_p2_gl8(l, r, o);
     else if constexpr (A == KILN_MERKLE_RPO256) kiln_merge_rpo256(l, r, o);
+    else if constexpr (A == KILN_MERKLE_POSEIDON2_GOLDILOCKS12) kiln_merge_p2_gl12(l, r, o);
     else kiln_merge_rp64(l, r, o);
 }
 
@@ -455,6 +456,7 @@ const algo_row kAlgos[] = {
     KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_BABYBEAR16), KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_KOALABEAR16),
     KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_GOLDILOCKS8),
     KILN_MERKLE_ROW(KILN_MERKLE_RPO256),
+    KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_GOLDILOCKS12),
 };
 #undef KILN_MERKLE_ROW
 

@@ -1,14 +1,16 @@
-/* Leaves from the rows of a matrix: each row's elements hashed into one 32-byte node by the leaf
- * hash that goes with a Poseidon2 merge (Plonky3's PaddingFreeSponge: width 16, rate 8, 8 out over
- * BabyBear and KoalaBear; width 8, rate 4, 4 out over Goldilocks), the first digest layer of
- * Plonky3's MerkleTree over one matrix. Rows are checked canonical first, then hashed on the
- * context's GPU where its backend can (CUDA: src/cuda/merkle_rows.cu), else on the CPU's threads. */
+/* Leaves from the rows of a matrix: each row's elements hashed into one 32-byte node by a leaf
+ * hash of a Poseidon2 merge (kiln_merkle_leaf_hash: Plonky3's PaddingFreeSponge at the merge's
+ * width or, over BabyBear and KoalaBear, at width 24; miden-crypto's hash_elements for
+ * poseidon2_goldilocks12), the first digest layer of Plonky3's MerkleTree over one matrix. Rows are
+ * checked canonical first, then hashed on the context's GPU where its backend can
+ * (src/cuda/merkle_rows.cu, src/opencl/kernels/merkle_rows.cl), else on the CPU's threads. */
 #include <string.h>
 
 #include "../core/ctx.h"
 #include "../core/gpu.h"
 #include "../core/par.h"
 #include "../prim/merkle_merge.h"
+#include "../core/leaf_sponge.h"
 #include "merkle_internal.h"
 
 #define ROWS_PER_RUN 64
@@ -16,7 +18,7 @@
 #define MAX_ROW_ELEMS (UINT64_C(1) << 24) /* a sanity bound: 128 MiB of Goldilocks elements a row */
 
 typedef struct rows_job {
-    kiln_merkle_algo algo;
+    int sponge;
     const uint8_t *rows;
     uint64_t n, first;
     size_t row_elems, elem_size;
@@ -31,27 +33,45 @@ static uint64_t load_le(const uint8_t *p, size_t size)
 }
 
 /* The leaf of one row, a block of the sponge's rate at a time (the absorb steps of
- * src/prim/poseidon2*.h, which the GPU kernels run too). */
-static void hash_row(kiln_merkle_algo algo, const uint8_t *row, size_t elems, size_t size, uint8_t out[32])
+ * src/prim/poseidon2_sponge.h, which the GPU kernels run too). F and W are constants where
+ * hash_row calls these, so the permutation is specialized. */
+static inline __attribute__((always_inline)) void row_m31(const uint8_t *row, size_t elems, int f, int w,
+                                                          uint32_t out[8])
+{
+    uint32_t s[24] = {0}, blk[16];
+    const int rate = w - 8;
+    for (size_t i = 0; i < elems; i += (size_t)rate) {
+        const int k = elems - i < (size_t)rate ? (int)(elems - i) : rate;
+        for (int j = 0; j < k; j++) blk[j] = (uint32_t)load_le(row + 4 * (i + (size_t)j), 4);
+        kiln_p2_m31_absorb(s, blk, k, f, w);
+    }
+    kiln_p2_m31_squeeze16(s, out, f);
+}
+
+static inline __attribute__((always_inline)) void row_gl(const uint8_t *row, size_t elems, int id, uint32_t out[8])
+{
+    uint64_t s[12], blk[8];
+    const int rate = kiln_p2s_rate(id);
+    kiln_p2_gl_sponge_init(s, id, elems);
+    for (size_t i = 0; i < elems; i += (size_t)rate) {
+        const int k = elems - i < (size_t)rate ? (int)(elems - i) : rate;
+        for (int j = 0; j < k; j++) blk[j] = load_le(row + 8 * (i + (size_t)j), 8);
+        kiln_p2_gl_absorb(s, blk, k, id);
+    }
+    kiln_elements_to_node(s, out);
+}
+
+static void hash_row(int id, const uint8_t *row, size_t elems, uint8_t out[32])
 {
     uint32_t w[KILN_NODE_WORDS];
-    if (algo == KILN_MERKLE_POSEIDON2_BABYBEAR16 || algo == KILN_MERKLE_POSEIDON2_KOALABEAR16) {
-        const int f = algo == KILN_MERKLE_POSEIDON2_BABYBEAR16 ? KILN_P2_BABYBEAR : KILN_P2_KOALABEAR;
-        uint32_t s[16] = {0}, blk[8];
-        for (size_t i = 0; i < elems; i += 8) {
-            const int k = elems - i < 8 ? (int)(elems - i) : 8;
-            for (int j = 0; j < k; j++) blk[j] = (uint32_t)load_le(row + size * (i + (size_t)j), size);
-            kiln_p2_m31_absorb16(s, blk, k, f);
-        }
-        kiln_p2_m31_squeeze16(s, w, f);
-    } else { /* Goldilocks: width 8, rate 4 */
-        uint64_t s[8] = {0}, blk[4];
-        for (size_t i = 0; i < elems; i += 4) {
-            const int k = elems - i < 4 ? (int)(elems - i) : 4;
-            for (int j = 0; j < k; j++) blk[j] = load_le(row + size * (i + (size_t)j), size);
-            kiln_p2_gl_absorb8(s, blk, k);
-        }
-        kiln_elements_to_node(s, w);
+    switch (id) {
+    case KILN_P2S_BB16: row_m31(row, elems, KILN_P2_BABYBEAR, 16, w); break;
+    case KILN_P2S_KB16: row_m31(row, elems, KILN_P2_KOALABEAR, 16, w); break;
+    case KILN_P2S_BB24: row_m31(row, elems, KILN_P2_BABYBEAR, 24, w); break;
+    case KILN_P2S_KB24: row_m31(row, elems, KILN_P2_KOALABEAR, 24, w); break;
+    case KILN_P2S_GL8: row_gl(row, elems, KILN_P2S_GL8, w); break;
+    case KILN_P2S_GL12: row_gl(row, elems, KILN_P2S_GL12, w); break;
+    default: row_gl(row, elems, KILN_P2S_GL12_MIDEN, w); break;
     }
     kiln_node_store(out, w);
 }
@@ -63,13 +83,13 @@ static void rows_run(void *arg, uint64_t run, int slot)
     const uint64_t i0 = j->first + run * ROWS_PER_RUN, i1 = j->n - i0 < ROWS_PER_RUN ? j->n : i0 + ROWS_PER_RUN;
     const size_t row_bytes = j->row_elems * j->elem_size;
     for (uint64_t i = i0; i < i1; i++)
-        hash_row(j->algo, j->rows + row_bytes * i, j->row_elems, j->elem_size, j->leaves + 32 * i);
+        hash_row(j->sponge, j->rows + row_bytes * i, j->row_elems, j->leaves + 32 * i);
 }
 
 /* The device's leaves of the first and last rows and of SAMPLE rows between (splitmix64 picks)
  * against the CPU's, as the device's trees are re-checked: KILN_ERR_DEVICE on a difference. */
 #define SAMPLE 64
-static kiln_status check_sample(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n,
+static kiln_status check_sample(kiln_ctx *ctx, int sponge, const uint8_t *rows, uint64_t n,
                                 size_t row_elems, size_t size, const uint8_t *leaves)
 {
     const size_t row_bytes = row_elems * size;
@@ -83,7 +103,7 @@ static kiln_status check_sample(kiln_ctx *ctx, kiln_merkle_algo algo, const uint
             i = (x ^ (x >> 31)) % n;
         }
         uint8_t want[32];
-        hash_row(algo, rows + row_bytes * i, row_elems, size, want);
+        hash_row(sponge, rows + row_bytes * i, row_elems, want);
         if (memcmp(want, leaves + 32 * i, 32) != 0)
             return kiln_fail(ctx, KILN_ERR_DEVICE, "the device's leaf of row %llu differs from the CPU's",
                              (unsigned long long)i);
@@ -91,15 +111,48 @@ static kiln_status check_sample(kiln_ctx *ctx, kiln_merkle_algo algo, const uint
     return KILN_OK;
 }
 
+const char *kiln_merkle_leaf_hash_name(kiln_merkle_leaf_hash leaf)
+{
+    switch (leaf) {
+    case KILN_MERKLE_LEAF_SPONGE: return "sponge";
+    case KILN_MERKLE_LEAF_SPONGE24: return "sponge24";
+    case KILN_MERKLE_LEAF_MIDEN: return "miden";
+    }
+    return NULL;
+}
+
+kiln_status kiln_merkle_leaf_hash_from_name(kiln_ctx *ctx, const char *name, kiln_merkle_leaf_hash *leaf)
+{
+    for (int i = KILN_MERKLE_LEAF_SPONGE; i <= KILN_MERKLE_LEAF_MIDEN; i++)
+        if (name && strcmp(name, kiln_merkle_leaf_hash_name((kiln_merkle_leaf_hash)i)) == 0) {
+            *leaf = (kiln_merkle_leaf_hash)i;
+            return KILN_OK;
+        }
+    return kiln_fail(ctx, KILN_ERR_INPUT, "unknown leaf hash %s (sponge, sponge24 or miden)", name ? name : "(null)");
+}
+
 kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n,
                                          size_t row_elems, uint8_t *leaves)
+{
+    return kiln_merkle_leaves_from_rows_with(ctx, algo, KILN_MERKLE_LEAF_SPONGE, rows, n, row_elems, leaves);
+}
+
+kiln_status kiln_merkle_leaves_from_rows_with(kiln_ctx *ctx, kiln_merkle_algo algo, kiln_merkle_leaf_hash leaf,
+                                              const uint8_t *rows, uint64_t n, size_t row_elems, uint8_t *leaves)
 {
     const kiln_merkle_kind *kind = NULL;
     kiln_status st = kiln_merkle_kind_get(ctx, algo, &kind);
     if (st != KILN_OK) return st;
-    if (algo != KILN_MERKLE_POSEIDON2_BABYBEAR16 && algo != KILN_MERKLE_POSEIDON2_KOALABEAR16 &&
-        algo != KILN_MERKLE_POSEIDON2_GOLDILOCKS8)
+    const int sponge = kiln_leaf_sponge(algo, leaf);
+    if (sponge < 0 && kiln_leaf_sponge(algo, KILN_MERKLE_LEAF_SPONGE) < 0)
         return kiln_fail(ctx, KILN_ERR_INPUT, "leaves from rows need a Poseidon2 merge (poseidon2_*)");
+    if (sponge < 0) {
+        const char *name = kiln_merkle_leaf_hash_name(leaf);
+        return kiln_fail(ctx, KILN_ERR_INPUT, "this merge has no leaf hash %s (it takes %s)", name ? name : "of that number",
+                         algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS12 ? "sponge or miden"
+                         : algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? "sponge"
+                                                                     : "sponge or sponge24");
+    }
     if ((!rows && n && row_elems) || (!leaves && n)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing rows or leaves");
     if ((uint64_t)row_elems > MAX_ROW_ELEMS)
         return kiln_fail(ctx, KILN_ERR_INPUT, "rows of %zu elements: at most 2^24", row_elems);
@@ -120,15 +173,15 @@ kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, c
     if (ctx && ctx->backend != KILN_BACKEND_CPU && ctx->gpu && ctx->gpu->tree && ctx->gpu->tree->rows && n) {
         kiln_gpu *g;
         if ((st = kiln_ctx_gpu(ctx, 0, &g)) != KILN_OK) return st;
-        if ((st = ctx->gpu->tree->rows(g, algo, rows, n, row_elems, leaves)) != KILN_OK) return st;
-        return check_sample(ctx, algo, rows, n, row_elems, size, leaves);
+        if ((st = ctx->gpu->tree->rows(g, algo, leaf, rows, n, row_elems, leaves)) != KILN_OK) return st;
+        return check_sample(ctx, sponge, rows, n, row_elems, size, leaves);
     }
     const int threads = kiln_threads_auto(ctx ? ctx->threads : 0);
     const uint64_t slice = (uint64_t)ROWS_PER_RUN * RUNS_PER_POLL * (uint64_t)threads;
     for (uint64_t first = 0; first < n; first += slice) {
         if (first && kiln_ctx_interrupt_requested(ctx)) return kiln_interrupted(ctx);
         const uint64_t end = n - first < slice ? n : first + slice;
-        rows_job j = {algo, rows, end, first, row_elems, size, leaves};
+        rows_job j = {sponge, rows, end, first, row_elems, size, leaves};
         kiln_par_for(kiln_threads_for(threads, end - first, ROWS_PER_RUN), (end - first + ROWS_PER_RUN - 1) / ROWS_PER_RUN,
                      rows_run, &j);
     }

@@ -44,6 +44,7 @@ static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
     [KILN_MERKLE_POSEIDON2_KOALABEAR16] = {kiln_merge_p2_kb16, KILN_NODE_KOALABEAR, NULL},
     [KILN_MERKLE_POSEIDON2_GOLDILOCKS8] = {kiln_merge_p2_gl8, KILN_NODE_GOLDILOCKS, NULL},
     [KILN_MERKLE_RPO256] = {kiln_merge_rpo256, KILN_NODE_GOLDILOCKS, NULL},
+    [KILN_MERKLE_POSEIDON2_GOLDILOCKS12] = {kiln_merge_p2_gl12, KILN_NODE_GOLDILOCKS, NULL},
 };
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)

@@ -10,6 +10,7 @@ static const kiln_gpu_tree_ops ocl_tree_ops = {
     .upload = kiln_ocl_tree_upload,
     .build = kiln_ocl_tree_build,
     .read = kiln_ocl_tree_read,
+    .rows = kiln_ocl_merkle_rows,
 };
 
 static const kiln_gpu_pr_part_ops ocl_part_ops = {

@@ -230,7 +230,7 @@ static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint6
     /* merkle.cl's kernels of each merge, in kiln_merkle_algo's order */
     static const char *const names[KILN_MERKLE_ALGO_COUNT] = {
         "sha256d", "sha256",  "sha3_256", "keccak256", "rp64",  "blake2s", "blake2s_stwo", "blake3",
-        "p2_bb16", "p2_kb16", "p2_gl8",   "rpo256"};
+        "p2_bb16", "p2_kb16", "p2_gl8",   "rpo256", "p2_gl12"};
     char name[48];
     snprintf(name, sizeof name, "kiln_merkle_level_%s", names[algo]);
     kiln_status st = kiln_ocl_kernel(g, name, &r->level);

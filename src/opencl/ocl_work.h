@@ -10,6 +10,9 @@ kiln_status kiln_ocl_tree_upload(kiln_gpu *g, const uint8_t *leaves, uint64_t n)
 kiln_status kiln_ocl_tree_build(kiln_gpu *g, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
                                 int *launches, float *gpu_ms);
 kiln_status kiln_ocl_tree_read(kiln_gpu *g, uint64_t first, uint64_t count, uint8_t *out);
+/* Leaves from rows (ocl_rows.c). */
+kiln_status kiln_ocl_merkle_rows(kiln_gpu *g, kiln_merkle_algo algo, kiln_merkle_leaf_hash leaf, const uint8_t *rows,
+                                 uint64_t n, size_t row_elems, uint8_t *leaves);
 
 kiln_status kiln_ocl_pagerank(kiln_gpu *g, const kiln_gpu_pr_graph *graph, const kiln_gpu_pr_params *p, double *ranks,
                               kiln_gpu_pr_stats *stats);

@@ -16,6 +16,7 @@
 #include "kiln_hd.h"
 #include "poseidon2.h"
 #include "poseidon2_goldilocks.h"
+#include "poseidon2_sponge.h"
 #include "rescue.h"
 #include "rpo.h"
 #include "sha256.h"
@@ -249,6 +250,18 @@ KILN_HD void kiln_merge_rpo256(const uint32_t l[KILN_NODE_WORDS], const uint32_t
     kiln_node_to_elements(l, a);
     kiln_node_to_elements(r, b);
     kiln_rpo_merge(a, b, o);
+    kiln_elements_to_node(o, out);
+}
+
+/* miden-crypto's Poseidon2::merge (TruncatedPermutation<Poseidon2, 2, 4, 12> over Goldilocks,
+ * default_goldilocks_poseidon2_12): a node is 4 canonical elements. */
+KILN_HD void kiln_merge_p2_gl12(const uint32_t l[KILN_NODE_WORDS], const uint32_t r[KILN_NODE_WORDS],
+                                uint32_t out[KILN_NODE_WORDS])
+{
+    uint64_t a[4], b[4], o[4];
+    kiln_node_to_elements(l, a);
+    kiln_node_to_elements(r, b);
+    kiln_p2_gl_compress12(a, b, o);
     kiln_elements_to_node(o, out);
 }
 

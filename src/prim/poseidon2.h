@@ -231,21 +231,8 @@ KILN_HD_INLINE void kiln_p2_m31_compress16(const uint32_t l[8], const uint32_t r
     for (int i = 0; i < 8; i++) out[i] = s[i];
 }
 
-/* One step of Plonky3's PaddingFreeSponge<Perm16, 16, 8, 8>: a block of k (1..8) canonical
- * elements overwrites the first k elements of the state (Montgomery form; it starts at zero) and
- * the state is permuted. A row is absorbed in blocks of 8, its last block shorter when its length
- * is not a multiple of 8 (no padding, no length); its digest is kiln_p2_m31_squeeze16 (a row of no
- * element: zeros, no permutation). */
-KILN_HD_INLINE void kiln_p2_m31_absorb16(uint32_t s[16], const uint32_t blk[8], int k, int f)
-{
-    KILN_P2_UNROLL
-    for (int j = 0; j < 8; j++)
-        if (j < k) s[j] = f == KILN_P2_BABYBEAR ? kiln_bb_to_monty(blk[j]) : kiln_kb_to_monty(blk[j]);
-    if (f == KILN_P2_BABYBEAR) kiln_p2_bb16_permute_monty(s);
-    else kiln_p2_kb16_permute_monty(s);
-}
-
-/* The sponge's digest: the first 8 elements, canonical. */
+/* A PaddingFreeSponge's digest (the absorb steps: poseidon2_sponge.h): the state's first 8
+ * elements, canonical. */
 KILN_HD_INLINE void kiln_p2_m31_squeeze16(const uint32_t s[16], uint32_t out[8], int f)
 {
     KILN_P2_UNROLL

@@ -162,14 +162,6 @@ KILN_HD_INLINE void kiln_p2_gl_compress8(const uint64_t l[4], const uint64_t r[4
     for (int i = 0; i < 4; i++) out[i] = s[i];
 }
 
-/* One step of Plonky3's PaddingFreeSponge<Perm8, 8, 4, 4>, as kiln_p2_m31_absorb16 with blocks of
- * up to 4 canonical elements; the digest is the state's first 4 elements. */
-KILN_HD_INLINE void kiln_p2_gl_absorb8(uint64_t s[8], const uint64_t blk[4], int k)
-{
-    KILN_P2GL_UNROLL
-    for (int j = 0; j < 4; j++)
-        if (j < k) s[j] = blk[j];
-    kiln_poseidon2_gl8(s);
-}
+/* The sponges' absorb steps: poseidon2_sponge.h. */
 
 #endif

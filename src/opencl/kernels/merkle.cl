@@ -102,6 +102,7 @@ KILN_OCL_MERKLE(p2_bb16, kiln_merge_p2_bb16)
 KILN_OCL_MERKLE(p2_kb16, kiln_merge_p2_kb16)
 KILN_OCL_MERKLE(p2_gl8, kiln_merge_p2_gl8)
 KILN_OCL_MERKLE(rpo256, kiln_merge_rpo256)
+KILN_OCL_MERKLE(p2_gl12, kiln_merge_p2_gl12)
 
 /* Rp64_256 parents of a level of m nodes at `in` (output at `out`), 16 work-items a merge as CUDA's
  * rp64_coop_kernel: item e < 12 of a group of 16 holds state element e (items 12..15 shadow
