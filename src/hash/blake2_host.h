@@ -70,4 +70,18 @@ void kiln_blake2s_lanes_avx2(unsigned outlen, const uint8_t *const *msg, size_t 
 void kiln_blake2s_lanes_avx512(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
 #endif
 
+/* BLAKE2b's the same way (blake2b_batch.c): outlen 1..64. */
+typedef kiln_blake2s_lanes_fn kiln_blake2b_lanes_fn;
+typedef kiln_blake2s_lanes_impl kiln_blake2b_lanes_impl;
+const kiln_blake2b_lanes_impl *kiln_blake2b_lanes(void);
+const kiln_blake2b_lanes_impl *kiln_blake2b_lanes_portable(void);
+int kiln_blake2b_lanes_selftest(const kiln_blake2b_lanes_impl *lanes);
+void kiln_blake2b_batch(unsigned outlen, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out);
+
+#if defined(KILN_X86_KERNELS)
+/* four lanes (AVX2), eight (AVX-512) of 64-bit words; only call when the CPU has them */
+void kiln_blake2b_lanes_avx2(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
+void kiln_blake2b_lanes_avx512(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
+#endif
+
 #endif
