@@ -105,15 +105,20 @@ int main(void)
     want_512 = want_lanes = "portable";
 #endif
     /* Keccak: the one-state permutation, then the same widest lanes as SHA-512's */
-    /* SHA-1: the SHA extensions where the CPU has them; MD5 and BLAKE2: portable only; BLAKE3: its
-     * lanes kernel (test_blake3_dispatch checks its choice) */
+    /* SHA-1: the SHA extensions where the CPU has them; MD5 and BLAKE2: the portable compression,
+     * then their lanes (the widest the CPU has); BLAKE3: its lanes kernel
+     * (test_blake3_dispatch checks its choice) */
     const char *want_sha1 = f->sha_ni ? "sha-ni" : "portable";
+    const char *want_lanes32 = f->avx512 ? "avx512x16" : f->avx2 ? "avx2x8" : "portable";
 #if !defined(KILN_X86_KERNELS)
-    want_sha1 = "portable";
+    want_sha1 = want_lanes32 = "portable";
 #endif
-    snprintf(want, sizeof want, "sha256=%s keccak=%s/%s sha512=%s/%s sha1=%s md5=portable blake2=portable blake3=%s sha256d=%s scrypt=%s",
-             kiln_sha256_impl(), kiln_keccak_impl(), want_lanes, want_512, want_lanes, want_sha1, kiln_blake3_many()->name, want_d,
-             want_s);
+    /* BLAKE2: BLAKE2b's lanes (64-bit words, SHA-512's widths), then BLAKE2s's */
+    snprintf(want, sizeof want,
+             "sha256=%s keccak=%s/%s sha512=%s/%s sha1=%s md5=portable/%s blake2=portable/%s/%s blake3=%s sha256d=%s "
+             "scrypt=%s",
+             kiln_sha256_impl(), kiln_keccak_impl(), want_lanes, want_512, want_lanes, want_sha1, want_lanes32, want_lanes,
+             want_lanes32, kiln_blake3_many()->name, want_d, want_s);
     CHECK_STR(report, want);
     printf("%s\n", report);
     return check_summary();

@@ -66,8 +66,23 @@ static void final(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, si
     kiln_blake2_final(ctx_of(s), out);
 }
 
-/* one compression, portable C with the rounds unrolled (src/prim/blake2.h) */
-static void cpu_impl(char *out, size_t len) { snprintf(out, len, "portable"); }
+/* BLAKE2s batches (the default parameter block, as the batch path hashes) in SIMD lanes */
+static void lanes_s(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
+{
+    kiln_blake2s_batch((unsigned)d->digest, data, msg_len, n, out);
+}
+
+static void lanes_b(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
+{
+    kiln_blake2b_batch((unsigned)d->digest, data, msg_len, n, out);
+}
+
+/* one compression, portable C with the rounds unrolled (src/prim/blake2.h), then BLAKE2b's and
+ * BLAKE2s's lanes */
+static void cpu_impl(char *out, size_t len)
+{
+    snprintf(out, len, "portable/%s/%s", kiln_blake2b_lanes()->name, kiln_blake2s_lanes()->name);
+}
 
 static const kiln_hash_family family = {
     .name = "blake2", .cpu_impl = cpu_impl, .init = init, .init_params = init_params, .update = update, .final = final};
@@ -84,6 +99,7 @@ const kiln_hash_desc kiln_hash_blake2b = {
     .block = KILN_BLAKE2B_BLOCK,
     .variant = KILN_BLAKE2_VARIANT_B,
     .family = &family,
+    .lanes = lanes_b,
     .gpu = KILN_HASH_GPU_BLAKE2,
     .tree = -1,
     .kat_msg = "abc",
@@ -100,6 +116,7 @@ const kiln_hash_desc kiln_hash_blake2s = {
     .block = KILN_BLAKE2S_BLOCK,
     .variant = KILN_BLAKE2_VARIANT_S,
     .family = &family,
+    .lanes = lanes_s,
     .gpu = KILN_HASH_GPU_BLAKE2,
     .tree = KILN_MERKLE_BLAKE2S,
     .kat_msg = "abc",

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/cpu_dispatch.h"
 #include "../prim/blake2.h"
 
 /* One context for both variants: BLAKE2s keeps its 32-bit words in the low halves of h and t. */
@@ -41,5 +42,46 @@ void kiln_blake2_init_param(kiln_blake2_ctx *c, kiln_blake2_variant v, const kil
 void kiln_blake2_update(kiln_blake2_ctx *c, const void *data, size_t len);
 /* Writes c->outlen bytes. */
 void kiln_blake2_final(kiln_blake2_ctx *c, uint8_t *out);
+
+/* A BLAKE2s lane kernel hashes `lanes` messages of one length at once, unkeyed with the default
+ * parameter block: msg[i] (len bytes) to out[i] (outlen bytes, 1..32). */
+typedef void (*kiln_blake2s_lanes_fn)(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
+typedef struct kiln_blake2s_lanes_impl {
+    const char *name;
+    unsigned lanes;
+    kiln_blake2s_lanes_fn hash;
+} kiln_blake2s_lanes_impl;
+
+/* The chosen lane kernel (the portable one, one lane, where no SIMD kernel passes its
+ * self-test), and the portable one. */
+const kiln_blake2s_lanes_impl *kiln_blake2s_lanes(void);
+const kiln_blake2s_lanes_impl *kiln_blake2s_lanes_portable(void);
+/* The dispatch's known-answer self-test, public for the tests: nonzero when the kernel
+ * reproduces RFC 7693's and Python hashlib's digests. */
+int kiln_blake2s_lanes_selftest(const kiln_blake2s_lanes_impl *lanes);
+
+/* n messages of msg_len bytes back to back, their outlen-byte BLAKE2s digests back to back in
+ * out: groups of the chosen kernel's width, the rest one at a time. */
+void kiln_blake2s_batch(unsigned outlen, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out);
+
+#if defined(KILN_X86_KERNELS)
+/* eight lanes (AVX2), sixteen (AVX-512); only call when the CPU has them */
+void kiln_blake2s_lanes_avx2(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
+void kiln_blake2s_lanes_avx512(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
+#endif
+
+/* BLAKE2b's the same way (blake2b_batch.c): outlen 1..64. */
+typedef kiln_blake2s_lanes_fn kiln_blake2b_lanes_fn;
+typedef kiln_blake2s_lanes_impl kiln_blake2b_lanes_impl;
+const kiln_blake2b_lanes_impl *kiln_blake2b_lanes(void);
+const kiln_blake2b_lanes_impl *kiln_blake2b_lanes_portable(void);
+int kiln_blake2b_lanes_selftest(const kiln_blake2b_lanes_impl *lanes);
+void kiln_blake2b_batch(unsigned outlen, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out);
+
+#if defined(KILN_X86_KERNELS)
+/* four lanes (AVX2), eight (AVX-512) of 64-bit words; only call when the CPU has them */
+void kiln_blake2b_lanes_avx2(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
+void kiln_blake2b_lanes_avx512(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
+#endif
 
 #endif

@@ -27,7 +27,14 @@ static void final(kiln_hash_stream *s, const kiln_hash_desc *d, uint8_t *out, si
     kiln_md5_final(ctx_of(s), out);
 }
 
-static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s", kiln_md5_impl()); }
+static void lanes(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
+{
+    (void)d;
+    kiln_md5_batch(data, msg_len, n, out);
+}
+
+/* the compression for one stream, then the lanes for batches */
+static void cpu_impl(char *out, size_t len) { snprintf(out, len, "%s/%s", kiln_md5_impl(), kiln_md5_lanes()->name); }
 
 static const kiln_hash_family family = {
     .name = "md5", .cpu_impl = cpu_impl, .init = init, .update = update, .final = final};
@@ -36,4 +43,4 @@ static const kiln_hash_family family = {
  * RFC 1321's test suite entry for "abc" (appendix A.5). */
 const kiln_hash_desc kiln_hash_md5 = {
     "md5", "md5", {"MD5", NULL}, "MD5 (RFC 1321; broken for collisions: checksums only)", 16, 64, 0, 0, 0, 0,
-    &family, NULL, KILN_HASH_GPU_MD5, -1, "abc", 3, "900150983cd24fb0d6963f7d28e17f72"};
+    &family, lanes, KILN_HASH_GPU_MD5, -1, "abc", 3, "900150983cd24fb0d6963f7d28e17f72"};
