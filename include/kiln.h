@@ -204,10 +204,15 @@ typedef struct kiln_device_info {
     int cc_major, cc_minor; /* CUDA: compute capability; OpenCL: the OpenCL version the device supports */
     uint64_t memory_bytes; /* GPU global memory; 0 for the CPU */
     char features[160]; /* CPU: its SIMD/SHA extensions, then the kernel each CPU
-                        * dispatch chose ("sha256=sha-ni keccak=avx512 ..."); GPU: empty */
+                        * dispatch chose ("sha256=sha-ni keccak=avx512 ..."), cut to fit (kiln_cpu_report
+                        * gives it whole); GPU: empty */
     char platform[64]; /* OpenCL: the platform (driver family) the device belongs to; else empty */
     char driver[64]; /* OpenCL: the driver version; else empty */
 } kiln_device_info;
+
+/* The CPU's SIMD/SHA extensions and the kernel each CPU dispatch chose, kiln_device_info's
+ * features whole, into out (n bytes, cut to fit, always terminated); returns its whole length. */
+size_t kiln_cpu_report(char *out, size_t n);
 
 /* Number of CUDA GPUs usable by this build (0 when built without CUDA or none present). */
 int kiln_cuda_device_count(void);

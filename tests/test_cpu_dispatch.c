@@ -121,5 +121,18 @@ int main(void)
              want_lanes32, kiln_blake3_many()->name, want_d, want_s);
     CHECK_STR(report, want);
     printf("%s\n", report);
+    /* the report whole, past kiln_device_info's 160 bytes (md5's and BLAKE2's lanes took it
+     * past them: `kiln devices` printed "... blake3=avx512 " and no more) */
+    char whole[1024];
+    const size_t len = kiln_cpu_report(whole, sizeof whole);
+    kiln_device_info cpu;
+    CHECK(len == strlen(whole) && len > 0, "kiln_cpu_report: length %zu of '%s'", len, whole);
+    CHECK(strstr(whole, " scrypt=") && strstr(whole, " sha256d=") && strstr(whole, "md5="),
+          "the whole report names every dispatch: '%s'", whole);
+    CHECK(kiln_device_get(0, &cpu) == KILN_OK && strncmp(cpu.features, whole, sizeof cpu.features - 1) == 0,
+          "kiln_device_info's features are the report's start: '%s'", cpu.features);
+    char small[8];
+    CHECK(kiln_cpu_report(small, sizeof small) == len && strlen(small) == sizeof small - 1,
+          "a short buffer is cut and terminated, the length still the whole's");
     return check_summary();
 }

@@ -33,7 +33,9 @@ static void print_json(const kiln_device_info *d, int n)
             json_str("compute_capability", cc);
             json_u64("memory_bytes", d[i].memory_bytes);
         } else {
-            json_str("features", d[i].features);
+            char features[1024];
+            kiln_cpu_report(features, sizeof features);
+            json_str("features", features);
         }
         kiln_health h;
         kiln_device_health(i, &h);
@@ -46,7 +48,9 @@ static void print_text(const kiln_device_info *d, int n)
 {
     for (int i = 0; i < n; i++) {
         if (i == 0) {
-            printf("cpu       %s, %d cores, %s\n", d[i].name, d[i].units, d[i].features);
+            char features[1024];
+            kiln_cpu_report(features, sizeof features);
+            printf("cpu       %s, %d cores, %s\n", d[i].name, d[i].units, features);
             continue;
         }
         char id[16];

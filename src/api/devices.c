@@ -30,18 +30,26 @@ int kiln_device_index(kiln_backend backend, int ordinal)
     return 1 + ordinal + (backend == KILN_BACKEND_OPENCL ? count_of(KILN_BACKEND_CUDA) : 0);
 }
 
+size_t kiln_cpu_report(char *out, size_t n)
+{
+    const kiln_cpu_features *f = kiln_cpu();
+    char all[1024];
+    int k = snprintf(all, sizeof all, "%s%s%s", f->avx512 ? "avx512 " : "", f->avx2 ? "avx2 " : "",
+                     f->sha_ni ? "sha-ni " : "");
+    kiln_cpu_dispatch_report(all + k, sizeof all - (size_t)k);
+    if (out && n) snprintf(out, n, "%s", all);
+    return strlen(all);
+}
+
 kiln_status kiln_device_get(int index, kiln_device_info *out)
 {
     if (!out || index < 0) return KILN_ERR_INPUT;
     memset(out, 0, sizeof *out);
     if (index == 0) {
-        const kiln_cpu_features *f = kiln_cpu();
         out->backend = KILN_BACKEND_CPU;
         snprintf(out->name, sizeof out->name, "%s", kiln_cpu_model());
         out->units = kiln_cpu_cores();
-        int n = snprintf(out->features, sizeof out->features, "%s%s%s", f->avx512 ? "avx512 " : "",
-                         f->avx2 ? "avx2 " : "", f->sha_ni ? "sha-ni " : "");
-        kiln_cpu_dispatch_report(out->features + n, sizeof out->features - (size_t)n);
+        kiln_cpu_report(out->features, sizeof out->features);
         return KILN_OK;
     }
     /* kiln_device_index's numbering read backwards */
