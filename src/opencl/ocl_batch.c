@@ -1,10 +1,9 @@
-/* Batches on an OpenCL device: digests (one work-item per message, kernels/hash_batch.cl),
- * Keccak-f[1600] permutations in the study's three layouts (as src/cuda/keccak_perm.cu) and the
- * scrypt KDF (ocl_scrypt.c); each digest family's check and kernel are its own (ocl_hash_family.h). Work-group sizes are the CUDA backend's block sizes (256 for digests,
- * 128 for a state a work-item, 32 states of 25 for the lane layout), capped by what the device
- * takes, and the range is rounded up to whole groups, so a batch of any size does not leave the
- * runtime to pick some divisor of it. */
-#include <stdio.h>
+/* Batches on an OpenCL device: digests (one work-item per message; each family's check, kernel
+ * and arguments are its own, ocl_hash_family.h), Keccak-f[1600] permutations in the study's three
+ * layouts (as src/cuda/keccak_perm.cu) and the scrypt KDF (ocl_scrypt.c). Work-group sizes are the
+ * CUDA backend's block sizes (256 for digests, 128 for a state a work-item, 32 states of 25 for
+ * the lane layout), capped by what the device takes, and the range is rounded up to whole groups,
+ * so a batch of any size does not leave the runtime to pick some divisor of it. */
 #include <stdlib.h>
 
 #include "ocl_hash_family.h"
