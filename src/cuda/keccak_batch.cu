@@ -49,7 +49,10 @@ cudaError_t keccak_launch(const kiln_gpu_hash_params *p, const batch_args &a, ui
     return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
 }
 
-bool keccak_check(const kiln_gpu_hash_params *p) { return find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu; }
+bool keccak_check(const kiln_gpu_hash_params *p)
+{
+    return find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu;
+}
 
 } // namespace
 

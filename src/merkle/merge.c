@@ -37,7 +37,8 @@ static void pairs_blake3(const uint8_t *in, uint64_t n, uint8_t *out)
 static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {KILN_MERKLE_MERGES(KIND)};
 #undef KIND
 #define ONE(ID, KERNEL, MERGE, NODE, PAIRS, NAME, SHORT, HELP, SELFTEST) +1
-_Static_assert(0 KILN_MERKLE_MERGES(ONE) == KILN_MERKLE_ALGO_COUNT, "a kiln_merkle_algo without its line in merkle_merges.h");
+_Static_assert(0 KILN_MERKLE_MERGES(ONE) == KILN_MERKLE_ALGO_COUNT,
+               "a kiln_merkle_algo without its line in merkle_merges.h");
 #undef ONE
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)
