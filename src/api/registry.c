@@ -5,6 +5,7 @@
 
 #include "../core/ctx.h"
 #include "../hash/hash_desc.h"
+#include "../prim/merkle_merges.h"
 #include "registry_internal.h"
 
 #define SEARCH KILN_KIND_SEARCH
@@ -16,9 +17,11 @@
 
 /* The rows that are not only a digest, in the registry's order; HASHES marks where the hash
  * algorithms (hash_list.c, each row made from its descriptor by hash_row) come in, those that a
- * row here already covers (sha256d, which also mines) left out. Each row: name, short name, kinds,
- * search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune kinds, help; then the
- * known-answer check `kiln selftest` runs for the entry (NULL: covered by another entry's). */
+ * row here already covers (sha256d, which also mines) left out; MERGES where the Merkle merges no
+ * digest names come in (the lines of KILN_MERKLE_MERGES with a NAME, prim/merkle_merges.h). Each
+ * row: name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune
+ * kinds, help; then the known-answer check `kiln selftest` runs for the entry (NULL: covered by
+ * another entry's). */
 static const registry_entry fixed[] = {
     {{"sha256d", NULL, SEARCH | HASH | TREE, KILN_ALGO_SHA256D, KILN_HASH_SHA256D, KILN_MERKLE_SHA256D,
      SEARCH | HASH | TREE, SEARCH | TREE, SEARCH, SEARCH | TREE, NULL /* its hash descriptor's */},
@@ -29,31 +32,11 @@ static const registry_entry fixed[] = {
     {{"scrypt-kdf", NULL, KDF, -1, -1, -1, KDF, KDF, 0, KDF, "the scrypt key derivation function (RFC 7914)"},
      kiln_selftest_scrypt_kdf},
     {{NULL, NULL, HASH, -1, -1, -1, 0, 0, 0, 0, NULL}, NULL}, /* HASHES */
-    {{"rp64_256", "rp64", TREE, -1, -1, KILN_MERKLE_RP64_256, TREE, TREE, 0, TREE,
-     "Rescue Prime over Goldilocks (Winterfell's Rp64_256), for STARK provers"},
-     NULL},
     {{"keccakf1600", NULL, PERM, -1, -1, -1, PERM, PERM, PERM, 0, "the bare Keccak-f[1600] permutation"},
      kiln_selftest_keccak},
     {{"pagerank", NULL, GRAPH, -1, -1, -1, GRAPH, GRAPH, 0, 0, "PageRank (NetworkX's definition)"},
      NULL},
-    {{"blake2s-stwo", "stwo", TREE, -1, -1, KILN_MERKLE_BLAKE2S_STWO, TREE, TREE, 0, TREE,
-     "Stwo's Blake2s Merkle node (one BLAKE2s compression from a zero state)"},
-     NULL},
-    {{"poseidon2_babybear16", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_BABYBEAR16, TREE, TREE, 0, TREE,
-     "Poseidon2 over BabyBear, width 16 (Plonky3's Merkle compression), for STARK provers"},
-     kiln_selftest_poseidon2_babybear16},
-    {{"poseidon2_koalabear16", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_KOALABEAR16, TREE, TREE, 0, TREE,
-     "Poseidon2 over KoalaBear, width 16 (Plonky3's Merkle compression), for STARK provers"},
-     kiln_selftest_poseidon2_koalabear16},
-    {{"poseidon2_goldilocks8", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_GOLDILOCKS8, TREE, TREE, 0, TREE,
-     "Poseidon2 over Goldilocks, width 8 (Plonky3's Merkle compression), for STARK provers"},
-     kiln_selftest_poseidon2_goldilocks8},
-    {{"rpo256", NULL, TREE, -1, -1, KILN_MERKLE_RPO256, TREE, TREE, 0, TREE,
-     "Rescue Prime Optimized over Goldilocks (Miden's RPO256), for STARK provers"},
-     NULL},
-    {{"poseidon2_goldilocks12", NULL, TREE, -1, -1, KILN_MERKLE_POSEIDON2_GOLDILOCKS12, TREE, TREE, 0, TREE,
-     "Poseidon2 over Goldilocks, width 12 (miden-crypto's Poseidon2::merge), for STARK provers"},
-     kiln_selftest_poseidon2_goldilocks12},
+    {{NULL, NULL, TREE, -1, -1, -1, 0, 0, 0, 0, NULL}, NULL}, /* MERGES */
 };
 
 #define FIXED (sizeof fixed / sizeof fixed[0])
@@ -72,6 +55,12 @@ static registry_entry hash_row(kiln_hash_algo id, const kiln_hash_desc *d)
     return e;
 }
 
+/* The merges' rows: each a tree, built on both devices, benchmarked and tuned. */
+#define MERGE_ROW(ID, KERNEL, MERGE, NODE, PAIRS, NAME, SHORT, HELP, SELFTEST)                                          \
+    {{NAME, SHORT, TREE, -1, -1, ID, TREE, TREE, 0, TREE, HELP}, SELFTEST},
+static const registry_entry merges[] = {KILN_MERKLE_MERGES(MERGE_ROW)};
+#undef MERGE_ROW
+
 static int covered(kiln_hash_algo id)
 {
     for (size_t i = 0; i < FIXED; i++)
@@ -88,6 +77,11 @@ static void build(void)
             if (!table[rows].w.help && (table[rows].w.kinds & HASH))
                 table[rows].w.help = kiln_hash_desc_of((kiln_hash_algo)table[rows].w.hash_algo)->help;
             rows++;
+            continue;
+        }
+        if (fixed[i].w.kinds == TREE) {
+            for (size_t m = 0; m < sizeof merges / sizeof merges[0] && rows < MAX_ROWS; m++)
+                if (merges[m].w.name) table[rows++] = merges[m];
             continue;
         }
         for (size_t h = 0; h < kiln_hash_desc_count() && rows < MAX_ROWS; h++)

@@ -23,6 +23,7 @@
 #include "ctx.h"
 #include "gpu_collective.h"
 #include "gpu_graph.h"
+#include "gpu_hash_families.h"
 #include "gpu_tree.h"
 #include "scrypt_job.h"
 #include "sha256d_job.h"
@@ -32,18 +33,15 @@ extern "C" {
 #endif
 
 /* ---- batch hashing */
-/* The kinds of batch kernel a GPU backend has for digests: an algorithm's descriptor
- * (src/hash/hash_desc.h) names one, with its parameters (rate, domain, variant). */
+/* The kinds of batch kernel a GPU backend has for digests, one a line of gpu_hash_families.h: an
+ * algorithm's descriptor (src/hash/hash_desc.h) names one, with its parameters (rate, domain,
+ * variant). */
+#define KILN_HASH_GPU_ENUM(ID, name) KILN_HASH_GPU_##ID,
 typedef enum kiln_hash_gpu_family {
     KILN_HASH_GPU_NONE = 0, /* no GPU kernel: the batch runs on the CPU */
-    KILN_HASH_GPU_SHA256, /* variant 0: SHA-256, 1: sha256d, 2: SHA-224 (its IV, 28 bytes out) */
-    KILN_HASH_GPU_KECCAK, /* rate and domain */
-    KILN_HASH_GPU_SHA512, /* variant: a kiln_sha512_variant (src/prim/sha512.h) */
-    KILN_HASH_GPU_SHA1, /* SHA-1 (src/prim/sha1.h), no parameters */
-    KILN_HASH_GPU_MD5, /* MD5 (src/prim/md5.h), no parameters */
-    KILN_HASH_GPU_BLAKE2, /* variant: a kiln_blake2_variant (src/prim/blake2.h); unkeyed, default digest only */
-    KILN_HASH_GPU_BLAKE3, /* unkeyed, any output length */
+    KILN_HASH_GPU_FAMILIES(KILN_HASH_GPU_ENUM) KILN_HASH_GPU_FAMILY_END /* one past the last family */
 } kiln_hash_gpu_family;
+#undef KILN_HASH_GPU_ENUM
 
 /* A batch's kernel, from the algorithm's descriptor (src/hash/hash_desc.h): the family
  * (kiln_hash_gpu_family), and its parameters. */
@@ -51,7 +49,7 @@ typedef struct kiln_gpu_hash_params {
     kiln_hash_gpu_family family;
     unsigned rate; /* Keccak */
     uint8_t domain; /* Keccak */
-    int variant; /* SHA-256: 1 for sha256d, 2 for SHA-224; SHA-512: the kiln_sha512_variant */
+    int variant; /* the family's own (gpu_hash_families.h) */
     size_t outlen;
 } kiln_gpu_hash_params;
 

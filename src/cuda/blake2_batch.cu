@@ -5,7 +5,7 @@
  * the padding is zeros, the last block flagged and counted to the message's end. The variant is a
  * template parameter so the word size, the block and the digest are constants. */
 #include "../prim/blake2.h"
-#include "blake2_batch.h"
+#include "hash_family.cuh"
 #include "hash_device.cuh"
 
 namespace {
@@ -60,14 +60,23 @@ __global__ void __launch_bounds__(TPB) blake2_kernel(const batch_args a)
     }
 }
 
-} // namespace
-
-cudaError_t kiln_cuda_blake2_batch_launch(const batch_args &a, int variant, unsigned blocks, cudaStream_t s)
+/* unkeyed, the default digest length only */
+bool check(const kiln_gpu_hash_params *p)
 {
-    switch (variant) {
+    return (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
+           (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT);
+}
+
+cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t, unsigned blocks, cudaStream_t s)
+{
+    switch (p->variant) {
     case KILN_BLAKE2_VARIANT_B: blake2_kernel<KILN_BLAKE2_VARIANT_B><<<blocks, TPB, 0, s>>>(a); break;
     case KILN_BLAKE2_VARIANT_S: blake2_kernel<KILN_BLAKE2_VARIANT_S><<<blocks, TPB, 0, s>>>(a); break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
 }
+
+} // namespace
+
+const kiln_cuda_hash_family kiln_cuda_hash_blake2 = {check, launch};

@@ -2,7 +2,7 @@
  * chaining-value stack in local memory, the chain and the block in registers), the message words
  * read straight from the batch with aligned 8-byte loads, the last block zero-padded on the fly. */
 #include "../prim/blake3.h"
-#include "blake3_batch.h"
+#include "hash_family.cuh"
 #include "hash_device.cuh"
 
 namespace
@@ -53,10 +53,15 @@ __global__ void __launch_bounds__(TPB) blake3_kernel(const batch_args a)
     }
 }
 
-} // namespace
+/* unkeyed, any output length */
+bool check(const kiln_gpu_hash_params *p) { return p->outlen > 0 && p->outlen <= 0xffffffffu; }
 
-cudaError_t kiln_cuda_blake3_batch_launch(const batch_args &a, unsigned blocks, cudaStream_t s)
+cudaError_t launch(const kiln_gpu_hash_params *, const batch_args &a, uint64_t, unsigned blocks, cudaStream_t s)
 {
     blake3_kernel<<<blocks, TPB, 0, s>>>(a);
     return cudaGetLastError();
 }
+
+} // namespace
+
+const kiln_cuda_hash_family kiln_cuda_hash_blake3 = {check, launch};

@@ -2,59 +2,23 @@
  * unrolled permutation of src/prim/keccak.h; kernels in keccak_batch_kernels.cuh). Messages
  * shorter than one block take a kernel with a single permutation and, for the fixed-output
  * functions, the digest size as a constant, so the last round computes only the lanes that are
- * written. SHA-256, sha256d and SHA-224 share the batch plumbing through a kernel of their own,
- * SHA-512's family, SHA-1 and MD5 through theirs (sha512_batch.cu, sha1_batch.cu, md5_batch.cu). */
+ * written. The plumbing below (copies, the staged ring, device memory, the bench) is every
+ * family's: each family's kernels and their launch are in its own file (sha256_batch.cu,
+ * sha512_batch.cu, ...), found through KILN_HASH_GPU_FAMILIES (hash_family.cuh); Keccak's are
+ * here. */
 #include <cub/cub.cuh>
 #include <stdlib.h>
 
-#include "../prim/sha256.h"
 #include "cuda_state.h"
 #include "device_memory.cuh"
 #include "stage.h"
 #include "event_timer.cuh"
+#include "hash_family.cuh"
 #include "keccak_batch_kernels.cuh"
-#include "../prim/sha512.h"
-#include "../prim/sha1.h"
-#include "../prim/md5.h"
-#include "sha512_batch.h"
-#include "sha1_batch.h"
-#include "md5_batch.h"
-#include "../prim/blake2.h"
-#include "blake2_batch.h"
-#include "blake3_batch.h"
 
 namespace {
 
 using namespace kiln_hashk;
-
-/* SHA-256 (VARIANT 0), sha256d (1) and SHA-224 (2: its IV, 28 bytes out), the variant a template
- * parameter so the IV and the digest size are constants. */
-template <int VARIANT>
-__global__ void __launch_bounds__(TPB) sha256_kernel(const batch_args a)
-{
-    constexpr unsigned WORDS = VARIANT == 2 ? 7 : 8;
-    uint64_t i = (uint64_t)blockIdx.x * TPB + threadIdx.x, off, len;
-    if (!message(a, i, &off, &len)) return;
-    uint64_t padded = (len + 8) / 64 * 64 + 64;
-    uint32_t h[8];
-    if (VARIANT == 2) kiln_sha224_iv(h);
-    else kiln_sha256_iv(h);
-    for (uint64_t b = 0; b < padded; b += 64) {
-        uint32_t w[16];
-#pragma unroll
-        for (int j = 0; j < 16; j++) w[j] = kiln_dev::sha256_word(a.data, off, len, padded, b + 4 * j);
-        kiln_sha256_compress_words(h, w);
-    }
-    if (VARIANT == 1) {
-        uint32_t first[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++) first[j] = h[j];
-        kiln_sha256_of_digest_words(first, h);
-    }
-    uint8_t *o = a.out + i * 4 * WORDS;
-#pragma unroll
-    for (unsigned j = 0; j < WORDS; j++) *(uint32_t *)(o + 4 * j) = __byte_perm(h[j], 0, 0x0123);
-}
 
 /* The Keccak rates with a batch kernel, one row each (KILN_KECCAK_BATCH_RATES). */
 typedef cudaError_t (*rate_launch)(bool, const batch_args &, unsigned, cudaStream_t);
@@ -73,29 +37,46 @@ rate_launch find_rate(unsigned rate)
     return nullptr;
 }
 
-/* Launches the kernel for p on a (device pointers already set). max_len: the longest message. */
+/* Keccak's batch kernels: the 32- and 64-byte messages of SHA3-256 and Keccak-256 (a Merkle
+ * level's pairs) through the kernel whose length is a constant, else the rate's kernel, with a
+ * single permutation when every message is shorter than the rate. */
+cudaError_t keccak_launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t max_len, unsigned blocks,
+                          cudaStream_t s)
+{
+    if (!a.offsets && p->rate == 136 && p->outlen == 32 && (a.msg_len == 32 || a.msg_len == 64))
+        return launch_keccak_fixed136(a.msg_len, a, blocks, s);
+    rate_launch l = find_rate(p->rate);
+    return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
+}
+
+bool keccak_check(const kiln_gpu_hash_params *p)
+{
+    return find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu;
+}
+
+} // namespace
+
+const kiln_cuda_hash_family kiln_cuda_hash_keccak = {keccak_check, keccak_launch};
+
+namespace {
+
+/* The families of KILN_HASH_GPU_FAMILIES, by kiln_hash_gpu_family value (NONE has none). */
+#define KILN_CUDA_HASH_FAMILY_ENTRY(ID, name) &kiln_cuda_hash_##name,
+const kiln_cuda_hash_family *const kFamilies[] = {nullptr, KILN_HASH_GPU_FAMILIES(KILN_CUDA_HASH_FAMILY_ENTRY)};
+#undef KILN_CUDA_HASH_FAMILY_ENTRY
+static_assert(sizeof kFamilies / sizeof kFamilies[0] == KILN_HASH_GPU_FAMILY_END, "a family without its row");
+
+const kiln_cuda_hash_family *family_of(const kiln_gpu_hash_params *p)
+{
+    return p->family > KILN_HASH_GPU_NONE && p->family < KILN_HASH_GPU_FAMILY_END ? kFamilies[p->family] : nullptr;
+}
+
+/* Launches the kernel for p on a (device pointers already set; p checked). max_len: the longest message. */
 cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t max_len, cudaStream_t s)
 {
     unsigned blocks = (unsigned)((a.n + TPB - 1) / TPB);
-    switch (p->family) {
-    case KILN_HASH_GPU_SHA256:
-        if (p->variant == 2) sha256_kernel<2><<<blocks, TPB, 0, s>>>(a);
-        else if (p->variant == 1) sha256_kernel<1><<<blocks, TPB, 0, s>>>(a);
-        else sha256_kernel<0><<<blocks, TPB, 0, s>>>(a);
-        return cudaGetLastError();
-    case KILN_HASH_GPU_KECCAK: {
-        if (!a.offsets && p->rate == 136 && p->outlen == 32 && (a.msg_len == 32 || a.msg_len == 64))
-            return launch_keccak_fixed136(a.msg_len, a, blocks, s);
-        rate_launch l = find_rate(p->rate);
-        return l ? l(max_len < p->rate, a, blocks, s) : cudaErrorInvalidValue;
-    }
-    case KILN_HASH_GPU_SHA512: return kiln_cuda_sha512_batch_launch(a, p->variant, blocks, s);
-    case KILN_HASH_GPU_SHA1: return kiln_cuda_sha1_batch_launch(a, blocks, s);
-    case KILN_HASH_GPU_MD5: return kiln_cuda_md5_batch_launch(a, blocks, s);
-    case KILN_HASH_GPU_BLAKE2: return kiln_cuda_blake2_batch_launch(a, p->variant, blocks, s);
-    case KILN_HASH_GPU_BLAKE3: return kiln_cuda_blake3_batch_launch(a, blocks, s);
-    default: return cudaErrorInvalidValue;
-    }
+    const kiln_cuda_hash_family *f = family_of(p);
+    return f ? f->launch(p, a, max_len, blocks, s) : cudaErrorInvalidValue;
 }
 
 /* Device buffers of one batch, freed on every path out. */
@@ -112,18 +93,8 @@ struct buffers {
 
 kiln_status check_params(kiln_gpu *st, const kiln_gpu_hash_params *p)
 {
-    bool ok = p->family == KILN_HASH_GPU_SHA256   ? p->variant >= 0 && p->variant <= 2 && p->outlen == (p->variant == 2 ? 28u : 32u)
-              : p->family == KILN_HASH_GPU_KECCAK ? find_rate(p->rate) && p->outlen > 0 && p->outlen <= 0xffffffffu
-              : p->family == KILN_HASH_GPU_SHA512
-                  ? p->variant >= 0 && p->variant <= 2 &&
-                        p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
-              : p->family == KILN_HASH_GPU_SHA1 ? p->outlen == KILN_SHA1_DIGEST
-              : p->family == KILN_HASH_GPU_MD5  ? p->outlen == KILN_MD5_DIGEST
-              : p->family == KILN_HASH_GPU_BLAKE2
-                  ? (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
-                        (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT)
-              : p->family == KILN_HASH_GPU_BLAKE3 ? p->outlen > 0 && p->outlen <= 0xffffffffu
-                                                  : false;
+    const kiln_cuda_hash_family *f = family_of(p);
+    bool ok = f && f->check(p);
     if (!ok)
         return kiln_fail(st->ctx, KILN_ERR_INPUT, "no GPU kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);

@@ -4,7 +4,7 @@
  * the fly. */
 #include "../prim/md5.h"
 #include "hash_device.cuh"
-#include "md5_batch.h"
+#include "hash_family.cuh"
 
 namespace {
 
@@ -45,10 +45,14 @@ __global__ void __launch_bounds__(TPB) md5_kernel(const batch_args a)
     for (int j = 0; j < 4; j++) o[j] = h[j];
 }
 
-} // namespace
+bool check(const kiln_gpu_hash_params *p) { return p->outlen == KILN_MD5_DIGEST; }
 
-cudaError_t kiln_cuda_md5_batch_launch(const batch_args &a, unsigned blocks, cudaStream_t s)
+cudaError_t launch(const kiln_gpu_hash_params *, const batch_args &a, uint64_t, unsigned blocks, cudaStream_t s)
 {
     md5_kernel<<<blocks, TPB, 0, s>>>(a);
     return cudaGetLastError();
 }
+
+} // namespace
+
+const kiln_cuda_hash_family kiln_cuda_hash_md5 = {check, launch};

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../prim/merkle_merge.h"
+#include "../prim/merkle_merges.h"
 #include "../prim/merkle_shape.h"
 #include "cuda_state.h"
 #include "device_memory.cuh"
@@ -56,19 +57,12 @@ namespace {
 template <int A>
 __device__ __forceinline__ void merge_dev(const uint32_t l[8], const uint32_t r[8], uint32_t o[8])
 {
-    if constexpr (A == KILN_MERKLE_SHA256D) kiln_merge_sha256d(l, r, o);
-    else if constexpr (A == KILN_MERKLE_SHA256) kiln_merge_sha256(l, r, o);
-    else if constexpr (A == KILN_MERKLE_SHA3_256) kiln_merge_sha3_256(l, r, o);
-    else if constexpr (A == KILN_MERKLE_KECCAK256) kiln_merge_keccak256(l, r, o);
-    else if constexpr (A == KILN_MERKLE_BLAKE2S) kiln_merge_blake2s(l, r, o);
-    else if constexpr (A == KILN_MERKLE_BLAKE2S_STWO) kiln_merge_blake2s_stwo(l, r, o);
-    else if constexpr (A == KILN_MERKLE_BLAKE3) kiln_merge_blake3(l, r, o);
-    else if constexpr (A == KILN_MERKLE_POSEIDON2_BABYBEAR16) kiln_merge_p2_bb16(l, r, o);
-    else if constexpr (A == KILN_MERKLE_POSEIDON2_KOALABEAR16) kiln_merge_p2_kb16(l, r, o);
-    else if constexpr (A == KILN_MERKLE_POSEIDON2_GOLDILOCKS8) kiln_merge_p2_gl8(l, r, o);
-    else if constexpr (A == KILN_MERKLE_RPO256) kiln_merge_rpo256(l, r, o);
-    else if constexpr (A == KILN_MERKLE_POSEIDON2_GOLDILOCKS12) kiln_merge_p2_gl12(l, r, o);
-    else kiln_merge_rp64(l, r, o);
+    /* the line of KILN_MERKLE_MERGES (prim/merkle_merges.h) whose ID is A */
+#define KILN_MERGE_CASE(ID, KERNEL, MERGE, NODE, PAIRS, NAME, SHORT, HELP, SELFTEST) \
+    if constexpr (A == ID) MERGE(l, r, o);                                        \
+    else
+    KILN_MERKLE_MERGES(KILN_MERGE_CASE) {}
+#undef KILN_MERGE_CASE
 }
 
 __device__ __forceinline__ void ld_node(const uint4 *base, uint64_t i, uint32_t w[8])
@@ -446,18 +440,10 @@ struct algo_row {
     kiln_status (*part)(kiln_gpu *, uint4 *, cudaStream_t, uint64_t, uint64_t, uint64_t, int, int,
                         const kiln_gpu_merkle_cfg *, int *);
 };
-#define KILN_MERKLE_ROW(A) {A, build<A>, raw<A>, prepare<A>, enqueue_part<A>}
-const algo_row kAlgos[] = {
-    KILN_MERKLE_ROW(KILN_MERKLE_SHA256D),  KILN_MERKLE_ROW(KILN_MERKLE_SHA256),
-    KILN_MERKLE_ROW(KILN_MERKLE_RP64_256), KILN_MERKLE_ROW(KILN_MERKLE_SHA3_256),
-    KILN_MERKLE_ROW(KILN_MERKLE_KECCAK256),
-    KILN_MERKLE_ROW(KILN_MERKLE_BLAKE2S),   KILN_MERKLE_ROW(KILN_MERKLE_BLAKE2S_STWO),
-    KILN_MERKLE_ROW(KILN_MERKLE_BLAKE3),
-    KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_BABYBEAR16), KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_KOALABEAR16),
-    KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_GOLDILOCKS8),
-    KILN_MERKLE_ROW(KILN_MERKLE_RPO256),
-    KILN_MERKLE_ROW(KILN_MERKLE_POSEIDON2_GOLDILOCKS12),
-};
+/* a row for each line of KILN_MERKLE_MERGES (prim/merkle_merges.h) */
+#define KILN_MERKLE_ROW(ID, KERNEL, MERGE, NODE, PAIRS, NAME, SHORT, HELP, SELFTEST) \
+    {ID, build<ID>, raw<ID>, prepare<ID>, enqueue_part<ID>},
+const algo_row kAlgos[] = {KILN_MERKLE_MERGES(KILN_MERKLE_ROW)};
 #undef KILN_MERKLE_ROW
 
 const algo_row *find_algo(kiln_merkle_algo algo)

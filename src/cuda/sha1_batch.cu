@@ -3,7 +3,7 @@
  * message words come from SHA-256's reader (hash_device.cuh), the padding made up on the fly. */
 #include "../prim/sha1.h"
 #include "hash_device.cuh"
-#include "sha1_batch.h"
+#include "hash_family.cuh"
 
 namespace {
 
@@ -27,10 +27,14 @@ __global__ void __launch_bounds__(TPB) sha1_kernel(const batch_args a)
     for (int j = 0; j < 5; j++) o[j] = __byte_perm(h[j], 0, 0x0123);
 }
 
-} // namespace
+bool check(const kiln_gpu_hash_params *p) { return p->outlen == KILN_SHA1_DIGEST; }
 
-cudaError_t kiln_cuda_sha1_batch_launch(const batch_args &a, unsigned blocks, cudaStream_t s)
+cudaError_t launch(const kiln_gpu_hash_params *, const batch_args &a, uint64_t, unsigned blocks, cudaStream_t s)
 {
     sha1_kernel<<<blocks, TPB, 0, s>>>(a);
     return cudaGetLastError();
 }
+
+} // namespace
+
+const kiln_cuda_hash_family kiln_cuda_hash_sha1 = {check, launch};

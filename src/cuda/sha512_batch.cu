@@ -5,7 +5,7 @@
  * parameter so the IV and the digest size are constants. */
 #include "../prim/sha512.h"
 #include "hash_device.cuh"
-#include "sha512_batch.h"
+#include "hash_family.cuh"
 
 namespace {
 
@@ -51,11 +51,14 @@ __global__ void __launch_bounds__(TPB) sha512_kernel(const batch_args a)
     for (unsigned j = 0; j < DIGEST / 8; j++) o[j] = bswap64(h[j]);
 }
 
-} // namespace
-
-cudaError_t kiln_cuda_sha512_batch_launch(const batch_args &a, int variant, unsigned blocks, cudaStream_t s)
+bool check(const kiln_gpu_hash_params *p)
 {
-    switch (variant) {
+    return p->variant >= 0 && p->variant <= 2 && p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant);
+}
+
+cudaError_t launch(const kiln_gpu_hash_params *p, const batch_args &a, uint64_t, unsigned blocks, cudaStream_t s)
+{
+    switch (p->variant) {
     case KILN_SHA512_VARIANT_512: sha512_kernel<KILN_SHA512_VARIANT_512><<<blocks, TPB, 0, s>>>(a); break;
     case KILN_SHA512_VARIANT_384: sha512_kernel<KILN_SHA512_VARIANT_384><<<blocks, TPB, 0, s>>>(a); break;
     case KILN_SHA512_VARIANT_512_256: sha512_kernel<KILN_SHA512_VARIANT_512_256><<<blocks, TPB, 0, s>>>(a); break;
@@ -63,3 +66,7 @@ cudaError_t kiln_cuda_sha512_batch_launch(const batch_args &a, int variant, unsi
     }
     return cudaGetLastError();
 }
+
+} // namespace
+
+const kiln_cuda_hash_family kiln_cuda_hash_sha512 = {check, launch};

@@ -1,4 +1,4 @@
-/* The table of merge kinds and the one-merge entry point. */
+/* The table of merge kinds (from the list, prim/merkle_merges.h) and the one-merge entry point. */
 #include <string.h>
 
 #include "../core/ctx.h"
@@ -6,6 +6,7 @@
 #include "../hash/keccak_host.h"
 #include "../prim/keccak.h"
 #include "../prim/merkle_merge.h"
+#include "../prim/merkle_merges.h"
 #include "merkle_internal.h"
 
 #define POLL_MASK ((UINT64_C(1) << 20) - 1) /* leaves checked between interrupt polls */
@@ -31,21 +32,14 @@ static void pairs_blake3(const uint8_t *in, uint64_t n, uint8_t *out)
     kiln_blake3_batch(in, 2 * KILN_MERKLE_NODE_SIZE, (size_t)n, out);
 }
 
-static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {
-    [KILN_MERKLE_SHA256D] = {kiln_merge_sha256d, 0, NULL},
-    [KILN_MERKLE_SHA256] = {kiln_merge_sha256, 0, NULL},
-    [KILN_MERKLE_SHA3_256] = {kiln_merge_sha3_256, 0, pairs_sha3_256},
-    [KILN_MERKLE_KECCAK256] = {kiln_merge_keccak256, 0, pairs_keccak256},
-    [KILN_MERKLE_RP64_256] = {kiln_merge_rp64, KILN_NODE_GOLDILOCKS, NULL},
-    [KILN_MERKLE_BLAKE2S] = {kiln_merge_blake2s, 0, NULL},
-    [KILN_MERKLE_BLAKE2S_STWO] = {kiln_merge_blake2s_stwo, 0, NULL},
-    [KILN_MERKLE_BLAKE3] = {kiln_merge_blake3, 0, pairs_blake3},
-    [KILN_MERKLE_POSEIDON2_BABYBEAR16] = {kiln_merge_p2_bb16, KILN_NODE_BABYBEAR, NULL},
-    [KILN_MERKLE_POSEIDON2_KOALABEAR16] = {kiln_merge_p2_kb16, KILN_NODE_KOALABEAR, NULL},
-    [KILN_MERKLE_POSEIDON2_GOLDILOCKS8] = {kiln_merge_p2_gl8, KILN_NODE_GOLDILOCKS, NULL},
-    [KILN_MERKLE_RPO256] = {kiln_merge_rpo256, KILN_NODE_GOLDILOCKS, NULL},
-    [KILN_MERKLE_POSEIDON2_GOLDILOCKS12] = {kiln_merge_p2_gl12, KILN_NODE_GOLDILOCKS, NULL},
-};
+/* The merge kinds of KILN_MERKLE_MERGES (prim/merkle_merges.h), by kiln_merkle_algo value. */
+#define KIND(ID, KERNEL, MERGE, NODE, PAIRS, NAME, SHORT, HELP, SELFTEST) [ID] = {MERGE, NODE, PAIRS},
+static const kiln_merkle_kind kinds[KILN_MERKLE_ALGO_COUNT] = {KILN_MERKLE_MERGES(KIND)};
+#undef KIND
+#define ONE(ID, KERNEL, MERGE, NODE, PAIRS, NAME, SHORT, HELP, SELFTEST) +1
+_Static_assert(0 KILN_MERKLE_MERGES(ONE) == KILN_MERKLE_ALGO_COUNT,
+               "a kiln_merkle_algo without its line in merkle_merges.h");
+#undef ONE
 
 kiln_status kiln_merkle_kind_get(kiln_ctx *ctx, kiln_merkle_algo algo, const kiln_merkle_kind **kind)
 {

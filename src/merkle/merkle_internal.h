@@ -9,8 +9,8 @@
 /* A merge over nodes held as 8 little-endian words (src/prim/merkle_merge.h). */
 typedef void (*kiln_merge_fn)(const uint32_t l[8], const uint32_t r[8], uint32_t out[8]);
 
-/* One merge kind. Adding a kind = one entry in merge.c's table (host merge), one row of
- * src/cuda/merkle.cu's kernel table (device merge) and its name in the workload registry. */
+/* One merge kind: a line of KILN_MERKLE_MERGES (src/prim/merkle_merges.h), from which merge.c's
+ * table, the GPU backends' kernels and the workload registry's row are made. */
 typedef struct kiln_merkle_kind {
     kiln_merge_fn merge;
     int field_elements; /* what a node holds: KILN_NODE_BYTES (0), or a field's canonical elements

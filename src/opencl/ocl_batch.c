@@ -1,32 +1,30 @@
-/* Batches on an OpenCL device: digests (one work-item per message, kernels/hash_batch.cl),
- * Keccak-f[1600] permutations in the study's three layouts (as src/cuda/keccak_perm.cu) and the
- * scrypt KDF (ocl_scrypt.c). Work-group sizes are the CUDA backend's block sizes (256 for digests,
- * 128 for a state a work-item, 32 states of 25 for the lane layout), capped by what the device
- * takes, and the range is rounded up to whole groups, so a batch of any size does not leave the
- * runtime to pick some divisor of it. */
-#include <stdio.h>
+/* Batches on an OpenCL device: digests (one work-item per message; each family's check, kernel
+ * and arguments are its own, ocl_hash_family.h), Keccak-f[1600] permutations in the study's three
+ * layouts (as src/cuda/keccak_perm.cu) and the scrypt KDF (ocl_scrypt.c). Work-group sizes are the
+ * CUDA backend's block sizes (256 for digests, 128 for a state a work-item, 32 states of 25 for
+ * the lane layout), capped by what the device takes, and the range is rounded up to whole groups,
+ * so a batch of any size does not leave the runtime to pick some divisor of it. */
 #include <stdlib.h>
 
-#include "../prim/sha512.h"
-#include "../prim/blake2.h"
+#include "ocl_hash_family.h"
 #include "ocl_work.h"
 
 typedef kiln_ocl_batch_res batch_res;
 
+/* The families of KILN_HASH_GPU_FAMILIES, by kiln_hash_gpu_family value (NONE has none). */
+#define FAMILY_ENTRY(ID, name) [KILN_HASH_GPU_##ID] = &kiln_ocl_hash_##name,
+static const kiln_ocl_hash_family *const families[KILN_HASH_GPU_FAMILY_END] = {KILN_HASH_GPU_FAMILIES(FAMILY_ENTRY)};
+#undef FAMILY_ENTRY
+
+static const kiln_ocl_hash_family *family_of(const kiln_gpu_hash_params *p)
+{
+    return p->family > KILN_HASH_GPU_NONE && p->family < KILN_HASH_GPU_FAMILY_END ? families[p->family] : NULL;
+}
+
 kiln_status kiln_ocl_check_digest(kiln_gpu *g, const kiln_gpu_hash_params *p)
 {
-    int ok = p->family == KILN_HASH_GPU_SHA256   ? p->variant >= 0 && p->variant <= 2 && p->outlen == (p->variant == 2 ? 28u : 32u)
-             : p->family == KILN_HASH_GPU_KECCAK ? p->rate >= 8 && p->rate < 200 && p->rate % 8 == 0 && p->outlen > 0 &&
-                                                       p->outlen <= 0xffffffffu
-             : p->family == KILN_HASH_GPU_SHA512
-                 ? p->variant >= 0 && p->variant <= 2 && p->outlen == kiln_sha512_digest_len((kiln_sha512_variant)p->variant)
-             : p->family == KILN_HASH_GPU_SHA1 ? p->outlen == 20
-             : p->family == KILN_HASH_GPU_MD5  ? p->outlen == 16
-             : p->family == KILN_HASH_GPU_BLAKE2 ? (p->variant == KILN_BLAKE2_VARIANT_B && p->outlen == KILN_BLAKE2B_OUT) ||
-                                                       (p->variant == KILN_BLAKE2_VARIANT_S && p->outlen == KILN_BLAKE2S_OUT)
-             : p->family == KILN_HASH_GPU_BLAKE3 ? p->outlen > 0 && p->outlen <= 0xffffffffu
-                                                 : 0;
-    if (!ok)
+    const kiln_ocl_hash_family *f = family_of(p);
+    if (!f || !f->check(p))
         return kiln_fail(g->ctx, KILN_ERR_INPUT, "no OpenCL kernel for hash family %d (rate %u) with %zu output bytes",
                          (int)p->family, p->rate, p->outlen);
     return KILN_OK;
@@ -58,75 +56,42 @@ kiln_status kiln_ocl_run_items(kiln_gpu *g, cl_kernel k, size_t items, size_t lo
     return kiln_ocl_run_local(g, k, (items + local - 1) / local * local, local, ms);
 }
 
-/* 32- or 64-byte SHA3-256/Keccak-256 messages of a fixed-length batch: the kernel whose length is a
- * constant (hash_batch.cl's kiln_keccak_fixed136_l*). */
-static int fixed136(const kiln_gpu_hash_params *p, int with_offsets, cl_ulong msg_len)
+kiln_status kiln_ocl_digest_arg(kiln_gpu *g, cl_kernel k, cl_uint i, size_t size, const void *v)
 {
-    return p->family == KILN_HASH_GPU_KECCAK && !with_offsets && p->rate == 136 && p->outlen == 32 &&
-           (msg_len == 32 || msg_len == 64);
+    KILN_OCL_TRY(g->ctx, clSetKernelArg(k, i, size, v), "clSetKernelArg");
+    return KILN_OK;
 }
 
-/* The digest kernel of p with its arguments set. */
+kiln_status kiln_ocl_digest_open(kiln_gpu *g, const char *name, const kiln_ocl_digest_args *a, cl_kernel *k)
+{
+    kiln_status st = kiln_ocl_kernel(g, name, k);
+    if (st != KILN_OK) return st;
+    const cl_int with_offsets = a->with_offsets;
+    if ((st = kiln_ocl_digest_arg(g, *k, 0, sizeof a->data, &a->data)) != KILN_OK ||
+        (st = kiln_ocl_digest_arg(g, *k, 1, sizeof a->offsets, &a->offsets)) != KILN_OK ||
+        (st = kiln_ocl_digest_arg(g, *k, 2, sizeof with_offsets, &with_offsets)) != KILN_OK ||
+        (st = kiln_ocl_digest_arg(g, *k, 3, sizeof a->base, &a->base)) != KILN_OK ||
+        (st = kiln_ocl_digest_arg(g, *k, 4, sizeof a->msg_len, &a->msg_len)) != KILN_OK)
+        return st;
+    return kiln_ocl_digest_arg(g, *k, 5, sizeof a->n, &a->n);
+}
+
+kiln_status kiln_ocl_digest_plain(kiln_gpu *g, const char *name, const kiln_ocl_digest_args *a, cl_kernel *k)
+{
+    kiln_status st = kiln_ocl_digest_open(g, name, a, k);
+    return st == KILN_OK ? kiln_ocl_digest_arg(g, *k, 6, sizeof a->out, &a->out) : st;
+}
+
+/* The digest kernel of p with its arguments set (the family's), in work-groups of up to 256. */
 kiln_status kiln_ocl_digest_kernel(kiln_gpu *g, const kiln_gpu_hash_params *p, cl_mem data, cl_mem offsets,
                                    int with_offsets, cl_ulong base, cl_ulong msg_len, cl_ulong n, cl_mem out,
                                    cl_kernel *k, size_t *local)
 {
-    batch_res rr = {data, offsets, out, NULL}, *r = &rr;
-    /* a Keccak rate of the hash algorithms has its own kernel (hash_batch.cl), any other the
-     * generic one; each SHA-512 variant its own; SHA-256 (and sha256d, SHA-224), SHA-1 and MD5 one each */
-    char name[40] = "kiln_keccak_batch";
-    const int per_rate = p->rate == 72 || p->rate == 104 || p->rate == 136 || p->rate == 144 || p->rate == 168;
-    const int fixed = fixed136(p, with_offsets, msg_len);
-    if (p->family == KILN_HASH_GPU_SHA256) snprintf(name, sizeof name, "kiln_sha256_batch");
-    else if (p->family == KILN_HASH_GPU_SHA512) snprintf(name, sizeof name, "kiln_sha512_batch_v%d", p->variant);
-    else if (p->family == KILN_HASH_GPU_SHA1) snprintf(name, sizeof name, "kiln_sha1_batch");
-    else if (p->family == KILN_HASH_GPU_MD5) snprintf(name, sizeof name, "kiln_md5_batch");
-    else if (p->family == KILN_HASH_GPU_BLAKE2)
-        snprintf(name, sizeof name, p->variant == KILN_BLAKE2_VARIANT_S ? "kiln_blake2s_batch" : "kiln_blake2b_batch");
-    else if (p->family == KILN_HASH_GPU_BLAKE3) snprintf(name, sizeof name, "kiln_blake3_batch");
-    else if (fixed) snprintf(name, sizeof name, "kiln_keccak_fixed136_l%u", (unsigned)msg_len);
-    else if (per_rate) snprintf(name, sizeof name, "kiln_keccak_batch_r%u", p->rate);
-    kiln_status st = kiln_ocl_kernel(g, name, &r->k);
-    if (st != KILN_OK) return st;
-    *k = r->k; /* the caller releases it, also on a failure below */
-    if ((st = group_size(g, r->k, 256, local)) != KILN_OK) return st;
-    if (fixed) {
-        cl_uint domain = p->domain;
-        ARG(0, r->data);
-        ARG(1, n);
-        ARG(2, domain);
-        ARG(3, r->out);
-        return KILN_OK;
-    }
-    ARG(0, r->data);
-    ARG(1, r->offsets);
-    ARG(2, with_offsets);
-    ARG(3, base);
-    ARG(4, msg_len);
-    ARG(5, n);
-    if (p->family == KILN_HASH_GPU_KECCAK && per_rate) {
-        cl_uint domain = p->domain, outlen = (cl_uint)p->outlen;
-        ARG(6, domain);
-        ARG(7, outlen);
-        ARG(8, r->out);
-    } else if (p->family == KILN_HASH_GPU_KECCAK) {
-        cl_uint rate = p->rate, domain = p->domain, outlen = (cl_uint)p->outlen;
-        ARG(6, rate);
-        ARG(7, domain);
-        ARG(8, outlen);
-        ARG(9, r->out);
-    } else if (p->family == KILN_HASH_GPU_SHA256) {
-        cl_int variant = p->variant;
-        ARG(6, variant);
-        ARG(7, r->out);
-    } else if (p->family == KILN_HASH_GPU_BLAKE3) {
-        cl_uint outlen = (cl_uint)p->outlen;
-        ARG(6, outlen);
-        ARG(7, r->out);
-    } else {
-        ARG(6, r->out);
-    }
-    return KILN_OK;
+    const kiln_ocl_hash_family *f = family_of(p);
+    if (!f) return kiln_ocl_check_digest(g, p);
+    const kiln_ocl_digest_args a = {data, offsets, out, with_offsets, base, msg_len, n};
+    kiln_status st = f->kernel(g, p, &a, k);
+    return st == KILN_OK ? group_size(g, *k, 256, local) : st;
 }
 
 /* Local memory of the device, for the permutation layouts that stage states there. */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "../core/clock.h"
+#include "../prim/merkle_merges.h"
 #include "../prim/merkle_shape.h"
 #include "ocl_work.h"
 
@@ -227,10 +228,10 @@ static kiln_status subtree_shape(kiln_gpu *g, cl_kernel k, int tpb, int kk, size
 static kiln_status build(kiln_gpu *g, build_res *r, kiln_merkle_algo algo, uint64_t n, const kiln_gpu_merkle_cfg *cfg,
                          int *launches)
 {
-    /* merkle.cl's kernels of each merge, in kiln_merkle_algo's order */
-    static const char *const names[KILN_MERKLE_ALGO_COUNT] = {
-        "sha256d", "sha256",  "sha3_256", "keccak256", "rp64",  "blake2s", "blake2s_stwo", "blake3",
-        "p2_bb16", "p2_kb16", "p2_gl8",   "rpo256", "p2_gl12"};
+    /* merkle.cl's kernels of each merge, named by its line of KILN_MERKLE_MERGES (prim/merkle_merges.h) */
+#define NAME(ID, KERNEL, MERGE, NODE, PAIRS, REG_NAME, SHORT, HELP, SELFTEST) [ID] = #KERNEL,
+    static const char *const names[KILN_MERKLE_ALGO_COUNT] = {KILN_MERKLE_MERGES(NAME)};
+#undef NAME
     char name[48];
     snprintf(name, sizeof name, "kiln_merkle_level_%s", names[algo]);
     kiln_status st = kiln_ocl_kernel(g, name, &r->level);

@@ -6,6 +6,7 @@
  * CUDA's templates), so each is compiled and given registers for its own merge alone, rather than
  * for the largest of five behind a run-time switch. */
 #include "../../prim/merkle_merge.h"
+#include "../../prim/merkle_merges.h"
 
 /* Node i of a buffer in address space `space` to and from 8 words: kiln_ocl_node_get/_put for the
  * tree in global memory, kiln_ocl_node_get_local/_put_local for a work-group's level in local
@@ -89,20 +90,10 @@ typedef struct kiln_ocl_subtree_levels {
         }                                                                                                              \
     }
 
-/* in kiln_merkle_algo's order (ocl_tree.c names them so) */
-KILN_OCL_MERKLE(sha256d, kiln_merge_sha256d)
-KILN_OCL_MERKLE(sha256, kiln_merge_sha256)
-KILN_OCL_MERKLE(sha3_256, kiln_merge_sha3_256)
-KILN_OCL_MERKLE(keccak256, kiln_merge_keccak256)
-KILN_OCL_MERKLE(rp64, kiln_merge_rp64)
-KILN_OCL_MERKLE(blake2s, kiln_merge_blake2s)
-KILN_OCL_MERKLE(blake2s_stwo, kiln_merge_blake2s_stwo)
-KILN_OCL_MERKLE(blake3, kiln_merge_blake3)
-KILN_OCL_MERKLE(p2_bb16, kiln_merge_p2_bb16)
-KILN_OCL_MERKLE(p2_kb16, kiln_merge_p2_kb16)
-KILN_OCL_MERKLE(p2_gl8, kiln_merge_p2_gl8)
-KILN_OCL_MERKLE(rpo256, kiln_merge_rpo256)
-KILN_OCL_MERKLE(p2_gl12, kiln_merge_p2_gl12)
+/* a pair of kernels for each line of KILN_MERKLE_MERGES (prim/merkle_merges.h), named by its KERNEL */
+#define KILN_OCL_MERKLE_LINE(ID, KERNEL, MERGE, NODE, PAIRS, NAME, SHORT, HELP, SELFTEST) KILN_OCL_MERKLE(KERNEL, MERGE)
+KILN_MERKLE_MERGES(KILN_OCL_MERKLE_LINE)
+#undef KILN_OCL_MERKLE_LINE
 
 /* Rp64_256 parents of a level of m nodes at `in` (output at `out`), 16 work-items a merge as CUDA's
  * rp64_coop_kernel: item e < 12 of a group of 16 holds state element e (items 12..15 shadow
