@@ -700,7 +700,24 @@ def sc_ntime(pool, c):
     j = c.new_job()
     pool.marks["j1"] = j.id
     c.notify(j, True)
+    # the run ends once its check's count is there (--duration is only a bound): a fixed 15 s
+    # window mined on every core for all of it
+    c.serve(60, until=lambda: ntime_rolled_enough(pool))
+    pool.stop_kiln()
     c.serve(60)
+
+
+def ntime_rolled_enough(pool):
+    """Scenario ntime: three shares of the first job with rolled ntime accepted, over three ntime
+    values, and kiln has said it rolls ntime (what its check counts)."""
+    rolled = [s["ntime_rolled"] for s in shares_where(pool, job=pool.marks["j1"], verdict="accepted")]
+    if sum(1 for r in rolled if r > 0) < 3 or len(set(rolled)) < 3:
+        return False
+    try:
+        with open(os.path.join(pool.dir, "kiln.log"), "rb") as f:
+            return b"rolling ntime" in f.read()
+    except OSError:
+        return False
 
 
 def sc_failback(pool, c):
@@ -838,9 +855,10 @@ SCENARIOS = {
     "tls_sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"],
                    {"sigint_after": 2.5, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
     "tls_stall": (sc_normal, ["--duration", "2.5"], {"tls": "good", "stall": True, "scheme": "stratum+ssl"}),
-    # 15 s: kiln rolls ntime only once a job's 256 extranonce2 values are spent, which two busy
-    # cores (the rest of the suite) made take most of a 6 s run (1 rolled share of 5)
-    "ntime": (sc_ntime, ["--duration", "15", "--work-nonces", "UNIT64", "--no-version-rolling"],
+    # kiln rolls ntime only once a job's 256 extranonce2 values are spent, which two busy cores
+    # (the rest of the suite) made take most of a 6 s run (1 rolled share of 5): kiln is stopped
+    # once the shares its check counts are in (sc_ntime); 50 s is only a bound
+    "ntime": (sc_ntime, ["--duration", "50", "--work-nonces", "UNIT64", "--no-version-rolling"],
               {"en2_size": 1, "ntime_window": 600}),
     "failback": (sc_failback, ["--duration", "10", "--work-nonces", "UNIT"],
                  {"ports": 2, "both_urls": True, "late_listen": 4.5}),
