@@ -1,7 +1,9 @@
 # Thin wrapper over CMake:
 #   make                          the library (libkiln.so, libkiln.a) and the CLI, build/kiln
 #   make check                    builds the tests and runs them (CTest), all but the label long
-#                                 (ctest --test-dir build -L long runs those; docs/DEVELOPMENT.md)
+#                                 (ctest --test-dir build -L long runs those; docs/DEVELOPMENT.md),
+#                                 CHECK_JOBS slots at once: two a core, a CPU-bound test taking two
+#                                 (tests/CMakeLists.txt's PROCESSORS), one that mostly waits one
 #   make install PREFIX=/opt/kiln installs (default PREFIX /usr/local; DESTDIR honoured)
 #   make deb                      the Debian packages of that build, build-deb/{libkiln0,libkiln-dev,kiln}_<version>-1_<arch>.deb
 #   make demo                     mines the demo block
@@ -12,6 +14,7 @@ BUILD ?= build
 DEB_DIR ?= build-deb
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_JOBS ?= $(shell echo $$((2 * $(JOBS))))
 PREFIX ?= /usr/local
 
 ifeq ($(V),1)
@@ -33,7 +36,7 @@ configure:
 
 check: all
 	cmake --build $(BUILD) -j $(JOBS) --target kiln_tests $(QUIET_BUILD)
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE long
+	ctest --test-dir $(BUILD) --output-on-failure -j $(CHECK_JOBS) -LE long
 
 install: all
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"

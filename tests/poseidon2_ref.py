@@ -12,7 +12,14 @@ constant wrong in those headers fails here, not silently in both.
 
 usage: poseidon2_ref.py SRC_DIR DATA_DIR selfcheck
        poseidon2_ref.py SRC_DIR DATA_DIR rows FIELD N WIDTH SEED     (writes N rows, decimal)
+<<<<<<< HEAD
        poseidon2_ref.py SRC_DIR DATA_DIR root FIELD RULE ROWSFILE [SCHEME]   (prints the root, hex)
+=======
+       poseidon2_ref.py SRC_DIR DATA_DIR root FIELD RULE ROWSFILE    (prints the root, hex)
+       poseidon2_ref.py SRC_DIR DATA_DIR batch                       (stdin: a rows or root
+                                                                       command a line, then the
+                                                                       file its output goes to)
+>>>>>>> suite
 FIELD: babybear, koalabear, goldilocks; RULE: plonky3 (an odd layer padded with a zero digest) or
 kiln (an odd layer's last node paired with itself). SCHEME, the leaf hash and merge:
   sponge (default)  PaddingFreeSponge<Perm16, 16, 8, 8> leaves, TruncatedPermutation<Perm16, 2, 8,
@@ -189,27 +196,46 @@ def selfcheck(src, data):
     return bad
 
 
-def main():
-    src, data, cmd = sys.argv[1:4]
-    if cmd == "selfcheck":
-        sys.exit(1 if selfcheck(src, data) else 0)
-    field = sys.argv[4]
+SCHEMES = {}  # (field, scheme) -> (leaf hash, merge), made once a process
+
+
+def run(src, args, out):
+    """One rows or root command (args after DATA_DIR), its output written to out."""
+    cmd, field = args[0], args[1]
     p = FIELDS[field][0]
     if cmd == "rows":
-        n, width, seed = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+        n, width, seed = int(args[2]), int(args[3]), int(args[4])
         x = seed
         for _ in range(n):
             row = []
             for _ in range(width):
                 x = (x * 6364136223846793005 + 1442695040888963407) % 2**64  # an LCG: any numbers do
                 row.append((x >> 1) % p)
-            print(" ".join(map(str, row)))
+            print(" ".join(map(str, row)), file=out)
     elif cmd == "root":
-        rule, path = sys.argv[5], sys.argv[6]
+        rule, path = args[2], args[3]
         rows = [[int(v) for v in line.split()] for line in open(path) if line.strip()]
-        leaf, node = scheme(src, field, sys.argv[7] if len(sys.argv) > 7 else "sponge")
+        name = args[4] if len(args) > 4 else "sponge"
+        if (field, name) not in SCHEMES:
+            SCHEMES[(field, name)] = scheme(src, field, name)
+        leaf, node = SCHEMES[(field, name)]
         size = 8 if field == "goldilocks" else 4
-        print(b"".join(v.to_bytes(size, "little") for v in root(leaf, node, rows, rule)).hex())
+        print(b"".join(v.to_bytes(size, "little") for v in root(leaf, node, rows, rule)).hex(), file=out)
+
+
+def main():
+    src, data, cmd = sys.argv[1:4]
+    if cmd == "selfcheck":
+        sys.exit(1 if selfcheck(src, data) else 0)
+    if cmd == "batch":
+        # one command a line of standard input, its output to the file its last word names (one
+        # process for a test's many cases: a start of this script was 0.15 s of CPU)
+        for line in sys.stdin:
+            *args, path = line.split()
+            with open(path, "w") as out:
+                run(src, args, out)
+        return
+    run(src, sys.argv[3:], sys.stdout)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,20 @@
 # Sourced by the signal tests: runs a command, signals it, and times how long it takes to end.
+
+# wait_catching PID SIG: waits (at most 20 s) until process PID catches SIG (its handler installed:
+# /proc/PID/status SigCgt). A shell's background job starts with SIGINT ignored, and kiln installs
+# its handler only once it is loaded and its main runs; on a busy machine that took longer than a
+# fixed half second, the SIGINT was lost and the command ran on (a 64 GiB file hashed, killed 5 s
+# later). Returns at once where /proc is absent.
+wait_catching() {
+    local pid=$1 bit=$((1 << ($(kill -l "$2") - 1))) mask _
+    [ -r "/proc/$pid/status" ] || return 0
+    for _ in $(seq 400); do
+        mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+        [ -z "$mask" ] && return 0 # the process has ended
+        (((0x$mask & bit) != 0)) && return 0
+        sleep 0.05
+    done
+}
 # signal_run SIG DELAY OUT ERR CMD...: starts CMD (stdin the caller's, stdout to OUT, stderr to
 # ERR), sends SIG after DELAY seconds, waits; sets $code (its exit status) and $took (seconds from
 # the signal to its end). A command still running 20 s after it started is killed (code 137), so
@@ -17,6 +33,8 @@ signal_run() {
         kill -KILL "$pid"
     ) >/dev/null 2>&1 &
     local dog=$!
+    # DELAY counts from the moment the command catches SIG, not from its start
+    wait_catching "$pid" "$sig"
     sleep "$delay"
     local t0
     t0=$(date +%s%N)

@@ -142,7 +142,7 @@ no_cr "$tmp/out" "mine stdout"
 # --seconds is the bench's time however fast one batch hashes (sha256 hashes its batch in a few
 # ms): the line is drawn after 0.25 s, so a bench that ended early drew nothing
 t0=$(date +%s.%N)
-on_pty "'$kiln' bench --algo sha256 --device cpu --seconds 1 >'$tmp/out'"
+on_pty "'$kiln' bench --algo sha256 --device cpu --threads 1 --seconds 1 >'$tmp/out'"
 python3 -c 'import sys; sys.exit(float(sys.argv[2]) - float(sys.argv[1]) < 0.9)' "$t0" "$(date +%s.%N)" &&
     ok || bad "bench --seconds 1 ended before 0.9 s"
 [ "$code" = 0 ] && ok || bad "bench on a terminal: exit $code"

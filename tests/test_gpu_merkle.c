@@ -10,7 +10,12 @@
  * random sizes up to 3 M; the Poseidon2 merges around 2^20) and refuses a block over its limit; OpenCL adds rp64_256's and rpo256's one wide level
  * (2^17 + 3 leaves: 65538 parents, one work-item a merge). Both backends: leaves from rows (every
  * merge's leaf hashes: sponge, sponge24, miden) against the CPU's. KILN_TEST_QUICK
- * (compute-sanitizer): the small sizes only. */
+ * (compute-sanitizer): the small sizes only.
+ * On OpenCL (PoCL on a CPU in CI: each kernel's first launch in a group size costs a fifth to
+ * half a second of CPU, rp64_256's wide level 12 s) make check runs sha256d in every shape at
+ * every size, and every other merge in both schedules (levels; subtrees of k = 3 in groups of 32)
+ * at 1, 2, 3, 5, 33, 257 and 1025 leaves; KILN_TEST_LONG (test_gpu_merkle_long, label long)
+ * runs every merge in every shape at every size, and the wide level. */
 #include "check.h"
 #include "gpu_backends.h"
 #include "kiln.h"
@@ -31,6 +36,8 @@ static const shape ocl_shapes[] = {
     {KILN_MERKLE_LEVELS, 0, 128, 0},  {KILN_MERKLE_SUBTREES, 1, 64, 0}, {KILN_MERKLE_SUBTREES, 3, 32, 0},
     {KILN_MERKLE_SUBTREES, 5, 64, 0}, {KILN_MERKLE_SUBTREES, 2, 96, 0}, {KILN_MERKLE_AUTO, 0, 0, 0},
 };
+/* both schedules: make check's shapes for the merges other than sha256d on OpenCL */
+static const shape ocl_some[] = {ocl_shapes[0], ocl_shapes[2]};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The shapes a backend's trees are compared in. */
@@ -236,29 +243,41 @@ static void rows_leaves(const test_gpu *g, kiln_ctx *cpu, unsigned long long *se
     }
 }
 
+/* KILN_TEST_PART "I/N": the merges whose index is I modulo N; the large trees, real blocks and
+ * launch counts in part 0, the leaves from rows in part N - 1 (make check runs three parts beside
+ * each other, tests/CMakeLists.txt: with PoCL's kernel cache empty one test was 110 s on a busy
+ * 2-core machine) */
+static unsigned part_i, part_n = 1;
+
 static void run(const test_gpu *g, kiln_ctx *cpu)
 {
     const int quick = test_quick();
     const int cuda = g->backend == KILN_BACKEND_CUDA;
+    const int full = cuda || getenv("KILN_TEST_LONG"); /* OpenCL in make check: see the head */
     const shapes sh = cuda ? (shapes){cuda_shapes, COUNT(cuda_shapes)} : (shapes){ocl_shapes, COUNT(ocl_shapes)};
     unsigned long long seed = 2026;
     static const uint64_t sizes[] = {1, 2, 3, 5, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 4095, 4096, 4097};
     static const uint64_t sizes_quick[] = {1, 2, 3, 5, 33, 1025, 4097};
+    static const uint64_t sizes_some[] = {1, 2, 3, 5, 33, 257, 1025};
     /* on OpenCL up to 1025 leaves: PoCL takes 3 s a tree of 4096 rp64_256 leaves in every shape */
     const uint64_t most = cuda ? 4097 : 1025;
     for (int a = 0; a < KILN_MERKLE_ALGO_COUNT; a++) {
-        if (!have_merge(cpu, (kiln_merkle_algo)a)) continue;
-        for (size_t i = 0; i < (quick ? COUNT(sizes_quick) : COUNT(sizes)); i++)
-            if ((quick ? sizes_quick[i] : sizes[i]) <= most)
-                compare(g, cpu, (kiln_merkle_algo)a, quick ? sizes_quick[i] : sizes[i], &seed, sh);
+        if (!have_merge(cpu, (kiln_merkle_algo)a) || (unsigned)a % part_n != part_i) continue;
+        const int some = !full && a != KILN_MERKLE_SHA256D;
+        const uint64_t *sz = quick ? sizes_quick : some ? sizes_some : sizes;
+        const size_t nsz = quick ? COUNT(sizes_quick) : some ? COUNT(sizes_some) : COUNT(sizes);
+        for (size_t i = 0; i < nsz; i++)
+            if (sz[i] <= most)
+                compare(g, cpu, (kiln_merkle_algo)a, sz[i], &seed, some ? (shapes){ocl_some, COUNT(ocl_some)} : sh);
     }
+    if (part_i == part_n - 1) rows_leaves(g, cpu, &seed);
+    if (part_i != 0) return;
     if (cuda && !quick) cuda_large(g, cpu, &seed);
-    if (!cuda) { /* rp64_256's one wide level (65538 parents) in the first subtree launch, then narrow ones */
+    if (!cuda && full) { /* rp64_256's one wide level (65538 parents) in the first subtree launch, then narrow ones */
         static const shape wide[] = {{KILN_MERKLE_SUBTREES, 3, 32, 0}};
         compare(g, cpu, KILN_MERKLE_RP64_256, (UINT64_C(1) << 17) + 3, &seed, (shapes){wide, 1});
         compare(g, cpu, KILN_MERKLE_RPO256, (UINT64_C(1) << 17) + 3, &seed, (shapes){wide, 1});
     }
-    rows_leaves(g, cpu, &seed);
     real_block(g, "block413567.raw", sh);
     real_block(g, "testnet3_block_000000000000045e.raw", sh);
     if (cuda) launches(g, cuda_launches, COUNT(cuda_launches));
@@ -267,5 +286,9 @@ static void run(const test_gpu *g, kiln_ctx *cpu)
 
 int main(void)
 {
+    const char *p = getenv("KILN_TEST_PART");
+    unsigned i, n;
+    if (p && sscanf(p, "%u/%u", &i, &n) == 2 && n > 0 && i < n) part_i = i, part_n = n;
+    else CHECK(!p || !*p, "KILN_TEST_PART '%s' is not I/N", p);
     return test_gpu_each(run);
 }

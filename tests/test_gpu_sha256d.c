@@ -11,7 +11,8 @@
  *     CUDA, in a window around the nonce elsewhere (and under KILN_TEST_QUICK);
  * (d) kiln_selftest on CUDA (on a CPU's OpenCL device its scrypt search takes minutes).
  * CUDA sweeps ranges of 2^24 nonces; OpenCL (PoCL on a CPU in CI) ranges of 40,000 and the quick
- * sizes. KILN_TEST_QUICK=1 shrinks every range (compute-sanitizer). */
+ * sizes, in three launch shapes (all six with KILN_TEST_LONG). KILN_TEST_QUICK=1 shrinks every
+ * range (compute-sanitizer). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +135,11 @@ static void compare_range(kiln_ctx *gpu, kiln_ctx *cpu, const char *what, const 
 static const kiln_launch shapes_all[] = {{0, 0},   {32, 1},  {64, 16},  {96, 2},    {128, 8},
                                          {256, 4}, {512, 2}, {1024, 1}, {1024, 16}, {992, 4}};
 static const kiln_launch shapes_quick[] = {{0, 0}, {32, 16}, {96, 2}, {1024, 1}};
-static const kiln_launch shapes_opencl[] = {{0, 0}, {32, 1}, {64, 16}, {96, 2}, {1024, 4}, {1024, 16}};
+static const kiln_launch shapes_opencl[] = {{0, 0}, {32, 1}, {1024, 16}, {64, 16}, {96, 2}, {1024, 4}};
+/* make check's OpenCL shapes: the default, the smallest group with a nonce a thread, the largest
+ * with 16 (PoCL compiles the kernel anew for each group size, a second and more of CPU each); the
+ * others with KILN_TEST_LONG (test_gpu_sha256d_long, label long) */
+#define OPENCL_SHAPES_DEFAULT 3
 #define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
 
 /* (a) CUDA: four ranges of 2^24 nonces (2^20 quick), about 256 hits each, every shape */
@@ -173,7 +178,7 @@ static void random_header_opencl(kiln_ctx *gpu, kiln_ctx *cpu)
     memset(target, 0xff, 32);
     target[31] = 0;
     compare_range(gpu, cpu, "easy target 2^-8", header, target, (UINT64_C(1) << 32) - 40000, 40000, shapes_opencl,
-                  COUNT(shapes_opencl), 50);
+                  getenv("KILN_TEST_LONG") ? COUNT(shapes_opencl) : OPENCL_SHAPES_DEFAULT, 50);
 }
 
 /* (b) the device buffer holds 4096 candidates, the dispatcher's 65536 */
