@@ -110,7 +110,8 @@ static kiln_status paced(kiln_gpu *g, build_res *r, double merges)
     r->since = t;
     r->done += r->queued;
     r->queued = 0;
-    kiln_ctx_report(g->ctx, "merkle", "merges", (uint64_t)r->done, (uint64_t)r->total);
+    /* launches count whole groups (about 2^c merges each), so the tally can pass the tree's merges */
+    kiln_ctx_report(g->ctx, "merkle", "merges", (uint64_t)(r->done < r->total ? r->done : r->total), (uint64_t)r->total);
     return kiln_ctx_poll(g->ctx);
 }
 
