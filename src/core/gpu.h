@@ -201,7 +201,7 @@ struct kiln_gpu_ops {
  * such GPU or it cannot be opened. */
 kiln_status kiln_ctx_gpu(kiln_ctx *ctx, int i, kiln_gpu **out);
 /* Runs task(arg, i, handle of GPU i) for every GPU of the context, each in a thread of its own
- * (one GPU, or a set with a device on the host's cores: in the calling thread, one after
+ * (one GPU: in the calling thread; a set with a device on the host's cores: the threads one after
  * another), and returns when all have. A failing task stops the others at
  * their next interrupt poll; its message, prefixed with its device as kiln_gpu_label names it
  * ("cuda:1 (device 2 of 2): ", "opencl:0 (device 1 of 2): "), is the context's error and its

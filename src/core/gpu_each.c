@@ -1,5 +1,5 @@
 /* The one place several devices of a context run at once: a thread per device, each opening its
- * own handle (one after another in the calling thread where a device runs on the host's cores);
+ * own handle (the threads one after another where a device runs on the host's cores);
  * a failure stops the others at their next interrupt poll and is reported under its device's
  * name. */
 #include <pthread.h>
@@ -82,17 +82,14 @@ kiln_status kiln_gpu_each(kiln_ctx *ctx, kiln_gpu_task task, void *arg)
         w[i] = (each_worker){&run, i, "", KILN_OK};
         kiln_gpu_label(ctx, i, w[i].prefix, sizeof w[i].prefix - 2);
         strcat(w[i].prefix, ": ");
-        if (serial) {
-            if (!atomic_load(&run.failed)) work(&w[i]);
-            started++;
-            continue;
-        }
+        if (serial && atomic_load(&run.failed)) break; /* the devices before failed: the rest stay out */
         if (pthread_create(&tid[i], NULL, work, &w[i]) != 0) {
             atomic_store(&run.failed, 1);
             st = kiln_fail(ctx, KILN_ERR_DEVICE, "cannot start a thread for device %d of %d", i + 1, n);
             break;
         }
         started++;
+        if (serial) pthread_join(tid[i], NULL); /* a thread still: the task's context is the same either way */
     }
     for (int i = 0; i < started && !serial; i++) pthread_join(tid[i], NULL);
     ctx->interrupt = run.user_poll;
