@@ -142,6 +142,29 @@ static int gpu_reps(double seconds, float ms)
     return r < 5 ? 5 : r > 200 ? 200 : (int)r;
 }
 
+#define PROBE_ITEMS ((size_t)1 << 20)
+
+/* The timed run of a batch bench, sized to about `seconds`: a probe of at most PROBE_ITEMS items
+ * (one warm-up, 3 timed launches) gives a launch's time an item; spec->n (the device-sized batch
+ * on entry) stays where 5 launches of it fit the time, else shrinks to what does, never below the
+ * probe's. A CPU's OpenCL device took 93 s over `--seconds 0.1` with 2^25 messages a launch. */
+static kiln_status gpu_bench_sized(kiln_ctx *ctx, kiln_gpu *g, const kiln_gpu_batch *w, kiln_gpu_bench_spec *spec,
+                                   double seconds, float *ms, void *sample_in, void *sample_out)
+{
+    if (!ctx->gpu->batch_bench) return kiln_gpu_lacks(ctx, "time a batch on the device");
+    const size_t most = spec->n;
+    spec->n = most < PROBE_ITEMS ? most : PROBE_ITEMS;
+    spec->reps = 3;
+    kiln_status st = ctx->gpu->batch_bench(g, w, spec, ms, sample_in, sample_out);
+    if (st != KILN_OK) return st;
+    const double per_item = *ms > 0 ? (double)*ms / (double)spec->n : 0;
+    const double fit = per_item > 0 ? seconds * 1000 / 5 / per_item : (double)most;
+    if (fit >= (double)most) spec->n = most;
+    else if (fit > (double)spec->n) spec->n = (size_t)fit;
+    spec->reps = gpu_reps(seconds, (float)(per_item * (double)spec->n));
+    return ctx->gpu->batch_bench(g, w, spec, ms, sample_in, sample_out);
+}
+
 /* With KILN_BENCH_OFFSETS the batch goes through an offsets array, as messages of mixed lengths
  * would; without it the messages are of one length back to back, which the SIMD lanes take. */
 static kiln_status cpu_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, int flags, double seconds,
@@ -189,14 +212,10 @@ kiln_status kiln_bench_hash(kiln_ctx *ctx, kiln_hash_algo algo, size_t msg_len, 
     const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_DIGEST, .by.digest = kiln_hash_gpu_params(algo, outlen)};
     kiln_gpu_bench_spec spec = {n, msg_len, (flags & KILN_BENCH_OFFSETS) != 0, 3, GPU_SAMPLES};
     float ms = 0;
-    /* a short run sizes the timed one to about `seconds` */
-    if (!ctx->gpu->batch_bench) st = kiln_gpu_lacks(ctx, "time a batch on the device");
-    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, sm, so);
-    spec.reps = gpu_reps(seconds, ms);
-    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, sm, so);
+    st = gpu_bench_sized(ctx, g, &w, &spec, seconds, &ms, sm, so);
     if (st == KILN_OK) st = kiln_hash_verify_sample(ctx, algo, sm, NULL, msg_len, GPU_SAMPLES, so, outlen);
     free(sm), free(so);
-    if (st == KILN_OK) *rate = ms > 0 ? (double)n / (ms / 1000) : 0;
+    if (st == KILN_OK) *rate = ms > 0 ? (double)spec.n / (ms / 1000) : 0;
     return st;
 }
 
@@ -232,10 +251,7 @@ kiln_status kiln_bench_keccak_f1600(kiln_ctx *ctx, kiln_keccak_layout layout, in
     const kiln_gpu_batch w = {.kind = KILN_GPU_BATCH_PERMUTE, .by.permute = lay};
     kiln_gpu_bench_spec spec = {n, (size_t)iters, 0, 3, GPU_SAMPLES};
     float ms = 0;
-    if (!ctx->gpu->batch_bench) st = kiln_gpu_lacks(ctx, "time a batch on the device");
-    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, before, after);
-    spec.reps = gpu_reps(seconds, ms);
-    if (st == KILN_OK) st = ctx->gpu->batch_bench(g, &w, &spec, &ms, before, after);
+    st = gpu_bench_sized(ctx, g, &w, &spec, seconds, &ms, before, after);
     for (int k = 0; k < GPU_SAMPLES && st == KILN_OK; k++) {
         for (int r = 0; r < iters; r++) kiln_keccak_permute(before + 25 * k);
         if (memcmp(before + 25 * k, after + 25 * k, 200) != 0)
@@ -243,6 +259,6 @@ kiln_status kiln_bench_keccak_f1600(kiln_ctx *ctx, kiln_keccak_layout layout, in
                            kiln_keccak_layout_name(lay));
     }
     free(before), free(after);
-    if (st == KILN_OK) *rate = ms > 0 ? (double)n * iters / (ms / 1000) : 0;
+    if (st == KILN_OK) *rate = ms > 0 ? (double)spec.n * iters / (ms / 1000) : 0;
     return st;
 }
