@@ -15,6 +15,17 @@ static void lanes_portable_hash(unsigned outlen, const uint8_t *const *msg, size
     kiln_blake2_final(&c, out[0]);
 }
 
+typedef struct group {
+    const kiln_blake2b_lanes_impl *l;
+    unsigned outlen;
+} group;
+
+static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
+{
+    const group *g = arg;
+    g->l->hash(g->outlen, msg, len, out);
+}
+
 /* Lane k hashes "1234567890" sixteen times (160 bytes: one whole block, then a 32-byte last one)
  * with every byte XORed with k, so that every message word differs between lanes and a kernel
  * that mixes lanes up fails. Lane 0's whole digest and the others' leading 4 bytes are from
@@ -34,22 +45,9 @@ int kiln_blake2b_lanes_selftest(const kiln_blake2b_lanes_impl *l)
         0x18, 0xd3, 0x8a, 0xa8, 0xdb, 0xf1, 0x92, 0x5a, 0xb9, 0x23, 0x86, 0xed, 0xd4, 0x00, 0x99, 0x23};
     static const uint32_t lead[8] = {0x6cf384a2, 0x05138f35, 0xff566519, 0xd89b9845,
                                      0x80fbeb54, 0x9da72f94, 0xf0c09ce5, 0xf664eaad};
-    if (l->lanes == 0 || l->lanes > 8) return 0;
-    uint8_t msgs[8][160], digests[8][64];
-    const uint8_t *in[8];
-    uint8_t *out[8];
-    for (unsigned k = 0; k < l->lanes; k++) {
-        for (int i = 0; i < 160; i++) msgs[k][i] = (uint8_t)("1234567890"[i % 10] ^ k);
-        in[k] = msgs[k];
-        out[k] = digests[k];
-    }
-    l->hash(64, in, 160, out);
-    int ok = memcmp(digests[0], lane0, 64) == 0;
-    for (unsigned k = 0; k < l->lanes; k++) ok &= kiln_load_be32(digests[k]) == lead[k];
-    for (unsigned k = 0; k < l->lanes; k++) in[k] = (const uint8_t *)"abc";
-    l->hash(64, in, 3, out);
-    for (unsigned k = 0; k < l->lanes; k++) ok &= memcmp(digests[k], rfc_abc, 64) == 0;
-    return ok;
+    static const kiln_lanes_kat kat = {160, 64, lane0, rfc_abc, lead, 8};
+    group g = {l, 64};
+    return kiln_lanes_kat_check(&kat, l->lanes, run_group, &g);
 }
 
 static int lanes_selftest(const void *impl) { return kiln_blake2b_lanes_selftest(impl); }
@@ -63,17 +61,6 @@ KILN_CPU_LADDER(lanes_ranking, "portable", lanes_portable,
 const kiln_blake2b_lanes_impl *kiln_blake2b_lanes(void) { return lanes_ranking()->usable[0]->impl; }
 
 const kiln_blake2b_lanes_impl *kiln_blake2b_lanes_portable(void) { return &lanes_portable; }
-
-typedef struct group {
-    const kiln_blake2b_lanes_impl *l;
-    unsigned outlen;
-} group;
-
-static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
-{
-    const group *g = arg;
-    g->l->hash(g->outlen, msg, len, out);
-}
 
 void kiln_blake2b_batch(unsigned outlen, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
 {

@@ -15,6 +15,17 @@ static void lanes_portable_hash(unsigned outlen, const uint8_t *const *msg, size
     kiln_blake2_final(&c, out[0]);
 }
 
+typedef struct group {
+    const kiln_blake2s_lanes_impl *l;
+    unsigned outlen;
+} group;
+
+static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
+{
+    const group *g = arg;
+    g->l->hash(g->outlen, msg, len, out);
+}
+
 /* Lane k hashes RFC 1321's 80-byte test message ("1234567890" eight times) with every byte XORed
  * with k, so that every message word differs between lanes and a kernel that mixes lanes up
  * fails; one whole block, then a 16-byte last block. Lane 0's whole digest and the others'
@@ -31,22 +42,9 @@ int kiln_blake2s_lanes_selftest(const kiln_blake2s_lanes_impl *l)
     static const uint32_t lead[16] = {0xfdaedb29, 0xca32a983, 0x95614178, 0xd3630b1d, 0xcc7d9d83, 0xf2f9efd5,
                                       0x4c2806fc, 0x73c10f80, 0x60578a5e, 0xa65718ea, 0xeec8d6a7, 0xa58b9ebd,
                                       0x5f26a20e, 0x4c979120, 0x4b78d397, 0x857bd6cb};
-    if (l->lanes == 0 || l->lanes > 16) return 0;
-    uint8_t msgs[16][80], digests[16][32];
-    const uint8_t *in[16];
-    uint8_t *out[16];
-    for (unsigned k = 0; k < l->lanes; k++) {
-        for (int i = 0; i < 80; i++) msgs[k][i] = (uint8_t)("1234567890"[i % 10] ^ k);
-        in[k] = msgs[k];
-        out[k] = digests[k];
-    }
-    l->hash(32, in, 80, out);
-    int ok = memcmp(digests[0], lane0, 32) == 0;
-    for (unsigned k = 0; k < l->lanes; k++) ok &= kiln_load_be32(digests[k]) == lead[k];
-    for (unsigned k = 0; k < l->lanes; k++) in[k] = (const uint8_t *)"abc";
-    l->hash(32, in, 3, out);
-    for (unsigned k = 0; k < l->lanes; k++) ok &= memcmp(digests[k], rfc_abc, 32) == 0;
-    return ok;
+    static const kiln_lanes_kat kat = {80, 32, lane0, rfc_abc, lead, 16};
+    group g = {l, 32};
+    return kiln_lanes_kat_check(&kat, l->lanes, run_group, &g);
 }
 
 static int lanes_selftest(const void *impl) { return kiln_blake2s_lanes_selftest(impl); }
@@ -60,17 +58,6 @@ KILN_CPU_LADDER(lanes_ranking, "portable", lanes_portable,
 const kiln_blake2s_lanes_impl *kiln_blake2s_lanes(void) { return lanes_ranking()->usable[0]->impl; }
 
 const kiln_blake2s_lanes_impl *kiln_blake2s_lanes_portable(void) { return &lanes_portable; }
-
-typedef struct group {
-    const kiln_blake2s_lanes_impl *l;
-    unsigned outlen;
-} group;
-
-static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
-{
-    const group *g = arg;
-    g->l->hash(g->outlen, msg, len, out);
-}
 
 void kiln_blake2s_batch(unsigned outlen, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
 {

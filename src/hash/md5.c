@@ -46,6 +46,11 @@ static void lanes_portable_hash(const uint8_t *const *msg, size_t len, uint8_t *
     kiln_md5(msg[0], len, out[0]);
 }
 
+static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
+{
+    ((const kiln_md5_lanes_impl *)arg)->hash(msg, len, out);
+}
+
 /* Lane k hashes RFC 1321's 80-byte test message ("1234567890" eight times, appendix A.5) with
  * every byte XORed with k, so that every message word differs between lanes and a kernel that
  * mixes lanes up fails; one whole block and a one-block tail. Lane 0 is the RFC's example (the
@@ -60,22 +65,8 @@ int kiln_md5_lanes_selftest(const kiln_md5_lanes_impl *l)
     static const uint32_t lead[16] = {0x57edf4a2, 0x64edaefb, 0x9185317b, 0x925e50e5, 0xf47d0563, 0x559050e5,
                                       0x73983f3c, 0x8f308ed1, 0x5e95195b, 0xa66bb5ed, 0x37281856, 0x0e0e7947,
                                       0xb03e3202, 0x307df313, 0x79d5f35c, 0xcaa4f2e3};
-    if (l->lanes == 0 || l->lanes > 16) return 0;
-    uint8_t msgs[16][80], digests[16][16];
-    const uint8_t *in[16];
-    uint8_t *out[16];
-    for (unsigned k = 0; k < l->lanes; k++) {
-        for (int i = 0; i < 80; i++) msgs[k][i] = (uint8_t)("1234567890"[i % 10] ^ k);
-        in[k] = msgs[k];
-        out[k] = digests[k];
-    }
-    l->hash(in, 80, out);
-    int ok = memcmp(digests[0], rfc_80, 16) == 0;
-    for (unsigned k = 0; k < l->lanes; k++) ok &= kiln_load_be32(digests[k]) == lead[k];
-    for (unsigned k = 0; k < l->lanes; k++) in[k] = (const uint8_t *)"abc";
-    l->hash(in, 3, out);
-    for (unsigned k = 0; k < l->lanes; k++) ok &= memcmp(digests[k], rfc_abc, 16) == 0;
-    return ok;
+    static const kiln_lanes_kat kat = {80, 16, rfc_80, rfc_abc, lead, 16};
+    return kiln_lanes_kat_check(&kat, l->lanes, run_group, (void *)l);
 }
 
 static int lanes_selftest(const void *impl) { return kiln_md5_lanes_selftest(impl); }
@@ -89,11 +80,6 @@ KILN_CPU_LADDER(lanes_ranking, "portable", lanes_portable,
 const kiln_md5_lanes_impl *kiln_md5_lanes(void) { return lanes_ranking()->usable[0]->impl; }
 
 const kiln_md5_lanes_impl *kiln_md5_lanes_portable(void) { return &lanes_portable; }
-
-static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
-{
-    ((const kiln_md5_lanes_impl *)arg)->hash(msg, len, out);
-}
 
 void kiln_md5_batch(const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
 {
