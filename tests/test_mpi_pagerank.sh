@@ -4,7 +4,7 @@
 # personalized; the distributed RMAT graph's counts equal to the single-process graph's and to the
 # reference generator's (tests/data/rmat_digests.txt); a process that fails makes every process
 # exit non-zero with one message, within a timeout; SIGINT to mpirun, or a process killed, ends
-# the run within mpirun's own delay and 0.6 s. Skipped (77) when kiln has no MPI or mpirun is
+# the run before mpirun's SIGKILL (twice its delay). Skipped (77) when kiln has no MPI or mpirun is
 # missing. The long label (KILN_TEST_LONG=1) runs each comparison at every process count.
 # usage: test_mpi_pagerank.sh KILN DATA_DIR
 set -u
@@ -149,10 +149,12 @@ fi
 # SIGINT on as SIGCONT, then SIGTERM odls_base_sigkill_timeout (1 s) later, then SIGKILL as long
 # again after; its SIGTERM must end every process at once. The processes waited in MPI_Finalize,
 # which mpirun ending the job never serves, and one blocked in a collective on a killed process
-# never read the interrupt: both lived to the SIGKILL (2.1 s). Allowed: mpirun's own delay + 0.6 s.
+# never read the interrupt: both lived to the SIGKILL (2.1 s). Allowed: anything before that SIGKILL
+# (twice mpirun's delay, less 0.1 s): ending at its SIGTERM is the point, and on a busy machine the
+# teardown after it took 0.66 s once (1.66 s against a limit of its delay + 0.6 s).
 . "$(dirname "$0")/signal_util.sh"
 grace=$(ompi_info --param odls base --level 9 2>/dev/null | sed -n 's/.*odls_base_sigkill_timeout" (current value: "\([0-9]*\)".*/\1/p')
-limit=$(awk -v g="${grace:-1}" 'BEGIN { print g + 0.6 }')
+limit=$(awk -v g="${grace:-1}" 'BEGIN { print 2 * g - 0.1 }')
 MPISIG=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" mpirun --oversubscribe --bind-to none --mca btl self,vader)
 [ "$(id -u)" -eq 0 ] && MPISIG+=(--allow-run-as-root)
 signal_at_line INT "pagerank: iteration [1-9]" "$TMP/out" "$TMP/err" "${MPISIG[@]}" -np 2 "$KILN" pagerank --rmat 14 $CPU \
