@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blake2_host.h"
+#include "lanes_groups.h"
 
 static unsigned block_of(kiln_blake2_variant v) { return v == KILN_BLAKE2_VARIANT_S ? KILN_BLAKE2S_BLOCK : KILN_BLAKE2B_BLOCK; }
 
@@ -138,4 +139,35 @@ void kiln_blake2_final(kiln_blake2_ctx *c, uint8_t *out)
     uint8_t full[KILN_BLAKE2B_OUT];
     for (int i = 0; i < 8; i++) store_le(full + word * i, c->h[i], word);
     memcpy(out, full, c->outlen);
+}
+
+/* ---- a lane kernel over a batch, BLAKE2s's and BLAKE2b's alike (blake2s_batch.c, blake2b_batch.c) */
+
+typedef struct lanes_run {
+    const kiln_blake2s_lanes_impl *l;
+    unsigned outlen;
+} lanes_run;
+
+static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
+{
+    const lanes_run *r = arg;
+    r->l->hash(r->outlen, msg, len, out);
+}
+
+int kiln_blake2_lanes_kat(const kiln_blake2s_lanes_impl *l, unsigned outlen, const kiln_lanes_kat *kat)
+{
+    lanes_run r = {l, outlen};
+    return kiln_lanes_kat_check(kat, l->lanes, run_group, &r);
+}
+
+void kiln_blake2_lanes_batch(const kiln_blake2s_lanes_impl *l, kiln_blake2_variant v, unsigned outlen,
+                             const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
+{
+    lanes_run r = {l, outlen};
+    for (size_t i = kiln_lanes_groups(l->lanes, data, msg_len, n, out, outlen, run_group, &r); i < n; i++) {
+        kiln_blake2_ctx c;
+        kiln_blake2_init(&c, v, outlen);
+        kiln_blake2_update(&c, data + i * msg_len, msg_len);
+        kiln_blake2_final(&c, out + i * outlen);
+    }
 }

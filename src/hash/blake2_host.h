@@ -70,6 +70,14 @@ void kiln_blake2s_lanes_avx2(unsigned outlen, const uint8_t *const *msg, size_t 
 void kiln_blake2s_lanes_avx512(unsigned outlen, const uint8_t *const *msg, size_t len, uint8_t *const *out);
 #endif
 
+/* What BLAKE2s's and BLAKE2b's lanes share (blake2.c): kernel l's known-answer check with
+ * outlen-byte digests, and a batch through l in groups of its width, the rest one at a time
+ * (variant v's stream). */
+struct kiln_lanes_kat;
+int kiln_blake2_lanes_kat(const kiln_blake2s_lanes_impl *l, unsigned outlen, const struct kiln_lanes_kat *kat);
+void kiln_blake2_lanes_batch(const kiln_blake2s_lanes_impl *l, kiln_blake2_variant v, unsigned outlen,
+                             const uint8_t *data, size_t msg_len, size_t n, uint8_t *out);
+
 /* BLAKE2b's the same way (blake2b_batch.c): outlen 1..64. */
 typedef kiln_blake2s_lanes_fn kiln_blake2b_lanes_fn;
 typedef kiln_blake2s_lanes_impl kiln_blake2b_lanes_impl;

@@ -1,8 +1,6 @@
 /* Batches of equal-length BLAKE2b messages (the default parameter block, unkeyed) through a lane
  * kernel (blake2b_lanes.h) chosen once at run time behind a known-answer self-test, as
  * blake2s_batch.c does BLAKE2s's; the portable candidate is the stream of blake2.c. */
-#include <string.h>
-
 #include "../core/cpu_dispatch.h"
 #include "blake2_host.h"
 #include "lanes_groups.h"
@@ -13,17 +11,6 @@ static void lanes_portable_hash(unsigned outlen, const uint8_t *const *msg, size
     kiln_blake2_init(&c, KILN_BLAKE2_VARIANT_B, outlen);
     kiln_blake2_update(&c, msg[0], len);
     kiln_blake2_final(&c, out[0]);
-}
-
-typedef struct group {
-    const kiln_blake2b_lanes_impl *l;
-    unsigned outlen;
-} group;
-
-static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
-{
-    const group *g = arg;
-    g->l->hash(g->outlen, msg, len, out);
 }
 
 /* Lane k hashes "1234567890" sixteen times (160 bytes: one whole block, then a 32-byte last one)
@@ -46,8 +33,7 @@ int kiln_blake2b_lanes_selftest(const kiln_blake2b_lanes_impl *l)
     static const uint32_t lead[8] = {0x6cf384a2, 0x05138f35, 0xff566519, 0xd89b9845,
                                      0x80fbeb54, 0x9da72f94, 0xf0c09ce5, 0xf664eaad};
     static const kiln_lanes_kat kat = {160, 64, lane0, rfc_abc, lead, 8};
-    group g = {l, 64};
-    return kiln_lanes_kat_check(&kat, l->lanes, run_group, &g);
+    return kiln_blake2_lanes_kat(l, 64, &kat);
 }
 
 static int lanes_selftest(const void *impl) { return kiln_blake2b_lanes_selftest(impl); }
@@ -64,13 +50,5 @@ const kiln_blake2b_lanes_impl *kiln_blake2b_lanes_portable(void) { return &lanes
 
 void kiln_blake2b_batch(unsigned outlen, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
 {
-    group g = {kiln_blake2b_lanes(), outlen};
-    size_t i = kiln_lanes_groups(g.l->lanes, data, msg_len, n, out, outlen, run_group, &g);
-    const uint8_t *in;
-    uint8_t *o;
-    for (; i < n; i++) {
-        in = data + i * msg_len;
-        o = out + i * outlen;
-        lanes_portable_hash(outlen, &in, msg_len, &o);
-    }
+    kiln_blake2_lanes_batch(kiln_blake2b_lanes(), KILN_BLAKE2_VARIANT_B, outlen, data, msg_len, n, out);
 }

@@ -1,8 +1,6 @@
 /* Batches of equal-length BLAKE2s messages (the default parameter block, unkeyed) through a lane
  * kernel (blake2s_lanes.h) chosen once at run time behind a known-answer self-test; the portable
  * candidate is the stream of blake2.c, one message at a time. */
-#include <string.h>
-
 #include "../core/cpu_dispatch.h"
 #include "blake2_host.h"
 #include "lanes_groups.h"
@@ -13,17 +11,6 @@ static void lanes_portable_hash(unsigned outlen, const uint8_t *const *msg, size
     kiln_blake2_init(&c, KILN_BLAKE2_VARIANT_S, outlen);
     kiln_blake2_update(&c, msg[0], len);
     kiln_blake2_final(&c, out[0]);
-}
-
-typedef struct group {
-    const kiln_blake2s_lanes_impl *l;
-    unsigned outlen;
-} group;
-
-static void run_group(void *arg, const uint8_t *const *msg, size_t len, uint8_t *const *out)
-{
-    const group *g = arg;
-    g->l->hash(g->outlen, msg, len, out);
 }
 
 /* Lane k hashes RFC 1321's 80-byte test message ("1234567890" eight times) with every byte XORed
@@ -43,8 +30,7 @@ int kiln_blake2s_lanes_selftest(const kiln_blake2s_lanes_impl *l)
                                       0x4c2806fc, 0x73c10f80, 0x60578a5e, 0xa65718ea, 0xeec8d6a7, 0xa58b9ebd,
                                       0x5f26a20e, 0x4c979120, 0x4b78d397, 0x857bd6cb};
     static const kiln_lanes_kat kat = {80, 32, lane0, rfc_abc, lead, 16};
-    group g = {l, 32};
-    return kiln_lanes_kat_check(&kat, l->lanes, run_group, &g);
+    return kiln_blake2_lanes_kat(l, 32, &kat);
 }
 
 static int lanes_selftest(const void *impl) { return kiln_blake2s_lanes_selftest(impl); }
@@ -61,13 +47,5 @@ const kiln_blake2s_lanes_impl *kiln_blake2s_lanes_portable(void) { return &lanes
 
 void kiln_blake2s_batch(unsigned outlen, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out)
 {
-    group g = {kiln_blake2s_lanes(), outlen};
-    size_t i = kiln_lanes_groups(g.l->lanes, data, msg_len, n, out, outlen, run_group, &g);
-    const uint8_t *in;
-    uint8_t *o;
-    for (; i < n; i++) {
-        in = data + i * msg_len;
-        o = out + i * outlen;
-        lanes_portable_hash(outlen, &in, msg_len, &o);
-    }
+    kiln_blake2_lanes_batch(kiln_blake2s_lanes(), KILN_BLAKE2_VARIANT_S, outlen, data, msg_len, n, out);
 }
