@@ -8,6 +8,7 @@
 # - a --check list whose lines take turns between SHA256 and SHA3-256 (a batch each: a batch is of
 #   one algorithm): every file OK, in the list's order.
 # Runs on an OpenCL device (PoCL's CPU device in CI); skipped where there is none.
+# ctest: opencl
 # usage: test_cli_large_file_batches.sh KILN DATA_DIR
 set -u
 kiln=$(readlink -f "$1") # absolute: the test runs in its scratch folder
@@ -16,8 +17,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$TMP
 "$kiln" devices 2>/dev/null | grep -q '^opencl:0 ' || { echo "SKIP: no OpenCL device"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
-# as tests/CMakeLists.txt gives the tests labelled opencl (lsan-opencl.supp says why)
-export LSAN_OPTIONS="suppressions=$here/lsan-opencl.supp:detect_leaks=0"
 
 cd "$tmp" || exit 1
 for i in $(seq 1 80); do head -c 1048576 /dev/urandom >"m$i"; done

@@ -9,6 +9,7 @@
 #                 script's compression is RFC 7693's F, checked first against hashlib.blake2s.
 # An odd level pairs its last node with itself (kiln's rule for every merge; Stwo's layers are
 # powers of two, which the sizes 1, 2, 4, 8, 64 and 1024 cover).
+# ctest: opencl
 # Usage: test_merkle_blake2s.sh KILN DATA_DIR
 set -u
 . "$(dirname "$0")/hash_test_util.sh"

@@ -10,6 +10,7 @@
 # Power-of-two row counts (the roots of Plonky3's MerkleTree and miden's), row widths below, at and
 # above the rate and over two blocks; on the CPU, then on each GPU device `kiln devices` lists
 # (cuda:0, opencl:0: their rows kernels), whose roots must be the same. Then the refusals.
+# ctest: opencl
 # usage: test_poseidon2_merkle_wide.sh KILN DATA_DIR
 set -u
 kiln=$1
