@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI of the Python package (a few minutes on 2 cores), from a fresh virtual environment in WORK
+# CI of the Python package (a few minutes on 2 cores; three compiles of the library: the wheel, the
+# sdist, the KILN_BUILD_DIR build), from a fresh virtual environment in WORK
 # (default build-py): install it as a user does (`pip install ./python`), run its tests and
 # NetworkX's own PageRank tests on the backend, then build a wheel and an sdist and install each
 # into a fresh environment of its own. With BUILD, a build directory of the project (CI's build/,
@@ -22,15 +23,17 @@ python3 -m venv "$work/venv"
 py=$work/venv/bin/python
 "$py" -m pip install -q pytest networkx scipy build
 
-echo "python: pip install ./python"
-"$py" -m pip install -q "${cfg[@]}" ./python
+# pip install ./python builds this same wheel (in an isolated environment) and installs it: the wheel
+# is built once and installed here, not compiled a second time for the wheel check below
+echo "python: the wheel of ./python, installed as pip install ./python does"
+"$py" -m pip wheel -q --no-deps -w "$work/dist" "${cfg[@]}" ./python
+"$py" -m pip install -q "$work"/dist/kiln-*.whl
 "$py" -m pytest -q -p no:cacheprovider python/tests
 echo "python: NetworkX's own link-analysis tests on the kiln backend"
 (cd "$work" && NETWORKX_TEST_BACKEND=kiln NETWORKX_FALLBACK_TO_NX=True \
     "$py" -m pytest -q -p no:cacheprovider --pyargs networkx.algorithms.link_analysis)
 
 echo "python: wheel and sdist, each installed into a fresh environment"
-"$py" -m pip wheel -q --no-deps -w "$work/dist" "${cfg[@]}" ./python
 PYTHON=$py bash python/tools/sdist.sh "$work/dist"
 check='import hashlib, kiln, networkx as nx
 assert kiln.sha3_256(b"abc").digest() == hashlib.sha3_256(b"abc").digest()
