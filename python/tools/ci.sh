@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CI of the Python package (a few minutes on 2 cores; three compiles of the library: the wheel, the
-# sdist, the KILN_BUILD_DIR build), from a fresh virtual environment in WORK
+# CI of the Python package (a few minutes on 2 cores; the library compiled twice: the wheel, the
+# sdist), from a fresh virtual environment in WORK
 # (default build-py): install it as a user does (`pip install ./python`), run its tests and
 # NetworkX's own PageRank tests on the backend, then build a wheel and an sdist and install each
 # into a fresh environment of its own. With BUILD, a build directory of the project (CI's build/,
