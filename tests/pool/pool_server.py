@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import select
 import shutil
 import signal
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from fractions import Fraction
 
 DIFF1 = 0xFFFF << 208
@@ -446,8 +448,9 @@ def sc_drop(pool, c):
         pool.marks["j1"] = j1.id
         c.notify(j1, True)
         c.serve(1.5)
-        # refuse reconnects for a while: shares pile up offline
-        pool.refuse_until = time.time() + pool.scenario.get("offline", 1.5)
+        # refuse reconnects until kiln has found a share offline (Pool.refusing; 30 s at most):
+        # its checks want one resubmitted or logged stale
+        pool.refuse_until = time.time() + 30
         pool.marks["drop"] = time.time()
         c.close()
         return
@@ -753,6 +756,18 @@ def sc_failback(pool, c):
     c.serve(60)
 
 
+def kiln_found(pool):
+    """kiln's found shares from its --api-listen endpoint (the address it logged), None when not
+    known (yet)."""
+    try:
+        with open(os.path.join(pool.dir, "kiln.log"), "rb") as f:
+            m = re.search(rb"monitoring endpoint on (http://[0-9.:]+/)", f.read())
+        with urllib.request.urlopen(m.group(1).decode() + "status", timeout=2) as r:
+            return json.loads(r.read())["shares"]["found"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def kiln_logged(pool, text):
     """Whether kiln's stderr (run_measured.py's kiln.log) holds text yet."""
     try:
@@ -866,11 +881,9 @@ SCENARIOS = {
     # a share of the clean job more than 1 s after clean_jobs: the window its check looks at for old jobs' shares
     "clean": (sc_clean, ["--duration", "30", "--work-nonces", "UNIT"],
               {"until": lambda p, c: job_accepted(p, "j2") and job_accepted(p, "j3", after=("clean", 1.0))}),
-    "drop": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT"], {"until": resubmitted}),
-    # offline twice as long as "drop": its check needs a share found offline, and two busy cores
-    # beside the suite once left kiln none in 1.5 s (5 is usual)
-    "drop_newsession": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT"],
-                        {"resume": False, "offline": 3.0,
+    "drop": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT", "--api-listen", "0"], {"until": resubmitted}),
+    "drop_newsession": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT", "--api-listen", "0"],
+                        {"resume": False,
                          "until": lambda p, c: job_accepted(p, "j2") and kiln_logged(p, "session not resumed")}),
     "malformed": (sc_malformed, ["--duration", "30", "--work-nonces", "UNIT"], {"until": lambda p, c: job_accepted(p, "j2")}),
     "longline": (sc_longline, ["--duration", "30", "--work-nonces", "UNIT"],
@@ -908,7 +921,7 @@ SCENARIOS = {
                    {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True, "until": counted}),
     "tls_noverify": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT", "--no-verify"],
                      {"tls": "good", "scheme": "stratum+tls", "until": counted}),
-    "tls_drop": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT"],
+    "tls_drop": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT", "--api-listen", "0"],
                  {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True, "until": resubmitted}),
     "tls_failover": (sc_tls_failover, ["--duration", "30", "--work-nonces", "UNIT"],
                      {"tls": "good", "plain_ports": [0], "ports": 2, "both_urls": True, "scheme": "stratum+ssl",
@@ -1353,6 +1366,7 @@ class Pool:
         self.job_no = 0
         self.session_no = 0
         self.refuse_until = 0
+        self.found_offline_from = None  # kiln's found shares at the first refused reconnect
         self.refused = 0
         self.nconn = 0
         self.stopping = False
@@ -1364,6 +1378,19 @@ class Pool:
         self.kiln_stopped = False
         self.stopped_at = None  # when stop_kiln sent SIGINT
         self.kiln_ended = None  # when kiln exited (run_measured.py's end_time)
+
+    def refusing(self):
+        """Whether a connection now is refused, as a pool that is down: drop's offline phase, until
+        refuse_until or until kiln has found a share offline (found in its --api-listen /status
+        grew since the first refused reconnect, when kiln knew itself offline): a fixed 1.5 s
+        offline once left a loaded machine's kiln none."""
+        if time.time() >= self.refuse_until:
+            return False
+        found = kiln_found(self)
+        if self.found_offline_from is None:
+            self.found_offline_from = found
+            return True
+        return found is None or found <= self.found_offline_from
 
     def stop_kiln(self):
         """SIGINT to kiln (run_measured.py writes its pid): it stops at the next launch and prints
@@ -1546,7 +1573,7 @@ def main():
         r, _, _ = select.select(listeners, [], [], 0.1)
         for s in r:
             sock, _ = s.accept()
-            if time.time() < pool.refuse_until:
+            if pool.refusing():
                 pool.refused += 1
                 sock.close()
                 continue
