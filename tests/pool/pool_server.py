@@ -1555,14 +1555,18 @@ def main():
         kargs += ["--cafile", certs["ca"]]
     if args.scenario not in GPU_SCENARIOS:
         kargs += ["--device", "cpu", "--threads", str(CPU_THREADS)]
-    with open(os.path.join(args.dir, "args"), "w") as f:
-        f.write("\n".join(kargs) + "\n")
     for key in ("preload", "sigint_after"):  # read by run_scenario.sh
         if key in pool.scenario:
             with open(os.path.join(args.dir, key), "w") as f:
                 f.write("%s\n" % pool.scenario[key])
     with open(os.path.join(args.dir, "port"), "w") as f:
         f.write("%d\n" % pool.ports[0])
+    # args last, whole (a rename): run_scenario.sh starts kiln once it is there and reads the files
+    # above then; written first, a loaded machine once let it read no sigint_after, and the sigint
+    # scenario's kiln ran out its 30 s
+    with open(os.path.join(args.dir, "args.tmp"), "w") as f:
+        f.write("\n".join(kargs) + "\n")
+    os.rename(os.path.join(args.dir, "args.tmp"), os.path.join(args.dir, "args"))
     t_start = time.time()
 
     threads = []
