@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import select
 import shutil
 import signal
@@ -25,11 +26,16 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from fractions import Fraction
 
 DIFF1 = 0xFFFF << 208
 GPU_SCENARIOS = ("gpu", "tls_gpu", "gpu_devices")  # kiln runs on --device, not the CPU
 SHARES_PER_S = 8  # the share rate the scenarios are sized for, from kiln's measured CPU rate (under kiln's bound of 20 a second, cli/mine/pool/client.h)
+# kiln mines the CPU scenarios with one thread: half the CPU of every core on the 2-core machines the
+# suite is sized for (issue 39), and no check needs more (the CPU search's split over threads is
+# tested by test_scan_cpu, with every hit checked)
+CPU_THREADS = 1
 
 
 def sha256d(b):
@@ -365,27 +371,39 @@ def sc_normal(pool, c):
     c.handshake()
     c.set_difficulty(pool.base)
     c.notify(c.new_job(), True)
-    if pool.scenario.get("until_accepted"):
-        # the run ends on what its checks count, not on a window a loaded machine may miss
-        c.serve(60, until=lambda: counted_enough(pool))
-        pool.stop_kiln()
+    finish(pool, c)
+
+
+def finish(pool, c):
+    """A scenario's last phase. With an `until` in its options (SCENARIOS), the run ends on what
+    its checks count, not on a window a loaded machine may miss: the pool serves until the common
+    checks' 3 accepted shares and until(pool, c) are there, then stops kiln (SIGINT: kiln exits 0
+    with its summary); --duration is only the bound of a run that never gets there (its checks then
+    fail). Without one, the pool serves until kiln ends by itself (the scenarios about the bound)."""
+    until = pool.scenario.get("until")
+    if until:
+        def done():
+            return accepted(pool, 3) and until(pool, c)
+        c.serve(60, until=done)
+        if done():
+            pool.stop_kiln()
     c.serve(60)
 
 
-def counted_enough(pool):
-    """Scenario until_accepted: the pool has accepted that many shares, and (normal) kiln has
-    rolled extranonce2 three times and printed a statistics line."""
-    if len(shares_where(pool, verdict="accepted")) < pool.scenario["until_accepted"]:
+def accepted(pool, n=1, **kw):
+    """At least n shares accepted by the pool (of those matching kw, as shares_where)."""
+    return len(shares_where(pool, verdict="accepted", **kw)) >= n
+
+
+def job_accepted(pool, mark, n=1, after=None):
+    """At least n accepted shares of the job named by pool.marks[mark]; after=(time mark, s): only
+    those that came more than s seconds after pool.marks[time mark], the window a check compares."""
+    if mark not in pool.marks or (after and after[0] not in pool.marks):
         return False
-    if pool.name == "normal":
-        if len({s.get("en2") for s in pool.stats.shares}) < 3:
-            return False
-        try:
-            with open(os.path.join(pool.dir, "kiln.log"), "rb") as f:
-                return b"uptime" in f.read()
-        except OSError:
-            return False
-    return True
+    shares = shares_where(pool, job=pool.marks[mark], verdict="accepted")
+    if after:
+        shares = [s for s in shares if s["time"] > pool.marks[after[0]] + after[1]]
+    return len(shares) >= n
 
 
 def sc_diffchange(pool, c):
@@ -396,12 +414,14 @@ def sc_diffchange(pool, c):
     pool.marks["raise"] = time.time()
     c.set_difficulty(pool.base * 2)  # no new job: the client must apply it (stricter) at once
     c.serve(1.2)
+    # its check looks at the shares from 0.5 s after the raise: at least one (a loaded machine may take longer)
+    c.serve(10, until=lambda: any(s["time"] > pool.marks["raise"] + 0.5 for s in pool.stats.shares))
     pool.marks["lower"] = time.time()
     c.set_difficulty(pool.base * 1.5)  # fractional, lower again, then a new job bound to it
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_clean(pool, c):
@@ -413,10 +433,11 @@ def sc_clean(pool, c):
     j2 = c.new_job()
     c.notify(j2, False)  # old job stays valid
     c.serve(1.2)
+    c.serve(10, until=lambda: accepted(pool, job=j2.id))  # its check: j2 mined (a loaded machine may take longer)
     j3 = c.new_job()
     pool.marks.update(j1=j1.id, j2=j2.id, j3=j3.id, clean=time.time())
     c.notify(j3, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_drop(pool, c):
@@ -427,8 +448,9 @@ def sc_drop(pool, c):
         pool.marks["j1"] = j1.id
         c.notify(j1, True)
         c.serve(1.5)
-        # refuse reconnects for a while: shares pile up offline
-        pool.refuse_until = time.time() + pool.scenario.get("offline", 1.5)
+        # refuse reconnects until kiln has found a share offline (Pool.refusing; 30 s at most):
+        # its checks want one resubmitted or logged stale
+        pool.refuse_until = time.time() + 30
         pool.marks["drop"] = time.time()
         c.close()
         return
@@ -440,7 +462,7 @@ def sc_drop(pool, c):
     j2 = c.new_job()
     pool.marks.update(j2=j2.id, switch=time.time())
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_malformed(pool, c):
@@ -461,7 +483,7 @@ def sc_malformed(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_longline(pool, c):
@@ -474,6 +496,7 @@ def sc_longline(pool, c):
         pool.marks["j2"] = j2.id
         c.notify(j2, True)
         c.serve(1.2)
+        c.serve(10, until=lambda: accepted(pool, job=j2.id))  # its check: the long notify's job mined
         pool.marks["long"] = time.time()
         c.send_raw(b'{"id": null, "method": "client.show_message", "params": ["' + b"x" * 70000 + b'"]}\n')
         c.serve(5)  # the client must hang up
@@ -483,7 +506,7 @@ def sc_longline(pool, c):
     j3 = c.new_job()
     pool.marks["j3"] = j3.id
     c.notify(j3, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_unknown(pool, c):
@@ -501,7 +524,7 @@ def sc_unknown(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
     pool.answers.update(c.answers)
 
 
@@ -530,7 +553,7 @@ def sc_reconnect(pool, c, hold_first=False):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_rolling(pool, c):
@@ -545,7 +568,7 @@ def sc_rolling(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_failover(pool, c):
@@ -563,7 +586,7 @@ def sc_tinydiff(pool, c):
     c.handshake()
     c.set_difficulty(1e-30)
     c.notify(c.new_job(), True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_baddiff(pool, c):
@@ -575,7 +598,10 @@ def sc_baddiff(pool, c):
     c.serve(1.0)
     for raw in (b"0", b"-1", b"NaN", b"Infinity", b"-Infinity", b"1e999", b'"7"'):
         c.send_raw(b'{"id": null, "method": "mining.set_difficulty", "params": [' + raw + b']}\n')
+    pool.marks["invalid"] = time.time()
     c.serve(1.0)
+    # its check: shares at the old difficulty after the invalid ones (a loaded machine may take longer)
+    c.serve(10, until=lambda: any(s["time"] > pool.marks["invalid"] + 0.5 for s in pool.stats.shares))
     pool.marks["huge"] = time.time()
     c.set_difficulty(1e300)
     c.notify(c.new_job(), True)
@@ -585,7 +611,7 @@ def sc_baddiff(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_hugediff(pool, c):
@@ -602,7 +628,7 @@ def sc_hugediff(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_flood(pool, c):
@@ -624,7 +650,7 @@ def sc_flood(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_slow(pool, c):
@@ -642,7 +668,7 @@ def sc_slow(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_unresolvable(pool, c):
@@ -661,7 +687,7 @@ def sc_unresolvable(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_badextranonce(pool, c):
@@ -700,24 +726,18 @@ def sc_ntime(pool, c):
     j = c.new_job()
     pool.marks["j1"] = j.id
     c.notify(j, True)
-    # the run ends once its check's count is there (--duration is only a bound): a fixed 15 s
-    # window mined on every core for all of it
-    c.serve(60, until=lambda: ntime_rolled_enough(pool))
-    pool.stop_kiln()
-    c.serve(60)
+    # the run ends once its check's count is there (SCENARIOS' until): a fixed 15 s window mined
+    # on every core for all of it
+    finish(pool, c)
 
 
-def ntime_rolled_enough(pool):
-    """Scenario ntime: three shares of the first job with rolled ntime accepted, over three ntime
-    values, and kiln has said it rolls ntime (what its check counts)."""
+def ntime_rolled_enough(pool, c):
+    """Scenario ntime's until: three shares of the first job with rolled ntime accepted, over three
+    ntime values, and kiln has said it rolls ntime (what its check counts)."""
     rolled = [s["ntime_rolled"] for s in shares_where(pool, job=pool.marks["j1"], verdict="accepted")]
     if sum(1 for r in rolled if r > 0) < 3 or len(set(rolled)) < 3:
         return False
-    try:
-        with open(os.path.join(pool.dir, "kiln.log"), "rb") as f:
-            return b"rolling ntime" in f.read()
-    except OSError:
-        return False
+    return kiln_logged(pool, "rolling ntime")
 
 
 def sc_failback(pool, c):
@@ -732,9 +752,20 @@ def sc_failback(pool, c):
     c.set_difficulty(pool.base)
     c.notify(c.new_job(), True)
     if c.port == pool.ports[0]:
-        c.serve(60, until=lambda: len(shares_where(pool, port=pool.ports[0], verdict="accepted")) >= 3)
-        pool.stop_kiln()
+        finish(pool, c)
     c.serve(60)
+
+
+def kiln_found(pool):
+    """kiln's found shares from its --api-listen endpoint (the address it logged), None when not
+    known (yet)."""
+    try:
+        with open(os.path.join(pool.dir, "kiln.log"), "rb") as f:
+            m = re.search(rb"monitoring endpoint on (http://[0-9.:]+/)", f.read())
+        with urllib.request.urlopen(m.group(1).decode() + "status", timeout=2) as r:
+            return json.loads(r.read())["shares"]["found"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def kiln_logged(pool, text):
@@ -779,7 +810,7 @@ def sc_reconnect_wait(pool, c):
     j2 = c.new_job()
     pool.marks["j2"] = j2.id
     c.notify(j2, True)
-    c.serve(60)
+    finish(pool, c)
 
 
 def sc_longline_always(pool, c):
@@ -811,32 +842,72 @@ def sc_gpu(pool, c):
         c.notify(c.new_job(), n % 3 == 0)
 
 
+def tinydiff_enough(pool, c):
+    """tinydiff's until: kiln has raised its local difficulty (said once, its check), and the pool
+    has judged 80 shares, 4 s at kiln's limit of 20 a second (the fixed run it replaces): a limit
+    some times too high still exceeds its check's bound of 20 a second plus the burst of 60."""
+    return kiln_logged(pool, "mining at local difficulty") and len(pool.stats.shares) >= 80
+
+
+def counted(pool, c):
+    """The until of a scenario whose checks count nothing beyond the common 3 accepted shares."""
+    return True
+
+
+def resubmitted(pool, c):
+    """drop's until: a share of the first job, found offline, accepted after the reconnect, and the
+    new job followed."""
+    after = [s for s in shares_where(pool, job=pool.marks.get("j1"), verdict="accepted") if s["conn"] >= 1]
+    return bool(after) and job_accepted(pool, "j2")
+
+
+# Each scenario: its function, kiln's arguments (UNIT, UNIT4, UNIT64: nonces per work unit; DEVICE,
+# DURATION: the gpu scenarios' --device and --duration) and its options. kiln mines on the CPU with
+# one thread (Pool: the difficulty follows that thread's rate), the gpu scenarios on --device.
+#
+# until(pool, c): the scenario ends on what its checks count, not on a fixed window (issue 39): once
+# the pool has accepted 3 shares (the common checks) and until holds, the pool stops kiln with
+# SIGINT (finish); --duration is then only the bound of a run that never gets there, generous
+# for a loaded machine (its checks fail). The scenarios without one are about the bound itself:
+# kiln must give up, or stop on its --duration or a signal, by itself.
+#
 # Scenarios that end with exit 3 (no pool gave work) pass --retries 2: without it kiln retries a pool
 # that does not answer for the whole run (issue 25.5); --retries 2 is the round of 3 tries they test.
 SCENARIOS = {
-    # until_accepted: kiln is stopped (SIGINT) once the pool has accepted that many shares;
-    # --duration is only a bound
-    "normal": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT", "--stats-interval", "1"], {"until_accepted": 3}),
-    "diffchange": (sc_diffchange, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
-    "clean": (sc_clean, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
-    "drop": (sc_drop, ["--duration", "6.5", "--work-nonces", "UNIT"], {}),
-    # offline twice as long as "drop" (and 3 s more to run): its check needs a share found offline,
-    # and two busy cores beside the suite once left kiln none in 1.5 s (5 is usual)
-    "drop_newsession": (sc_drop, ["--duration", "9", "--work-nonces", "UNIT"], {"resume": False, "offline": 3.0}),
-    "malformed": (sc_malformed, ["--duration", "4", "--work-nonces", "UNIT"], {}),
-    "longline": (sc_longline, ["--duration", "5.5", "--work-nonces", "UNIT"], {}),
-    "unknown": (sc_unknown, ["--duration", "3.5", "--work-nonces", "UNIT"], {}),
-    "reject": (sc_reject, ["--duration", "3", "--work-nonces", "UNIT"], {"reject": True}),
-    "reconnect": (sc_reconnect, ["--duration", "4.5", "--work-nonces", "UNIT"], {"ports": 2}),
-    "rolling": (sc_rolling, ["--duration", "4", "--work-nonces", "UNIT4"], {"grant_mask": 0x00FFE000}),
-    "failover": (sc_failover, ["--duration", "4", "--work-nonces", "UNIT"], {"dead_first": True}),
+    # a statistics line a second, extranonce2 rolled 3 times (its checks)
+    "normal": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT", "--stats-interval", "1"],
+               {"until": lambda p, c: len({s.get("en2") for s in p.stats.shares}) >= 3 and kiln_logged(p, "uptime")}),
+    "diffchange": (sc_diffchange, ["--duration", "30", "--work-nonces", "UNIT"], {"until": lambda p, c: job_accepted(p, "j2")}),
+    # a share of the clean job more than 1 s after clean_jobs: the window its check looks at for old jobs' shares
+    "clean": (sc_clean, ["--duration", "30", "--work-nonces", "UNIT"],
+              {"until": lambda p, c: job_accepted(p, "j2") and job_accepted(p, "j3", after=("clean", 1.0))}),
+    "drop": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT", "--api-listen", "0"], {"until": resubmitted}),
+    "drop_newsession": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT", "--api-listen", "0"],
+                        {"resume": False,
+                         "until": lambda p, c: job_accepted(p, "j2") and kiln_logged(p, "session not resumed")}),
+    "malformed": (sc_malformed, ["--duration", "30", "--work-nonces", "UNIT"], {"until": lambda p, c: job_accepted(p, "j2")}),
+    "longline": (sc_longline, ["--duration", "30", "--work-nonces", "UNIT"],
+                 {"until": lambda p, c: job_accepted(p, "j2") and job_accepted(p, "j3")}),
+    "unknown": (sc_unknown, ["--duration", "30", "--work-nonces", "UNIT"],
+                {"until": lambda p, c: job_accepted(p, "j2") and 77 in c.answers and 78 in c.answers}),
+    "reject": (sc_reject, ["--duration", "30", "--work-nonces", "UNIT"],
+               {"reject": True, "until": lambda p, c: p.stats.get("forced_reject") >= 1}),
+    "reconnect": (sc_reconnect, ["--duration", "30", "--work-nonces", "UNIT"], {"ports": 2, "until": lambda p, c: job_accepted(p, "j2")}),
+    "rolling": (sc_rolling, ["--duration", "30", "--work-nonces", "UNIT4"],
+                {"grant_mask": 0x00FFE000,
+                 "until": lambda p, c: job_accepted(p, "j2") and
+                 sum(1 for s in shares_where(p, verdict="accepted") if s.get("version_bits")) >= 3}),
+    "failover": (sc_failover, ["--duration", "30", "--work-nonces", "UNIT"],
+                 {"dead_first": True, "until": lambda p, c: kiln_logged(p, "failing over")}),
     "nopool": (sc_nopool, ["--duration", "20", "--retries", "2"], {"dead_only": True}),
-    "tinydiff": (sc_tinydiff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
-    "baddiff": (sc_baddiff, ["--duration", "4.5", "--work-nonces", "UNIT"], {}),
-    "hugediff": (sc_hugediff, ["--duration", "4", "--work-nonces", "UNIT"], {}),
-    "flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"], {}),
-    "slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"], {"slow": 0.001}),
-    "unresolvable": (sc_unresolvable, ["--duration", "6", "--work-nonces", "UNIT"], {"preload": 3}),
+    "tinydiff": (sc_tinydiff, ["--duration", "30", "--work-nonces", "UNIT"], {"until": tinydiff_enough}),
+    "baddiff": (sc_baddiff, ["--duration", "30", "--work-nonces", "UNIT"], {"until": lambda p, c: job_accepted(p, "j2")}),
+    "hugediff": (sc_hugediff, ["--duration", "30", "--work-nonces", "UNIT"], {"until": lambda p, c: job_accepted(p, "j2")}),
+    "flood": (sc_flood, ["--duration", "30", "--work-nonces", "UNIT"],
+              {"until": lambda p, c: job_accepted(p, "j2") and "q1" in c.answers}),
+    "slow": (sc_slow, ["--duration", "30", "--work-nonces", "UNIT"], {"slow": 0.001, "until": lambda p, c: job_accepted(p, "j2")}),
+    "unresolvable": (sc_unresolvable, ["--duration", "30", "--work-nonces", "UNIT"],
+                     {"preload": 3, "until": lambda p, c: job_accepted(p, "j2") and kiln_logged(p, "back to")}),
     "bigen1": (sc_badextranonce, ["--duration", "20", "--retries", "2"], {"en1_hex": "ab" * 100}),
     "bigen2": (sc_badextranonce, ["--duration", "20", "--retries", "2"], {"en2_size_sent": 17}),
     "sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"], {"sigint_after": 2.5}),
@@ -847,14 +918,14 @@ SCENARIOS = {
     "tls_gpu": (sc_gpu, ["--device", "DEVICE", "--stats-interval", "5", "--duration", "DURATION"],
                 {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
     "tls_normal": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT"],
-                   {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True, "until_accepted": 3}),
+                   {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True, "until": counted}),
     "tls_noverify": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT", "--no-verify"],
-                     {"tls": "good", "scheme": "stratum+tls", "until_accepted": 3}),
-    "tls_drop": (sc_drop, ["--duration", "6.5", "--work-nonces", "UNIT"],
-                 {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
-    "tls_failover": (sc_tls_failover, ["--duration", "5", "--work-nonces", "UNIT"],
+                     {"tls": "good", "scheme": "stratum+tls", "until": counted}),
+    "tls_drop": (sc_drop, ["--duration", "30", "--work-nonces", "UNIT", "--api-listen", "0"],
+                 {"tls": "good", "scheme": "stratum+ssl", "host": "localhost", "cafile": True, "until": resubmitted}),
+    "tls_failover": (sc_tls_failover, ["--duration", "30", "--work-nonces", "UNIT"],
                      {"tls": "good", "plain_ports": [0], "ports": 2, "both_urls": True, "scheme": "stratum+ssl",
-                      "host": "localhost", "cafile": True}),
+                      "host": "localhost", "cafile": True, "until": lambda p, c: accepted(p, 3, port=p.ports[1])}),
     "tls_unknownca": (sc_normal, ["--duration", "20", "--retries", "2"], {"tls": "good", "scheme": "stratum+ssl", "host": "localhost"}),
     "tls_wronghost": (sc_normal, ["--duration", "20", "--retries", "2"],
                       {"tls": "wronghost", "scheme": "stratum+ssl", "host": "localhost", "cafile": True}),
@@ -862,31 +933,34 @@ SCENARIOS = {
     "tls_midclose": (sc_normal, ["--duration", "20", "--retries", "2"], {"tls": "good", "midclose": True, "scheme": "stratum+ssl",
                                                        "host": "localhost", "cafile": True}),
     # the hostile pools over TLS: a byte per TLS record, a flood read through OpenSSL's buffer, a signal
-    "tls_slow": (sc_slow, ["--duration", "10", "--work-nonces", "UNIT"],
-                 {"slow": 0.001, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
-    "tls_flood": (sc_flood, ["--duration", "4", "--work-nonces", "UNIT"],
-                  {"tls": "good", "scheme": "stratum+ssl", "cafile": True}),
+    "tls_slow": (sc_slow, ["--duration", "30", "--work-nonces", "UNIT"],
+                 {"slow": 0.001, "tls": "good", "scheme": "stratum+ssl", "cafile": True,
+                  "until": lambda p, c: job_accepted(p, "j2")}),
+    "tls_flood": (sc_flood, ["--duration", "30", "--work-nonces", "UNIT"],
+                  {"tls": "good", "scheme": "stratum+ssl", "cafile": True,
+                   "until": lambda p, c: job_accepted(p, "j2") and "q1" in c.answers}),
     "tls_sigint": (sc_sigint, ["--duration", "30", "--work-nonces", "UNIT"],
                    {"sigint_after": 2.5, "tls": "good", "scheme": "stratum+ssl", "cafile": True}),
     "tls_stall": (sc_normal, ["--duration", "2.5"], {"tls": "good", "stall": True, "scheme": "stratum+ssl"}),
     # kiln rolls ntime only once a job's 256 extranonce2 values are spent, which two busy cores
-    # (the rest of the suite) made take most of a 6 s run (1 rolled share of 5): kiln is stopped
-    # once the shares its check counts are in (sc_ntime); 50 s is only a bound
+    # (the rest of the suite) made take most of a 6 s run (1 rolled share of 5)
     "ntime": (sc_ntime, ["--duration", "50", "--work-nonces", "UNIT64", "--no-version-rolling"],
-              {"en2_size": 1, "ntime_window": 600}),
+              {"en2_size": 1, "ntime_window": 600, "until": ntime_rolled_enough}),
     # the first pool listens once kiln logs a failed check of it (30 s at most); the run ends on
-    # the first pool's third accepted share (sc_failback): --duration is only a bound
+    # the first pool's third accepted share
     "failback": (sc_failback, ["--duration", "50", "--work-nonces", "UNIT"],
-                 {"ports": 2, "both_urls": True, "late_listen": 30}),
-    "reconnect_wait": (sc_reconnect_wait, ["--duration", "5", "--work-nonces", "UNIT"], {"ports": 2, "both_urls": True}),
+                 {"ports": 2, "both_urls": True, "late_listen": 30, "until": lambda p, c: accepted(p, 3, port=p.ports[0])}),
+    "reconnect_wait": (sc_reconnect_wait, ["--duration", "30", "--work-nonces", "UNIT"],
+                       {"ports": 2, "both_urls": True, "until": lambda p, c: job_accepted(p, "j2")}),
     "longline_always": (sc_longline_always, ["--duration", "20", "--retries", "2"], {}),
     "sigint_handshake": (sc_silent, ["--duration", "30"], {"sigint_after": 1.5}),
     # cgminer's "pools" array, each pool with its own credentials (issue 39.4): the first pool
     # refuses every worker, the second takes only its own
     "creds": (sc_normal, ["--duration", "30", "--work-nonces", "UNIT"],
-              {"ports": 2, "both_urls": True, "config_creds": True, "creds": [None, ["b", "pb"]], "until_accepted": 3}),
-    "reconnect_drain": (sc_reconnect_drain, ["--duration", "6", "--work-nonces", "UNIT"],
-                        {"ports": 2, "answer_delay": 0.6}),
+              {"ports": 2, "both_urls": True, "config_creds": True, "creds": [None, ["b", "pb"]], "until": counted}),
+    # the old connection closed (its held answers read or counted lost) and the new server's job mined
+    "reconnect_drain": (sc_reconnect_drain, ["--duration", "30", "--work-nonces", "UNIT"],
+                        {"ports": 2, "answer_delay": 0.6, "until": lambda p, c: job_accepted(p, "j2") and "left" in p.marks}),
 }
 
 TLS_FAIL = {  # scenario -> what kiln's last line must say
@@ -1033,7 +1107,7 @@ def run_checks(pool, kiln, rc, log):
         late = [s for s in st.shares if s.get("job") != pool.marks["j2"] and pool.marks["raise"] + 0.5 < s["time"] < pool.marks["lower"]]
         strict = share_target(pool.base * 2)
         ok = all(share_hash(pool, s) <= strict for s in late)
-        check(ok, "after set_difficulty alone, shares meet the new difficulty (%d checked)" % len(late))
+        check(ok and late, "after set_difficulty alone, shares meet the new difficulty (%d checked)" % len(late))
         check(kiln.get("difficulty") == pool.base * 1.5, "fractional difficulty reported (%s)" % kiln.get("difficulty"))
     if name == "clean":
         late = [s for s in st.shares if s.get("job") in (pool.marks["j1"], pool.marks["j2"]) and s["time"] > pool.marks["clean"] + 1.0]
@@ -1096,6 +1170,11 @@ def run_checks(pool, kiln, rc, log):
     if name in HOSTILE:
         check(pool.elapsed_kiln is not None and duration is not None and pool.elapsed_kiln <= duration + 1.0,
               "--duration %s respected within 1 s (ran %.2f s)" % (duration, pool.elapsed_kiln or -1))
+        # a run the pool stopped once its checks' count was there (finish): the signal, as the
+        # bound, ends it within 1 s whatever the pool does
+        if pool.stopped_at is not None:
+            took = pool.kiln_ended - pool.stopped_at if pool.kiln_ended is not None else -1
+            check(0 <= took <= 1.0, "stopped within 1 s of the pool's SIGINT (%.2f s)" % took)
         check(pool.log_bytes is not None and pool.log_bytes <= 64 * 1024,
               "log volume bounded: %s bytes of stderr (at most 64 KiB)" % pool.log_bytes)
         check(pool.maxrss_kb is not None and pool.maxrss_kb <= 200 * 1024,
@@ -1115,7 +1194,7 @@ def run_checks(pool, kiln, rc, log):
         check(n == 1, "the raise logged once (%d times)" % n)
     if name == "baddiff":
         check(kiln.get("malformed", 0) >= 7, "invalid difficulties refused as malformed (%s)" % kiln.get("malformed"))
-        ok = [s for s in st.shares if pool.marks["huge"] > s["time"] > pool.marks["huge"] - 1.0]
+        ok = [s for s in st.shares if pool.marks["huge"] > s["time"] > pool.marks["invalid"] + 0.5]
         check(all(s.get("verdict") in ("accepted", "stale") for s in ok) and ok,
               "kept the old difficulty after the invalid ones (%d shares accepted before the huge one)" % len(ok))
         check(log.count("no share will be found") == 1, "the huge difficulty said once that no share is possible")
@@ -1231,16 +1310,18 @@ def check_devices(check, pool, kiln, log):
 # ------------------------------------------------------------------------ main
 
 def measure_cpu_rate(kiln, device="cpu", least_s=0.15, most=1 << 26, first=16384):
-    """kiln's CPU hash rate on this machine now (a sanitizer build or a loaded machine is many
-    times slower than a plain Release build): scans growing ranges until one takes 0.15 s.
+    """kiln's CPU hash rate with CPU_THREADS threads on this machine now (a sanitizer build or a
+    loaded machine is many times slower than a plain Release build): scans growing ranges until
+    one takes 0.15 s.
     With a device (the gpu_devices scenario), that device's rate, from the whole nonce space (a
     set opens its GPUs within the search: a short one would be mostly their start)."""
     header = ("0100000081cd02ab7e569e8bcd9317e2fe99f2de44d49ab2b8851ba4a308000000000000e320b6c2fffc8d750423db8b1eb942ae7"
               "10e951ed797f7affc8892b0f1fc122bc7f5d74df2b9441a42a14695")
     count, rate = first, 0
+    threads = ["--threads", str(CPU_THREADS)] if device == "cpu" else []  # the threads the scenarios mine with
     for _ in range(6):
         out = subprocess.run([kiln, "mine", "--header", header, "--target", "0" * 63 + "1", "--count", str(count),
-                              "--device", device, "--json"], capture_output=True, text=True, timeout=120).stdout
+                              "--device", device, "--json"] + threads, capture_output=True, text=True, timeout=120).stdout
         d = json.loads(out)
         rate = d["hashes"] / max(d["seconds"], 1e-6)
         if d["seconds"] >= least_s or count >= most:
@@ -1253,8 +1334,8 @@ class Pool:
     def __init__(self, name, args):
         self.name = name
         self.fn, self.kiln_args, self.scenario = SCENARIOS[name]
-        # difficulty and nonces per work unit follow the CPU's speed (Release, sanitizer or
-        # loaded machine alike): about SHARES_PER_S shares a second, a unit every 0.15 s
+        # difficulty and nonces per work unit follow the speed of kiln's CPU_THREADS threads (Release,
+        # sanitizer or loaded machine alike): about SHARES_PER_S shares a second, a unit every 0.15 s
         rate = measure_cpu_rate(args.kiln) if args.kiln and name not in GPU_SCENARIOS else 1e6
         print("cpu rate %.0f H/s" % rate)
         self.cpu_rate = rate
@@ -1285,6 +1366,7 @@ class Pool:
         self.job_no = 0
         self.session_no = 0
         self.refuse_until = 0
+        self.found_offline_from = None  # kiln's found shares at the first refused reconnect
         self.refused = 0
         self.nconn = 0
         self.stopping = False
@@ -1294,6 +1376,21 @@ class Pool:
         self.lock = threading.Lock()
         self.dir = args.dir
         self.kiln_stopped = False
+        self.stopped_at = None  # when stop_kiln sent SIGINT
+        self.kiln_ended = None  # when kiln exited (run_measured.py's end_time)
+
+    def refusing(self):
+        """Whether a connection now is refused, as a pool that is down: drop's offline phase, until
+        refuse_until or until kiln has found a share offline (found in its --api-listen /status
+        grew since the first refused reconnect, when kiln knew itself offline): a fixed 1.5 s
+        offline once left a loaded machine's kiln none."""
+        if time.time() >= self.refuse_until:
+            return False
+        found = kiln_found(self)
+        if self.found_offline_from is None:
+            self.found_offline_from = found
+            return True
+        return found is None or found <= self.found_offline_from
 
     def stop_kiln(self):
         """SIGINT to kiln (run_measured.py writes its pid): it stops at the next launch and prints
@@ -1302,8 +1399,12 @@ class Pool:
             if self.kiln_stopped:
                 return
             self.kiln_stopped = True
+        self.stopped_at = time.time()
+        pid = os.path.join(self.dir, "kiln.pid")
+        if not os.path.exists(pid):  # kiln run by another driver (tests/monitor/probe.py), which ends it itself
+            return
         try:
-            with open(os.path.join(self.dir, "kiln.pid")) as f:
+            with open(pid) as f:
                 os.kill(int(f.read()), signal.SIGINT)
         except (OSError, ValueError) as e:
             print("FAIL: cannot stop kiln: %s" % e)
@@ -1453,15 +1554,19 @@ def main():
     if pool.scenario.get("cafile"):
         kargs += ["--cafile", certs["ca"]]
     if args.scenario not in GPU_SCENARIOS:
-        kargs += ["--device", "cpu"]
-    with open(os.path.join(args.dir, "args"), "w") as f:
-        f.write("\n".join(kargs) + "\n")
+        kargs += ["--device", "cpu", "--threads", str(CPU_THREADS)]
     for key in ("preload", "sigint_after"):  # read by run_scenario.sh
         if key in pool.scenario:
             with open(os.path.join(args.dir, key), "w") as f:
                 f.write("%s\n" % pool.scenario[key])
     with open(os.path.join(args.dir, "port"), "w") as f:
         f.write("%d\n" % pool.ports[0])
+    # args last, whole (a rename): run_scenario.sh starts kiln once it is there and reads the files
+    # above then; written first, a loaded machine once let it read no sigint_after, and the sigint
+    # scenario's kiln ran out its 30 s
+    with open(os.path.join(args.dir, "args.tmp"), "w") as f:
+        f.write("\n".join(kargs) + "\n")
+    os.rename(os.path.join(args.dir, "args.tmp"), os.path.join(args.dir, "args"))
     t_start = time.time()
 
     threads = []
@@ -1475,7 +1580,7 @@ def main():
         r, _, _ = select.select(listeners, [], [], 0.1)
         for s in r:
             sock, _ = s.accept()
-            if time.time() < pool.refuse_until:
+            if pool.refusing():
                 pool.refused += 1
                 sock.close()
                 continue
@@ -1501,6 +1606,10 @@ def main():
         pool.elapsed_kiln = float(open(os.path.join(args.dir, "elapsed_ms")).read().strip()) / 1000
     except (OSError, ValueError):
         pool.elapsed_kiln = time.time() - t_start
+    try:
+        pool.kiln_ended = float(open(os.path.join(args.dir, "end_time")).read().strip())
+    except (OSError, ValueError):
+        pool.kiln_ended = None
     try:
         pool.maxrss_kb = int(open(os.path.join(args.dir, "maxrss_kb")).read().strip())
     except (OSError, ValueError):

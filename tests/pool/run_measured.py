@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs a command the way the pool tests need to judge it: with a time limit, optionally a
-SIGINT after some seconds, and records its exit code, wall time and peak resident memory
-(getrusage of the child: the kernel's own figure, not kiln's) into files of a folder.
+SIGINT after some seconds, and records its exit code, wall time, end (time.time(), the clock of
+the test pool that may stop it) and peak resident memory (getrusage of the child: the kernel's own
+figure, not kiln's) into files of a folder.
 
 Usage: run_measured.py DIR LIMIT_S SIGINT_AFTER_S(0: none) STDOUT STDERR -- COMMAND..."""
 import os
@@ -32,13 +33,15 @@ def main():
                 break
             time.sleep(0.01)
         rc = p.wait()
-    elapsed = time.monotonic() - t0
+    elapsed, end_time = time.monotonic() - t0, time.time()
     if rc < 0:
         rc = 128 - rc  # as the shell reports a death by signal
     maxrss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     for name, value in (("rc", rc), ("elapsed_ms", int(elapsed * 1000)), ("maxrss_kb", maxrss_kb)):
         with open(os.path.join(d, name), "w") as f:
             f.write("%d\n" % value)
+    with open(os.path.join(d, "end_time"), "w") as f:  # the test pool's clock: how soon its SIGINT ended kiln
+        f.write("%.3f\n" % end_time)
 
 
 if __name__ == "__main__":

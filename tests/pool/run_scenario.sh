@@ -1,7 +1,10 @@
 #!/bin/bash
 # Runs one test-pool scenario: starts tests/pool/pool_server.py on 127.0.0.1, runs kiln against
-# it with the arguments the scenario wrote, then lets the server check its verdicts against
-# kiln's JSON summary, log and exit code. Usage: run_scenario.sh KILN SCENARIO [--keep DIR]
+# it with the arguments the scenario wrote (one CPU thread but on a GPU), then lets the server
+# check its verdicts against kiln's JSON summary, log and exit code. Most scenarios end once what
+# their checks count is there, the server stopping kiln with SIGINT (kiln.pid); the others when
+# kiln gives up or stops by itself: its --duration, or a SIGINT after sigint_after seconds (here).
+# Usage: run_scenario.sh KILN SCENARIO [--keep DIR]
 # Exit 77 (skip) when python3 is missing or kiln was built without pool support.
 set -u
 kiln=$1
