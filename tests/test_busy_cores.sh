@@ -21,7 +21,7 @@ DATA=$2
 . "$(dirname "$0")/pagerank_cli_util.sh"
 command -v python3 >/dev/null || { echo "test_busy_cores: skipped (needs python3)"; exit 77; }
 [ -n "${EPOCHREALTIME:-}" ] || { echo "test_busy_cores: skipped (needs bash 5)"; exit 77; }
-TRIES=${KILN_BUSY_TRIES:-7}
+TRIES=${KILN_BUSY_TRIES:-5}
 
 # one busy loop per CPU this process may use, pinned there when taskset is present
 cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))' 2>/dev/null || seq 0 $(($(nproc) - 1)))

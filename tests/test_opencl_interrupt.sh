@@ -35,22 +35,22 @@ for algo in sha3-256 sha256d; do
     "$KILN" bench --algo $algo --device "$OCLDEV" --seconds 0.1 --quiet >/dev/null 2>&1
 done
 
-# ---- the scrypt KDF: SIGINT inside a ROMix of N = 2^17 (seconds a launch before), 3 s after kiln
-# catches it (signal_run), as before: a second in, on a machine loaded 12 deep, it took 1.16 s to
-# end once (perhaps still in the setup, where no launch is paced)
+# ---- the scrypt KDF: SIGINT inside a ROMix of N = 2^17 (seconds a launch before), 2 s after kiln
+# catches it (signal_run): a second in, on a machine loaded 12 deep, it took 1.16 s to end once
+# (perhaps still in the setup, where no launch is paced); alone on PoCL the setup takes 0.3 s
 for sig in INT TERM; do
-    signal_run "$sig" 3 "$TMP/out" "$TMP/err" "$KILN" bench --algo scrypt-kdf --device "$OCLDEV" -N 131072 -r 8 \
+    signal_run "$sig" 2 "$TMP/out" "$TMP/err" "$KILN" bench --algo scrypt-kdf --device "$OCLDEV" -N 131072 -r 8 \
         --seconds 60 --quiet
     want=$((128 + $(kill -l "$sig")))
     [ "$code" = "$want" ] && within 1.0 && grep -q "interrupted by SIG$sig" "$TMP/err" && ok ||
         bad "scrypt-kdf bench on SIG$sig: exit $code after $took s, $(cat "$TMP/err")"
 done
 
-# ---- the hash and sha256d benchmarks: SIGINT 3 s in (the inputs' fill or the runs); a second in,
-# with PoCL's kernel cache empty (a fresh build), it came in the kernel's compile, which no poll
-# cuts short (8 s)
+# ---- the hash and sha256d benchmarks: SIGINT 2 s in (the probe's launches or the runs: on PoCL
+# alone the probe ends 1.4 s in); a second in, with PoCL's kernel cache empty (a fresh build, before
+# the warm-up above), it came in the kernel's compile, which no poll cuts short (8 s)
 for algo in sha3-256 sha256d; do
-    signal_run INT 3 "$TMP/out" "$TMP/err" "$KILN" bench --algo $algo --device "$OCLDEV" --seconds 60 --quiet
+    signal_run INT 2 "$TMP/out" "$TMP/err" "$KILN" bench --algo $algo --device "$OCLDEV" --seconds 60 --quiet
     interrupted bench INT prints
 done
 
@@ -103,11 +103,11 @@ done
 
 # ---- Merkle: SIGINT during the build of 2^21 SHA3-256 leaves, once it has reported merges
 python3 - "$TMP/leaves" <<'PY'
-import random, sys
-r = random.Random(5)
+import os, sys
 with open(sys.argv[1], "w") as f:
     for _ in range(32):
-        f.write("\n".join("%064x" % r.getrandbits(256) for _ in range(65536)) + "\n")
+        h = os.urandom(32 << 16).hex()
+        f.write("\n".join(h[i:i + 64] for i in range(0, len(h), 64)) + "\n")
 PY
 built="merkle: [0-9.]+ [kKMG]/" # a count of merges done (k: thousands), not the first 0/
 signal_at_line none "$built" "$TMP/out" "$TMP/err" "$KILN" merkle --leaves "$TMP/leaves" --algo sha3-256 \
