@@ -59,6 +59,9 @@ for c in $cases; do
             i=$((i + 1))
             want=$(cat "$tmp/root$i")
             for d in $devices; do
+                # the GPUs' rows kernels at 1 and 16 rows (a leaf alone, a tree of four levels): each
+                # run on PoCL costs 0.13 s of CPU
+                [ "$d" != cpu ] && [ "$n" = 4 ] && continue
                 expect 0 "$kiln" merkle --algo "$algo" --leaf-hash "$leaf" --rows "$tmp/rows$i" --device "$d" --quiet
                 same "$out" "$want" "$algo --leaf-hash $leaf on $d: $n rows of $w"
             done

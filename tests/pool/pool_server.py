@@ -1309,10 +1309,11 @@ def check_devices(check, pool, kiln, log):
 
 # ------------------------------------------------------------------------ main
 
-def measure_cpu_rate(kiln, device="cpu", least_s=0.15, most=1 << 26, first=16384):
+def measure_cpu_rate(kiln, device="cpu", least_s=0.05, most=1 << 26, first=16384):
     """kiln's CPU hash rate with CPU_THREADS threads on this machine now (a sanitizer build or a
     loaded machine is many times slower than a plain Release build): scans growing ranges until
-    one takes 0.15 s.
+    one takes 0.05 s (the difficulty takes the rate's nearest power of two, so a rate within 40%
+    does: a longer scan cost each of the 40 scenarios 0.44 s of CPU).
     With a device (the gpu_devices scenario), that device's rate, from the whole nonce space (a
     set opens its GPUs within the search: a short one would be mostly their start)."""
     header = ("0100000081cd02ab7e569e8bcd9317e2fe99f2de44d49ab2b8851ba4a308000000000000e320b6c2fffc8d750423db8b1eb942ae7"
