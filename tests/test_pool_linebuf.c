@@ -116,5 +116,24 @@ int main(void)
         else CHECK(r == -1, "random case %d: over-long line not refused", rep);
         linebuf_free(&lb);
     }
+    /* linebuf_has_line: a complete line among the unread bytes, as linebuf_next would give it */
+    {
+        linebuf lb;
+        CHECK(linebuf_init(&lb, 64) == 0, "init");
+        CHECK(!linebuf_has_line(&lb), "empty buffer has a line");
+        const char *two = "{\"method\": \"client.reconnect\"}\n{\"id\": 7}\npart";
+        size_t avail;
+        char *space = linebuf_space(&lb, &avail);
+        memcpy(space, two, strlen(two));
+        linebuf_commit(&lb, strlen(two));
+        char *line;
+        size_t len;
+        CHECK(linebuf_has_line(&lb), "two lines read: none found");
+        CHECK(linebuf_next(&lb, &line, &len) == 1, "first line");
+        CHECK(linebuf_has_line(&lb), "the line left after the first: not found");
+        CHECK(linebuf_next(&lb, &line, &len) == 1 && strcmp(line, "{\"id\": 7}") == 0, "second line");
+        CHECK(!linebuf_has_line(&lb), "an unfinished line counted as a line");
+        linebuf_free(&lb);
+    }
     return check_summary();
 }

@@ -826,7 +826,10 @@ void client_service(pool_client *c, double timeout_s)
     /* the resolver thread has no fd */
     if ((c->state == CONN_RESOLVING || c->probe_state == CONN_RESOLVING) && timeout_s > 0.05) timeout_s = 0.05;
     int buffered = c->state == CONN_UP && conn_buffered(&c->conn); /* TLS bytes poll cannot see */
-    int old_buffered = c->draining && conn_buffered(&c->old);
+    /* the old connection's answers may already be in its buffer: read with the line that moved
+     * kiln off it (client.reconnect), they are no news to poll (kiln then waited its whole drain for
+     * an answer it held) */
+    int old_buffered = c->draining && (conn_buffered(&c->old) || linebuf_has_line(&c->old.in));
     if (timeout_s < 0 || buffered || old_buffered) timeout_s = 0;
     int ms = (int)(timeout_s * 1000);
     int rc = poll(pfd, (nfds_t)nfds, ms);

@@ -55,3 +55,5 @@ int linebuf_next(linebuf *lb, char **line, size_t *len)
         return 1;
     }
 }
+
+int linebuf_has_line(const linebuf *lb) { return memchr(lb->buf + lb->head, '\n', lb->len - lb->head) != NULL; }

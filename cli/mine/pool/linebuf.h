@@ -28,4 +28,8 @@ void linebuf_commit(linebuf *lb, size_t n);
  * the pending line is longer than max_line (the buffer must then be reset). */
 int linebuf_next(linebuf *lb, char **line, size_t *len);
 
+/* Whether a complete line is among the unread bytes: bytes already read, which poll() no longer
+ * reports (a connection kept for the answers after client.reconnect holds what came with it). */
+int linebuf_has_line(const linebuf *lb);
+
 #endif
