@@ -7,7 +7,12 @@ One thread: a Python thread whose CPU affinity is one core, so kiln sees one CPU
 caller alone. The default: fresh Python threads with the process's whole affinity. The old cost
 was a wait at the end of each OpenMP region for a team member the scheduler did not run, and it
 came and went with where that member was placed (about half the processes: 0.13 ms or 300-400 ms
-a call on 2 busy cores); each fresh caller thread had a team of its own, so several are tried."""
+a call on 2 busy cores); each fresh caller thread had a team of its own, so several are tried.
+
+What the scheduler adds is not kiln's: a call of 0.11 ms that shares its core with a busy loop takes
+up to twice that (15-call medians of 0.10-0.24 ms, pinned or not, with kiln on the caller's thread
+alone). So the 2x bounds compare the medians of all the calls of each kind, and each fresh caller
+on its own is held to 4x, which the old wait (over 1000x) broke by far."""
 import os
 import statistics
 import subprocess
@@ -26,7 +31,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning"),
 ]
 
-CALLS = 15  # a median of this many calls per measurement
+CALLS = 15  # calls timed per caller thread
+WARM = 3  # untimed calls first
 CALLERS = 4  # fresh caller threads with the default threads
 
 
@@ -45,14 +51,15 @@ def busy_cores():
             p.wait()
 
 
-def median_call(fn):
-    fn()  # warm: imports, conversions, first use of the threads
+def timed_calls(fn):
+    for _ in range(WARM):  # imports, conversions, first use of the threads
+        fn()
     t = []
     for _ in range(CALLS):
         s = time.perf_counter()
         fn()
         t.append(time.perf_counter() - s)
-    return statistics.median(t)
+    return t
 
 
 def in_thread(fn, cpu=None):
@@ -91,14 +98,17 @@ def test_karate_club_on_busy_cores(busy_cores):
 
             rows = []
             for _ in range(CALLERS):
-                default = in_thread(lambda: median_call(kiln_call))
-                one = in_thread(lambda: median_call(kiln_call), cpu=busy_cores[0])
-                ref = in_thread(lambda: median_call(nx_call))
+                default = in_thread(lambda: timed_calls(kiln_call))
+                one = in_thread(lambda: timed_calls(kiln_call), cpu=busy_cores[0])
+                ref = in_thread(lambda: timed_calls(nx_call))
                 rows.append((default, one, ref))
     finally:
         nx.config.cache_converted_graphs = saved
-    table = "; ".join(f"kiln {d * 1e3:.3f} ms, one thread {o * 1e3:.3f} ms, NetworkX {r * 1e3:.3f} ms"
-                      for d, o, r in rows)
-    for default, one, ref in rows:
-        assert default <= 2 * one, f"kiln's default threads over 2x its one thread on busy cores: {table}"
-        assert default <= 2 * ref, f"kiln over 2x NetworkX on busy cores: {table}"
+    med = statistics.median
+    table = "; ".join(f"kiln {med(d) * 1e3:.3f} ms, one thread {med(o) * 1e3:.3f} ms, "
+                      f"NetworkX {med(r) * 1e3:.3f} ms" for d, o, r in rows)
+    default, one, ref = (med([t for row in rows for t in row[k]]) for k in range(3))
+    assert default <= 2 * one, f"kiln's default threads over 2x its one thread on busy cores: {table}"
+    assert default <= 2 * ref, f"kiln over 2x NetworkX on busy cores: {table}"
+    for d, _, _ in rows:
+        assert med(d) <= 4 * one, f"a caller of kiln's default threads over 4x one thread: {table}"
