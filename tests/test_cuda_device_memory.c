@@ -27,11 +27,23 @@ int main(void)
 static cudaStream_t stream;
 static kiln_ctx *gpu, *cpu;
 
+/* The test's own copies and fills go on `stream` too. It is a non-blocking stream (kiln must order
+ * its work on the caller's stream, not lean on the legacy stream's implicit ordering), which nothing
+ * on the legacy stream is ordered with: a cudaMemset there may land after kiln's kernels have
+ * written, and a cudaMemcpy from pageable memory returns before its DMA has landed. */
+static void to_dev(void *d, const void *host, size_t bytes)
+{
+    CUDA_OK(cudaMemcpyAsync(d, host, bytes, cudaMemcpyHostToDevice, stream));
+    CUDA_OK(cudaStreamSynchronize(stream));
+}
+
+static void dev_zero(void *d, size_t bytes) { CUDA_OK(cudaMemsetAsync(d, 0, bytes, stream)); }
+
 static void *dev_copy(const void *host, size_t bytes)
 {
     void *d = NULL;
     CUDA_OK(cudaMalloc(&d, bytes ? bytes : 1));
-    if (bytes) CUDA_OK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    if (bytes) to_dev(d, host, bytes);
     return d;
 }
 
@@ -193,7 +205,7 @@ static void test_hash(void)
     }
     /* zero host copies, by capture; the graph's run gives the same digests */
     CHECK(kiln_hash_batch(cpu, KILN_HASH_SHA3_256, data, off, N, want, 32) == KILN_OK, "CPU batch");
-    CUDA_OK(cudaMemset(d_out, 0, N * 100));
+    dev_zero(d_out, N * 100);
     hash_case c = {KILN_HASH_SHA3_256, d_data, len, d_off, 0, N, 32, d_out};
     int host = -1, kernels = 0;
     if (captured(hash_call, &c, "hash batch", cudaStreamCaptureModeThreadLocal, &host, &kernels) == 0) {
@@ -273,8 +285,8 @@ static void test_merkle(void)
             CHECK(st == KILN_OK && memcmp(got, root, 32) == 0 && dev_equals(d_tree, want, size * 32),
                   "algo %d, %llu leaves: built in place: %d (%s)", (int)algos[a], (unsigned long long)n, st, kiln_last_error(gpu));
             if (k == 2) { /* zero host copies, by capture */
-                CUDA_OK(cudaMemset(d_tree, 0, size * 32));
-                CUDA_OK(cudaMemset(d_root, 0, 32));
+                dev_zero(d_tree, size * 32);
+                dev_zero(d_root, 32);
                 int host = -1, kernels = 0;
                 if (captured(tree_call, &t, "merkle build", cudaStreamCaptureModeThreadLocal, &host, &kernels) == 0) {
                     CHECK(host == 0 && kernels > 0, "merkle: %d host copies, %d kernels in the stream's graph", host, kernels);
@@ -345,7 +357,7 @@ static void test_scrypt(void)
         if (k == 0) { /* zero host copies, by capture; relaxed, since the batch's plan asks the device's
                        * free memory (cudaMemGetInfo), which a strict capture may refuse: a copy or a
                        * wait on the stream still shows */
-            CUDA_OK(cudaMemset(d_out, 0, sizeof want));
+            dev_zero(d_out, sizeof want);
             int host = -1, kernels = 0;
             if (captured(kdf_call, &c, "scrypt batch", cudaStreamCaptureModeRelaxed, &host, &kernels) == 0) {
                 CHECK(host == 0 && kernels > 0, "scrypt: %d host copies, %d kernels in the stream's graph", host, kernels);
@@ -422,7 +434,7 @@ static void pr_compare(kiln_graph *g, const char *name, kiln_precision prec, int
     CHECK(hs == KILN_OK && cs == KILN_OK, "%s: host path %d (%s), CPU %d", name, hs, kiln_last_error(gpu), cs);
     /* waiting (result given), twice from the same plan, then not waiting */
     for (int pass = 0; pass < 3; pass++) {
-        CUDA_OK(cudaMemset(dranks, 0, n * sizeof(double)));
+        dev_zero(dranks, n * sizeof(double));
         pr_case c = {plan, opt, dp, dq, dx0, dranks, pass < 2 ? &dr : NULL};
         st = pr_call(&c);
         double *got = pr_host(dranks, n);
@@ -498,7 +510,7 @@ static void test_pagerank(void)
     hopt.dangling = hq;
     hopt.nstart = hx0;
     CHECK(kiln_pagerank(gpu, gw, &hopt, want, NULL) == KILN_OK, "host path: %s", kiln_last_error(gpu));
-    CUDA_OK(cudaMemset(dranks, 0, n * 8));
+    dev_zero(dranks, n * 8);
     pr_case c = {plan, opt, dp, dq, dx0, dranks, NULL};
     int host = -1, kernels = 0;
     if (plan && captured(pr_call, &c, "pagerank_device", cudaStreamCaptureModeThreadLocal, &host, &kernels) == 0) {
@@ -532,7 +544,7 @@ static void test_pagerank(void)
           (unsigned long long)n);
     free(got);
     memset(bad, 0, n * 8);
-    CUDA_OK(cudaMemcpy(dbad, bad, n * 8, cudaMemcpyHostToDevice));
+    to_dev(dbad, bad, n * 8);
     c.result = &r;
     st = plan ? pr_call(&c) : KILN_ERR_INPUT;
     CHECK(st == KILN_ERR_INPUT && strstr(kiln_last_error(gpu), "personalization vector sums to 0"), "a zero vector: %s",
