@@ -1,7 +1,7 @@
 /* Known answers for SHA-1 and SHA-224: the NIST CAVP byte-oriented vectors, short messages (0 to
  * 64 bytes, so one and two padded blocks) and long ones (up to some 6 KiB, runs of whole blocks).
  * Each digest is computed by the one-shot helper, the stream fed a byte at a time and in one
- * piece, the hashing front end (kiln_hash, the descriptor of hash_list.c), and for SHA-1 by each
+ * piece, the hashing front end (kiln_hash, its descriptor, listed in core/hash_list.h), and for SHA-1 by each
  * compression this CPU can run alone (the portable one, the SHA extensions), padded here. MD5's
  * answers are RFC 1321's (test_md5_rfc1321.c). */
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #define PERM KILN_KIND_PERMUTATION
 
 /* The rows that are not only a digest, in the registry's order; HASHES marks where the hash
- * algorithms (hash_list.c, each row made from its descriptor by hash_row) come in, those that a
+ * algorithms (core/hash_list.h, each row made from its descriptor by hash_row) come in, those that a
  * row here already covers (sha256d, which also mines) left out; MERGES where the Merkle merges no
  * digest names come in (the lines of KILN_MERKLE_MERGES with a NAME, prim/merkle_merges.h). Each
  * row: name, short name, kinds, search/hash/tree ids, GPU kinds, bench kinds, bench-all kinds, tune

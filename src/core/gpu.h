@@ -23,8 +23,8 @@
 #include "ctx.h"
 #include "gpu_collective.h"
 #include "gpu_graph.h"
-#include "gpu_hash_families.h"
 #include "gpu_tree.h"
+#include "hash_list.h"
 #include "scrypt_job.h"
 #include "sha256d_job.h"
 
@@ -33,10 +33,10 @@ extern "C" {
 #endif
 
 /* ---- batch hashing */
-/* The kinds of batch kernel a GPU backend has for digests, one a line of gpu_hash_families.h: an
+/* The kinds of batch kernel a GPU backend has for digests, one an F line of hash_list.h: an
  * algorithm's descriptor (src/hash/hash_desc.h) names one, with its parameters (rate, domain,
  * variant). */
-#define KILN_HASH_GPU_ENUM(ID, name) KILN_HASH_GPU_##ID,
+#define KILN_HASH_GPU_ENUM(algo, ID, family) KILN_HASH_GPU_##ID,
 typedef enum kiln_hash_gpu_family {
     KILN_HASH_GPU_NONE = 0, /* no GPU kernel: the batch runs on the CPU */
     KILN_HASH_GPU_FAMILIES(KILN_HASH_GPU_ENUM) KILN_HASH_GPU_FAMILY_END /* one past the last family */
@@ -49,7 +49,7 @@ typedef struct kiln_gpu_hash_params {
     kiln_hash_gpu_family family;
     unsigned rate; /* Keccak */
     uint8_t domain; /* Keccak */
-    int variant; /* the family's own (gpu_hash_families.h) */
+    int variant; /* the family's own (its line of hash_list.h says what) */
     size_t outlen;
 } kiln_gpu_hash_params;
 

@@ -1,7 +1,7 @@
 /* A GPU hash family on CUDA: what the batch plumbing (keccak_batch.cu: copies, staging, device
  * memory, bench) needs of it, written in the family's own batch file (sha512_batch.cu defines
- * kiln_cuda_hash_sha512) and found through the one list of families (KILN_HASH_GPU_FAMILIES,
- * src/core/gpu_hash_families.h), so the plumbing names no family. */
+ * kiln_cuda_hash_sha512) and found through the one list (KILN_HASH_GPU_FAMILIES, the F lines of
+ * src/core/hash_list.h), so the plumbing names no family. */
 #ifndef KILN_CUDA_HASH_FAMILY_CUH
 #define KILN_CUDA_HASH_FAMILY_CUH
 
@@ -20,7 +20,7 @@ struct kiln_cuda_hash_family {
                           unsigned blocks, cudaStream_t s);
 };
 
-#define KILN_CUDA_HASH_FAMILY_DECLARE(ID, name) extern const kiln_cuda_hash_family kiln_cuda_hash_##name;
+#define KILN_CUDA_HASH_FAMILY_DECLARE(algo, ID, name) extern const kiln_cuda_hash_family kiln_cuda_hash_##name;
 KILN_HASH_GPU_FAMILIES(KILN_CUDA_HASH_FAMILY_DECLARE)
 #undef KILN_CUDA_HASH_FAMILY_DECLARE
 

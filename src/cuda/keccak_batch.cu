@@ -61,7 +61,7 @@ const kiln_cuda_hash_family kiln_cuda_hash_keccak = {keccak_check, keccak_launch
 namespace {
 
 /* The families of KILN_HASH_GPU_FAMILIES, by kiln_hash_gpu_family value (NONE has none). */
-#define KILN_CUDA_HASH_FAMILY_ENTRY(ID, name) &kiln_cuda_hash_##name,
+#define KILN_CUDA_HASH_FAMILY_ENTRY(algo, ID, name) &kiln_cuda_hash_##name,
 const kiln_cuda_hash_family *const kFamilies[] = {nullptr, KILN_HASH_GPU_FAMILIES(KILN_CUDA_HASH_FAMILY_ENTRY)};
 #undef KILN_CUDA_HASH_FAMILY_ENTRY
 static_assert(sizeof kFamilies / sizeof kFamilies[0] == KILN_HASH_GPU_FAMILY_END, "a family without its row");

@@ -1,5 +1,5 @@
 /* A hash algorithm's descriptor: everything kiln knows about one digest, written once beside its
- * code (sha256_algos.c, keccak_algos.c, ...) and listed once (hash_list.c). The hashing front end
+ * code (sha256_algos.c, keccak_algos.c, ...) and listed once (core/hash_list.h). The hashing front end
  * (hash_algo.c), the workload registry, the batch and bench paths, `kiln hash`'s check lines and
  * the Python names all read it; none of them names an algorithm. */
 #ifndef KILN_HASH_HASH_DESC_H
@@ -39,12 +39,12 @@ struct kiln_hash_desc {
     int xof; /* any output length */
     unsigned rate; /* Keccak family: the sponge's rate in bytes */
     uint8_t domain; /* Keccak family: the padding's domain bits */
-    int variant; /* the family's own choice (its line of core/gpu_hash_families.h says what) */
+    int variant; /* the family's own choice (its line of core/hash_list.h says what) */
     const kiln_hash_family *family;
     /* n messages of msg_len bytes back to back, hashed several at a time in SIMD lanes, digests
      * of the default length back to back; NULL where one stream at a time is as fast */
     void (*lanes)(const kiln_hash_desc *d, const uint8_t *data, size_t msg_len, size_t n, uint8_t *out);
-    kiln_hash_gpu_family gpu; /* the GPU backends' kernel family (core/gpu_hash_families.h) */
+    kiln_hash_gpu_family gpu; /* the GPU backends' kernel family (an F line of core/hash_list.h) */
     int tree; /* the kiln_merkle_algo merging with this digest, or -1 */
     /* a known answer `kiln selftest` checks on the context's device: the digest (hex, default
      * length) of the message kat_msg (kat_len bytes), or NULL when another check covers it */

@@ -12,7 +12,7 @@
 typedef kiln_ocl_batch_res batch_res;
 
 /* The families of KILN_HASH_GPU_FAMILIES, by kiln_hash_gpu_family value (NONE has none). */
-#define FAMILY_ENTRY(ID, name) [KILN_HASH_GPU_##ID] = &kiln_ocl_hash_##name,
+#define FAMILY_ENTRY(algo, ID, name) [KILN_HASH_GPU_##ID] = &kiln_ocl_hash_##name,
 static const kiln_ocl_hash_family *const families[KILN_HASH_GPU_FAMILY_END] = {KILN_HASH_GPU_FAMILIES(FAMILY_ENTRY)};
 #undef FAMILY_ENTRY
 

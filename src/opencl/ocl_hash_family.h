@@ -1,8 +1,8 @@
 /* A GPU hash family on OpenCL: its parameter check and its kernel's name and arguments, written in
  * the family's own file (ocl_hash_sha512.c defines kiln_ocl_hash_sha512; its kernels are in a .cl
- * file of kernels/) and found through the one list of families (KILN_HASH_GPU_FAMILIES,
- * src/core/gpu_hash_families.h), so the batch and bench plumbing (ocl_batch.c, ocl_bench.c) names
- * no family. */
+ * file of kernels/) and found through the one list (KILN_HASH_GPU_FAMILIES, the F lines of
+ * src/core/hash_list.h), so the batch and bench plumbing (ocl_batch.c, ocl_bench.c) names no
+ * family. */
 #ifndef KILN_OPENCL_OCL_HASH_FAMILY_H
 #define KILN_OPENCL_OCL_HASH_FAMILY_H
 
@@ -24,7 +24,7 @@ typedef struct kiln_ocl_hash_family {
     kiln_status (*kernel)(kiln_gpu *g, const kiln_gpu_hash_params *p, const kiln_ocl_digest_args *a, cl_kernel *k);
 } kiln_ocl_hash_family;
 
-#define KILN_OCL_HASH_FAMILY_DECLARE(ID, name) extern const kiln_ocl_hash_family kiln_ocl_hash_##name;
+#define KILN_OCL_HASH_FAMILY_DECLARE(algo, ID, name) extern const kiln_ocl_hash_family kiln_ocl_hash_##name;
 KILN_HASH_GPU_FAMILIES(KILN_OCL_HASH_FAMILY_DECLARE)
 #undef KILN_OCL_HASH_FAMILY_DECLARE
 
