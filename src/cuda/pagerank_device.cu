@@ -37,7 +37,7 @@ struct VecCheck {
 
 constexpr int kVectors = 3; /* personalization, dangling, nstart */
 constexpr int kSumBlock = 256;
-constexpr int kSumChunk = 1024; /* values staged at a time: 8 KiB of shared memory a sum */
+constexpr int kSumChunk = 1024; /* values staged at a time: 12 KiB of shared memory a sum */
 
 /* A sum in index order, as the host's loop adds, by one block. Per chunk of kSumChunk terms, every
  * thread loads terms into shared memory (loads in flight together) and checks them: the chunk's
