@@ -1032,6 +1032,9 @@ kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, c
                                          size_t row_elems, uint8_t *leaves);
 kiln_status kiln_merkle_leaves_from_rows_with(kiln_ctx *ctx, kiln_merkle_algo algo, kiln_merkle_leaf_hash leaf,
                                               const uint8_t *rows, uint64_t n, size_t row_elems, uint8_t *leaves);
+/* Bytes a row element takes for the merge's leaves from rows: 4 (BabyBear, KoalaBear) or 8
+ * (Goldilocks); 0 for a merge that hashes no rows, or a value that is no merge. */
+size_t kiln_merkle_row_element_bytes(kiln_merkle_algo algo);
 
 /* Tree shape, the same for every algorithm: level 0 holds the n leaves; a level of m > 1 nodes has
  * a parent level of ceil(m / 2) nodes, node i being the merge of children 2i and 2i + 1, where a

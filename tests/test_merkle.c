@@ -283,6 +283,23 @@ static void rows_errors(kiln_ctx *ctx)
           "p is refused, naming its row: %s", kiln_last_error(ctx));
     CHECK(kiln_merkle_leaves_from_rows(ctx, KILN_MERKLE_POSEIDON2_KOALABEAR16, rows, 2, 4, leaves) == KILN_OK,
           "the same word is a KoalaBear element: %s", kiln_last_error(ctx));
+    /* the element sizes the fields need: p below 2^31 (BabyBear, KoalaBear) or 2^64 (Goldilocks) */
+    CHECK(kiln_merkle_row_element_bytes(KILN_MERKLE_POSEIDON2_BABYBEAR16) == 4 &&
+              kiln_merkle_row_element_bytes(KILN_MERKLE_POSEIDON2_KOALABEAR16) == 4 &&
+              kiln_merkle_row_element_bytes(KILN_MERKLE_POSEIDON2_GOLDILOCKS8) == 8 &&
+              kiln_merkle_row_element_bytes(KILN_MERKLE_POSEIDON2_GOLDILOCKS12) == 8,
+          "row element bytes of the Poseidon2 merges");
+    CHECK(kiln_merkle_row_element_bytes(KILN_MERKLE_SHA256D) == 0 && kiln_merkle_row_element_bytes(KILN_MERKLE_RPO256) == 0 &&
+              kiln_merkle_row_element_bytes((kiln_merkle_algo)KILN_MERKLE_ALGO_COUNT) == 0,
+          "no row elements for a merge without leaves from rows, or no merge");
+    CHECK(kiln_merkle_leaves_from_rows_with(ctx, KILN_MERKLE_POSEIDON2_GOLDILOCKS8, KILN_MERKLE_LEAF_MIDEN, rows, 1, 1,
+                                            leaves) == KILN_ERR_INPUT &&
+              strstr(kiln_last_error(ctx), "no leaf hash miden (it takes sponge)") != NULL,
+          "a leaf hash the merge lacks, naming those it takes: %s", kiln_last_error(ctx));
+    CHECK(kiln_merkle_leaves_from_rows_with(ctx, KILN_MERKLE_POSEIDON2_BABYBEAR16, KILN_MERKLE_LEAF_MIDEN, rows, 1, 1,
+                                            leaves) == KILN_ERR_INPUT &&
+              strstr(kiln_last_error(ctx), "(it takes sponge or sponge24)") != NULL,
+          "BabyBear's leaf hashes named: %s", kiln_last_error(ctx));
 }
 
 static void errors(kiln_ctx *ctx)

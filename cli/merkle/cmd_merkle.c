@@ -220,18 +220,6 @@ static int verify_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, co
     return cli_fail(a->cmd, ctx, st);
 }
 
-/* The Poseidon2 merges, which hash rows; their elements' size in bytes (0: another merge). */
-static size_t rows_elem_size(kiln_merkle_algo algo)
-{
-    switch (algo) {
-    case KILN_MERKLE_POSEIDON2_BABYBEAR16:
-    case KILN_MERKLE_POSEIDON2_KOALABEAR16: return 4;
-    case KILN_MERKLE_POSEIDON2_GOLDILOCKS8:
-    case KILN_MERKLE_POSEIDON2_GOLDILOCKS12: return 8;
-    default: return 0;
-    }
-}
-
 /* --rows: the rows' leaf hashes (on the context's device), then the tree as for --leaves. */
 static int rows_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, const kiln_merkle_opts *opts,
                      const char *proof_s, int whole)
@@ -239,7 +227,7 @@ static int rows_mode(const merkle_args *a, kiln_ctx *ctx, const char *path, cons
     uint8_t *rows = NULL, *leaves = NULL, root[NODE];
     uint64_t n = 0;
     size_t width = 0;
-    int code = merkle_read_rows(a->cmd, path, rows_elem_size(a->algo), &rows, &n, &width);
+    int code = merkle_read_rows(a->cmd, path, kiln_merkle_row_element_bytes(a->algo), &rows, &n, &width);
     if (code) return code;
     if (n == 0) code = cli_error(EXIT_USAGE, a->cmd, "%s holds no rows", path);
     else if (!(leaves = malloc((size_t)n * NODE))) code = cli_error(EXIT_DEVICE, a->cmd, "out of memory for %llu leaves", (unsigned long long)n);
@@ -317,7 +305,7 @@ int cmd_merkle(int argc, char **argv)
     unsigned mode = leaves_s ? LEAVES : rows_s ? ROWS : block_s ? BLOCK : VERIFY;
     if ((code = cli_check_mode(&c, mode, leaves_s ? "--leaves" : rows_s ? "--rows" : block_s ? "--block" : "--verify")) != 0)
         return json_end(code);
-    if (rows_s && !rows_elem_size(a.algo))
+    if (rows_s && !kiln_merkle_row_element_bytes(a.algo))
         return json_end(cli_error(EXIT_USAGE, cmd, "--rows hashes rows for the poseidon2_* merges, not --algo %s", algo_s));
     if (block_s && a.algo != KILN_MERKLE_SHA256D)
         return json_end(cli_error(EXIT_USAGE, cmd, "--block builds Bitcoin's %s tree; --algo %s does not apply",

@@ -254,10 +254,6 @@ def parse_block(raw) -> Block:
                  witness_commitment_ok=commitment)
 
 
-
-_GOLDILOCKS = ("poseidon2_goldilocks8", "poseidon2_goldilocks12")
-
-
 def merkle_leaves_from_rows(rows, algo: str, leaf_hash: str = "sponge", device: str = "auto") -> np.ndarray:
     """The leaves of a matrix's rows for a Poseidon2 merge, as an (n, 32) uint8 array (what
     merkle_root takes): each row's elements hashed into one node, as Plonky3's MerkleTree over one
@@ -267,7 +263,8 @@ def merkle_leaves_from_rows(rows, algo: str, leaf_hash: str = "sponge", device: 
     "sponge" (Plonky3's PaddingFreeSponge at the merge's width), "sponge24" (BabyBear, KoalaBear:
     the width-24 sponge, rate 16) or "miden" (poseidon2_goldilocks12: miden-crypto's
     hash_elements). On a GPU a sample of the leaves is re-checked on the CPU."""
-    dtype = np.uint64 if algo in _GOLDILOCKS else np.uint32
+    # the merge's element size, from the library (0 for a merge without rows: refused below, with why)
+    dtype = np.uint64 if _kiln._merkle_row_element_bytes(algo) == 8 else np.uint32
     bad = ValueError(f"rows of {algo} must be integers that fit {np.dtype(dtype).name}")
     if isinstance(rows, np.ndarray):
         arr = rows

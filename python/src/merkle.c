@@ -157,6 +157,16 @@ static PyObject *py_merkle_tree_size(PyObject *self, PyObject *arg)
     return PyLong_FromUnsignedLongLong(kiln_merkle_tree_size(n));
 }
 
+static PyObject *py_merkle_row_element_bytes(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    const char *name = PyUnicode_AsUTF8(arg);
+    kiln_merkle_algo algo;
+    if (!name || merkle_algo(name, &algo) < 0)
+        return NULL;
+    return PyLong_FromSize_t(kiln_merkle_row_element_bytes(algo));
+}
+
 /* _merkle_leaves_from_rows(rows, n, row_elems, algo, leaf_hash, device, leaves): n rows of
  * row_elems field elements (a C-contiguous buffer of 4- or 8-byte little-endian elements, as
  * kiln.merkle_leaves_from_rows checks) hashed into leaves (n * 32 bytes), without the GIL. */
@@ -180,8 +190,9 @@ static PyObject *py_merkle_leaves_from_rows(PyObject *self, PyObject *args)
     }
     if (!(ctx = kiln_py_ctx(device, KILN_KIND_TREE, n)))
         goto done;
-    const uint64_t size = algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 || algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS12 ? 8 : 4;
-    if (row_elems && (n > UINT64_MAX / 8 / row_elems || (uint64_t)rows.len < n * row_elems * size)) {
+    /* 0 for a merge without leaves from rows, which the library refuses, naming why */
+    const uint64_t size = kiln_merkle_row_element_bytes(algo);
+    if (size && row_elems && (n > UINT64_MAX / 8 / row_elems || (uint64_t)rows.len < n * row_elems * size)) {
         PyErr_SetString(PyExc_ValueError, "rows hold fewer than n * row_elems elements");
         goto done;
     }
@@ -215,6 +226,9 @@ PyMethodDef kiln_py_merkle_methods[] = {
      "_merkle_verify(algo, leaf, index, n, siblings, root)\n--\n\nCore of kiln.merkle_verify."},
     {"_merkle_tree_size", py_merkle_tree_size, METH_O,
      "_merkle_tree_size(n)\n--\n\nNodes in the whole tree of n leaves (kiln_merkle_tree_size)."},
+    {"_merkle_row_element_bytes", py_merkle_row_element_bytes, METH_O,
+     "_merkle_row_element_bytes(algo)\n--\n\nBytes a row element takes for the merge's leaves from rows, 0 for none\n"
+     "(kiln_merkle_row_element_bytes)."},
     {"_merkle_leaves_from_rows", py_merkle_leaves_from_rows, METH_VARARGS,
      "_merkle_leaves_from_rows(rows, n, row_elems, algo, leaf_hash, device, leaves)\n--\n\n"
      "Core of kiln.merkle_leaves_from_rows."},

@@ -4,6 +4,7 @@
  * poseidon2_goldilocks12), the first digest layer of Plonky3's MerkleTree over one matrix. Rows are
  * checked canonical first, then hashed on the context's GPU where its backend can
  * (src/cuda/merkle_rows.cu, src/opencl/kernels/merkle_rows.cl), else on the CPU's threads. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/ctx.h"
@@ -131,6 +132,12 @@ kiln_status kiln_merkle_leaf_hash_from_name(kiln_ctx *ctx, const char *name, kil
     return kiln_fail(ctx, KILN_ERR_INPUT, "unknown leaf hash %s (sponge, sponge24 or miden)", name ? name : "(null)");
 }
 
+size_t kiln_merkle_row_element_bytes(kiln_merkle_algo algo)
+{
+    const int sponge = kiln_leaf_sponge(algo, KILN_MERKLE_LEAF_SPONGE);
+    return sponge < 0 ? 0 : kiln_leaf_sponge_elem_size(sponge);
+}
+
 kiln_status kiln_merkle_leaves_from_rows(kiln_ctx *ctx, kiln_merkle_algo algo, const uint8_t *rows, uint64_t n,
                                          size_t row_elems, uint8_t *leaves)
 {
@@ -147,11 +154,14 @@ kiln_status kiln_merkle_leaves_from_rows_with(kiln_ctx *ctx, kiln_merkle_algo al
     if (sponge < 0 && kiln_leaf_sponge(algo, KILN_MERKLE_LEAF_SPONGE) < 0)
         return kiln_fail(ctx, KILN_ERR_INPUT, "leaves from rows need a Poseidon2 merge (poseidon2_*)");
     if (sponge < 0) {
+        char takes[64] = "";
+        for (int l = KILN_MERKLE_LEAF_SPONGE; l <= KILN_MERKLE_LEAF_MIDEN; l++)
+            if (kiln_leaf_sponge(algo, (kiln_merkle_leaf_hash)l) >= 0)
+                snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s%s", *takes ? " or " : "",
+                         kiln_merkle_leaf_hash_name((kiln_merkle_leaf_hash)l));
         const char *name = kiln_merkle_leaf_hash_name(leaf);
         return kiln_fail(ctx, KILN_ERR_INPUT, "this merge has no leaf hash %s (it takes %s)", name ? name : "of that number",
-                         algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS12 ? "sponge or miden"
-                         : algo == KILN_MERKLE_POSEIDON2_GOLDILOCKS8 ? "sponge"
-                                                                     : "sponge or sponge24");
+                         takes);
     }
     if ((!rows && n && row_elems) || (!leaves && n)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing rows or leaves");
     if ((uint64_t)row_elems > MAX_ROW_ELEMS)
