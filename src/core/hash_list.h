@@ -12,8 +12,8 @@
  * which nothing outside the process stores. A new algorithm is one line at the end: F when it
  * brings a GPU family, else H. Everything that enumerates hashes (the workload registry, `kiln
  * hash`, bench, Python: src/hash/hash_list.c) or GPU families (the enum, both backends' tables)
- * is made from this list. What a family's parameters (variant, rate, domain) mean is its own
- * business, written beside its descriptors and kernels. */
+ * is made from this list. An F line says in a comment which parameters (variant, rate, domain)
+ * its family's descriptors set; their details are written beside its descriptors and kernels. */
 #ifndef KILN_CORE_HASH_LIST_H
 #define KILN_CORE_HASH_LIST_H
 
