@@ -166,7 +166,7 @@ kiln_status kiln_merkle_leaves_from_rows_with(kiln_ctx *ctx, kiln_merkle_algo al
     if ((!rows && n && row_elems) || (!leaves && n)) return kiln_fail(ctx, KILN_ERR_INPUT, "missing rows or leaves");
     if ((uint64_t)row_elems > MAX_ROW_ELEMS)
         return kiln_fail(ctx, KILN_ERR_INPUT, "rows of %zu elements: at most 2^24", row_elems);
-    const size_t size = kind->field_elements == KILN_NODE_GOLDILOCKS ? 8 : 4;
+    const size_t size = kiln_leaf_sponge_elem_size(sponge); /* as kiln_merkle_row_element_bytes */
     const uint64_t p = kind->field_elements == KILN_NODE_GOLDILOCKS ? KILN_GL_P
                        : kind->field_elements == KILN_NODE_BABYBEAR  ? KILN_BB_P
                                                                      : KILN_KB_P;
