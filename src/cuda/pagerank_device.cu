@@ -6,14 +6,15 @@
  * A run does on the device what kiln_pagerank's host path does on the host around the same
  * kernels, in the same order of arithmetic, so the ranks agree with it: each vector is checked
  * and summed in index order by one thread of a block that stages the values (the host's loop:
- * the same sum), divided by its sum in parallel (the same quotients), gathered into visiting
+ * the same sum; the vectors' blocks side by side in one launch), divided by its sum in parallel (the same quotients), gathered into visiting
  * order as the host path's upload does; the start dangling mass is summed the same way in the
  * host's order (kiln_pr_start_dangling's), and the state starts from a kernel rather than a host
  * copy. The iterations are the same launches (direct ones: the host path's captured batch would
  * be captured again for every run's arguments), and the ranks are scattered back into the
  * caller's vertex order as float64, converted from the rank type as the host path converts them.
- * The one thread's chain of additions costs some milliseconds a million vertices; the host path
- * pays a copy of the vector and a pass on the host instead. */
+ * The one thread's chain of additions, as long as the vector, at the latency of a double add each,
+ * is the price of that agreement; the host path pays a copy of the vector and a pass on the host
+ * instead. */
 #include "device_memory.cuh"
 #include "pagerank_solver.cuh"
 
@@ -36,53 +37,88 @@ struct VecCheck {
 
 constexpr int kVectors = 3; /* personalization, dangling, nstart */
 constexpr int kSumBlock = 256;
-constexpr int kSumChunk = 1024; /* values staged at a time: 12 KiB of shared memory a sum */
+constexpr int kSumChunk = 1024; /* values staged at a time: 8 KiB of shared memory a sum */
 
-/* A sum in index order, as the host's loop adds, by one block: every thread loads the next chunk
- * of terms into shared memory (loads in flight together), then thread 0 adds them one by one (the
- * host's order and rounding: each product and sum rounded on its own, no fused multiply-add).
- * term(i, &x) gives value i, or false for a value that ends the sum (then *stop is 1, *stop_at
- * its index, the lowest such, *stop_value it, and the sum is not finished). Called by every thread
- * of the block; the results are thread 0's. */
+/* A sum in index order, as the host's loop adds, by one block. Per chunk of kSumChunk terms, every
+ * thread loads terms into shared memory (loads in flight together) and checks them: the chunk's
+ * first bad term (atomicMin) and its largest value (atomicMax on the bits, which order as the
+ * values do for finite values >= 0) are found in parallel. Then thread 0 adds the chunk's terms up to
+ * the first bad one, one by one (the host's order and rounding: each sum rounded on its own, no
+ * fused multiply-add), in a loop with nothing else in it, so that its shared-memory loads run ahead
+ * of the chain of additions, which alone is serial. term(i, &x) gives value i, or false for a value
+ * that ends the sum (then *stop is 1, *stop_at its index, the lowest such, *stop_value it, and the
+ * sum is not finished). Called by every thread of the block; *stop is every thread's, the other
+ * results thread 0's. */
 template <typename Term>
 __device__ double serial_sum(uint64_t n, Term term, int *stop, unsigned long long *stop_at, double *stop_value,
                              double *max_out)
 {
     __shared__ double vals[kSumChunk];
-    __shared__ int ok[kSumChunk];
-    __shared__ int stopped;
-    double sum = 0, max = 0;
-    if (threadIdx.x == 0) stopped = 0;
-    for (uint64_t base = 0; base < n; base += kSumChunk) {
+    /* the lowest bad index of a chunk (kSumChunk: none), by the chunk's parity: a chunk's slot is
+     * reset two chunks later, when every thread has read it */
+    __shared__ int first_bad[2];
+    __shared__ unsigned long long max_bits;
+    double sum = 0;
+    int stopped = 0;
+    if (threadIdx.x == 0) max_bits = 0;
+    for (uint64_t base = 0, chunk = 0; base < n && !stopped; base += kSumChunk, chunk++) {
         const int len = n - base < (uint64_t)kSumChunk ? (int)(n - base) : kSumChunk;
+        const int slot = (int)(chunk & 1);
+        if (threadIdx.x == 0) first_bad[slot] = kSumChunk;
+        __syncthreads(); /* thread 0 has added the last chunk's values; the slot is reset */
+        double local_max = 0;
+        for (int i = threadIdx.x; i < len; i += blockDim.x) {
+            double x;
+            const bool ok = term(base + i, &x);
+            vals[i] = x;
+            if (!ok) atomicMin(&first_bad[slot], i);
+            else if (x > local_max) local_max = x;
+        }
+        if (local_max > 0) atomicMax(&max_bits, (unsigned long long)__double_as_longlong(local_max));
         __syncthreads();
-        for (int i = threadIdx.x; i < len; i += blockDim.x) ok[i] = term(base + i, &vals[i]);
-        __syncthreads();
+        const int good = first_bad[slot] < len ? first_bad[slot] : len;
         if (threadIdx.x == 0) {
-            for (int i = 0; i < len; i++) {
-                const double x = vals[i];
-                if (!ok[i]) {
-                    *stop_at = base + i;
-                    *stop_value = x;
-                    stopped = 1;
-                    break;
-                }
-                sum = __dadd_rn(sum, x);
-                if (x > max) max = x;
+            int i = 0;
+            for (; i + 8 <= good; i += 8) {
+                const double a0 = vals[i], a1 = vals[i + 1], a2 = vals[i + 2], a3 = vals[i + 3];
+                const double a4 = vals[i + 4], a5 = vals[i + 5], a6 = vals[i + 6], a7 = vals[i + 7];
+                sum = __dadd_rn(sum, a0);
+                sum = __dadd_rn(sum, a1);
+                sum = __dadd_rn(sum, a2);
+                sum = __dadd_rn(sum, a3);
+                sum = __dadd_rn(sum, a4);
+                sum = __dadd_rn(sum, a5);
+                sum = __dadd_rn(sum, a6);
+                sum = __dadd_rn(sum, a7);
+            }
+            for (; i < good; i++) sum = __dadd_rn(sum, vals[i]);
+            if (good < len) {
+                *stop_at = base + good;
+                *stop_value = vals[good];
             }
         }
-        __syncthreads();
-        if (stopped) break;
+        stopped = good < len;
     }
-    if (max_out) *max_out = max;
+    __syncthreads();
+    if (max_out) *max_out = __longlong_as_double((long long)max_bits);
     *stop = stopped;
     return sum;
 }
 
-/* Checks v (n values) and finds the normalization, as the host's loop does; a bad vector says why
- * in *chk. One block of kSumBlock threads. */
-__global__ void normalize_sums(const double *__restrict__ v, uint64_t n, VecCheck *chk)
+/* The run's vectors, by kind (NULL: not given). */
+struct VecSet {
+    const double *v[kVectors];
+};
+
+/* Checks vector blockIdx.x of set (n values) and finds its normalization, as the host's loop does;
+ * a bad vector says why in chk[blockIdx.x]. A block of kSumBlock threads a vector: the vectors'
+ * serial sums run side by side, one launch for all. */
+__global__ void normalize_sums(VecSet set, uint64_t n, VecCheck *chk)
 {
+    /* picked by value, not indexed: an indexed parameter array is copied to local memory */
+    const double *__restrict__ v = blockIdx.x == 0 ? set.v[0] : blockIdx.x == 1 ? set.v[1] : set.v[2];
+    if (!v) return;
+    chk += blockIdx.x;
     unsigned long long at = 0;
     double bad_value = 0, max = 0;
     int stop = 0;
@@ -316,12 +352,15 @@ template <typename T, typename Off> struct Plan final : kiln_gpu_pr_plan {
         KILN_CUDA_TRY(cudaMemsetAsync(chk, 0, kVectors * sizeof *chk, s), "cudaMemsetAsync");
         const uint32_t *perm = prm.reorder ? sv.lay.order.p : nullptr;
         const unsigned blocks = grid_for(n, kBlock, st->sm_count);
+        if (p->personalization || p->dangling || p->nstart) {
+            normalize_sums<<<kVectors, kSumBlock, 0, s>>>(VecSet{{vec[0], vec[1], vec[2]}}, n, chk);
+            KILN_CUDA_TRY(cudaGetLastError(), "normalize_sums");
+        }
         for (int v = 0; v < kVectors; v++) {
             if (!vec[v]) continue;
             if ((r = tmp.get(st, &norm[v], n, "a normalized vector")) != KILN_OK) return r;
-            normalize_sums<<<1, kSumBlock, 0, s>>>(vec[v], n, chk + v);
             normalize_apply<<<blocks, kBlock, 0, s>>>(vec[v], n, chk + v, norm[v]);
-            KILN_CUDA_TRY(cudaGetLastError(), "normalize");
+            KILN_CUDA_TRY(cudaGetLastError(), "normalize_apply");
         }
         if (wait && (p->personalization || p->dangling || p->nstart)) {
             /* a waiting run refuses a bad vector before it iterates, as kiln_pagerank does */
