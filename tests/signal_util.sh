@@ -108,8 +108,9 @@ PY
 
 # kill_one_rank OUT ERR WAIT CMD...: starts CMD (an mpirun, or a wrapper of one; stdout to OUT,
 # stderr to ERR), waits until a PageRank iteration shows on its stderr, SIGKILLs one of mpirun's
-# processes and waits for the run to end (killed after WAIT seconds, so a test never hangs). Sets
-# $victim (the pid killed, empty when none was found), $code and $took (seconds from the kill).
+# processes (the command it wraps, where each runs under a wrapper such as rank_end.sh) and waits
+# for the run to end (killed after WAIT seconds, so a test never hangs). Sets $victim (the pid
+# killed, empty when none was found), $code and $took (seconds from the kill).
 kill_one_rank() {
     local out=$1 err=$2 wait_s=$3
     shift 3
@@ -117,6 +118,8 @@ kill_one_rank() {
     local job=$! dog t0
     for _ in $(seq 1200); do grep -Eq "pagerank: iteration [1-9]" "$err" && break; sleep 0.1; done
     victim=$(pgrep -P "$(pgrep -P "$job" -x mpirun || echo "$job")" | tail -1)
+    local inner
+    [ -n "$victim" ] && inner=$(pgrep -P "$victim" | tail -1) && [ -n "$inner" ] && victim=$inner
     t0=$(date +%s%N)
     [ -n "$victim" ] && kill -KILL "$victim"
     (sleep "$wait_s"; kill -KILL "$job" 2>/dev/null) &

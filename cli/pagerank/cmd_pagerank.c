@@ -143,7 +143,10 @@ int cmd_pagerank(int argc, char **argv)
     pr_run run;
     memset(&run, 0, sizeof run);
     code = rank(ctx, dist, &a, &run);
+    /* the others' failure is their exit status too (an interrupt: 128 + the signal), its line
+     * going to their captured stderr: under srun or a scheduler each process's status is seen */
     if (!code && pr_dist_root(dist)) code = finish(ctx, &a, &run);
+    else if (!code && run.st != KILN_OK && run.st != KILN_NOT_FOUND) code = cli_fail(PR_CMD, ctx, run.st);
     pr_outputs_discard(&run.outs);
     for (int i = 0; i < 3; i++) free(run.vec[i]);
     free(run.ranks);
