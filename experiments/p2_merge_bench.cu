@@ -4,8 +4,9 @@
  * compare formulations in one run. Prints, for BabyBear-16 and KoalaBear-16, the merges per second
  * of a level of 2^24 parents (one thread a merge, as src/cuda/merkle.cu's level kernel does) and a
  * digest of the level (two builds must agree on it); then the BabyBear multiplications per second
- * of long independent chains of Montgomery products (kiln_m31_mul): the rate at which the GPU
- * issues the field multiplication itself, the ceiling the merges are measured against.
+ * of long independent chains of Montgomery products (kiln_m31_mul), and the Goldilocks ones of
+ * kiln_gl_mul: the rate at which the GPU issues the field multiplication itself, the ceiling the
+ * merges are measured against.
  *
  *   nvcc -O3 -std=c++17 -arch=sm_90 -Isrc -o /tmp/p2 experiments/p2_merge_bench.cu && /tmp/p2 */
 #include <algorithm>
@@ -68,6 +69,23 @@ __global__ void mul_unsigned(uint32_t *sink, uint32_t seed)
     if (x == 0x12345678u) sink[0] = x;
 }
 
+/* the same over Goldilocks (kiln_gl_mul: the 64x64->128 product and goldilocks.h's reduction), the
+ * ceiling of the Goldilocks merges (poseidon2_goldilocks8 and 12, rp64_256, rpo256) */
+template <int CHAINS>
+__global__ void mul_goldilocks(uint64_t *sink, uint64_t seed)
+{
+    uint64_t a[CHAINS], b[CHAINS];
+    for (int k = 0; k < CHAINS; k++)
+        a[k] = (seed + threadIdx.x * 7919ull + k * 131ull) * 0x9E3779B97F4A7C15ull % KILN_GL_P,
+        b[k] = (seed * 3 + k) * 0xBF58476D1CE4E5B9ull % KILN_GL_P;
+    for (int s = 0; s < STEPS; s++) {
+#pragma unroll
+        for (int k = 0; k < CHAINS; k++) a[k] = kiln_gl_mul(a[k], b[k]);
+    }
+    uint64_t x = 0;
+    for (int k = 0; k < CHAINS; k++) x ^= a[k];
+    if (x == 0x123456789ull) sink[0] = x;
+}
 
 template <typename Launch>
 static double median_ms(Launch launch, int reps)
@@ -130,6 +148,18 @@ int main()
             },
             7);
         printf("babybear multiplications, %d chains a thread: %.1f G/s\n", chains, muls / mu / 1e6);
+    }
+    uint64_t *sink64;
+    TRY(cudaMalloc(&sink64, 8));
+    for (int chains = 4; chains <= 8; chains *= 2) {
+        const double muls = (double)mblocks * 256 * chains * STEPS;
+        double mu = median_ms(
+            [&] {
+                if (chains == 4) mul_goldilocks<4><<<mblocks, 256>>>(sink64, 5);
+                else mul_goldilocks<8><<<mblocks, 256>>>(sink64, 5);
+            },
+            7);
+        printf("goldilocks multiplications, %d chains a thread: %.1f G/s\n", chains, muls / mu / 1e6);
     }
     int clk;
     TRY(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
