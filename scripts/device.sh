@@ -35,7 +35,8 @@
 #             Merkle builds and the hash batch from host memory, as a fraction of the page-locked
 #             bandwidth), examples/cuda_leaves, python/tests/test_device_arrays.py when CuPy is here
 #   parse     the SNAP text parser: the serial and the chunked parser over MIB MiB of generated
-#             edges on THREADS threads, then the whole load (tests/test_graph_parse_parallel)
+#             edges on THREADS threads, then the whole load (tests/test_graph_parse_parallel), its
+#             CSR built on the host and on cuda:0
 # One CMake configuration per purpose, each in its own folder:
 #   build-dev       Release, CUDA (the project's architectures) and OpenCL: build, test, bench,
 #                   scaling, opencl, peers, data, parse, and compare's new build
@@ -491,6 +492,8 @@ if has parse; then
     last=${THREADS##* }
     KILN_BENCH_CACHE="${FILE%.txt}.csr" "$P" --load "$FILE" "$last" 2>&1 | tee -a "$OUT/parse.log" "$SUMMARY"
     rm -f "${FILE%.txt}.csr"
+    # the same load with the CSR built on the GPU, as kiln pagerank --device cuda:0 loads it
+    KILN_BENCH_DEVICE=cuda:0 "$P" --load "$FILE" "$last" 2>&1 | tee -a "$OUT/parse.log" "$SUMMARY"
     # shellcheck disable=SC2002 # through a pipe: the serial parser, the one a pipe gets
     cat "$FILE" | "$P" --load - "$last" 2>&1 | tee -a "$OUT/parse.log" "$SUMMARY"
 fi

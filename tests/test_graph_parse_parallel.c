@@ -7,9 +7,12 @@
  *
  * Also a measuring tool, not run by CTest:
  *   test_graph_parse_parallel --gen FILE MIB      writes a random SNAP edge list of about MIB MiB
+ *                                                 (KILN_GEN_SEED=N: another one)
  *   test_graph_parse_parallel --bench FILE [T...] parse rate, serial and chunked on T threads
  *   test_graph_parse_parallel --load FILE T...    the whole kiln_graph_load ("-": a pipe, serial);
- *                                                 with KILN_BENCH_CACHE=PATH, the CSR cache too */
+ *                                                 with KILN_BENCH_CACHE=PATH, the CSR cache too;
+ *                                                 KILN_BENCH_DEVICE=SPEC (cuda:0) builds the CSR
+ *                                                 on that device, as kiln pagerank does there */
 #define _GNU_SOURCE
 #include <time.h>
 
@@ -345,7 +348,9 @@ static int gen(const char *path, double mib)
     FILE *f = fopen(path, "wb");
     if (!f) return 2;
     static char buf[1 << 16];
-    unsigned long long s = 42, bytes = 0, want = (unsigned long long)(mib * 1048576.0);
+    /* KILN_GEN_SEED: another stream of edges, so that files made side by side can be joined */
+    const char *seed = getenv("KILN_GEN_SEED");
+    unsigned long long s = seed ? strtoull(seed, NULL, 10) : 42, bytes = 0, want = (unsigned long long)(mib * 1048576.0);
     fputs("# random SNAP edge list from test_graph_parse_parallel --gen\n", f);
     while (bytes < want) {
         size_t j = 0;
@@ -392,6 +397,12 @@ static int load(const char *path, const char *cache, int argc, char **argv)
 {
     kiln_ctx *ctx = kiln_ctx_new();
     if (!ctx) return 2;
+    const char *device = getenv("KILN_BENCH_DEVICE");
+    if (device && kiln_ctx_set_device(ctx, device) != KILN_OK) {
+        printf("device %s: %s\n", device, kiln_last_error(ctx));
+        kiln_ctx_free(ctx);
+        return 3;
+    }
     for (int i = 0; i < argc; i++) {
         kiln_ctx_set_threads(ctx, atoi(argv[i]));
         kiln_graph *g = NULL;
@@ -400,7 +411,8 @@ static int load(const char *path, const char *cache, int argc, char **argv)
         const double s = now() - t0, c = cpu_now() - c0;
         kiln_graph_info info = {0};
         if (g) kiln_graph_get_info(g, &info);
-        printf("load %s threads %2d: %llu nodes, %llu edges, %.3f s (%.2f CPU s)%s%s\n", path, atoi(argv[i]),
+        printf("load %s threads %2d%s%s: %llu nodes, %llu edges, %.3f s (%.2f CPU s)%s%s\n", path, atoi(argv[i]),
+               device ? ", CSR on " : "", device ? device : "",
                (unsigned long long)info.nodes, (unsigned long long)info.edges, s, c, st ? " error: " : "",
                st ? kiln_last_error(ctx) : "");
         if (g && cache) {
