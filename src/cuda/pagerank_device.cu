@@ -3,18 +3,18 @@
  * rows, rank buffers, state and ring), then run on the caller's stream with the personalization,
  * dangling and nstart vectors and the ranks in the caller's device memory.
  *
- * A run does on the device what kiln_pagerank's host path does on the host around the same
- * kernels, in the same order of arithmetic, so the ranks agree with it: each vector is checked
- * and summed in index order by one thread of a block that stages the values (the host's loop:
- * the same sum; the vectors' blocks side by side in one launch), divided by its sum in parallel
- * (the same quotients), gathered into visiting order as the host path's upload does; the start
- * dangling mass is summed the same way in the host's order (kiln_pr_start_dangling's), and the
- * state starts from a kernel rather than a host copy. The iterations are the same launches (direct ones: the host path's captured batch would
- * be captured again for every run's arguments), and the ranks are scattered back into the
- * caller's vertex order as float64, converted from the rank type as the host path converts them.
- * The one thread's chain of additions, as long as the vector, at the latency of a double add each,
- * is the price of that agreement; the host path pays a copy of the vector and a pass on the host
- * instead. */
+ * A run does on the device what kiln_pagerank's host path does on the host around the same kernels,
+ * in the same order of arithmetic, so the ranks agree with it: each vector is checked and summed in
+ * index order by one thread of a block that stages the values (the host's loop: the same sum; the
+ * vectors' blocks side by side in one launch), divided by its sum in parallel (the same quotients),
+ * gathered into visiting order as the host path's upload does; the start dangling mass is summed
+ * the same way in the host's order (kiln_pr_start_dangling's), and the state starts from a kernel
+ * rather than a host copy. The iterations are the same launches (direct ones: the host path's
+ * captured batch would be captured again for every run's arguments), and the ranks are scattered
+ * back into the caller's vertex order as float64, converted from the rank type as the host path
+ * converts them. The one thread's chain of additions, as long as the vector, at the latency of a
+ * double add each, is the price of that agreement; the host path pays a copy of the vector and a
+ * pass on the host instead. */
 #include "device_memory.cuh"
 #include "pagerank_solver.cuh"
 
